@@ -1,0 +1,123 @@
+//! The one-word kernel: whole random games on boards whose layout fits a `u64`
+//! (Connect Four, tic-tac-toe, 8x7 and smaller), with no history and no hash.
+
+use crate::game::has_run;
+use crate::rng::Rng;
+use crate::rules::Rules;
+
+/// Outcome of one game: the winner (0-based) or `None` for a draw, and its length.
+pub(crate) struct Outcome {
+    pub winner: Option<usize>,
+    pub moves: usize,
+}
+
+pub(crate) struct FastKernel {
+    rules: Rules,
+    directions: [usize; 4],
+    /// The bottom bit of every column.
+    bottom: u64,
+    /// Every real cell.
+    board: u64,
+}
+
+impl FastKernel {
+    pub fn new(rules: Rules) -> Option<FastKernel> {
+        if !rules.fits_word() {
+            return None;
+        }
+        let (w, h, s) = (rules.width(), rules.height(), rules.stride());
+        let column = (1u64 << h) - 1;
+        let columns: Vec<u64> = (0..w).map(|c| column << (c * s)).collect();
+        Some(FastKernel {
+            rules,
+            directions: rules.directions(),
+            bottom: (0..w).map(|c| 1u64 << (c * s)).sum(),
+            board: columns.iter().sum(),
+        })
+    }
+
+    #[inline]
+    fn wins(&self, stones: u64) -> bool {
+        let k = self.rules.k();
+        self.directions.iter().any(|&s| s != 0 && has_run(stones, s, k) != 0)
+    }
+
+    /// Plays one uniformly random game to its end.
+    #[inline]
+    pub fn random_game(&self, rng: &mut Rng) -> Outcome {
+        let players = self.rules.players();
+        let mut stones = [0u64; crate::rules::MAX_PLAYERS];
+        let mut mask = 0u64;
+        let cells = self.rules.num_cells();
+        let mut player = 0;
+        for moves in 1..=cells {
+            let empty = !mask & self.board;
+            let bit = if self.rules.gravity() {
+                // Lowest empty cell of each column; pick one of the playable columns.
+                let tops = (mask + self.bottom) & self.board;
+                nth_set_bit(tops, rng.below(tops.count_ones()))
+            } else {
+                nth_set_bit(empty, rng.below(empty.count_ones()))
+            };
+            mask |= bit;
+            stones[player] |= bit;
+            if self.wins(stones[player]) {
+                return Outcome { winner: Some(player), moves };
+            }
+            player += 1;
+            if player == players {
+                player = 0;
+            }
+        }
+        Outcome { winner: None, moves: cells }
+    }
+}
+
+/// The `n`-th (0-based) set bit of `x`, as a one-bit mask.
+#[inline]
+fn nth_set_bit(mut x: u64, n: u32) -> u64 {
+    // Skip whole bytes first, then bits.
+    let mut n = n;
+    let mut base = 0;
+    loop {
+        let byte_count = (x >> base & 0xFF).count_ones();
+        if n < byte_count {
+            break;
+        }
+        n -= byte_count;
+        base += 8;
+    }
+    x >>= base;
+    for _ in 0..n {
+        x &= x - 1;
+    }
+    (x & x.wrapping_neg()) << base
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nth_set_bit_selects_in_order() {
+        let x = 0b1011_0000_0000_0110_1001u64 | (1 << 63);
+        let bits: Vec<u64> = (0..x.count_ones()).map(|n| nth_set_bit(x, n)).collect();
+        let expected: Vec<u64> = (0..64).filter(|b| x >> b & 1 == 1).map(|b| 1u64 << b).collect();
+        assert_eq!(bits, expected);
+    }
+
+    #[test]
+    fn random_games_end_legally() {
+        let kernel = FastKernel::new(Rules::connect_four()).unwrap();
+        let mut rng = Rng::new(3, 0);
+        for _ in 0..1000 {
+            let o = kernel.random_game(&mut rng);
+            assert!((7..=42).contains(&o.moves));
+            if o.winner.is_none() {
+                assert_eq!(o.moves, 42);
+            } else {
+                assert_eq!(o.winner, Some((o.moves - 1) % 2));
+            }
+        }
+    }
+}

@@ -1,0 +1,576 @@
+//! `VecGames`: many environments of the same rules, stepped together.
+//!
+//! The whole batch of actions is validated before any environment moves, so a
+//! refused call changes nothing. Work is split across threads by halving the
+//! batch (`rayon::join`); every environment draws from its own random stream,
+//! so results do not depend on the thread count.
+
+use std::fmt;
+
+use super::random_legal_action;
+use crate::error::MoveError;
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::rules::Rules;
+
+/// Largest accepted batch.
+pub const MAX_ENVS: usize = 1 << 24;
+/// Environments below which a batch is not split further across threads.
+const GRAIN: usize = 512;
+
+/// What happens to an environment whose game has ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Autoreset {
+    /// Gymnasium's default: the next `step` resets it and ignores its action.
+    NextStep,
+    /// Reset in the same `step`; the final observation is written aside.
+    SameStep,
+    /// Never: stepping it is an error until it is reset explicitly.
+    Disabled,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BatchError {
+    /// A batch size out of range.
+    InvalidSize(String),
+    /// Memory for the batch could not be reserved.
+    OutOfMemory(String),
+}
+
+impl fmt::Display for BatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BatchError::InvalidSize(m) | BatchError::OutOfMemory(m) => f.write_str(m),
+        }
+    }
+}
+impl std::error::Error for BatchError {}
+
+/// An action refused for environment `env`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionError {
+    pub env: usize,
+    pub error: MoveError,
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "env {}: {}", self.env, self.error)
+    }
+}
+impl std::error::Error for ActionError {}
+
+/// Where observations go: planes `(num_envs, players, height, width)`.
+pub enum ObsOut<'a> {
+    U8(&'a mut [u8]),
+    Bool(&'a mut [bool]),
+    F32(&'a mut [f32]),
+}
+
+impl<'a> ObsOut<'a> {
+    fn split_at(self, at: usize) -> (ObsOut<'a>, ObsOut<'a>) {
+        match self {
+            ObsOut::U8(s) => {
+                let (a, b) = s.split_at_mut(at);
+                (ObsOut::U8(a), ObsOut::U8(b))
+            }
+            ObsOut::Bool(s) => {
+                let (a, b) = s.split_at_mut(at);
+                (ObsOut::Bool(a), ObsOut::Bool(b))
+            }
+            ObsOut::F32(s) => {
+                let (a, b) = s.split_at_mut(at);
+                (ObsOut::F32(a), ObsOut::F32(b))
+            }
+        }
+    }
+
+    fn write(&mut self, env: usize, per_env: usize, game: &Game) {
+        let range = env * per_env..(env + 1) * per_env;
+        match self {
+            ObsOut::U8(s) => game.write_planes(&mut s[range], 0, 1),
+            ObsOut::Bool(s) => game.write_planes(&mut s[range], false, true),
+            ObsOut::F32(s) => game.write_planes(&mut s[range], 0.0, 1.0),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            ObsOut::U8(s) => s.len(),
+            ObsOut::Bool(s) => s.len(),
+            ObsOut::F32(s) => s.len(),
+        }
+    }
+}
+
+/// The output buffers of a step, each sized for the batch (see field docs).
+pub struct StepBuffers<'a> {
+    /// `(n, players, height, width)` egocentric planes.
+    pub obs: ObsOut<'a>,
+    /// `(n,)` reward of the player who just acted: 1 for a win, else 0.
+    pub rewards: &'a mut [f32],
+    /// `(n, players)`: +1 to the winner, -1 to every other player, 0 otherwise.
+    pub player_rewards: &'a mut [f32],
+    /// `(n,)` the game ended with this step.
+    pub terminated: &'a mut [bool],
+    /// `(n,)` never set (the games always end); kept for the API.
+    pub truncated: &'a mut [bool],
+    /// `(n, num_actions)` legal actions after the step.
+    pub mask: &'a mut [bool],
+    /// `(n,)` 1-based player to move after the step.
+    pub current_player: &'a mut [i8],
+    /// `(n,)` 1-based winner of the game that ended with this step, 0 otherwise.
+    pub winner: &'a mut [i8],
+    /// `(n,)` the environment was reset by this step (autoreset).
+    pub reset: &'a mut [bool],
+    /// Same-step autoreset only: `(n, players, height, width)` final observations.
+    pub final_obs: Option<ObsOut<'a>>,
+}
+
+struct Dims {
+    obs: usize,
+    actions: usize,
+    players: usize,
+}
+
+impl<'a> StepBuffers<'a> {
+    fn split_at(self, envs: usize, d: &Dims) -> (StepBuffers<'a>, StepBuffers<'a>) {
+        let (obs_a, obs_b) = self.obs.split_at(envs * d.obs);
+        let (r_a, r_b) = self.rewards.split_at_mut(envs);
+        let (pr_a, pr_b) = self.player_rewards.split_at_mut(envs * d.players);
+        let (t_a, t_b) = self.terminated.split_at_mut(envs);
+        let (tr_a, tr_b) = self.truncated.split_at_mut(envs);
+        let (m_a, m_b) = self.mask.split_at_mut(envs * d.actions);
+        let (c_a, c_b) = self.current_player.split_at_mut(envs);
+        let (w_a, w_b) = self.winner.split_at_mut(envs);
+        let (re_a, re_b) = self.reset.split_at_mut(envs);
+        let (f_a, f_b) = match self.final_obs {
+            Some(f) => {
+                let (a, b) = f.split_at(envs * d.obs);
+                (Some(a), Some(b))
+            }
+            None => (None, None),
+        };
+        (
+            StepBuffers {
+                obs: obs_a,
+                rewards: r_a,
+                player_rewards: pr_a,
+                terminated: t_a,
+                truncated: tr_a,
+                mask: m_a,
+                current_player: c_a,
+                winner: w_a,
+                reset: re_a,
+                final_obs: f_a,
+            },
+            StepBuffers {
+                obs: obs_b,
+                rewards: r_b,
+                player_rewards: pr_b,
+                terminated: t_b,
+                truncated: tr_b,
+                mask: m_b,
+                current_player: c_b,
+                winner: w_b,
+                reset: re_b,
+                final_obs: f_b,
+            },
+        )
+    }
+
+    fn check(&self, n: usize, d: &Dims) {
+        assert_eq!(self.obs.len(), n * d.obs, "obs buffer size");
+        assert_eq!(self.rewards.len(), n);
+        assert_eq!(self.player_rewards.len(), n * d.players);
+        assert_eq!(self.terminated.len(), n);
+        assert_eq!(self.truncated.len(), n);
+        assert_eq!(self.mask.len(), n * d.actions);
+        assert_eq!(self.current_player.len(), n);
+        assert_eq!(self.winner.len(), n);
+        assert_eq!(self.reset.len(), n);
+        if let Some(f) = &self.final_obs {
+            assert_eq!(f.len(), n * d.obs, "final_obs buffer size");
+        }
+    }
+}
+
+/// `n` games of the same rules with per-environment random streams.
+pub struct VecGames {
+    rules: Rules,
+    games: Vec<Game>,
+    rngs: Vec<Rng>,
+    needs_reset: Vec<bool>,
+    autoreset: Autoreset,
+    pool: Option<rayon::ThreadPool>,
+}
+
+fn reserve<T>(n: usize, what: &str) -> Result<Vec<T>, BatchError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| BatchError::OutOfMemory(format!("cannot allocate {what} for {n} environments")))?;
+    Ok(v)
+}
+
+impl VecGames {
+    /// `num_envs` in `1..=MAX_ENVS`; `threads`: `None` uses every core, `Some(1)` none extra.
+    pub fn new(
+        rules: Rules,
+        num_envs: usize,
+        seed: u64,
+        autoreset: Autoreset,
+        threads: Option<usize>,
+    ) -> Result<VecGames, BatchError> {
+        if !(1..=MAX_ENVS).contains(&num_envs) {
+            return Err(BatchError::InvalidSize(format!("num_envs={num_envs} is out of range: allowed 1..={MAX_ENVS}")));
+        }
+        // Games hold a few small vectors: budget them before allocating.
+        let per_game = 128 + rules.words() * rules.players() * 8 + rules.width() + 2 * rules.num_cells();
+        if num_envs.saturating_mul(per_game) > 1 << 36 {
+            return Err(BatchError::InvalidSize(format!(
+                "num_envs={num_envs} with {rules} needs over 64 GiB: refused"
+            )));
+        }
+        let mut games = reserve(num_envs, "games")?;
+        let mut rngs = reserve(num_envs, "random streams")?;
+        let mut needs_reset = reserve(num_envs, "flags")?;
+        let template = Game::new(rules);
+        for i in 0..num_envs {
+            games.push(template.clone());
+            rngs.push(Rng::new(seed, i as u64));
+            needs_reset.push(false);
+        }
+        let pool = match threads {
+            Some(1) => None,
+            t => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t.unwrap_or(0))
+                    .build()
+                    .map_err(|e| BatchError::InvalidSize(format!("cannot start worker threads: {e}")))?,
+            ),
+        };
+        Ok(VecGames { rules, games, rngs, needs_reset, autoreset, pool })
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn num_envs(&self) -> usize {
+        self.games.len()
+    }
+    pub fn autoreset(&self) -> Autoreset {
+        self.autoreset
+    }
+    pub fn games(&self) -> &[Game] {
+        &self.games
+    }
+    /// Whether env `i` waits for its autoreset (next-step mode).
+    pub fn needs_reset(&self, i: usize) -> bool {
+        self.needs_reset[i]
+    }
+    pub fn obs_size(&self) -> usize {
+        self.rules.players() * self.rules.num_cells()
+    }
+
+    fn dims(&self) -> Dims {
+        Dims { obs: self.obs_size(), actions: self.rules.num_actions(), players: self.rules.players() }
+    }
+
+    /// Resets every environment (re-seeding the streams when `seed` is given).
+    pub fn reset_all(&mut self, seed: Option<u64>) {
+        for (i, g) in self.games.iter_mut().enumerate() {
+            g.reset();
+            if let Some(s) = seed {
+                self.rngs[i] = Rng::new(s, i as u64);
+            }
+        }
+        self.needs_reset.fill(false);
+    }
+
+    /// Resets the environments whose `which` flag is set.
+    pub fn reset_some(&mut self, which: &[bool]) {
+        for ((g, flag), pending) in self.games.iter_mut().zip(which).zip(&mut self.needs_reset) {
+            if *flag {
+                g.reset();
+                *pending = false;
+            }
+        }
+    }
+
+    /// Checks every action; the first refused one is reported and nothing moves.
+    /// Environments waiting for their autoreset accept any action (it is ignored).
+    pub fn validate(&self, actions: &[i64]) -> Result<(), ActionError> {
+        assert_eq!(actions.len(), self.games.len());
+        let num_actions = self.rules.num_actions();
+        for (env, (&a, g)) in actions.iter().zip(&self.games).enumerate() {
+            if self.needs_reset[env] {
+                continue;
+            }
+            if a < 0 || a as u64 >= num_actions as u64 {
+                return Err(ActionError { env, error: MoveError::OutOfRange { action: a as i128, num_actions } });
+            }
+            let a = a as usize;
+            if !g.is_legal(a) {
+                let mut probe = g.clone();
+                let error = probe.play(a).expect_err("an illegal action is refused");
+                return Err(ActionError { env, error });
+            }
+        }
+        Ok(())
+    }
+
+    /// Validates, then steps every environment and fills `out`.
+    pub fn step(&mut self, actions: &[i64], out: StepBuffers<'_>) -> Result<(), ActionError> {
+        self.validate(actions)?;
+        let d = self.dims();
+        let n = self.games.len();
+        out.check(n, &d);
+        if self.autoreset == Autoreset::SameStep {
+            assert!(out.final_obs.is_some(), "same-step autoreset needs a final_obs buffer");
+        }
+        let envs = Envs { games: &mut self.games, needs_reset: &mut self.needs_reset, actions: Some(actions) };
+        let mode = self.autoreset;
+        match &self.pool {
+            Some(pool) => pool.install(|| envs.run(out, &d, mode)),
+            None => envs.run_serial(out, &d, mode),
+        }
+        Ok(())
+    }
+
+    /// Writes the current observations, masks and players (after a reset), clearing
+    /// rewards, termination and winner fields.
+    pub fn observe(&mut self, out: StepBuffers<'_>) {
+        let d = self.dims();
+        out.check(self.games.len(), &d);
+        let envs = Envs { games: &mut self.games, needs_reset: &mut self.needs_reset, actions: None };
+        match &self.pool {
+            Some(pool) => pool.install(|| envs.run(out, &d, Autoreset::Disabled)),
+            None => envs.run_serial(out, &d, Autoreset::Disabled),
+        }
+    }
+
+    /// Writes the legal-action mask `(n, num_actions)`.
+    pub fn write_mask(&self, mask: &mut [bool]) {
+        let a = self.rules.num_actions();
+        for (g, row) in self.games.iter().zip(mask.chunks_mut(a)) {
+            write_mask(g, row);
+        }
+    }
+
+    /// One uniformly random legal action per environment (0 where the game is over).
+    pub fn random_actions(&mut self, out: &mut [i64]) {
+        use rayon::prelude::*;
+        let work = |(g, (rng, o)): (&Game, (&mut Rng, &mut i64))| {
+            *o = if g.is_over() { 0 } else { random_legal_action(g, rng) as i64 };
+        };
+        let games = &self.games;
+        let rngs = &mut self.rngs;
+        match &self.pool {
+            Some(pool) if games.len() >= 2 * GRAIN => pool.install(|| {
+                games.par_iter().zip(rngs.par_iter_mut().zip(out.par_iter_mut())).with_min_len(GRAIN).for_each(work)
+            }),
+            _ => games.iter().zip(rngs.iter_mut().zip(out.iter_mut())).for_each(work),
+        }
+    }
+}
+
+fn write_mask(g: &Game, row: &mut [bool]) {
+    row.fill(false);
+    g.for_each_legal(|a| row[a] = true);
+}
+
+/// A contiguous range of environments with their actions.
+struct Envs<'a> {
+    games: &'a mut [Game],
+    needs_reset: &'a mut [bool],
+    actions: Option<&'a [i64]>,
+}
+
+impl Envs<'_> {
+    fn run(self, out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {
+        let n = self.games.len();
+        if n <= GRAIN {
+            return self.run_serial(out, d, mode);
+        }
+        let mid = n / 2;
+        let (ga, gb) = self.games.split_at_mut(mid);
+        let (na, nb) = self.needs_reset.split_at_mut(mid);
+        let (aa, ab) = match self.actions {
+            Some(a) => {
+                let (x, y) = a.split_at(mid);
+                (Some(x), Some(y))
+            }
+            None => (None, None),
+        };
+        let (oa, ob) = out.split_at(mid, d);
+        rayon::join(
+            || Envs { games: ga, needs_reset: na, actions: aa }.run(oa, d, mode),
+            || Envs { games: gb, needs_reset: nb, actions: ab }.run(ob, d, mode),
+        );
+    }
+
+    fn run_serial(self, mut out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {
+        for (i, game) in self.games.iter_mut().enumerate() {
+            out.rewards[i] = 0.0;
+            out.player_rewards[i * d.players..(i + 1) * d.players].fill(0.0);
+            out.terminated[i] = false;
+            out.truncated[i] = false;
+            out.winner[i] = 0;
+            out.reset[i] = false;
+            if let Some(actions) = self.actions {
+                if self.needs_reset[i] {
+                    game.reset();
+                    self.needs_reset[i] = false;
+                    out.reset[i] = true;
+                } else {
+                    let mover = game.to_move();
+                    let won = game.play_unchecked(actions[i] as usize);
+                    if won {
+                        out.rewards[i] = 1.0;
+                        let rewards = &mut out.player_rewards[i * d.players..(i + 1) * d.players];
+                        rewards.fill(-1.0);
+                        rewards[mover] = 1.0;
+                        out.winner[i] = mover as i8 + 1;
+                    }
+                    if won || game.is_over() {
+                        out.terminated[i] = true;
+                        match mode {
+                            Autoreset::NextStep => self.needs_reset[i] = true,
+                            Autoreset::SameStep => {
+                                if let Some(f) = out.final_obs.as_mut() {
+                                    f.write(i, d.obs, game);
+                                }
+                                game.reset();
+                                out.reset[i] = true;
+                            }
+                            Autoreset::Disabled => {}
+                        }
+                    }
+                }
+            }
+            out.obs.write(i, d.obs, game);
+            write_mask(game, &mut out.mask[i * d.actions..(i + 1) * d.actions]);
+            out.current_player[i] = game.to_move() as i8 + 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Owned {
+        obs: Vec<u8>,
+        rewards: Vec<f32>,
+        player_rewards: Vec<f32>,
+        terminated: Vec<bool>,
+        truncated: Vec<bool>,
+        mask: Vec<bool>,
+        current_player: Vec<i8>,
+        winner: Vec<i8>,
+        reset: Vec<bool>,
+        final_obs: Vec<u8>,
+    }
+
+    impl Owned {
+        fn new(v: &VecGames) -> Owned {
+            let n = v.num_envs();
+            Owned {
+                obs: vec![0; n * v.obs_size()],
+                rewards: vec![0.0; n],
+                player_rewards: vec![0.0; n * v.rules().players()],
+                terminated: vec![false; n],
+                truncated: vec![false; n],
+                mask: vec![false; n * v.rules().num_actions()],
+                current_player: vec![0; n],
+                winner: vec![0; n],
+                reset: vec![false; n],
+                final_obs: vec![0; n * v.obs_size()],
+            }
+        }
+        fn bufs(&mut self) -> StepBuffers<'_> {
+            StepBuffers {
+                obs: ObsOut::U8(&mut self.obs),
+                rewards: &mut self.rewards,
+                player_rewards: &mut self.player_rewards,
+                terminated: &mut self.terminated,
+                truncated: &mut self.truncated,
+                mask: &mut self.mask,
+                current_player: &mut self.current_player,
+                winner: &mut self.winner,
+                reset: &mut self.reset,
+                final_obs: Some(ObsOut::U8(&mut self.final_obs)),
+            }
+        }
+    }
+
+    fn play_out(threads: Option<usize>, mode: Autoreset) -> (Vec<Vec<u16>>, Vec<u8>, usize) {
+        let rules = Rules::new(5, 4, 3, 3, true).unwrap();
+        let mut v = VecGames::new(rules, 2000, 9, mode, threads).unwrap();
+        let mut out = Owned::new(&v);
+        let mut actions = vec![0i64; 2000];
+        let mut ended = 0;
+        for _ in 0..30 {
+            v.random_actions(&mut actions);
+            v.step(&actions, out.bufs()).unwrap();
+            ended += out.terminated.iter().filter(|&&t| t).count();
+        }
+        (v.games().iter().map(|g| g.history().to_vec()).collect(), out.obs.clone(), ended)
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads() {
+        for mode in [Autoreset::NextStep, Autoreset::SameStep] {
+            let a = play_out(Some(1), mode);
+            let b = play_out(Some(2), mode);
+            assert_eq!(a, b);
+            assert!(a.2 > 100);
+        }
+    }
+
+    #[test]
+    fn a_refused_batch_changes_nothing() {
+        let mut v = VecGames::new(Rules::connect_four(), 3, 0, Autoreset::NextStep, Some(1)).unwrap();
+        let mut out = Owned::new(&v);
+        for _ in 0..6 {
+            v.step(&[0, 1, 2], out.bufs()).unwrap();
+        }
+        let before: Vec<Game> = v.games().to_vec();
+        let err = v.step(&[1, 2, 2], out.bufs()).unwrap_err();
+        assert_eq!(err.env, 2);
+        assert_eq!(err.error, MoveError::ColumnFull { column: 2 });
+        let err = v.step(&[1, 7, 3], out.bufs()).unwrap_err();
+        assert_eq!(err.env, 1);
+        assert_eq!(v.games(), &before[..]);
+        for (a, b) in v.games().iter().zip(&before) {
+            assert_eq!(a.history(), b.history());
+        }
+    }
+
+    #[test]
+    fn next_step_autoreset_ignores_the_action_after_the_end() {
+        let mut v = VecGames::new(Rules::connect_four(), 1, 0, Autoreset::NextStep, Some(1)).unwrap();
+        let mut out = Owned::new(&v);
+        for a in [0, 1, 0, 1, 0, 1] {
+            v.step(&[a], out.bufs()).unwrap();
+            assert!(!out.terminated[0]);
+        }
+        v.step(&[0], out.bufs()).unwrap();
+        assert!(out.terminated[0]);
+        assert_eq!(out.rewards[0], 1.0);
+        assert_eq!(out.player_rewards, vec![1.0, -1.0]);
+        assert_eq!(out.winner[0], 1);
+        v.step(&[99], out.bufs()).unwrap();
+        assert!(out.reset[0] && !out.terminated[0]);
+        assert_eq!(v.games()[0].stones_on_board(), 0);
+        assert!(out.obs.iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn absurd_sizes_are_refused_before_allocating() {
+        assert!(VecGames::new(Rules::connect_four(), 0, 0, Autoreset::NextStep, Some(1)).is_err());
+        assert!(VecGames::new(Rules::connect_four(), MAX_ENVS + 1, 0, Autoreset::NextStep, Some(1)).is_err());
+        let big = Rules::new(64, 64, 5, 16, false).unwrap();
+        assert!(VecGames::new(big, MAX_ENVS, 0, Autoreset::NextStep, Some(1)).is_err());
+    }
+}

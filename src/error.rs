@@ -1,0 +1,48 @@
+//! Errors of the core: each names the bad value and what is allowed.
+
+use std::fmt;
+
+/// Why a move (or an undo) was refused. The game is left unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The action is not in `0..num_actions`.
+    OutOfRange { action: i128, num_actions: usize },
+    /// Gravity: the column is full.
+    ColumnFull { column: usize },
+    /// Free placement: the cell already holds a stone.
+    CellOccupied { action: usize, row: usize, col: usize },
+    /// The game already has a winner or is a draw.
+    GameOver { action: usize },
+    /// `undo` with no move played since the board was set up.
+    NothingToUndo,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::OutOfRange { action, num_actions } => {
+                write!(f, "action {action} is out of range: allowed 0..={}", num_actions - 1)
+            }
+            MoveError::ColumnFull { column } => write!(f, "action {column}: column {column} is full"),
+            MoveError::CellOccupied { action, row, col } => {
+                write!(f, "action {action}: cell (row {row}, col {col}) is occupied")
+            }
+            MoveError::GameOver { action } => write!(f, "action {action}: the game is over"),
+            MoveError::NothingToUndo => f.write_str("no move to undo"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why a set-up position was refused (impossible under the rules).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}

@@ -1,0 +1,204 @@
+//! The rules of one game of the family, validated once.
+
+use std::fmt;
+
+/// Largest accepted `width` and `height` (so at most 4096 cells).
+pub const MAX_SIDE: usize = 64;
+/// Largest accepted number of players.
+pub const MAX_PLAYERS: usize = 16;
+
+/// The rules of a k-in-a-row game: board size, line length, players and gravity.
+///
+/// Built only through [`Rules::new`], which checks every limit, so code holding a
+/// `Rules` never re-checks. Bit layout used by the engine, for `width=3, height=2`
+/// (`.` marks the always-empty padding bit on top of each column):
+///
+/// ```text
+///   .  .  .        2  5  8
+///   r  r  r   ->   1  4  7      bit = col * (height + 1) + (height - 1 - row)
+///   r  r  r        0  3  6
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    width: u8,
+    height: u8,
+    k: u8,
+    players: u8,
+    gravity: bool,
+}
+
+/// Why a set of rules was refused: every problem found, at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesError {
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.problems.join("; "))
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+impl Rules {
+    /// Checks the rules: `1 <= width, height <= 64`, `1 <= k <= max(width, height)`,
+    /// `2 <= players <= 16`. Takes signed values so that any caller's input can be
+    /// reported, negative or huge.
+    pub fn new(width: i64, height: i64, k: i64, players: i64, gravity: bool) -> Result<Rules, RulesError> {
+        let mut problems = Vec::new();
+        let side = |name: &str, v: i64, problems: &mut Vec<String>| {
+            if !(1..=MAX_SIDE as i64).contains(&v) {
+                problems.push(format!("{name}={v} is out of range: allowed 1..={MAX_SIDE}"));
+            }
+        };
+        side("width", width, &mut problems);
+        side("height", height, &mut problems);
+        let longest = width.max(height).clamp(1, MAX_SIDE as i64);
+        if k < 1 {
+            problems.push(format!("k={k} must be at least 1"));
+        } else if k > longest {
+            problems.push(format!(
+                "k={k} is larger than both sides ({width}x{height}): no line could ever be made; allowed 1..={longest}"
+            ));
+        }
+        if !(2..=MAX_PLAYERS as i64).contains(&players) {
+            problems.push(format!("players={players} is out of range: allowed 2..={MAX_PLAYERS}"));
+        }
+        if !problems.is_empty() {
+            return Err(RulesError { problems });
+        }
+        Ok(Rules { width: width as u8, height: height as u8, k: k as u8, players: players as u8, gravity })
+    }
+
+    /// Connect Four: 7 columns, 6 rows, 4 in a row, 2 players, gravity.
+    pub fn connect_four() -> Rules {
+        Rules { width: 7, height: 6, k: 4, players: 2, gravity: true }
+    }
+
+    /// Tic-tac-toe: 3x3, 3 in a row, free placement.
+    pub fn tic_tac_toe() -> Rules {
+        Rules { width: 3, height: 3, k: 3, players: 2, gravity: false }
+    }
+
+    /// Gomoku (free-style): `size`x`size`, 5 in a row, free placement.
+    pub fn gomoku(size: i64) -> Result<Rules, RulesError> {
+        Rules::new(size, size, 5, 2, false)
+    }
+
+    pub fn width(&self) -> usize {
+        self.width as usize
+    }
+    pub fn height(&self) -> usize {
+        self.height as usize
+    }
+    pub fn k(&self) -> usize {
+        self.k as usize
+    }
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+    pub fn gravity(&self) -> bool {
+        self.gravity
+    }
+    pub fn num_cells(&self) -> usize {
+        self.width() * self.height()
+    }
+    /// `width` with gravity (an action is a column), `width * height` without
+    /// (an action is the cell `row * width + col`, row 0 the top row).
+    pub fn num_actions(&self) -> usize {
+        if self.gravity {
+            self.width()
+        } else {
+            self.num_cells()
+        }
+    }
+
+    /// Bits per column in the layout: the rows plus one empty padding bit.
+    pub(crate) fn stride(&self) -> usize {
+        self.height() + 1
+    }
+    /// Bits the layout spans.
+    pub(crate) fn num_bits(&self) -> usize {
+        self.width() * self.stride()
+    }
+    /// 64-bit words per player's stone set.
+    pub(crate) fn words(&self) -> usize {
+        self.num_bits().div_ceil(64)
+    }
+    /// Whether one `u64` holds a player's stones (the fast path).
+    pub fn fits_word(&self) -> bool {
+        self.num_bits() <= 64
+    }
+    /// The layout bit of the cell at (`row` from the top, `col`).
+    pub(crate) fn bit(&self, row: usize, col: usize) -> usize {
+        col * self.stride() + (self.height() - 1 - row)
+    }
+    /// The (row from the top, col) of a layout bit that is a real cell.
+    pub(crate) fn cell(&self, bit: usize) -> (usize, usize) {
+        let col = bit / self.stride();
+        (self.height() - 1 - bit % self.stride(), col)
+    }
+    /// Layout steps of the four line directions that can hold `k` stones:
+    /// vertical, horizontal, the two diagonals (0 for a direction too short).
+    pub(crate) fn directions(&self) -> [usize; 4] {
+        let (w, h, k, s) = (self.width(), self.height(), self.k(), self.stride());
+        let diag = k <= w.min(h);
+        [
+            if k <= h { 1 } else { 0 },
+            if k <= w { s } else { 0 },
+            if diag { s + 1 } else { 0 },
+            if diag { s - 1 } else { 0 },
+        ]
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "width={}, height={}, k={}, players={}, gravity={}",
+            self.width, self.height, self.k, self.players, self.gravity
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_valid() {
+        assert_eq!(Rules::new(7, 6, 4, 2, true).unwrap(), Rules::connect_four());
+        assert_eq!(Rules::new(3, 3, 3, 2, false).unwrap(), Rules::tic_tac_toe());
+        assert!(Rules::gomoku(19).is_ok());
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once() {
+        let err = Rules::new(0, 1_000_000_000, 0, 1, true).unwrap_err();
+        assert_eq!(err.problems.len(), 4, "{err}");
+        assert!(err.to_string().contains("height=1000000000"));
+    }
+
+    #[test]
+    fn k_longer_than_both_sides_is_refused() {
+        assert!(Rules::new(3, 3, 4, 2, false).is_err());
+        assert!(Rules::new(3, 5, 4, 2, false).is_ok());
+        assert!(Rules::new(64, 64, 64, 16, false).is_ok());
+        assert!(Rules::new(65, 1, 1, 2, false).is_err());
+        assert!(Rules::new(4, 4, 2, 17, false).is_err());
+    }
+
+    #[test]
+    fn layout_round_trips() {
+        let r = Rules::new(5, 4, 3, 2, true).unwrap();
+        for row in 0..4 {
+            for col in 0..5 {
+                assert_eq!(r.cell(r.bit(row, col)), (row, col));
+            }
+        }
+        assert!(r.fits_word());
+        assert!(!Rules::new(8, 8, 5, 3, false).unwrap().fits_word());
+    }
+}
