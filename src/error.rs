@@ -10,7 +10,11 @@ pub enum MoveError {
     /// Gravity: the column is full.
     ColumnFull { column: usize },
     /// Free placement: the cell already holds a stone.
-    CellOccupied { action: usize, row: usize, col: usize },
+    CellOccupied {
+        action: usize,
+        row: usize,
+        col: usize,
+    },
     /// The game already has a winner or is a draw.
     GameOver { action: usize },
     /// `undo` with no move played since the board was set up.
@@ -20,12 +24,24 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::OutOfRange { action, num_actions } => {
-                write!(f, "action {action} is out of range: allowed 0..={}", num_actions - 1)
+            MoveError::OutOfRange {
+                action,
+                num_actions,
+            } => {
+                write!(
+                    f,
+                    "action {action} is out of range: allowed 0..={}",
+                    num_actions - 1
+                )
             }
-            MoveError::ColumnFull { column } => write!(f, "action {column}: column {column} is full"),
+            MoveError::ColumnFull { column } => {
+                write!(f, "action {column}: column {column} is full")
+            }
             MoveError::CellOccupied { action, row, col } => {
-                write!(f, "action {action}: cell (row {row}, col {col}) is occupied")
+                write!(
+                    f,
+                    "action {action}: cell (row {row}, col {col}) is occupied"
+                )
             }
             MoveError::GameOver { action } => write!(f, "action {action}: the game is over"),
             MoveError::NothingToUndo => f.write_str("no move to undo"),

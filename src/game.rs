@@ -1,5 +1,7 @@
 //! A game in progress: one stone set per player, the move history, the result.
 
+use std::sync::Arc;
+
 use crate::error::{MoveError, PositionError};
 use crate::rng::splitmix64;
 use crate::rules::Rules;
@@ -31,6 +33,8 @@ pub struct Game {
     to_move: usize,
     winner: Option<usize>,
     hash: u64,
+    /// The cells the game was set up from (`None`: the empty board).
+    setup: Option<Arc<[u8]>>,
 }
 
 impl PartialEq for Game {
@@ -55,6 +59,7 @@ impl Game {
             to_move: 0,
             winner: None,
             hash: 0,
+            setup: None,
         }
     }
 
@@ -75,7 +80,11 @@ impl Game {
     pub fn from_cells(rules: Rules, cells: &[u8]) -> Result<Game, PositionError> {
         let (w, h, p) = (rules.width(), rules.height(), rules.players());
         if cells.len() != w * h {
-            return Err(PositionError(format!("expected {} cells ({h} rows of {w}), got {}", w * h, cells.len())));
+            return Err(PositionError(format!(
+                "expected {} cells ({h} rows of {w}), got {}",
+                w * h,
+                cells.len()
+            )));
         }
         let mut game = Game::new(rules);
         let mut counts = vec![0usize; p];
@@ -141,10 +150,21 @@ impl Game {
             }
             many => {
                 let names: Vec<String> = many.iter().map(|q| (q + 1).to_string()).collect();
-                return Err(PositionError(format!("players {} all have lines: at most one can", names.join(", "))));
+                return Err(PositionError(format!(
+                    "players {} all have lines: at most one can",
+                    names.join(", ")
+                )));
             }
         }
+        if n > 0 {
+            game.setup = Some(cells.into());
+        }
         Ok(game)
+    }
+
+    /// The cells this game was set up from, if not the empty board.
+    pub fn setup_cells(&self) -> Option<&[u8]> {
+        self.setup.as_deref()
     }
 
     pub fn rules(&self) -> &Rules {
@@ -196,7 +216,9 @@ impl Game {
     /// The owner of a cell: 0 empty, else 1-based player.
     pub fn owner(&self, row: usize, col: usize) -> u8 {
         let bit = self.rules.bit(row, col);
-        (0..self.rules.players()).find(|&p| self.get(p, bit)).map_or(0, |p| p as u8 + 1)
+        (0..self.rules.players())
+            .find(|&p| self.get(p, bit))
+            .map_or(0, |p| p as u8 + 1)
     }
 
     /// Writes the board row-major (row 0 the top row): 0 empty, 1..=players owner.
@@ -276,7 +298,10 @@ impl Game {
         if self.is_over() {
             0
         } else if self.rules.gravity() {
-            self.heights.iter().filter(|&&c| (c as usize) < self.rules.height()).count()
+            self.heights
+                .iter()
+                .filter(|&&c| (c as usize) < self.rules.height())
+                .count()
         } else {
             self.rules.num_cells() - self.stones_on_board
         }
@@ -286,7 +311,10 @@ impl Game {
     pub fn play(&mut self, action: usize) -> Result<bool, MoveError> {
         let num_actions = self.rules.num_actions();
         if action >= num_actions {
-            return Err(MoveError::OutOfRange { action: action as i128, num_actions });
+            return Err(MoveError::OutOfRange {
+                action: action as i128,
+                num_actions,
+            });
         }
         if self.is_over() {
             return Err(MoveError::GameOver { action });
@@ -296,7 +324,11 @@ impl Game {
                 MoveError::ColumnFull { column: action }
             } else {
                 let w = self.rules.width();
-                MoveError::CellOccupied { action, row: action / w, col: action % w }
+                MoveError::CellOccupied {
+                    action,
+                    row: action / w,
+                    col: action % w,
+                }
             });
         }
         Ok(self.play_unchecked(action))
@@ -322,7 +354,11 @@ impl Game {
         self.hash ^= zobrist(p, bit);
         self.stones_on_board += 1;
         self.history.push(action as u16);
-        self.to_move = if p + 1 == self.rules.players() { 0 } else { p + 1 };
+        self.to_move = if p + 1 == self.rules.players() {
+            0
+        } else {
+            p + 1
+        };
         let won = self.line_through(p, bit).is_some();
         if won {
             self.winner = Some(p);
@@ -361,6 +397,7 @@ impl Game {
         self.to_move = 0;
         self.winner = None;
         self.hash = 0;
+        self.setup = None;
     }
 
     /// The cells `(row, col)` of the winning line, in order along the line, or `None`.
@@ -427,17 +464,20 @@ impl Game {
 
     /// The set bits of `player`'s stones.
     fn bits_of(&self, player: usize) -> impl Iterator<Item = usize> + '_ {
-        self.stones(player).iter().enumerate().flat_map(|(i, &word)| {
-            let mut w = word;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let b = w.trailing_zeros() as usize;
-                w &= w - 1;
-                Some(i * 64 + b)
+        self.stones(player)
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &word)| {
+                let mut w = word;
+                std::iter::from_fn(move || {
+                    if w == 0 {
+                        return None;
+                    }
+                    let b = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    Some(i * 64 + b)
+                })
             })
-        })
     }
 
     /// The step of a line of `k` of `player`'s stones through `bit`, if any.
@@ -446,7 +486,11 @@ impl Game {
         let k = self.rules.k();
         if self.words == 1 {
             let stones = self.stones[player];
-            return self.rules.directions().into_iter().find(|&s| s != 0 && has_run(stones, s, k) != 0);
+            return self
+                .rules
+                .directions()
+                .into_iter()
+                .find(|&s| s != 0 && has_run(stones, s, k) != 0);
         }
         let top = self.rules.num_bits();
         self.rules.directions().into_iter().find(|&step| {
@@ -472,9 +516,14 @@ impl Game {
     fn has_line(&self, player: usize) -> bool {
         if self.words == 1 {
             let stones = self.stones[player];
-            return self.rules.directions().into_iter().any(|s| s != 0 && has_run(stones, s, self.rules.k()) != 0);
+            return self
+                .rules
+                .directions()
+                .into_iter()
+                .any(|s| s != 0 && has_run(stones, s, self.rules.k()) != 0);
         }
-        self.bits_of(player).any(|b| self.line_through(player, b).is_some())
+        self.bits_of(player)
+            .any(|b| self.line_through(player, b).is_some())
     }
 
     /// Whether removing one stone of `player` (a top stone, with gravity) leaves no line.
@@ -572,7 +621,13 @@ mod tests {
         g.play(0).unwrap();
         let before = g.clone();
         assert_eq!(g.play(0), Err(MoveError::ColumnFull { column: 0 }));
-        assert_eq!(g.play(3), Err(MoveError::OutOfRange { action: 3, num_actions: 3 }));
+        assert_eq!(
+            g.play(3),
+            Err(MoveError::OutOfRange {
+                action: 3,
+                num_actions: 3
+            })
+        );
         assert_eq!(g, before);
         assert_eq!(g.history(), before.history());
     }
@@ -607,7 +662,10 @@ mod tests {
         for (row, col) in [(5, 1), (5, 2), (5, 3), (5, 5), (4, 1), (4, 2), (4, 3)] {
             two_lines[row * 7 + col] = 2;
         }
-        assert!(Game::from_cells(rules, &two_lines).unwrap_err().0.contains("single last move"));
+        assert!(Game::from_cells(rules, &two_lines)
+            .unwrap_err()
+            .0
+            .contains("single last move"));
     }
 
     #[test]
@@ -642,7 +700,9 @@ mod tests {
                 for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
                     let ok = (0..k).all(|i| {
                         let (rr, cc) = (row + dr * i, col + dc * i);
-                        (0..h).contains(&rr) && (0..w).contains(&cc) && g.owner(rr as usize, cc as usize) == o
+                        (0..h).contains(&rr)
+                            && (0..w).contains(&cc)
+                            && g.owner(rr as usize, cc as usize) == o
                     });
                     if ok {
                         return Some(o as usize - 1);

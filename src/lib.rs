@@ -19,9 +19,11 @@
 //! gravity action is a column, a free-placement action is `row * width + col`.
 //! Players are 0-based in Rust and 1-based in Python.
 
+mod detect;
 mod error;
 mod game;
 mod perft;
+mod record;
 mod rng;
 mod rules;
 
@@ -31,8 +33,10 @@ pub mod batch;
 #[cfg(feature = "python")]
 mod python;
 
+pub use detect::winners;
 pub use error::{MoveError, PositionError};
 pub use game::Game;
 pub use perft::{count_games, count_games_interruptible, perft, perft_interruptible};
+pub use record::{from_bytes, to_bytes, FORMAT_VERSION};
 pub use rng::Rng;
 pub use rules::{Rules, RulesError, MAX_PLAYERS, MAX_SIDE};

@@ -44,7 +44,11 @@ pub fn count_games(game: &mut Game) -> u64 {
 
 /// [`perft`] that polls `keep_going` between subtrees near the root, so a long count
 /// can be interrupted; `None` when interrupted.
-pub fn perft_interruptible(game: &mut Game, depth: u32, keep_going: &mut dyn FnMut() -> bool) -> Option<u64> {
+pub fn perft_interruptible(
+    game: &mut Game,
+    depth: u32,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Option<u64> {
     if depth <= 6 {
         return keep_going().then(|| perft(game, depth));
     }
@@ -63,7 +67,10 @@ pub fn perft_interruptible(game: &mut Game, depth: u32, keep_going: &mut dyn FnM
 }
 
 /// [`count_games`] with the same interruption points as [`perft_interruptible`].
-pub fn count_games_interruptible(game: &mut Game, keep_going: &mut dyn FnMut() -> bool) -> Option<u64> {
+pub fn count_games_interruptible(
+    game: &mut Game,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Option<u64> {
     if game.is_over() {
         return Some(1);
     }

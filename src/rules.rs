@@ -45,11 +45,19 @@ impl Rules {
     /// Checks the rules: `1 <= width, height <= 64`, `1 <= k <= max(width, height)`,
     /// `2 <= players <= 16`. Takes signed values so that any caller's input can be
     /// reported, negative or huge.
-    pub fn new(width: i64, height: i64, k: i64, players: i64, gravity: bool) -> Result<Rules, RulesError> {
+    pub fn new(
+        width: i64,
+        height: i64,
+        k: i64,
+        players: i64,
+        gravity: bool,
+    ) -> Result<Rules, RulesError> {
         let mut problems = Vec::new();
         let side = |name: &str, v: i64, problems: &mut Vec<String>| {
             if !(1..=MAX_SIDE as i64).contains(&v) {
-                problems.push(format!("{name}={v} is out of range: allowed 1..={MAX_SIDE}"));
+                problems.push(format!(
+                    "{name}={v} is out of range: allowed 1..={MAX_SIDE}"
+                ));
             }
         };
         side("width", width, &mut problems);
@@ -63,22 +71,42 @@ impl Rules {
             ));
         }
         if !(2..=MAX_PLAYERS as i64).contains(&players) {
-            problems.push(format!("players={players} is out of range: allowed 2..={MAX_PLAYERS}"));
+            problems.push(format!(
+                "players={players} is out of range: allowed 2..={MAX_PLAYERS}"
+            ));
         }
         if !problems.is_empty() {
             return Err(RulesError { problems });
         }
-        Ok(Rules { width: width as u8, height: height as u8, k: k as u8, players: players as u8, gravity })
+        Ok(Rules {
+            width: width as u8,
+            height: height as u8,
+            k: k as u8,
+            players: players as u8,
+            gravity,
+        })
     }
 
     /// Connect Four: 7 columns, 6 rows, 4 in a row, 2 players, gravity.
     pub fn connect_four() -> Rules {
-        Rules { width: 7, height: 6, k: 4, players: 2, gravity: true }
+        Rules {
+            width: 7,
+            height: 6,
+            k: 4,
+            players: 2,
+            gravity: true,
+        }
     }
 
     /// Tic-tac-toe: 3x3, 3 in a row, free placement.
     pub fn tic_tac_toe() -> Rules {
-        Rules { width: 3, height: 3, k: 3, players: 2, gravity: false }
+        Rules {
+            width: 3,
+            height: 3,
+            k: 3,
+            players: 2,
+            gravity: false,
+        }
     }
 
     /// Gomoku (free-style): `size`x`size`, 5 in a row, free placement.

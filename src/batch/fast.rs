@@ -39,7 +39,9 @@ impl FastKernel {
     #[inline]
     fn wins(&self, stones: u64) -> bool {
         let k = self.rules.k();
-        self.directions.iter().any(|&s| s != 0 && has_run(stones, s, k) != 0)
+        self.directions
+            .iter()
+            .any(|&s| s != 0 && has_run(stones, s, k) != 0)
     }
 
     /// Plays one uniformly random game to its end.
@@ -62,14 +64,20 @@ impl FastKernel {
             mask |= bit;
             stones[player] |= bit;
             if self.wins(stones[player]) {
-                return Outcome { winner: Some(player), moves };
+                return Outcome {
+                    winner: Some(player),
+                    moves,
+                };
             }
             player += 1;
             if player == players {
                 player = 0;
             }
         }
-        Outcome { winner: None, moves: cells }
+        Outcome {
+            winner: None,
+            moves: cells,
+        }
     }
 }
 
@@ -102,7 +110,10 @@ mod tests {
     fn nth_set_bit_selects_in_order() {
         let x = 0b1011_0000_0000_0110_1001u64 | (1 << 63);
         let bits: Vec<u64> = (0..x.count_ones()).map(|n| nth_set_bit(x, n)).collect();
-        let expected: Vec<u64> = (0..64).filter(|b| x >> b & 1 == 1).map(|b| 1u64 << b).collect();
+        let expected: Vec<u64> = (0..64)
+            .filter(|b| x >> b & 1 == 1)
+            .map(|b| 1u64 << b)
+            .collect();
         assert_eq!(bits, expected);
     }
 

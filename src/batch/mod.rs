@@ -6,7 +6,7 @@ mod simulate;
 mod vec_env;
 
 pub use simulate::{simulate, SimulateConfig, SimulateResult};
-pub use vec_env::{ActionError, Autoreset, BatchError, StepBuffers, VecGames, MAX_ENVS};
+pub use vec_env::{ActionError, Autoreset, BatchError, ObsOut, StepBuffers, VecGames, MAX_ENVS};
 
 use crate::game::Game;
 use crate::rng::Rng;

@@ -58,8 +58,14 @@ impl SimulateResult {
         self.games += other.games;
         self.moves += other.moves;
         self.draws += other.draws;
-        self.wins.iter_mut().zip(&other.wins).for_each(|(a, b)| *a += b);
-        self.lengths.iter_mut().zip(&other.lengths).for_each(|(a, b)| *a += b);
+        self.wins
+            .iter_mut()
+            .zip(&other.wins)
+            .for_each(|(a, b)| *a += b);
+        self.lengths
+            .iter_mut()
+            .zip(&other.lengths)
+            .for_each(|(a, b)| *a += b);
         self
     }
 }
@@ -97,11 +103,19 @@ pub fn simulate(
     };
     let merge = |a: Option<SimulateResult>, b: Option<SimulateResult>| Some(a?.merge(b?));
     if config.threads <= 1 {
-        return (0..chunks).map(run_chunk).try_fold(SimulateResult::empty(&rules), |acc, r| Some(acc.merge(r?)));
+        return (0..chunks)
+            .map(run_chunk)
+            .try_fold(SimulateResult::empty(&rules), |acc, r| Some(acc.merge(r?)));
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+        .ok()?;
     pool.install(|| {
-        (0..chunks).into_par_iter().map(run_chunk).reduce(|| Some(SimulateResult::empty(&rules)), merge)
+        (0..chunks)
+            .into_par_iter()
+            .map(run_chunk)
+            .reduce(|| Some(SimulateResult::empty(&rules)), merge)
     })
 }
 
@@ -110,10 +124,16 @@ fn general_random_game(game: &mut Game, rng: &mut Rng) -> Outcome {
     loop {
         let a = random_legal_action(game, rng);
         if game.play_unchecked(a) {
-            return Outcome { winner: game.winner(), moves: game.stones_on_board() };
+            return Outcome {
+                winner: game.winner(),
+                moves: game.stones_on_board(),
+            };
         }
         if game.is_over() {
-            return Outcome { winner: None, moves: game.stones_on_board() };
+            return Outcome {
+                winner: None,
+                moves: game.stones_on_board(),
+            };
         }
     }
 }
@@ -123,20 +143,33 @@ mod tests {
     use super::*;
 
     fn run(rules: Rules, games: u64, threads: usize) -> SimulateResult {
-        let config = SimulateConfig { games, seed: 42, threads };
+        let config = SimulateConfig {
+            games,
+            seed: 42,
+            threads,
+        };
         simulate(rules, &config, &AtomicU64::new(0), &AtomicBool::new(false)).unwrap()
     }
 
     #[test]
     fn totals_are_consistent_and_thread_independent() {
-        for rules in [Rules::connect_four(), Rules::new(8, 8, 5, 3, false).unwrap(), Rules::tic_tac_toe()] {
+        for rules in [
+            Rules::connect_four(),
+            Rules::new(8, 8, 5, 3, false).unwrap(),
+            Rules::tic_tac_toe(),
+        ] {
             let one = run(rules, 5000, 1);
             let two = run(rules, 5000, 2);
             assert_eq!(one, two);
             assert_eq!(one.games, 5000);
             assert_eq!(one.wins.iter().sum::<u64>() + one.draws, 5000);
             assert_eq!(one.lengths.iter().sum::<u64>(), 5000);
-            let moves: u64 = one.lengths.iter().enumerate().map(|(n, c)| n as u64 * c).sum();
+            let moves: u64 = one
+                .lengths
+                .iter()
+                .enumerate()
+                .map(|(n, c)| n as u64 * c)
+                .sum();
             assert_eq!(moves, one.moves);
         }
     }
@@ -169,7 +202,17 @@ mod tests {
 
     #[test]
     fn cancel_stops_early() {
-        let config = SimulateConfig { games: 1_000_000, seed: 0, threads: 1 };
-        assert!(simulate(Rules::connect_four(), &config, &AtomicU64::new(0), &AtomicBool::new(true)).is_none());
+        let config = SimulateConfig {
+            games: 1_000_000,
+            seed: 0,
+            threads: 1,
+        };
+        assert!(simulate(
+            Rules::connect_four(),
+            &config,
+            &AtomicU64::new(0),
+            &AtomicBool::new(true)
+        )
+        .is_none());
     }
 }

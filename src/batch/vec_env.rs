@@ -207,8 +207,9 @@ pub struct VecGames {
 
 fn reserve<T>(n: usize, what: &str) -> Result<Vec<T>, BatchError> {
     let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| BatchError::OutOfMemory(format!("cannot allocate {what} for {n} environments")))?;
+    v.try_reserve_exact(n).map_err(|_| {
+        BatchError::OutOfMemory(format!("cannot allocate {what} for {n} environments"))
+    })?;
     Ok(v)
 }
 
@@ -222,10 +223,13 @@ impl VecGames {
         threads: Option<usize>,
     ) -> Result<VecGames, BatchError> {
         if !(1..=MAX_ENVS).contains(&num_envs) {
-            return Err(BatchError::InvalidSize(format!("num_envs={num_envs} is out of range: allowed 1..={MAX_ENVS}")));
+            return Err(BatchError::InvalidSize(format!(
+                "num_envs={num_envs} is out of range: allowed 1..={MAX_ENVS}"
+            )));
         }
         // Games hold a few small vectors: budget them before allocating.
-        let per_game = 128 + rules.words() * rules.players() * 8 + rules.width() + 2 * rules.num_cells();
+        let per_game =
+            128 + rules.words() * rules.players() * 8 + rules.width() + 2 * rules.num_cells();
         if num_envs.saturating_mul(per_game) > 1 << 36 {
             return Err(BatchError::InvalidSize(format!(
                 "num_envs={num_envs} with {rules} needs over 64 GiB: refused"
@@ -246,10 +250,19 @@ impl VecGames {
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(t.unwrap_or(0))
                     .build()
-                    .map_err(|e| BatchError::InvalidSize(format!("cannot start worker threads: {e}")))?,
+                    .map_err(|e| {
+                        BatchError::InvalidSize(format!("cannot start worker threads: {e}"))
+                    })?,
             ),
         };
-        Ok(VecGames { rules, games, rngs, needs_reset, autoreset, pool })
+        Ok(VecGames {
+            rules,
+            games,
+            rngs,
+            needs_reset,
+            autoreset,
+            pool,
+        })
     }
 
     pub fn rules(&self) -> &Rules {
@@ -273,7 +286,11 @@ impl VecGames {
     }
 
     fn dims(&self) -> Dims {
-        Dims { obs: self.obs_size(), actions: self.rules.num_actions(), players: self.rules.players() }
+        Dims {
+            obs: self.obs_size(),
+            actions: self.rules.num_actions(),
+            players: self.rules.players(),
+        }
     }
 
     /// Resets every environment (re-seeding the streams when `seed` is given).
@@ -307,7 +324,13 @@ impl VecGames {
                 continue;
             }
             if a < 0 || a as u64 >= num_actions as u64 {
-                return Err(ActionError { env, error: MoveError::OutOfRange { action: a as i128, num_actions } });
+                return Err(ActionError {
+                    env,
+                    error: MoveError::OutOfRange {
+                        action: a as i128,
+                        num_actions,
+                    },
+                });
             }
             let a = a as usize;
             if !g.is_legal(a) {
@@ -326,9 +349,16 @@ impl VecGames {
         let n = self.games.len();
         out.check(n, &d);
         if self.autoreset == Autoreset::SameStep {
-            assert!(out.final_obs.is_some(), "same-step autoreset needs a final_obs buffer");
+            assert!(
+                out.final_obs.is_some(),
+                "same-step autoreset needs a final_obs buffer"
+            );
         }
-        let envs = Envs { games: &mut self.games, needs_reset: &mut self.needs_reset, actions: Some(actions) };
+        let envs = Envs {
+            games: &mut self.games,
+            needs_reset: &mut self.needs_reset,
+            actions: Some(actions),
+        };
         let mode = self.autoreset;
         match &self.pool {
             Some(pool) => pool.install(|| envs.run(out, &d, mode)),
@@ -342,7 +372,11 @@ impl VecGames {
     pub fn observe(&mut self, out: StepBuffers<'_>) {
         let d = self.dims();
         out.check(self.games.len(), &d);
-        let envs = Envs { games: &mut self.games, needs_reset: &mut self.needs_reset, actions: None };
+        let envs = Envs {
+            games: &mut self.games,
+            needs_reset: &mut self.needs_reset,
+            actions: None,
+        };
         match &self.pool {
             Some(pool) => pool.install(|| envs.run(out, &d, Autoreset::Disabled)),
             None => envs.run_serial(out, &d, Autoreset::Disabled),
@@ -361,15 +395,26 @@ impl VecGames {
     pub fn random_actions(&mut self, out: &mut [i64]) {
         use rayon::prelude::*;
         let work = |(g, (rng, o)): (&Game, (&mut Rng, &mut i64))| {
-            *o = if g.is_over() { 0 } else { random_legal_action(g, rng) as i64 };
+            *o = if g.is_over() {
+                0
+            } else {
+                random_legal_action(g, rng) as i64
+            };
         };
         let games = &self.games;
         let rngs = &mut self.rngs;
         match &self.pool {
             Some(pool) if games.len() >= 2 * GRAIN => pool.install(|| {
-                games.par_iter().zip(rngs.par_iter_mut().zip(out.par_iter_mut())).with_min_len(GRAIN).for_each(work)
+                games
+                    .par_iter()
+                    .zip(rngs.par_iter_mut().zip(out.par_iter_mut()))
+                    .with_min_len(GRAIN)
+                    .for_each(work)
             }),
-            _ => games.iter().zip(rngs.iter_mut().zip(out.iter_mut())).for_each(work),
+            _ => games
+                .iter()
+                .zip(rngs.iter_mut().zip(out.iter_mut()))
+                .for_each(work),
         }
     }
 }
@@ -404,8 +449,22 @@ impl Envs<'_> {
         };
         let (oa, ob) = out.split_at(mid, d);
         rayon::join(
-            || Envs { games: ga, needs_reset: na, actions: aa }.run(oa, d, mode),
-            || Envs { games: gb, needs_reset: nb, actions: ab }.run(ob, d, mode),
+            || {
+                Envs {
+                    games: ga,
+                    needs_reset: na,
+                    actions: aa,
+                }
+                .run(oa, d, mode)
+            },
+            || {
+                Envs {
+                    games: gb,
+                    needs_reset: nb,
+                    actions: ab,
+                }
+                .run(ob, d, mode)
+            },
         );
     }
 
@@ -515,7 +574,11 @@ mod tests {
             v.step(&actions, out.bufs()).unwrap();
             ended += out.terminated.iter().filter(|&&t| t).count();
         }
-        (v.games().iter().map(|g| g.history().to_vec()).collect(), out.obs.clone(), ended)
+        (
+            v.games().iter().map(|g| g.history().to_vec()).collect(),
+            out.obs.clone(),
+            ended,
+        )
     }
 
     #[test]
@@ -530,7 +593,8 @@ mod tests {
 
     #[test]
     fn a_refused_batch_changes_nothing() {
-        let mut v = VecGames::new(Rules::connect_four(), 3, 0, Autoreset::NextStep, Some(1)).unwrap();
+        let mut v =
+            VecGames::new(Rules::connect_four(), 3, 0, Autoreset::NextStep, Some(1)).unwrap();
         let mut out = Owned::new(&v);
         for _ in 0..6 {
             v.step(&[0, 1, 2], out.bufs()).unwrap();
@@ -549,7 +613,8 @@ mod tests {
 
     #[test]
     fn next_step_autoreset_ignores_the_action_after_the_end() {
-        let mut v = VecGames::new(Rules::connect_four(), 1, 0, Autoreset::NextStep, Some(1)).unwrap();
+        let mut v =
+            VecGames::new(Rules::connect_four(), 1, 0, Autoreset::NextStep, Some(1)).unwrap();
         let mut out = Owned::new(&v);
         for a in [0, 1, 0, 1, 0, 1] {
             v.step(&[a], out.bufs()).unwrap();
@@ -569,7 +634,14 @@ mod tests {
     #[test]
     fn absurd_sizes_are_refused_before_allocating() {
         assert!(VecGames::new(Rules::connect_four(), 0, 0, Autoreset::NextStep, Some(1)).is_err());
-        assert!(VecGames::new(Rules::connect_four(), MAX_ENVS + 1, 0, Autoreset::NextStep, Some(1)).is_err());
+        assert!(VecGames::new(
+            Rules::connect_four(),
+            MAX_ENVS + 1,
+            0,
+            Autoreset::NextStep,
+            Some(1)
+        )
+        .is_err());
         let big = Rules::new(64, 64, 5, 16, false).unwrap();
         assert!(VecGames::new(big, MAX_ENVS, 0, Autoreset::NextStep, Some(1)).is_err());
     }

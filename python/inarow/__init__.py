@@ -1,0 +1,43 @@
+"""inarow: an exact, fast engine for k-in-a-row games (Connect Four, tic-tac-toe,
+gomoku and their variants) for reinforcement learning and notebooks.
+
+Conventions, everywhere: ``to_numpy()`` is ``(height, width)`` with row 0 the top
+row; a gravity action is a column; a free-placement action is ``row * width + col``;
+players are numbered 1..players (0 = empty) and move in turn from player 1.
+"""
+
+from __future__ import annotations
+
+from inarow._native import (
+    FORMAT_VERSION,
+    MAX_ENVS,
+    MAX_PLAYERS,
+    MAX_SIDE,
+    Board,
+    IllegalMoveError,
+    InvalidPositionError,
+    InvalidRulesError,
+    SimulateResult,
+    UnsupportedRulesError,
+    VecEnv,
+    simulate,
+    winners,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "FORMAT_VERSION",
+    "MAX_ENVS",
+    "MAX_PLAYERS",
+    "MAX_SIDE",
+    "Board",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "InvalidRulesError",
+    "SimulateResult",
+    "UnsupportedRulesError",
+    "VecEnv",
+    "simulate",
+    "winners",
+]

@@ -1,0 +1,81 @@
+//! The Python surface: thin wrappers that convert, validate, release the
+//! interpreter around real work and map core errors to Python exceptions.
+
+mod args;
+mod board;
+mod interrupt;
+mod vec_env;
+
+use pyo3::prelude::*;
+
+pub(crate) mod errors {
+    use pyo3::create_exception;
+    use pyo3::exceptions::PyValueError;
+
+    create_exception!(
+        inarow,
+        InarowError,
+        pyo3::exceptions::PyException,
+        "Base of inarow's own errors."
+    );
+    create_exception!(
+        inarow,
+        IllegalMoveError,
+        PyValueError,
+        "An action that is not legal here; nothing changed."
+    );
+    create_exception!(
+        inarow,
+        InvalidRulesError,
+        PyValueError,
+        "Rules (sizes, k, players) outside the supported limits."
+    );
+    create_exception!(
+        inarow,
+        InvalidPositionError,
+        PyValueError,
+        "A position impossible under the rules, or undecodable bytes."
+    );
+    create_exception!(
+        inarow,
+        UnsupportedRulesError,
+        PyValueError,
+        "Rules that this feature (e.g. the solver) does not cover."
+    );
+}
+
+#[pymodule]
+mod _native {
+    use super::*;
+
+    #[pymodule_export]
+    use super::board::{winners, Board};
+    #[pymodule_export]
+    use super::vec_env::{simulate, SimulateResult, VecEnv};
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        let py = m.py();
+        m.add(
+            "IllegalMoveError",
+            py.get_type::<errors::IllegalMoveError>(),
+        )?;
+        m.add(
+            "InvalidRulesError",
+            py.get_type::<errors::InvalidRulesError>(),
+        )?;
+        m.add(
+            "InvalidPositionError",
+            py.get_type::<errors::InvalidPositionError>(),
+        )?;
+        m.add(
+            "UnsupportedRulesError",
+            py.get_type::<errors::UnsupportedRulesError>(),
+        )?;
+        m.add("MAX_SIDE", crate::MAX_SIDE)?;
+        m.add("MAX_PLAYERS", crate::MAX_PLAYERS)?;
+        m.add("MAX_ENVS", crate::batch::MAX_ENVS)?;
+        m.add("FORMAT_VERSION", crate::FORMAT_VERSION)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,724 @@
+//! `inarow.VecEnv` and `inarow.simulate`: batches without a Python loop per move.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use super::args::{int_arg, rules_from_args, DEFAULTS};
+use super::board::Board;
+use super::errors::IllegalMoveError;
+use super::interrupt::run_interruptible;
+use crate::batch::{
+    Autoreset, BatchError, ObsOut, SimulateConfig, StepBuffers, VecGames, MAX_ENVS,
+};
+
+/// Bytes of output buffers a batch may ask for.
+const MAX_BUFFER_BYTES: u128 = 16 << 30;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ObsKind {
+    U8,
+    Bool,
+    F32,
+}
+
+impl ObsKind {
+    fn parse(s: &str) -> PyResult<ObsKind> {
+        match s {
+            "uint8" => Ok(ObsKind::U8),
+            "bool" => Ok(ObsKind::Bool),
+            "float32" => Ok(ObsKind::F32),
+            other => Err(PyValueError::new_err(format!(
+                "obs_dtype {other:?} is not supported: allowed \"uint8\", \"bool\", \"float32\""
+            ))),
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            ObsKind::U8 => "uint8",
+            ObsKind::Bool => "bool",
+            ObsKind::F32 => "float32",
+        }
+    }
+    fn size(self) -> u128 {
+        if self == ObsKind::F32 {
+            4
+        } else {
+            1
+        }
+    }
+}
+
+fn batch_error(e: BatchError) -> PyErr {
+    match e {
+        BatchError::InvalidSize(m) => PyValueError::new_err(m),
+        BatchError::OutOfMemory(m) => pyo3::exceptions::PyMemoryError::new_err(m),
+    }
+}
+
+fn autoreset_name(a: Autoreset) -> &'static str {
+    match a {
+        Autoreset::NextStep => "next_step",
+        Autoreset::SameStep => "same_step",
+        Autoreset::Disabled => "disabled",
+    }
+}
+
+pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(t) = threads else { return Ok(None) };
+    if t.is_none() {
+        return Ok(None);
+    }
+    match int_arg(t, "threads")? {
+        Some(v) if (1..=256).contains(&v) => Ok(Some(v as usize)),
+        _ => Err(PyValueError::new_err(format!(
+            "threads={} is out of range: allowed None (all cores) or 1..=256",
+            t.repr()?
+        ))),
+    }
+}
+
+pub(crate) fn seed_arg(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(s) = seed else { return Ok(None) };
+    if s.is_none() {
+        return Ok(None);
+    }
+    match int_arg(s, "seed")? {
+        Some(v) if v >= 0 => Ok(Some(v as u64)),
+        _ => Err(PyValueError::new_err(format!(
+            "seed={} is out of range: allowed 0..=2**63-1",
+            s.repr()?
+        ))),
+    }
+}
+
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(std::process::id() as u64);
+    h.finish() >> 1
+}
+
+/// A batch of `num_envs` games stepped together, in the form of Gymnasium's vector
+/// API (see the class docs in `inarow/__init__.pyi`).
+#[pyclass(module = "inarow._native", name = "VecEnv")]
+pub struct VecEnv {
+    core: VecGames,
+    obs_kind: ObsKind,
+    obs: Py<PyAny>,
+    final_obs: Option<Py<PyAny>>,
+    rewards: Py<PyArray1<f32>>,
+    player_rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    mask: Py<PyArray2<bool>>,
+    current_player: Py<PyArray1<i8>>,
+    winner: Py<PyArray1<i8>>,
+    reset_flags: Py<PyArray1<bool>>,
+    random: Py<PyArray1<i64>>,
+    actions: Vec<i64>,
+    stepped: bool,
+}
+
+fn zeros<'py>(py: Python<'py>, shape: Vec<usize>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("numpy")?
+        .call_method1("zeros", (PyTuple::new(py, shape)?, dtype))
+}
+
+/// Runs `f` with every output buffer borrowed mutably.
+macro_rules! with_buffers {
+    ($self:ident, $py:ident, |$bufs:ident| $body:expr) => {{
+        let mut rewards = $self.rewards.bind($py).try_readwrite()?;
+        let mut player_rewards = $self.player_rewards.bind($py).try_readwrite()?;
+        let mut terminated = $self.terminated.bind($py).try_readwrite()?;
+        let mut truncated = $self.truncated.bind($py).try_readwrite()?;
+        let mut mask = $self.mask.bind($py).try_readwrite()?;
+        let mut current_player = $self.current_player.bind($py).try_readwrite()?;
+        let mut winner = $self.winner.bind($py).try_readwrite()?;
+        let mut reset = $self.reset_flags.bind($py).try_readwrite()?;
+        let obs_any = $self.obs.bind($py).clone();
+        let final_any = $self.final_obs.as_ref().map(|f| f.bind($py).clone());
+        match $self.obs_kind {
+            ObsKind::U8 => {
+                let mut o = obs_any.cast::<numpy::PyArray4<u8>>()?.try_readwrite()?;
+                let mut f = match &final_any {
+                    Some(f) => Some(f.cast::<numpy::PyArray4<u8>>()?.try_readwrite()?),
+                    None => None,
+                };
+                let $bufs = StepBuffers {
+                    obs: ObsOut::U8(o.as_slice_mut()?),
+                    final_obs: match f.as_mut() {
+                        Some(f) => Some(ObsOut::U8(f.as_slice_mut()?)),
+                        None => None,
+                    },
+                    rewards: rewards.as_slice_mut()?,
+                    player_rewards: player_rewards.as_slice_mut()?,
+                    terminated: terminated.as_slice_mut()?,
+                    truncated: truncated.as_slice_mut()?,
+                    mask: mask.as_slice_mut()?,
+                    current_player: current_player.as_slice_mut()?,
+                    winner: winner.as_slice_mut()?,
+                    reset: reset.as_slice_mut()?,
+                };
+                $body
+            }
+            ObsKind::Bool => {
+                let mut o = obs_any.cast::<numpy::PyArray4<bool>>()?.try_readwrite()?;
+                let mut f = match &final_any {
+                    Some(f) => Some(f.cast::<numpy::PyArray4<bool>>()?.try_readwrite()?),
+                    None => None,
+                };
+                let $bufs = StepBuffers {
+                    obs: ObsOut::Bool(o.as_slice_mut()?),
+                    final_obs: match f.as_mut() {
+                        Some(f) => Some(ObsOut::Bool(f.as_slice_mut()?)),
+                        None => None,
+                    },
+                    rewards: rewards.as_slice_mut()?,
+                    player_rewards: player_rewards.as_slice_mut()?,
+                    terminated: terminated.as_slice_mut()?,
+                    truncated: truncated.as_slice_mut()?,
+                    mask: mask.as_slice_mut()?,
+                    current_player: current_player.as_slice_mut()?,
+                    winner: winner.as_slice_mut()?,
+                    reset: reset.as_slice_mut()?,
+                };
+                $body
+            }
+            ObsKind::F32 => {
+                let mut o = obs_any.cast::<numpy::PyArray4<f32>>()?.try_readwrite()?;
+                let mut f = match &final_any {
+                    Some(f) => Some(f.cast::<numpy::PyArray4<f32>>()?.try_readwrite()?),
+                    None => None,
+                };
+                let $bufs = StepBuffers {
+                    obs: ObsOut::F32(o.as_slice_mut()?),
+                    final_obs: match f.as_mut() {
+                        Some(f) => Some(ObsOut::F32(f.as_slice_mut()?)),
+                        None => None,
+                    },
+                    rewards: rewards.as_slice_mut()?,
+                    player_rewards: player_rewards.as_slice_mut()?,
+                    terminated: terminated.as_slice_mut()?,
+                    truncated: truncated.as_slice_mut()?,
+                    mask: mask.as_slice_mut()?,
+                    current_player: current_player.as_slice_mut()?,
+                    winner: winner.as_slice_mut()?,
+                    reset: reset.as_slice_mut()?,
+                };
+                $body
+            }
+        }
+    }};
+}
+
+impl VecEnv {
+    /// Reads `actions` (any 1-D integer array-like, any strides) into `self.actions`.
+    fn read_actions(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = actions.py();
+        let n = self.core.num_envs();
+        if let Ok(a) = actions.cast::<PyArray1<i64>>() {
+            if a.len() == n {
+                let a = a.readonly();
+                for (dst, &src) in self.actions.iter_mut().zip(a.as_array().iter()) {
+                    *dst = src;
+                }
+                return Ok(());
+            }
+        }
+        let np = py.import("numpy")?;
+        let a = np.call_method1("asarray", (actions,))?;
+        let dtype = a.getattr("dtype")?;
+        let kind: String = dtype.getattr("kind")?.extract()?;
+        if kind != "i" && kind != "u" {
+            return Err(PyTypeError::new_err(format!(
+                "actions must be integers, got dtype {} (convert explicitly, e.g. actions.astype(np.int64))",
+                dtype.str()?
+            )));
+        }
+        let ndim: usize = a.getattr("ndim")?.extract()?;
+        let shape: Vec<usize> = a.getattr("shape")?.extract()?;
+        if ndim != 1 || shape[0] != n {
+            return Err(PyValueError::new_err(format!(
+                "actions must have shape ({n},) (one per env), got {shape:?}"
+            )));
+        }
+        if kind == "u" && dtype.getattr("itemsize")?.extract::<usize>()? == 8 {
+            let too_big = a
+                .call_method1("__gt__", (i64::MAX as u64,))?
+                .call_method0("any")?
+                .is_truthy()?;
+            if too_big {
+                let env: usize = a.call_method0("argmax")?.extract()?;
+                let v = a.get_item(env)?;
+                return Err(IllegalMoveError::new_err(format!(
+                    "env {env}: action {} is out of range: allowed 0..={}",
+                    v.str()?,
+                    self.core.rules().num_actions() - 1
+                )));
+            }
+        }
+        let a = a.call_method1("astype", ("int64",))?;
+        let a = a.cast::<PyArray1<i64>>()?.readonly();
+        for (dst, &src) in self.actions.iter_mut().zip(a.as_array().iter()) {
+            *dst = src;
+        }
+        Ok(())
+    }
+
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let info = PyDict::new(py);
+        info.set_item("current_player", self.current_player.bind(py))?;
+        info.set_item("action_mask", self.mask.bind(py))?;
+        info.set_item("winner", self.winner.bind(py))?;
+        info.set_item("player_rewards", self.player_rewards.bind(py))?;
+        if let Some(f) = &self.final_obs {
+            info.set_item("final_obs", f.bind(py))?;
+            info.set_item("_final_obs", self.reset_flags.bind(py))?;
+        } else {
+            info.set_item("autoreset", self.reset_flags.bind(py))?;
+        }
+        Ok(info)
+    }
+}
+
+#[pymethods]
+impl VecEnv {
+    /// `VecEnv(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None,
+    /// autoreset="next_step", obs_dtype="uint8", threads=None)`.
+    #[new]
+    #[pyo3(signature = (num_envs, width=None, height=None, k=None, players=None, gravity=None, seed=None,
+                        autoreset="next_step", obs_dtype="uint8", threads=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: &Bound<'_, PyAny>,
+        width: Option<&Bound<'_, PyAny>>,
+        height: Option<&Bound<'_, PyAny>>,
+        k: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        gravity: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        autoreset: &str,
+        obs_dtype: &str,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<VecEnv> {
+        let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+        let n = match int_arg(num_envs, "num_envs")? {
+            Some(v) if (1..=MAX_ENVS as i64).contains(&v) => v as usize,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "num_envs={} is out of range: allowed 1..={MAX_ENVS}",
+                    num_envs.repr()?
+                )))
+            }
+        };
+        let mode = match autoreset {
+            "next_step" => Autoreset::NextStep,
+            "same_step" => Autoreset::SameStep,
+            "disabled" => Autoreset::Disabled,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "autoreset {other:?} is not supported: allowed \"next_step\", \"same_step\", \"disabled\""
+                )))
+            }
+        };
+        let kind = ObsKind::parse(obs_dtype)?;
+        let threads = threads_arg(threads)?;
+        let seed = seed_arg(seed)?.unwrap_or_else(fresh_seed);
+        let (p, h, w, a) = (
+            rules.players(),
+            rules.height(),
+            rules.width(),
+            rules.num_actions(),
+        );
+        let obs_bytes =
+            (n * p * h * w) as u128 * kind.size() * if mode == Autoreset::SameStep { 2 } else { 1 };
+        let total = obs_bytes + (n * (a + 4 * p + 24)) as u128;
+        if total > MAX_BUFFER_BYTES {
+            return Err(PyValueError::new_err(format!(
+                "num_envs={n} with these rules needs {:.1} GiB of output buffers: allowed up to 16 GiB",
+                total as f64 / (1u64 << 30) as f64
+            )));
+        }
+        let obs = zeros(py, vec![n, p, h, w], kind.name())?.unbind();
+        let final_obs = if mode == Autoreset::SameStep {
+            Some(zeros(py, vec![n, p, h, w], kind.name())?.unbind())
+        } else {
+            None
+        };
+        let cast1 = |dtype: &str| zeros(py, vec![n], dtype);
+        let core = py
+            .detach(|| VecGames::new(rules, n, seed, mode, threads))
+            .map_err(batch_error)?;
+        let mut env = VecEnv {
+            core,
+            obs_kind: kind,
+            obs,
+            final_obs,
+            rewards: cast1("float32")?.cast_into::<PyArray1<f32>>()?.unbind(),
+            player_rewards: zeros(py, vec![n, p], "float32")?
+                .cast_into::<PyArray2<f32>>()?
+                .unbind(),
+            terminated: cast1("bool")?.cast_into::<PyArray1<bool>>()?.unbind(),
+            truncated: cast1("bool")?.cast_into::<PyArray1<bool>>()?.unbind(),
+            mask: zeros(py, vec![n, a], "bool")?
+                .cast_into::<PyArray2<bool>>()?
+                .unbind(),
+            current_player: cast1("int8")?.cast_into::<PyArray1<i8>>()?.unbind(),
+            winner: cast1("int8")?.cast_into::<PyArray1<i8>>()?.unbind(),
+            reset_flags: cast1("bool")?.cast_into::<PyArray1<bool>>()?.unbind(),
+            random: cast1("int64")?.cast_into::<PyArray1<i64>>()?.unbind(),
+            actions: vec![0; n],
+            stepped: false,
+        };
+        env.observe(py)?;
+        Ok(env)
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.core.num_envs()
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.core.rules().num_actions()
+    }
+    #[getter]
+    fn width(&self) -> usize {
+        self.core.rules().width()
+    }
+    #[getter]
+    fn height(&self) -> usize {
+        self.core.rules().height()
+    }
+    #[getter]
+    fn k(&self) -> usize {
+        self.core.rules().k()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.core.rules().players()
+    }
+    #[getter]
+    fn gravity(&self) -> bool {
+        self.core.rules().gravity()
+    }
+    /// "next_step", "same_step" or "disabled".
+    #[getter]
+    fn autoreset(&self) -> &'static str {
+        autoreset_name(self.core.autoreset())
+    }
+    #[getter]
+    fn obs_dtype(&self) -> &'static str {
+        self.obs_kind.name()
+    }
+    /// `(num_envs,)` int8, the player to move in each env, 1..players (a view of a
+    /// buffer updated in place by every step).
+    #[getter]
+    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.current_player.bind(py).clone()
+    }
+
+    /// Resets every env (`seed` re-seeds each env's random stream); with
+    /// `options={"reset_mask": bool array}` resets only those envs. Returns `(obs, info)`.
+    #[pyo3(signature = (seed=None, options=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+        options: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let seed = seed_arg(seed)?;
+        let mask = match options
+            .map(|o| o.get_item("reset_mask"))
+            .transpose()?
+            .flatten()
+        {
+            Some(m) => {
+                let np = py.import("numpy")?;
+                let m = np.call_method1("asarray", (m,))?;
+                let shape: Vec<usize> = m.getattr("shape")?.extract()?;
+                let kind: String = m.getattr("dtype")?.getattr("kind")?.extract()?;
+                if kind != "b" || shape != [self.core.num_envs()] {
+                    return Err(PyValueError::new_err(format!(
+                        "reset_mask must be a bool array of shape ({},), got dtype kind {kind:?} and shape {shape:?}",
+                        self.core.num_envs()
+                    )));
+                }
+                let m = m.cast_into::<PyArray1<bool>>()?;
+                let v: Vec<bool> = m.readonly().as_array().iter().copied().collect();
+                Some(v)
+            }
+            None => None,
+        };
+        match mask {
+            Some(m) => {
+                if let Some(s) = seed {
+                    let _ = s;
+                    return Err(PyValueError::new_err(
+                        "seed cannot be combined with reset_mask",
+                    ));
+                }
+                self.core.reset_some(&m);
+            }
+            None => self.core.reset_all(seed),
+        }
+        self.observe(py)?;
+        self.stepped = true;
+        let info = self.info(py)?;
+        PyTuple::new(py, [self.obs.bind(py).clone(), info.into_any()])
+    }
+
+    /// Plays one action per env and returns `(obs, rewards, terminated, truncated,
+    /// info)`. The whole batch is validated first: a refused call (wrong length,
+    /// dtype or dimensions, an out-of-range or illegal action) raises and steps no
+    /// env. Returned arrays are buffers reused by the next call: copy what you keep.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        self.read_actions(actions)?;
+        let core = &mut self.core;
+        let actions = &self.actions;
+        let result = with_buffers!(self, py, |bufs| py.detach(|| core.step(actions, bufs)));
+        result.map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        self.stepped = true;
+        let info = self.info(py)?;
+        PyTuple::new(
+            py,
+            [
+                self.obs.bind(py).clone(),
+                self.rewards.bind(py).clone().into_any(),
+                self.terminated.bind(py).clone().into_any(),
+                self.truncated.bind(py).clone().into_any(),
+                info.into_any(),
+            ],
+        )
+    }
+
+    /// `(num_envs, num_actions)` bool: the legal actions of each env (0 rows where
+    /// the game is over). The buffer behind `info["action_mask"]`.
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
+        self.mask.bind(py).clone()
+    }
+
+    /// One uniformly random legal action per env, drawn in Rust from each env's
+    /// stream (0 where the game is over). A reused int64 buffer.
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let out = self.random.bind(py).clone();
+        {
+            let mut w = out.try_readwrite()?;
+            let slice = w.as_slice_mut()?;
+            let core = &mut self.core;
+            py.detach(|| core.random_actions(slice));
+        }
+        Ok(out)
+    }
+
+    /// A `Board` copy of env `index`.
+    fn board(&self, index: &Bound<'_, PyAny>) -> PyResult<Board> {
+        let n = self.core.num_envs();
+        match int_arg(index, "index")? {
+            Some(i) if i >= 0 && (i as u64) < n as u64 => Ok(Board {
+                game: self.core.games()[i as usize].clone(),
+            }),
+            _ => Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "env index {} is out of range: allowed 0..={}",
+                index.repr()?,
+                n - 1
+            ))),
+        }
+    }
+
+    /// Writes observations and masks of the current state.
+    fn observe(&mut self, py: Python<'_>) -> PyResult<()> {
+        let core = &mut self.core;
+        with_buffers!(self, py, |bufs| py.detach(|| core.observe(bufs)));
+        Ok(())
+    }
+
+    fn __len__(&self) -> usize {
+        self.core.num_envs()
+    }
+
+    fn __repr__(&self) -> String {
+        let r = self.core.rules();
+        format!(
+            "VecEnv({}, width={}, height={}, k={}, players={}, gravity={}, autoreset={:?}, obs_dtype={:?})",
+            self.core.num_envs(),
+            r.width(),
+            r.height(),
+            r.k(),
+            r.players(),
+            if r.gravity() { "True" } else { "False" },
+            autoreset_name(self.core.autoreset()),
+            self.obs_kind.name()
+        )
+    }
+}
+
+/// Totals of `simulate`.
+#[pyclass(module = "inarow._native", name = "SimulateResult", frozen, get_all)]
+pub struct SimulateResult {
+    /// Games played.
+    games: u64,
+    /// Moves played in all games.
+    moves: u64,
+    /// Wins per player: `wins[0]` is player 1's.
+    wins: Vec<u64>,
+    /// Drawn games.
+    draws: u64,
+    /// `lengths[n]`: games that ended after exactly n moves.
+    lengths: Vec<u64>,
+    /// Wall-clock seconds.
+    seconds: f64,
+}
+
+#[pymethods]
+impl SimulateResult {
+    /// Mean moves per game.
+    #[getter]
+    fn mean_length(&self) -> f64 {
+        self.moves as f64 / self.games.max(1) as f64
+    }
+    /// Moves per second.
+    #[getter]
+    fn moves_per_second(&self) -> f64 {
+        self.moves as f64 / self.seconds.max(1e-9)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "SimulateResult(games={}, moves={}, wins={:?}, draws={}, mean_length={:.2}, seconds={:.3})",
+            self.games,
+            self.moves,
+            self.wins,
+            self.draws,
+            self.mean_length(),
+            self.seconds
+        )
+    }
+}
+
+/// Plays `num_games` uniformly random games without returning to Python per move.
+/// Game i uses its own random stream, so the result is the same for any `threads`.
+/// `progress`: True for a tqdm bar, or a callable `f(done, total)`. Ctrl-C raises
+/// KeyboardInterrupt within a fraction of a second.
+#[pyfunction]
+#[pyo3(signature = (num_games, width=None, height=None, k=None, players=None, gravity=None, seed=None,
+                    threads=None, policy="random", progress=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn simulate(
+    py: Python<'_>,
+    num_games: &Bound<'_, PyAny>,
+    width: Option<&Bound<'_, PyAny>>,
+    height: Option<&Bound<'_, PyAny>>,
+    k: Option<&Bound<'_, PyAny>>,
+    players: Option<&Bound<'_, PyAny>>,
+    gravity: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
+    policy: &str,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<SimulateResult> {
+    let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+    let games = match int_arg(num_games, "num_games")? {
+        Some(v) if (0..=1i64 << 50).contains(&v) => v as u64,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "num_games={} is out of range: allowed 0..=2**50",
+                num_games.repr()?
+            )))
+        }
+    };
+    if policy != "random" {
+        return Err(PyValueError::new_err(format!(
+            "policy {policy:?} is not supported: allowed \"random\""
+        )));
+    }
+    let threads = threads_arg(threads)?.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let seed = seed_arg(seed)?.unwrap_or(0);
+    let config = SimulateConfig {
+        games,
+        seed,
+        threads,
+    };
+    let done = AtomicU64::new(0);
+    let cancel = AtomicBool::new(false);
+    // Progress: a tqdm bar, a callable, or nothing.
+    let reporter: Option<Bound<'_, PyAny>> = match progress {
+        None => None,
+        Some(p) if p.is_none() => None,
+        Some(p) if p.is_callable() => Some(p.clone()),
+        Some(p) if super::args::bool_arg(p, "progress")? => {
+            let tqdm = py.import("tqdm.auto").map_err(|_| {
+                pyo3::exceptions::PyImportError::new_err(
+                    "progress=True needs tqdm: pip install 'inarow[progress]'",
+                )
+            })?;
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("total", games)?;
+            kwargs.set_item("unit", "game")?;
+            kwargs.set_item("unit_scale", true)?;
+            let bar = tqdm.getattr("tqdm")?.call((), Some(&kwargs))?;
+            Some(bar)
+        }
+        Some(_) => None,
+    };
+    let is_bar = reporter
+        .as_ref()
+        .is_some_and(|r| !r.is_callable() || r.hasattr("update").unwrap_or(false));
+    let mut shown = 0u64;
+    let mut tick = |py: Python<'_>| -> PyResult<()> {
+        let _ = py;
+        if let Some(r) = &reporter {
+            let now = done.load(Ordering::Relaxed);
+            if is_bar {
+                r.call_method1("update", (now - shown,))?;
+            } else {
+                r.call1((now, games))?;
+            }
+            shown = now;
+        }
+        Ok(())
+    };
+    let start = std::time::Instant::now();
+    let outcome = run_interruptible(
+        py,
+        &cancel,
+        || crate::batch::simulate(rules, &config, &done, &cancel),
+        &mut tick,
+    );
+    let seconds = start.elapsed().as_secs_f64();
+    let final_tick = tick(py);
+    if is_bar {
+        if let Some(r) = &reporter {
+            r.call_method0("close")?;
+        }
+    }
+    let result = outcome?
+        .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("simulate interrupted"))?;
+    final_tick?;
+    let _ = py;
+    Ok(SimulateResult {
+        games: result.games,
+        moves: result.moves,
+        wins: result.wins,
+        draws: result.draws,
+        lengths: result.lengths,
+        seconds,
+    })
+}
+
+#[allow(dead_code)]
+fn lengths_array<'py>(py: Python<'py>, v: Vec<u64>) -> Bound<'py, PyArray1<u64>> {
+    v.into_pyarray(py)
+}

@@ -1,0 +1,221 @@
+//! Board geometry and the bitboard line arithmetic.
+//!
+//! A board of `width` columns and `height` rows is stored column by column in one
+//! `u64`, `height + 1` bits per column: the extra bit on top of each column stays
+//! empty, so shifts along the vertical and both diagonals never wrap into the next
+//! column. For 7x6:
+//!
+//! ```text
+//!   .  .  .  .  .  .  .      <- spare bits 6 13 20 27 34 41 48 (always 0)
+//!   5 12 19 26 33 40 47      <- top row
+//!   4 11 18 25 32 39 46
+//!   3 10 17 24 31 38 45
+//!   2  9 16 23 30 37 44
+//!   1  8 15 22 29 36 43
+//!   0  7 14 21 28 35 42      <- bottom row
+//! ```
+//!
+//! Directions are the shifts `1` (vertical), `h1 = height + 1` (horizontal),
+//! `h1 - 1` and `h1 + 1` (the two diagonals).
+
+use super::SolveError;
+
+/// Largest `k` that matters: no line on a 64-bit board is longer than 64 cells.
+const MAX_K: u32 = 65;
+
+/// The shape of a board and the masks derived from it (validated at construction).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Geometry {
+    pub width: u32,
+    pub height: u32,
+    /// Line length, capped at 65 (a longer line can never be made anyway).
+    pub k: u32,
+    /// `height + 1`: the bit stride between columns.
+    pub h1: u32,
+    /// One bit at the bottom of each column.
+    pub bottom: u64,
+    /// Every playable cell.
+    pub board: u64,
+    /// Number of cells, `width * height`.
+    pub cells: i32,
+    /// Whether the specialised k = 4 line code may be used (shifts stay below 64).
+    fast4: bool,
+}
+
+/// `x << s`, or 0 when the shift leaves the word.
+#[inline(always)]
+fn shl(x: u64, s: u32) -> u64 {
+    x.checked_shl(s).unwrap_or(0)
+}
+
+/// `x >> s`, or 0 when the shift leaves the word.
+#[inline(always)]
+fn shr(x: u64, s: u32) -> u64 {
+    x.checked_shr(s).unwrap_or(0)
+}
+
+impl Geometry {
+    /// Checks the size limits: `width, height >= 1`, `k >= 1`, `width * (height + 1) <= 64`.
+    pub fn new(width: usize, height: usize, k: usize) -> Result<Geometry, SolveError> {
+        if width == 0 || height == 0 {
+            return Err(SolveError::Unsupported(format!(
+                "board {width}x{height}: width and height must be at least 1"
+            )));
+        }
+        if k == 0 {
+            return Err(SolveError::Unsupported("k must be at least 1".into()));
+        }
+        let fits = width
+            .checked_mul(height.saturating_add(1))
+            .is_some_and(|bits| bits <= 64);
+        if !fits {
+            return Err(SolveError::Unsupported(format!(
+                "board {width}x{height}: the solver needs width * (height + 1) <= 64"
+            )));
+        }
+        let (w, h) = (width as u32, height as u32);
+        let h1 = h + 1;
+        let mut bottom = 0u64;
+        for c in 0..w {
+            bottom |= 1u64 << (c * h1);
+        }
+        let column = (1u64 << h) - 1; // h <= 63 here
+        let board = bottom.wrapping_mul(column);
+        let k = (k.min(MAX_K as usize)) as u32;
+        Ok(Geometry {
+            width: w,
+            height: h,
+            k,
+            h1,
+            bottom,
+            board,
+            cells: (w * h) as i32,
+            fast4: k == 4 && 3 * (h1 + 1) < 64,
+        })
+    }
+
+    /// The bits of column `col` (playable cells only).
+    #[inline]
+    pub fn column_mask(&self, col: u32) -> u64 {
+        ((1u64 << self.height) - 1) << (col * self.h1)
+    }
+
+    /// The top playable cell of column `col`.
+    #[inline]
+    pub fn top_mask(&self, col: u32) -> u64 {
+        1u64 << (col * self.h1 + self.height - 1)
+    }
+
+    /// Cells where a stone can be dropped now.
+    #[inline(always)]
+    pub fn possible(&self, mask: u64) -> u64 {
+        mask.wrapping_add(self.bottom) & self.board
+    }
+
+    /// Empty cells that would complete a line of `k` for the owner of `stones`
+    /// (`mask` = all stones). Playable now or not.
+    #[inline(always)]
+    pub fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        if self.fast4 {
+            self.winning_cells4(stones, mask)
+        } else {
+            self.winning_cells_any(stones, mask)
+        }
+    }
+
+    #[inline(always)]
+    fn winning_cells4(&self, p: u64, mask: u64) -> u64 {
+        // Vertical: only the three stones below can make a line with an empty cell.
+        let mut r = (p << 1) & (p << 2) & (p << 3);
+        for d in [self.h1, self.h1 - 1, self.h1 + 1] {
+            let left2 = (p << d) & (p << (2 * d));
+            r |= left2 & (p << (3 * d)); // xxx.
+            r |= left2 & (p >> d); // xx.x
+            let right2 = (p >> d) & (p >> (2 * d));
+            r |= right2 & (p << d); // x.xx
+            r |= right2 & (p >> (3 * d)); // .xxx
+        }
+        r & (self.board ^ mask)
+    }
+
+    /// Any `k`: a cell completes a line if it has `i` stones on one side and
+    /// `k - 1 - i` on the other, along some direction.
+    fn winning_cells_any(&self, p: u64, mask: u64) -> u64 {
+        let empty = self.board & !mask;
+        let k = self.k;
+        if k == 1 {
+            return empty;
+        }
+        let mut r = 0u64;
+        let mut left = [0u64; MAX_K as usize];
+        let mut right = [0u64; MAX_K as usize];
+        for d in self.directions() {
+            left[0] = !0;
+            right[0] = !0;
+            for i in 1..k as usize {
+                let s = (i as u32).saturating_mul(d);
+                left[i] = left[i - 1] & shl(p, s);
+                right[i] = right[i - 1] & shr(p, s);
+            }
+            for i in 0..k as usize {
+                r |= left[i] & right[k as usize - 1 - i];
+            }
+        }
+        r & empty
+    }
+
+    /// The four line directions as bit shifts.
+    #[inline]
+    pub fn directions(&self) -> [u32; 4] {
+        [1, self.h1, self.h1 - 1, self.h1 + 1]
+    }
+
+    /// Whether `stones` contains a line of `k`.
+    #[inline]
+    pub fn has_line(&self, p: u64) -> bool {
+        if self.fast4 {
+            for d in self.directions() {
+                let t = p & (p >> d);
+                if t & (t >> (2 * d)) != 0 {
+                    return true;
+                }
+            }
+            return false;
+        }
+        for d in self.directions() {
+            // Doubling: after the loop `t` marks starts of runs of length `len`.
+            let mut t = p;
+            let mut len = 1u32;
+            while len < self.k && t != 0 {
+                let step = len.min(self.k - len);
+                t &= shr(t, step.saturating_mul(d));
+                len += step;
+            }
+            if t != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The board seen in a mirror (column `c` becomes `width - 1 - c`).
+    #[inline]
+    pub fn mirror(&self, x: u64) -> u64 {
+        let col = shl(1, self.h1).wrapping_sub(1);
+        let w = self.width;
+        let mut out = 0u64;
+        let mut c = 0;
+        while 2 * c + 1 < w {
+            let lo = c * self.h1;
+            let hi = (w - 1 - c) * self.h1;
+            out |= ((x >> lo) & col) << hi;
+            out |= ((x >> hi) & col) << lo;
+            c += 1;
+        }
+        if w % 2 == 1 {
+            let m = col << ((w / 2) * self.h1);
+            out |= x & m;
+        }
+        out
+    }
+}

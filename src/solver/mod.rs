@@ -1,0 +1,293 @@
+//! An exact solver for gravity k-in-a-row games (Connect Four and relatives).
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use inarow::solver::{Position, Solver, SolverConfig};
+//!
+//! let mut solver = Solver::new(SolverConfig::default()).unwrap();
+//! let pos = Position::parse_pons("2252576253462244111563365343671351441").unwrap();
+//! let cancel = AtomicBool::new(false);
+//! assert_eq!(solver.solve(&pos, false, &cancel).unwrap(), -1);
+//! ```
+//!
+//! # Scores (Pascal Pons' convention)
+//!
+//! From the point of view of the player to move, on a board of `N = width * height`
+//! cells with `moves` stones already played: 0 is a draw; a win whose winning stone
+//! is the `m+1`-th stone of the game scores `(N + 1 - m) / 2` (so larger = sooner),
+//! a loss scores the negation of the opponent's win. On 7x6 the range is -18..=18.
+//! With `weak = true` only the sign is computed (-1, 0, 1), which is faster.
+//!
+//! # Positions that are already over
+//!
+//! If the player who moved last has a line, the player to move has lost: `solve`
+//! returns `-((N + 2 - moves) / 2)` (the score the winner got one ply earlier,
+//! negated; `-1` when weak). A full board without a line scores 0. `analyze` of an
+//! over position gives `None` for every column, and `best_move` fails with
+//! [`SolveError::InvalidConfig`].
+//!
+//! # Limits
+//!
+//! Boards with `width * (height + 1) <= 64` (7x6, 8x7, 9x5, 6x9, 4x12, ...), any
+//! `k >= 1` (`k = 4` has a specialised fast path). Table size: 1 KiB ..= 16 GiB
+//! (default 64 MiB), threads 1 ..= 64 (default 1; more threads = Lazy SMP sharing
+//! one table).
+//!
+//! # Techniques
+//!
+//! Two bitboards per position (mover's stones and all stones, a spare bit per
+//! column), `current + mask` keys canonicalised under mirror symmetry; null-window
+//! negamax probes bisecting the score; moves that lose at once are never searched,
+//! wins two plies ahead are detected without a node; moves ordered by the threats
+//! they create (table move first, centre first on ties); a two-entry-bucket table of
+//! lower and upper bounds keeping the costlier entry; enhanced transposition cutoffs.
+
+mod error;
+mod geometry;
+mod order;
+mod position;
+mod search;
+mod table;
+#[cfg(test)]
+mod tests;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use error::SolveError;
+pub use position::Position;
+
+use geometry::Geometry;
+use search::Search;
+use table::Table;
+
+/// Smallest accepted table size.
+pub const MIN_TT_BYTES: usize = 1 << 10;
+/// Largest accepted table size.
+pub const MAX_TT_BYTES: usize = 16 << 30;
+/// Default table size.
+pub const DEFAULT_TT_BYTES: usize = 64 << 20;
+/// Most threads accepted.
+pub const MAX_THREADS: usize = 64;
+
+/// How to build a [`Solver`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// Transposition table size in bytes ([`MIN_TT_BYTES`]..=[`MAX_TT_BYTES`]).
+    pub tt_bytes: usize,
+    /// Search threads (1..=[`MAX_THREADS`]); above 1, Lazy SMP on a shared table.
+    pub threads: usize,
+}
+
+impl Default for SolverConfig {
+    /// 64 MiB table, one thread.
+    fn default() -> Self {
+        SolverConfig {
+            tt_bytes: DEFAULT_TT_BYTES,
+            threads: 1,
+        }
+    }
+}
+
+/// The solver: owns the transposition table. `Send + Sync`.
+pub struct Solver {
+    table: Table,
+    threads: usize,
+    nodes: u64,
+    /// The geometry the table's entries belong to (keys of other shapes would clash).
+    geometry: Option<Geometry>,
+}
+
+impl Solver {
+    /// Validates the configuration and allocates the table.
+    pub fn new(config: SolverConfig) -> Result<Solver, SolveError> {
+        if !(MIN_TT_BYTES..=MAX_TT_BYTES).contains(&config.tt_bytes) {
+            return Err(SolveError::InvalidConfig(format!(
+                "tt_bytes = {} outside {MIN_TT_BYTES}..={MAX_TT_BYTES}",
+                config.tt_bytes
+            )));
+        }
+        if !(1..=MAX_THREADS).contains(&config.threads) {
+            return Err(SolveError::InvalidConfig(format!(
+                "threads = {} outside 1..={MAX_THREADS}",
+                config.threads
+            )));
+        }
+        Ok(Solver {
+            table: Table::new(config.tt_bytes)?,
+            threads: config.threads,
+            nodes: 0,
+            geometry: None,
+        })
+    }
+
+    /// Nodes (negamax calls, all threads) searched by the last `solve`, `analyze` or
+    /// `best_move`.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Empties the table (O(1): a generation counter).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// The table size in bytes.
+    pub fn tt_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// The exact score of `pos` for the player to move (see the module docs), or its
+    /// sign if `weak`. `cancel` is polled every ~1000 nodes.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        weak: bool,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        self.nodes = 0;
+        self.solve_inner(pos, weak, cancel)
+    }
+
+    fn solve_inner(
+        &mut self,
+        pos: &Position,
+        weak: bool,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        let g = pos.geo;
+        let n = g.cells;
+        let moves = pos.moves as i32;
+        let sign = |s: i32| if weak { s.signum() } else { s };
+        if pos.won {
+            return Ok(sign(-((n + 2 - moves) / 2)));
+        }
+        if moves >= n {
+            return Ok(0);
+        }
+        if g.winning_cells(pos.current, pos.mask) & g.possible(pos.mask) != 0 {
+            return Ok(sign((n + 1 - moves) / 2));
+        }
+        if cancel.load(Ordering::Relaxed) {
+            return Err(SolveError::Interrupted);
+        }
+        if self.geometry != Some(g) {
+            self.table.clear();
+            self.geometry = Some(g);
+        }
+        let mut lo = -(n - moves) / 2;
+        let mut hi = (n + 1 - moves) / 2;
+        // Neither side can ever complete a line: a draw.
+        let empty = g.board & !pos.mask;
+        if !g.has_line(pos.current | empty) {
+            hi = hi.min(0);
+        }
+        if !g.has_line((pos.current ^ pos.mask) | empty) {
+            lo = lo.max(0);
+        }
+        if weak {
+            lo = lo.max(-1);
+            hi = hi.min(1);
+        }
+        let stop = AtomicBool::new(false);
+        let table = &self.table;
+        let (score, nodes, aborted) = if self.threads <= 1 {
+            let mut s = Search::new(g, table, cancel, &stop, 0);
+            let r = s.solve(pos.current, pos.mask, moves, lo, hi);
+            (r, s.nodes, s.aborted)
+        } else {
+            std::thread::scope(|scope| {
+                let stop = &stop;
+                let helpers: Vec<_> = (1..self.threads as u32)
+                    .map(|h| {
+                        scope.spawn(move || {
+                            let mut s = Search::new(g, table, cancel, stop, h);
+                            while !s.aborted {
+                                s.solve(pos.current, pos.mask, moves, lo, hi);
+                                if !s.aborted {
+                                    // Finished before the main thread: idle politely.
+                                    std::thread::yield_now();
+                                    if stop.load(Ordering::Relaxed) {
+                                        break;
+                                    }
+                                }
+                            }
+                            s.nodes
+                        })
+                    })
+                    .collect();
+                let never = AtomicBool::new(false);
+                let mut s = Search::new(g, table, cancel, &never, 0);
+                let r = s.solve(pos.current, pos.mask, moves, lo, hi);
+                stop.store(true, Ordering::Relaxed);
+                let mut nodes = s.nodes;
+                for h in helpers {
+                    nodes += h.join().unwrap_or(0);
+                }
+                (r, nodes, s.aborted)
+            })
+        };
+        self.nodes += nodes;
+        if aborted {
+            return Err(SolveError::Interrupted);
+        }
+        Ok(sign(score))
+    }
+
+    /// For each column, the score of playing it, from the point of view of the player
+    /// who plays it (the negated score of the position after the move; a move that
+    /// wins at once scores `(N + 1 - moves) / 2`). `None` for a full column, and for
+    /// every column of a position that is over.
+    pub fn analyze(
+        &mut self,
+        pos: &Position,
+        weak: bool,
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<i32>>, SolveError> {
+        self.nodes = 0;
+        let w = pos.width();
+        let mut out = vec![None; w];
+        if pos.is_over() {
+            return Ok(out);
+        }
+        let n = pos.geo.cells;
+        for (col, slot) in out.iter_mut().enumerate() {
+            if !pos.can_play(col) {
+                continue;
+            }
+            if pos.is_winning_move(col) {
+                let s = (n + 1 - pos.moves as i32) / 2;
+                *slot = Some(if weak { 1 } else { s });
+                continue;
+            }
+            let mut child = *pos;
+            child.play_unchecked(col);
+            *slot = Some(-self.solve_inner(&child, weak, cancel)?);
+        }
+        Ok(out)
+    }
+
+    /// An optimal column for the player to move; ties go to the column nearest the
+    /// centre (the left one of two equally near). Fails with
+    /// [`SolveError::InvalidConfig`] if the game is over.
+    pub fn best_move(&mut self, pos: &Position, cancel: &AtomicBool) -> Result<usize, SolveError> {
+        if pos.is_over() {
+            return Err(SolveError::InvalidConfig(
+                "the game is over: no move to choose".into(),
+            ));
+        }
+        let scores = self.analyze(pos, false, cancel)?;
+        let w = pos.width() as i32;
+        let mut best: Option<(i32, usize)> = None;
+        let mut cols: Vec<usize> = (0..pos.width()).collect();
+        cols.sort_by_key(|&c| ((2 * c as i32 - (w - 1)).abs(), c));
+        for c in cols {
+            if let Some(s) = scores[c] {
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, c));
+                }
+            }
+        }
+        best.map(|(_, c)| c)
+            .ok_or_else(|| SolveError::InvalidConfig("no legal move".into()))
+    }
+}

@@ -1,0 +1,254 @@
+//! The search: null-window negamax probes on two bitboards.
+//!
+//! One [`Search`] per thread; all share one [`Table`]. Scores follow Pons'
+//! convention (see the module docs). Every bound stored in the table is a fact about
+//! the position, which is what makes the lock-free sharing and the fail-soft returns
+//! safe.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use super::geometry::Geometry;
+use super::order::MoveList;
+use super::table::Table;
+
+/// How often (in nodes, a power of two minus one) the stop flags are polled.
+const POLL_MASK: u64 = 0x3ff;
+
+/// Below this many stones, children are probed in the table before searching them
+/// (enhanced transposition cutoffs).
+const ETC_MAX_MOVES: i32 = 64;
+
+pub(crate) struct Search<'a> {
+    g: Geometry,
+    n: i32,
+    table: &'a Table,
+    cancel: &'a AtomicBool,
+    stop: &'a AtomicBool,
+    /// Negamax calls made.
+    pub nodes: u64,
+    /// Set once a stop flag was seen; every result after it is garbage.
+    pub aborted: bool,
+    /// Columns, centre first.
+    centre: [u8; 64],
+    /// Lazy-SMP helper number (0 = main thread): perturbs the move order.
+    helper: u32,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(
+        g: Geometry,
+        table: &'a Table,
+        cancel: &'a AtomicBool,
+        stop: &'a AtomicBool,
+        helper: u32,
+    ) -> Search<'a> {
+        let mut centre = [0u8; 64];
+        let w = g.width as i32;
+        let mut cols: Vec<i32> = (0..w).collect();
+        cols.sort_by_key(|&c| ((2 * c - (w - 1)).abs(), c));
+        for (i, c) in cols.into_iter().enumerate() {
+            centre[i] = c as u8;
+        }
+        Search {
+            g,
+            n: g.cells,
+            table,
+            cancel,
+            stop,
+            nodes: 0,
+            aborted: false,
+            centre,
+            helper,
+        }
+    }
+
+    /// The table key of a position: `current + mask` (one bit on top of each column
+    /// plus the mover's stones), or its mirror image if smaller. Returns the key and
+    /// whether it was mirrored.
+    #[inline(always)]
+    fn key(&self, current: u64, mask: u64) -> (u64, bool) {
+        let k = current.wrapping_add(mask);
+        let m = self.g.mirror(k);
+        if m < k {
+            (m, true)
+        } else {
+            (k, false)
+        }
+    }
+
+    /// Exact score of a position that is not over and where the player to move cannot
+    /// win at once, by bisection with null windows, within `[lo, hi]`.
+    pub fn solve(&mut self, current: u64, mask: u64, moves: i32, mut lo: i32, mut hi: i32) -> i32 {
+        while lo < hi && !self.aborted {
+            let mut med = lo + (hi - lo) / 2;
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            let r = self.negamax(current, mask, moves, med, med + 1);
+            if r <= med {
+                hi = r.min(hi);
+            } else {
+                lo = r.max(lo);
+            }
+        }
+        lo
+    }
+
+    /// Negamax with alpha-beta, fail-soft. Preconditions: the game is not over and the
+    /// player to move cannot win at once. Returns `v` with: `v <= alpha` => score <= v;
+    /// `v >= beta` => score >= v; otherwise score == v.
+    pub fn negamax(&mut self, cur: u64, mask: u64, moves: i32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & POLL_MASK == 0 && (self.cancel.load(Relaxed) || self.stop.load(Relaxed)) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let g = self.g;
+        let n = self.n;
+        let possible = g.possible(mask);
+        let opp = cur ^ mask;
+        let opp_win = g.winning_cells(opp, mask);
+        let forced = possible & opp_win;
+        let mut next = possible;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return -(n - moves) / 2; // two threats: lost next move
+            }
+            next = forced;
+        }
+        next &= !(opp_win >> 1); // never play under an opponent's threat
+        if next == 0 {
+            return -(n - moves) / 2;
+        }
+        if moves >= n - 2 {
+            return 0;
+        }
+        // The opponent cannot win on the next move, we cannot win on this one.
+        let mut lo = -(n - 2 - moves) / 2;
+        let mut hi = (n - 1 - moves) / 2;
+        if lo >= beta {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+
+        let (key, mirrored) = self.key(cur, mask);
+        self.table.prefetch(key);
+
+        // Children: a move after which the opponent has no safe reply wins at once
+        // (two moves from now), with the earliest possible score.
+        let mut list = MoveList::new();
+        let mut tt_best = None;
+        let mut rest = next;
+        let w = g.width as usize;
+        for i in 0..w {
+            let col = self.centre[i] as u32;
+            let m = rest & g.column_mask(col);
+            if m == 0 {
+                continue;
+            }
+            rest ^= m;
+            let c2 = cur | m;
+            let m2 = mask | m;
+            let ours = g.winning_cells(c2, m2);
+            let p2 = g.possible(m2);
+            let f2 = ours & p2;
+            let replies = if f2 == 0 {
+                p2
+            } else if f2 & (f2 - 1) == 0 {
+                f2
+            } else {
+                0
+            } & !(ours >> 1);
+            if replies == 0 {
+                return hi;
+            }
+            let score = ours.count_ones() as i32;
+            list.push(col, m, score);
+            if rest == 0 {
+                break;
+            }
+        }
+        // No win within three plies: at best we win on our third move from here.
+        hi = hi.min((n - 3 - moves) / 2);
+        if hi <= alpha {
+            return hi;
+        }
+
+        if let Some(e) = self.table.get(key) {
+            lo = lo.max(e.lower);
+            hi = hi.min(e.upper);
+            if lo >= beta || lo >= hi {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            tt_best = e.best.map(|b| if mirrored { g.width - 1 - b } else { b });
+        }
+
+        // Enhanced transposition cutoff: a child whose upper bound already refutes it.
+        if moves < ETC_MAX_MOVES {
+            for j in 0..list.len() {
+                let (_, m, _) = list.get(j);
+                let (ck, _) = self.key(opp, mask | m);
+                if let Some(e) = self.table.get(ck) {
+                    let v = -e.upper;
+                    if v >= beta {
+                        return v;
+                    }
+                    lo = lo.max(v);
+                }
+            }
+        }
+
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        if let Some(b) = tt_best {
+            list.promote(b);
+        }
+        list.sort(self.helper, moves);
+
+        let start_nodes = self.nodes;
+        let alpha0 = alpha;
+        let mut best = i32::MIN;
+        let mut best_col = 0u32;
+        for j in 0..list.len() {
+            let (col, m, _) = list.get(j);
+            let v = -self.negamax(opp, mask | m, moves + 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_col = col;
+                if v >= beta {
+                    break;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
+            }
+        }
+        let (lower, upper) = if best >= beta {
+            (best, hi)
+        } else if best <= alpha0 {
+            (lo, best)
+        } else {
+            (best, best)
+        };
+        let work = 64 - (self.nodes - start_nodes).leading_zeros();
+        let stored_col = if mirrored { g.width - 1 - best_col } else { best_col };
+        self.table.put(key, lower, upper, Some(stored_col), work);
+        best
+    }
+}

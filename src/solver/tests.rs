@@ -1,0 +1,298 @@
+//! Unit tests: a plain minimax on small boards is the ground truth.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+
+/// Pons-convention score by exhaustive minimax with memo, on the cell list.
+fn brute(w: usize, h: usize, k: usize, cells: &mut Vec<u8>, moves: usize, memo: &mut HashMap<Vec<u8>, i32>) -> i32 {
+    if let Some(&v) = memo.get(cells) {
+        return v;
+    }
+    let n = (w * h) as i32;
+    let me = if moves % 2 == 0 { 1 } else { 2 };
+    let mut best = i32::MIN;
+    let mut any = false;
+    for col in 0..w {
+        // lowest empty row (rows counted from the top)
+        let Some(row) = (0..h).rev().find(|&r| cells[r * w + col] == 0) else { continue };
+        any = true;
+        cells[row * w + col] = me;
+        let v = if line_through(w, h, k, cells, row, col) {
+            (n + 1 - moves as i32) / 2
+        } else {
+            -brute(w, h, k, cells, moves + 1, memo)
+        };
+        cells[row * w + col] = 0;
+        best = best.max(v);
+    }
+    let v = if any { best } else { 0 };
+    memo.insert(cells.clone(), v);
+    v
+}
+
+fn line_through(w: usize, h: usize, k: usize, cells: &[u8], row: usize, col: usize) -> bool {
+    let p = cells[row * w + col];
+    for (dr, dc) in [(0i64, 1i64), (1, 0), (1, 1), (1, -1)] {
+        let mut count = 1;
+        for s in [1i64, -1] {
+            let (mut r, mut c) = (row as i64 + s * dr, col as i64 + s * dc);
+            while r >= 0 && c >= 0 && r < h as i64 && c < w as i64 && cells[r as usize * w + c as usize] == p {
+                count += 1;
+                r += s * dr;
+                c += s * dc;
+            }
+        }
+        if count >= k {
+            return true;
+        }
+    }
+    false
+}
+
+fn no_cancel() -> AtomicBool {
+    AtomicBool::new(false)
+}
+
+/// Random playouts prefixes on a small board; compare solve/analyze with brute force.
+fn check_board(w: usize, h: usize, k: usize, samples: usize, tt_bytes: usize, threads: usize) {
+    let mut solver = Solver::new(SolverConfig { tt_bytes, threads }).unwrap();
+    let cancel = no_cancel();
+    let mut memo = HashMap::new();
+    let mut rng = 0x1234_5678_9abc_def0u64 ^ (w * 1000 + h * 10 + k) as u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    for i in 0..samples {
+        let mut pos = Position::new(w, h, k).unwrap();
+        let len = (next() % (w * h + 1) as u64) as usize;
+        let mut moves = vec![];
+        for _ in 0..len {
+            if pos.is_over() {
+                break;
+            }
+            let legal: Vec<usize> = (0..w).filter(|&c| pos.can_play(c)).collect();
+            let c = legal[(next() % legal.len() as u64) as usize];
+            pos.play(c).unwrap();
+            moves.push(c);
+        }
+        let mut cells = pos.cells();
+        let expected = if pos.is_won() {
+            -((w * h + 2 - pos.moves()) as i32 / 2)
+        } else {
+            brute(w, h, k, &mut cells, pos.moves(), &mut memo)
+        };
+        if i % 3 == 0 {
+            solver.clear();
+        }
+        let got = solver.solve(&pos, false, &cancel).unwrap();
+        assert_eq!(got, expected, "{w}x{h} k={k} moves {moves:?}");
+        let weak = solver.solve(&pos, true, &cancel).unwrap();
+        assert_eq!(weak, expected.signum(), "weak {w}x{h} k={k} moves {moves:?}");
+        if i % 4 == 0 && !pos.is_over() {
+            let a = solver.analyze(&pos, false, &cancel).unwrap();
+            for c in 0..w {
+                let want = if pos.can_play(c) {
+                    let mut ch = pos;
+                    ch.play(c).unwrap();
+                    Some(if ch.is_won() {
+                        (w * h + 1 - pos.moves()) as i32 / 2
+                    } else {
+                        -brute(w, h, k, &mut ch.cells(), ch.moves(), &mut memo)
+                    })
+                } else {
+                    None
+                };
+                assert_eq!(a[c], want, "analyze {w}x{h} k={k} moves {moves:?} col {c}");
+            }
+            let bm = solver.best_move(&pos, &cancel).unwrap();
+            let best = a.iter().flatten().max().copied();
+            assert_eq!(a[bm], best);
+        }
+    }
+}
+
+#[test]
+fn brute_force_small_boards() {
+    for &(w, h, k, samples) in &[
+        (4, 4, 3, 300),
+        (5, 4, 4, 300),
+        (3, 3, 3, 200),
+        (4, 3, 3, 200),
+        (4, 5, 4, 200),
+        (5, 5, 4, 150),
+        (3, 4, 2, 200),
+        (2, 2, 1, 20),
+        (4, 4, 1, 20),
+        (4, 4, 5, 50),
+        (6, 3, 3, 100),
+        (1, 6, 3, 30),
+        (6, 1, 3, 30),
+        (5, 4, 3, 150),
+    ] {
+        check_board(w, h, k, samples, 1 << 16, 1);
+    }
+}
+
+#[test]
+fn brute_force_tiny_table_and_threads() {
+    check_board(5, 4, 4, 100, 1 << 10, 1);
+    check_board(4, 4, 3, 100, 1 << 10, 2);
+    check_board(5, 4, 3, 100, 1 << 16, 3);
+}
+
+#[test]
+fn empty_board_4x4_and_5x4() {
+    // Known results: 4x4 and 5x4 Connect Four are draws.
+    let mut s = Solver::new(SolverConfig::default()).unwrap();
+    for (w, h) in [(4, 4), (5, 4), (4, 5), (6, 4)] {
+        let p = Position::new(w, h, 4).unwrap();
+        let got = s.solve(&p, false, &no_cancel()).unwrap();
+        let mut memo = HashMap::new();
+        if w * h <= 20 {
+            assert_eq!(got, brute(w, h, 4, &mut p.cells(), 0, &mut memo), "{w}x{h}");
+        }
+        if (w, h) == (6, 4) {
+            assert!(got < 0, "6x4 is a second-player win, got {got}");
+        }
+    }
+}
+
+#[test]
+fn parse_and_construct() {
+    let p = Position::parse_pons("4453").unwrap();
+    assert_eq!(p.moves(), 4);
+    assert!(Position::parse_pons("4458").is_err());
+    assert!(Position::parse_pons("44a").is_err());
+    assert!(Position::parse_pons("1111111").is_err()); // full column
+    assert!(Position::parse_pons(" 44 ").is_ok());
+    let q = Position::from_moves(7, 6, 4, &[3, 3, 4, 2]).unwrap();
+    assert_eq!(p, q);
+    let r = Position::from_cells(7, 6, 4, &q.cells()).unwrap();
+    assert_eq!(r, q);
+    assert!(Position::new(8, 8, 4).is_err());
+    assert!(Position::new(8, 7, 4).is_ok());
+    assert!(Position::new(1, 63, 4).is_ok());
+    assert!(Position::new(64, 0, 4).is_err());
+    assert!(Position::new(7, 6, 0).is_err());
+    assert!(Position::new(usize::MAX, usize::MAX, usize::MAX).is_err());
+    assert!(Position::new(7, 6, usize::MAX).is_ok());
+    assert!(Position::from_moves(7, 6, 4, &[7]).is_err());
+    assert!(Position::from_moves(7, 6, 4, &[usize::MAX]).is_err());
+    // play after a win
+    assert!(Position::from_moves(7, 6, 4, &[0, 1, 0, 1, 0, 1, 0, 1]).is_err());
+    let mut won = Position::from_moves(7, 6, 4, &[0, 1, 0, 1, 0, 1, 0]).unwrap();
+    assert!(won.is_won() && won.is_over());
+    assert!(won.play(2).is_err());
+    assert!(!won.is_winning_move(2));
+}
+
+#[test]
+fn from_cells_rejects_garbage() {
+    let mut c = vec![0u8; 42];
+    assert!(Position::from_cells(7, 6, 4, &c).is_ok());
+    assert!(Position::from_cells(7, 6, 4, &c[..41]).is_err());
+    c[0] = 1; // floating stone in the top row
+    assert!(Position::from_cells(7, 6, 4, &c).is_err());
+    c[0] = 0;
+    c[35] = 3;
+    assert!(Position::from_cells(7, 6, 4, &c).is_err());
+    c[35] = 2; // second player only
+    assert!(Position::from_cells(7, 6, 4, &c).is_err());
+    c[35] = 1;
+    let p = Position::from_cells(7, 6, 4, &c).unwrap();
+    assert_eq!(p.moves(), 1);
+    assert_eq!(p, Position::from_moves(7, 6, 4, &[0]).unwrap());
+    // the player to move has a line: unreachable
+    let q = Position::from_moves(7, 6, 4, &[0, 1, 0, 1, 0, 1, 0]).unwrap();
+    let mut cells = q.cells();
+    assert!(Position::from_cells(7, 6, 4, &cells).unwrap().is_won());
+    // add one stone for the second player elsewhere: now X to move has the line
+    cells[41] = 2;
+    assert!(Position::from_cells(7, 6, 4, &cells).is_err());
+    // wide boards with w * (h + 1) == 64
+    assert!(Position::from_cells(1, 63, 4, &[0u8; 63]).is_ok());
+    assert!(Position::from_cells(32, 1, 4, &[0u8; 32]).is_ok());
+}
+
+#[test]
+fn over_positions() {
+    let mut s = Solver::new(SolverConfig::default()).unwrap();
+    let c = no_cancel();
+    let won = Position::from_moves(7, 6, 4, &[0, 1, 0, 1, 0, 1, 0]).unwrap();
+    // winner scored (42 + 1 - 6) / 2 = 18 with the 7th stone; the loser to move gets -18
+    assert_eq!(s.solve(&won, false, &c).unwrap(), -18);
+    assert_eq!(s.solve(&won, true, &c).unwrap(), -1);
+    assert_eq!(s.analyze(&won, false, &c).unwrap(), vec![None; 7]);
+    assert!(s.best_move(&won, &c).is_err());
+    // a full drawn board: 3x3 with k = 4 can never have a line
+    let mut full = Position::new(3, 3, 4).unwrap();
+    for col in [0, 0, 0, 1, 1, 1, 2, 2, 2] {
+        full.play(col).unwrap();
+    }
+    assert!(full.is_over() && !full.is_won());
+    assert_eq!(s.solve(&full, false, &c).unwrap(), 0);
+}
+
+#[test]
+fn pons_examples_and_empty_board_analysis_small() {
+    let mut s = Solver::new(SolverConfig::default()).unwrap();
+    let c = no_cancel();
+    let p = Position::parse_pons("2252576253462244111563365343671351441").unwrap();
+    assert_eq!(s.solve(&p, false, &c).unwrap(), -1);
+    let p = Position::parse_pons("7422341735647741166133573473242566").unwrap();
+    assert_eq!(s.solve(&p, false, &c).unwrap(), 1);
+}
+
+#[test]
+fn cancellation() {
+    let mut s = Solver::new(SolverConfig::default()).unwrap();
+    let cancel = AtomicBool::new(true);
+    let p = Position::new(7, 6, 4).unwrap();
+    assert_eq!(s.solve(&p, false, &cancel), Err(SolveError::Interrupted));
+    // raised during the search, from another thread
+    let cancel = AtomicBool::new(false);
+    std::thread::scope(|sc| {
+        sc.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let t = std::time::Instant::now();
+        assert_eq!(s.solve(&p, false, &cancel), Err(SolveError::Interrupted));
+        assert!(t.elapsed().as_secs() < 5);
+    });
+    // the table is still sound afterwards
+    let c = no_cancel();
+    let q = Position::parse_pons("2252576253462244111563365343671351441").unwrap();
+    assert_eq!(s.solve(&q, false, &c).unwrap(), -1);
+}
+
+#[test]
+fn config_limits() {
+    assert!(Solver::new(SolverConfig { tt_bytes: 10, threads: 1 }).is_err());
+    assert!(Solver::new(SolverConfig { tt_bytes: 1 << 20, threads: 0 }).is_err());
+    assert!(Solver::new(SolverConfig { tt_bytes: 1 << 20, threads: 65 }).is_err());
+    assert!(Solver::new(SolverConfig { tt_bytes: usize::MAX, threads: 1 }).is_err());
+    let s = Solver::new(SolverConfig { tt_bytes: 1 << 10, threads: 1 }).unwrap();
+    assert!(s.tt_bytes() >= 1 << 10);
+    fn is_send_sync<T: Send + Sync>() {}
+    is_send_sync::<Solver>();
+    is_send_sync::<Position>();
+}
+
+#[test]
+fn geometry_change_does_not_reuse_entries() {
+    let mut s = Solver::new(SolverConfig::default()).unwrap();
+    let c = no_cancel();
+    let mut memo = HashMap::new();
+    for &(w, h, k) in &[(4, 4, 3), (4, 4, 4), (5, 3, 3), (4, 4, 3)] {
+        let p = Position::new(w, h, k).unwrap();
+        let want = brute(w, h, k, &mut p.cells(), 0, &mut memo);
+        memo.clear();
+        assert_eq!(s.solve(&p, false, &c).unwrap(), want, "{w}x{h} k={k}");
+    }
+}
