@@ -28,7 +28,7 @@ mod rng;
 mod rules;
 
 pub mod batch;
-// pub mod solver; (enabled once the solver lands)
+pub mod solver;
 
 #[cfg(feature = "python")]
 mod python;

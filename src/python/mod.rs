@@ -4,6 +4,7 @@
 mod args;
 mod board;
 mod interrupt;
+mod solver;
 mod vec_env;
 
 use pyo3::prelude::*;
@@ -14,9 +15,15 @@ pub(crate) mod errors {
 
     create_exception!(
         inarow,
-        InarowError,
-        pyo3::exceptions::PyException,
-        "Base of inarow's own errors."
+        SolverConfigError,
+        PyValueError,
+        "A solver setting (tt_bytes, threads) outside its limits."
+    );
+    create_exception!(
+        inarow,
+        SearchCancelledError,
+        pyo3::exceptions::PyRuntimeError,
+        "A search stopped by Solver.cancel()."
     );
     create_exception!(
         inarow,
@@ -51,11 +58,21 @@ mod _native {
     #[pymodule_export]
     use super::board::{winners, Board};
     #[pymodule_export]
+    use super::solver::Solver;
+    #[pymodule_export]
     use super::vec_env::{simulate, SimulateResult, VecEnv};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         let py = m.py();
+        m.add(
+            "SolverConfigError",
+            py.get_type::<errors::SolverConfigError>(),
+        )?;
+        m.add(
+            "SearchCancelledError",
+            py.get_type::<errors::SearchCancelledError>(),
+        )?;
         m.add(
             "IllegalMoveError",
             py.get_type::<errors::IllegalMoveError>(),
