@@ -1,0 +1,249 @@
+"""VecEnv and simulate: the batch agrees with separate Boards, is deterministic
+for a seed whatever the thread count, and refuses bad batches without stepping."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import inarow
+
+
+@st.composite
+def rule_sets(draw):
+    width = draw(st.integers(1, 8))
+    height = draw(st.integers(1, 7))
+    k = draw(st.integers(1, max(width, height)))
+    players = draw(st.integers(2, 4))
+    gravity = draw(st.booleans())
+    return dict(width=width, height=height, k=k, players=players, gravity=gravity)
+
+
+def planes_of(board: inarow.Board) -> np.ndarray:
+    grid = board.to_numpy()
+    p = board.players
+    return np.stack([(grid == (board.current_player - 1 + i) % p + 1) for i in range(p)]).astype(
+        np.uint8
+    )
+
+
+@given(
+    rules=rule_sets(), seed=st.integers(0, 2**32), mode=st.sampled_from(["next_step", "same_step"])
+)
+def test_batch_matches_separate_boards(rules, seed, mode):
+    n = 5
+    env = inarow.VecEnv(n, **rules, seed=seed, autoreset=mode, threads=1)
+    obs, info = env.reset()
+    boards = [inarow.Board(**rules) for _ in range(n)]
+    pending = [False] * n
+    for _ in range(3 * rules["width"] * rules["height"] + 2):
+        actions = env.random_actions().copy()
+        expected_rewards = np.zeros(n, np.float32)
+        expected_terminated = np.zeros(n, bool)
+        expected_final = {}
+        for i, b in enumerate(boards):
+            if pending[i]:
+                boards[i] = b = inarow.Board(**rules)
+                pending[i] = False
+                continue
+            assert actions[i] in b.legal_moves()
+            mover = b.current_player
+            won = b.move(int(actions[i]))
+            expected_rewards[i] = 1.0 if won else 0.0
+            if b.is_over:
+                expected_terminated[i] = True
+                assert info is not None
+                if mode == "next_step":
+                    pending[i] = True
+                else:
+                    expected_final[i] = planes_of(b)
+                    boards[i] = inarow.Board(**rules)
+            if won:
+                assert b.winner == mover
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        np.testing.assert_array_equal(rewards, expected_rewards)
+        np.testing.assert_array_equal(terminated, expected_terminated)
+        assert not truncated.any()
+        for i, b in enumerate(boards):
+            np.testing.assert_array_equal(obs[i], planes_of(b))
+            np.testing.assert_array_equal(info["action_mask"][i], b.legal_mask())
+            assert info["current_player"][i] == b.current_player
+            assert env.board(i) == b
+            if expected_terminated[i]:
+                winner = info["winner"][i]
+                pr = info["player_rewards"][i]
+                if winner:
+                    assert pr[winner - 1] == 1 and (pr == -1).sum() == rules["players"] - 1
+                else:
+                    assert (pr == 0).all()
+        if mode == "same_step":
+            for i, final in expected_final.items():
+                assert info["_final_obs"][i]
+                np.testing.assert_array_equal(info["final_obs"][i], final)
+
+
+def play(threads, seed=3, steps=60, **rules):
+    env = inarow.VecEnv(3000, **rules, seed=seed, threads=threads)
+    trace = []
+    for _ in range(steps):
+        obs, rewards, terminated, _, info = env.step(env.random_actions())
+        trace.append((rewards.sum(), terminated.sum(), int(obs.sum())))
+    return trace, env.board(2999).moves
+
+
+@pytest.mark.parametrize(
+    "rules", [{}, dict(width=8, height=8, k=5, players=3, gravity=False)], ids=["c4", "8x8p3"]
+)
+def test_deterministic_for_a_seed_whatever_the_threads(rules):
+    assert play(1, **rules) == play(2, **rules) == play(None, **rules)
+    assert play(1, **rules) != play(1, seed=4, **rules)
+
+
+def test_next_step_autoreset_ignores_the_action():
+    env = inarow.VecEnv(1, seed=0)
+    for a in [0, 1, 0, 1, 0, 1]:
+        env.step(np.array([a]))
+    obs, rewards, terminated, _, info = env.step(np.array([0]))
+    assert terminated[0] and rewards[0] == 1 and info["winner"][0] == 1
+    np.testing.assert_array_equal(info["player_rewards"][0], [1, -1])
+    obs, rewards, terminated, _, info = env.step(np.array([123456]))  # ignored
+    assert not terminated[0] and info["autoreset"][0] and obs.sum() == 0
+    assert env.board(0).moves == []
+
+
+def test_disabled_autoreset_refuses_finished_envs_until_reset():
+    env = inarow.VecEnv(2, width=3, height=3, k=3, gravity=False, autoreset="disabled", seed=0)
+    for a0, a1 in [(0, 0), (3, 1), (1, 2), (4, 3), (2, 4)]:
+        env.step(np.array([a0, a1]))
+    assert env.board(0).winner == 1
+    with pytest.raises(inarow.IllegalMoveError, match="env 0.*over"):
+        env.step(np.array([5, 5]))
+    env.reset(options={"reset_mask": np.array([True, False])})
+    assert env.board(0).moves == [] and env.board(1).moves == [0, 1, 2, 3, 4]
+    env.step(np.array([5, 5]))
+
+
+def test_observation_dtypes():
+    for dtype, np_dtype in [("uint8", np.uint8), ("bool", np.bool_), ("float32", np.float32)]:
+        env = inarow.VecEnv(4, obs_dtype=dtype, seed=0)
+        obs, _ = env.reset()
+        assert obs.dtype == np_dtype and obs.shape == (4, 2, 6, 7)
+        obs, *_ = env.step(np.array([3, 3, 3, 3]))
+        assert obs[:, 1, 5, 3].all() and not obs[:, 0].any()
+
+
+def test_buffers_are_reused_without_copy():
+    env = inarow.VecEnv(8, seed=0)
+    obs1, *_ = env.step(env.random_actions())
+    obs2, *_ = env.step(env.random_actions())
+    assert obs1 is obs2 and np.shares_memory(obs1, obs2)
+    assert env.legal_mask() is env.legal_mask()
+
+
+def test_actions_of_any_integer_dtype_and_strides():
+    env = inarow.VecEnv(4, seed=0)
+    base = np.array([[3, 0], [3, 0], [2, 0], [1, 0]], dtype=np.int16)
+    env.step(base[:, 0])  # non-contiguous column view
+    env.step([0, 1, 2, 3])  # a list
+    env.step(np.array([6, 6, 6, 6], dtype=np.uint8)[::-1])
+    assert env.board(0).moves == [3, 0, 6] and env.board(3).moves == [1, 3, 6]
+
+
+BAD_BATCHES = [
+    (np.zeros(4, dtype=np.float64), TypeError, "dtype float64"),
+    (np.array([0, 1, 2, "x"], dtype=object), TypeError, "dtype object"),
+    (np.zeros(3, dtype=np.int64), ValueError, r"shape \(4,\)"),
+    (np.zeros((4, 1), dtype=np.int64), ValueError, r"shape \(4,\)"),
+    (np.array([1, 2, 3, 7]), inarow.IllegalMoveError, "env 3: action 7 is out of range"),
+    (np.array([1, -1, 3, 4]), inarow.IllegalMoveError, "env 1: action -1"),
+    (
+        np.array([1, 2, 3, 2**64 - 1], dtype=np.uint64),
+        inarow.IllegalMoveError,
+        "env 3: action 18446744073709551615",
+    ),
+    (np.array([0, 0, 0, 0]), inarow.IllegalMoveError, "env 0: action 0: column 0 is full"),
+]
+
+
+@pytest.mark.parametrize("actions,error,message", BAD_BATCHES)
+def test_a_refused_batch_steps_nothing(actions, error, message):
+    env = inarow.VecEnv(4, seed=0)
+    for _ in range(6):
+        env.step(np.array([0, 1, 2, 3]))
+    env.step(np.array([1, 2, 3, 4]))
+    before = [env.board(i) for i in range(4)]
+    with pytest.raises(error, match=message):
+        env.step(actions)
+    assert [env.board(i) for i in range(4)] == before
+    assert [env.board(i).moves for i in range(4)] == [b.moves for b in before]
+    obs = env.step(np.array([1, 2, 3, 4]))[0]
+    for i in range(4):
+        np.testing.assert_array_equal(obs[i], planes_of(env.board(i)))
+        assert env.board(i).moves == before[i].moves + [i + 1]
+
+
+def test_occupied_cell_names_the_env_and_cell():
+    env = inarow.VecEnv(3, width=3, height=3, k=3, gravity=False, seed=0)
+    env.step(np.array([4, 4, 4]))
+    with pytest.raises(inarow.IllegalMoveError, match=r"env 1: action 4: cell \(row 1, col 1\)"):
+        env.step(np.array([0, 4, 0]))
+    assert env.board(0).moves == [4]
+
+
+@pytest.mark.parametrize(
+    "kwargs,error",
+    [
+        (dict(num_envs=0), ValueError),
+        (dict(num_envs=-5), ValueError),
+        (dict(num_envs=10**12), ValueError),
+        (dict(num_envs=2**24, width=64, height=64, k=5, players=16, gravity=False), ValueError),
+        (dict(num_envs=1.5), TypeError),
+        (dict(num_envs=4, width=0), inarow.InvalidRulesError),
+        (dict(num_envs=4, autoreset="sometimes"), ValueError),
+        (dict(num_envs=4, obs_dtype="int64"), ValueError),
+        (dict(num_envs=4, threads=0), ValueError),
+        (dict(num_envs=4, seed=-1), ValueError),
+    ],
+)
+def test_bad_construction_is_refused_before_allocating(kwargs, error):
+    with pytest.raises(error):
+        inarow.VecEnv(**kwargs)
+
+
+def test_simulate_totals_and_thread_independence():
+    one = inarow.simulate(20_000, seed=5, threads=1)
+    two = inarow.simulate(20_000, seed=5, threads=2)
+    assert (one.games, one.moves, one.wins, one.draws, one.lengths) == (
+        two.games,
+        two.moves,
+        two.wins,
+        two.draws,
+        two.lengths,
+    )
+    assert one.games == sum(one.wins) + one.draws == sum(one.lengths) == 20_000
+    assert one.moves == sum(n * c for n, c in enumerate(one.lengths))
+    assert all(c == 0 for c in one.lengths[:7])  # no Connect Four game ends before move 7
+    assert one.wins != inarow.simulate(20_000, seed=6, threads=1).wins
+
+
+def test_simulate_matches_known_random_play_odds():
+    # Uniform random tic-tac-toe: X wins 58.5%, O 28.8%, draws 12.7%.
+    r = inarow.simulate(100_000, width=3, height=3, k=3, gravity=False, seed=1)
+    assert r.wins[0] / r.games == pytest.approx(0.585, abs=0.01)
+    assert r.wins[1] / r.games == pytest.approx(0.288, abs=0.01)
+    assert r.draws / r.games == pytest.approx(0.127, abs=0.01)
+
+
+def test_simulate_reports_progress_and_validates():
+    seen = []
+    r = inarow.simulate(50_000, seed=0, progress=lambda done, total: seen.append((done, total)))
+    assert r.games == 50_000 and seen and seen[-1] == (50_000, 50_000)
+    assert inarow.simulate(0).games == 0
+    with pytest.raises(ValueError, match="num_games=-1"):
+        inarow.simulate(-1)
+    with pytest.raises(inarow.InvalidRulesError):
+        inarow.simulate(10, k=9)
+    with pytest.raises(ValueError, match="policy"):
+        inarow.simulate(10, policy="greedy")
