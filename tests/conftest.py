@@ -1,0 +1,21 @@
+"""Shared test configuration: hypothesis profiles, and `tests/` on the import path so
+that the plain reference implementation imports as `reference`.
+
+Profiles (select with the environment variable HYPOTHESIS_PROFILE, default "ci"):
+  ci    200 examples per property, no deadline (the machine is shared);
+  dev   1000 examples;
+  long  5000 examples, for a thorough run before a release.
+"""
+
+import os
+import sys
+
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("ci", max_examples=200, **_COMMON)
+settings.register_profile("dev", max_examples=1000, **_COMMON)
+settings.register_profile("long", max_examples=5000, **_COMMON)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
