@@ -47,3 +47,23 @@ __all__ = [
     "simulate",
     "winners",
 ]
+
+# Adapter submodules, imported on first attribute access (``inarow.gymnasium``...).
+_LAZY_SUBMODULES = ("gymnasium", "pettingzoo", "rllib", "plot", "cli")
+
+
+def __getattr__(name: str):  # PEP 562: lazy adapter submodules
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"inarow.{name}")
+    raise AttributeError(f"module 'inarow' has no attribute {name!r}")
+
+
+# Gymnasium ids (inarow/ConnectFour-v0...), only when gymnasium is installed.
+try:
+    from inarow.gymnasium import register_envs as _register_envs
+except ImportError:
+    pass
+else:
+    _register_envs()

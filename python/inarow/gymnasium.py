@@ -1,0 +1,511 @@
+"""Gymnasium adapters (needs ``pip install 'inarow[gymnasium]'``).
+
+- `InARowEnv`: a single-agent ``gymnasium.Env``. The agent holds one seat; every
+  other seat is played by a built-in opponent ("random", "solver" or any callable
+  ``policy(board) -> action``).
+- `InARowVectorEnv`: a ``gymnasium.vector.VectorEnv`` over the native `inarow.VecEnv`
+  (self-play: each step plays one action for the side to move in every env).
+
+Registered ids (on ``import inarow`` when gymnasium is installed):
+``inarow/ConnectFour-v0`` (7x6, k=4, gravity), ``inarow/TicTacToe-v0`` (3x3, k=3),
+``inarow/Gomoku-v0`` (15x15, k=5) and ``inarow/KInARow-v0`` (``width``, ``height``,
+``k``, ``players``, ``gravity`` keyword arguments). Each has a vector entry point:
+``gymnasium.make_vec(id, num_envs=8, vectorization_mode="vector_entry_point")``.
+
+Error conventions: an illegal action raises `inarow.IllegalMoveError` (a
+``ValueError``) and leaves the state unchanged, unless ``illegal_action="penalty"``
+(single-agent env only): the episode then ends with reward ``illegal_reward`` (-1)
+and ``info["illegal_action"] = True``. Stepping before ``reset()`` or after the
+episode ended raises `ResetNeeded`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Callable
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+import inarow
+from inarow._svg import BOARD_COLOR, EMPTY_COLOR, LAST_COLOR, PLAYER_COLORS, WIN_COLOR
+
+__all__ = [
+    "ENV_IDS",
+    "InARowEnv",
+    "InARowVectorEnv",
+    "ResetNeeded",
+    "register_envs",
+    "render_rgb",
+    "solver_supports",
+]
+
+#: The registered ids and their rules.
+ENV_IDS: dict[str, dict[str, Any]] = {
+    "inarow/ConnectFour-v0": dict(width=7, height=6, k=4, players=2, gravity=True),
+    "inarow/TicTacToe-v0": dict(width=3, height=3, k=3, players=2, gravity=False),
+    "inarow/Gomoku-v0": dict(width=15, height=15, k=5, players=2, gravity=False),
+    "inarow/KInARow-v0": {},
+}
+
+Policy = Callable[["inarow.Board"], int]
+
+
+class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
+    """``step()`` was called before ``reset()`` or after the episode ended."""
+
+
+def solver_supports(width: int, height: int, players: int, gravity: bool) -> bool:
+    """Whether `inarow.Solver` covers these rules (2 players, gravity, and
+    ``width * (height + 1) <= 64``)."""
+    return players == 2 and gravity and width * (height + 1) <= 64
+
+
+def _as_action(action: Any, num_actions: int) -> int:
+    """An int action in 0..num_actions-1, or IllegalMoveError/TypeError."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+        raise TypeError(f"action must be an integer, got {type(action).__name__} {action!r}")
+    a = int(action)
+    if not 0 <= a < num_actions:
+        raise inarow.IllegalMoveError(f"action {a} is out of range: allowed 0..={num_actions - 1}")
+    return a
+
+
+def render_rgb(board: inarow.Board, cell: int = 32) -> np.ndarray:
+    """The board as an ``(height * cell, width * cell, 3)`` uint8 image (numpy only):
+    discs coloured per player, last stone ringed white, winning line ringed green."""
+    h, w = board.height, board.width
+    yy, xx = np.mgrid[0:cell, 0:cell]
+    d2 = (yy - (cell - 1) / 2) ** 2 + (xx - (cell - 1) / 2) ** 2
+    rad = cell * 0.42
+    disc = d2 <= rad**2
+    ring = disc & (d2 >= (rad * 0.72) ** 2)
+    cells = board.to_numpy()
+    img = np.empty((h * cell, w * cell, 3), dtype=np.uint8)
+    img[...] = BOARD_COLOR
+    palette = np.array((EMPTY_COLOR, *PLAYER_COLORS), dtype=np.uint8)
+    tiles = np.broadcast_to(BOARD_COLOR, (h, w, cell, cell, 3)).astype(np.uint8)
+    tiles = tiles.copy()
+    tiles[:, :, disc] = palette[cells][:, :, None, :]
+    for (r, c), color in (
+        *((rc, LAST_COLOR) for rc in ([board.last_cell] if board.last_cell else [])),
+        *((rc, WIN_COLOR) for rc in (board.winning_line() or [])),
+    ):
+        tiles[r, c][ring] = color
+    img[...] = tiles.transpose(0, 2, 1, 3, 4).reshape(h * cell, w * cell, 3)
+    return img
+
+
+def _render_ansi(board: inarow.Board) -> str:
+    s = str(board)
+    if board.winner is not None:
+        s += f"player {board.winner} wins\n"
+    elif board.is_draw:
+        s += "draw\n"
+    else:
+        s += f"player {board.current_player} to move\n"
+    return s
+
+
+class InARowEnv(gymnasium.Env):
+    """One seat of a k-in-a-row game against a built-in opponent.
+
+    Parameters: the rules (``width=7, height=6, k=4, players=2, gravity=True``);
+    ``opponent``: "random" (uniform legal moves from the env's seeded generator),
+    "solver" (`inarow.Solver.best_move`; only where the solver applies, else
+    `inarow.UnsupportedRulesError` at construction; slow on near-empty 7x6 boards)
+    or a callable ``policy(board) -> action`` receiving a copy of the board; with
+    3+ players the opponent plays every other seat. ``agent_player``: 1..players
+    (default 1) or "random" (a seat drawn per episode; see ``info["agent_player"]``).
+    ``illegal_action``: "raise" (default) or "penalty" (``illegal_reward``, default
+    -1). ``obs_dtype``: "uint8" (default) or "float32". ``render_mode``: None,
+    "ansi" or "rgb_array".
+
+    Observation: ``{"observation": (players, height, width) planes, plane 0 the
+    agent's stones, plane i those of the player i seats after it; "action_mask":
+    (num_actions,) int8}``. Action: a column with gravity, ``row * width + col``
+    without. Reward: +1 win, -1 loss, 0 draw or game still running, from the
+    agent's view. ``info``: ``agent_player``, ``winner`` (0 none), ``illegal_action``.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        width: int = 7,
+        height: int = 6,
+        k: int = 4,
+        players: int = 2,
+        gravity: bool = True,
+        opponent: str | Policy = "random",
+        agent_player: int | str = 1,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        obs_dtype: str = "uint8",
+        render_mode: str | None = None,
+    ) -> None:
+        self._empty = inarow.Board(width, height, k, players, gravity)
+        self.rules = dict(width=width, height=height, k=k, players=players, gravity=gravity)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported: allowed None, "
+                + ", ".join(repr(m) for m in self.metadata["render_modes"])
+            )
+        self.render_mode = render_mode
+        if illegal_action not in ("raise", "penalty"):
+            raise ValueError(
+                f"illegal_action {illegal_action!r} is not supported: allowed 'raise', 'penalty'"
+            )
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        if agent_player != "random" and (
+            isinstance(agent_player, bool)
+            or not isinstance(agent_player, numbers.Integral)
+            or not 1 <= agent_player <= players
+        ):
+            raise ValueError(
+                f"agent_player={agent_player!r} is invalid: allowed 1..={players} or 'random'"
+            )
+        if k == 1 and agent_player != 1:
+            raise ValueError("with k=1 the first move wins: the agent must be player 1")
+        self.agent_player = agent_player
+        self._solver: inarow.Solver | None = None
+        if opponent == "solver":
+            if not solver_supports(width, height, players, gravity):
+                raise inarow.UnsupportedRulesError(
+                    "opponent='solver' needs 2 players, gravity and width * (height + 1) <= 64"
+                    f", got width={width}, height={height}, players={players}, "
+                    f"gravity={gravity}: use 'random' or a callable"
+                )
+            self._solver = inarow.Solver()
+        elif opponent != "random" and not callable(opponent):
+            raise ValueError(
+                f"opponent {opponent!r} is not supported: allowed 'random', 'solver' or a "
+                "callable policy(board) -> action"
+            )
+        self.opponent = opponent
+        if obs_dtype not in ("uint8", "float32"):
+            raise ValueError(f"obs_dtype {obs_dtype!r} is not supported: allowed uint8, float32")
+        self.obs_dtype = obs_dtype
+        n = self._empty.num_actions
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, (players, height, width), np.dtype(obs_dtype)),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(n)
+        self._board: inarow.Board | None = None
+        self._seat = 1
+        self._done = True
+
+    # -- helpers -------------------------------------------------------------
+    @property
+    def board(self) -> inarow.Board | None:
+        """A copy of the current board (None before the first reset)."""
+        return None if self._board is None else self._board.copy()
+
+    @property
+    def seat(self) -> int:
+        """The agent's player number in this episode."""
+        return self._seat
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        b = self._board
+        assert b is not None
+        planes = b.observation(self.obs_dtype)
+        cur = b.current_player
+        if cur != self._seat:  # game over on an opponent's move: rotate to the agent
+            planes = np.roll(planes, cur - self._seat, axis=0)
+        mask = b.legal_mask().astype(np.int8)
+        return {"observation": planes, "action_mask": mask}
+
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        b = self._board
+        assert b is not None
+        return {
+            "agent_player": self._seat,
+            "winner": b.winner or 0,
+            "illegal_action": illegal,
+        }
+
+    def _opponent_action(self) -> int:
+        b = self._board
+        assert b is not None
+        if self.opponent == "random":
+            legal = b.legal_moves()
+            return int(legal[self.np_random.integers(len(legal))])
+        if self._solver is not None:
+            return self._solver.best_move(b)
+        action = self.opponent(b.copy())  # type: ignore[operator]
+        try:
+            a = _as_action(action, b.num_actions)
+        except (TypeError, ValueError) as e:
+            raise inarow.IllegalMoveError(f"the opponent policy returned {action!r}: {e}") from e
+        if not b.is_legal(a):
+            raise inarow.IllegalMoveError(
+                f"the opponent policy returned illegal action {a} (legal: {b.legal_moves()})"
+            )
+        return a
+
+    def _play_opponents(self) -> None:
+        b = self._board
+        assert b is not None
+        while not b.is_over and b.current_player != self._seat:
+            b.move(self._opponent_action())
+
+    def _outcome(self) -> float:
+        b = self._board
+        assert b is not None
+        if b.winner is None:
+            return 0.0
+        return 1.0 if b.winner == self._seat else -1.0
+
+    # -- gymnasium API ---------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Starts a new game; the opponents move first when the agent's seat is
+        not 1. ``options`` is accepted and ignored."""
+        super().reset(seed=seed)
+        if self.agent_player == "random":
+            self._seat = int(self.np_random.integers(1, self._empty.players + 1))
+        else:
+            self._seat = int(self.agent_player)
+        self._board = self._empty.copy()
+        self._play_opponents()
+        self._done = False
+        return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Plays the agent's `action`, then the opponents until it is the agent's
+        turn again or the game ends. Raises `ResetNeeded` before ``reset()`` or after
+        the end, `inarow.IllegalMoveError` for an illegal action (state unchanged)
+        unless ``illegal_action="penalty"``, ``TypeError`` for a non-integer."""
+        if self._board is None or self._done:
+            raise ResetNeeded(
+                "step() called "
+                + ("before reset()" if self._board is None else "after the episode ended")
+                + ": call reset() first"
+            )
+        b = self._board
+        try:
+            a = _as_action(action, b.num_actions)
+            if not b.is_legal(a):
+                raise inarow.IllegalMoveError(
+                    f"action {a} is illegal here (legal: {b.legal_moves()})"
+                )
+        except inarow.IllegalMoveError:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            return self._obs(), self.illegal_reward, True, False, self._info(illegal=True)
+        b.move(a)
+        self._play_opponents()
+        terminated = b.is_over
+        self._done = terminated
+        return self._obs(), self._outcome(), terminated, False, self._info()
+
+    def render(self) -> str | np.ndarray | None:
+        """ "ansi": the board as text; "rgb_array": an ``(h*32, w*32, 3)`` uint8 image."""
+        board = self._board if self._board is not None else self._empty
+        if self.render_mode == "ansi":
+            return _render_ansi(board)
+        if self.render_mode == "rgb_array":
+            return render_rgb(board)
+        return None
+
+
+class InARowVectorEnv(VectorEnv):
+    """``num_envs`` self-play games stepped together by the native `inarow.VecEnv`.
+
+    Each step takes one action per env for the side to move there. Observations
+    are batched Dicts ``{"observation": (n, players, h, w), "action_mask": (n, A)
+    int8}`` (egocentric: plane 0 = side to move); rewards are those of the player
+    who just moved (1 for a win, else 0); ``info`` holds ``current_player``,
+    ``winner`` (0 none), ``player_rewards`` (n, players) (+1 winner, -1 others),
+    each with its ``_key`` mask. ``autoreset_mode``: "next_step" (default) or
+    "same_step" (then ``info["final_obs"]`` / ``info["_final_obs"]`` hold the
+    terminal observations). An illegal action anywhere raises
+    `inarow.IllegalMoveError` and steps no env. ``copy=False`` returns the native
+    buffers (overwritten by the next step) instead of copies.
+    """
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        width: int = 7,
+        height: int = 6,
+        k: int = 4,
+        players: int = 2,
+        gravity: bool = True,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        obs_dtype: str = "uint8",
+        threads: int | None = None,
+        copy: bool = True,
+        render_mode: str | None = None,
+        seed: int | None = None,
+    ) -> None:
+        mode = (
+            AutoresetMode(autoreset_mode)
+            if isinstance(autoreset_mode, str)
+            and (autoreset_mode in {m.value for m in AutoresetMode})
+            else autoreset_mode
+        )
+        native = {
+            AutoresetMode.NEXT_STEP: "next_step",
+            AutoresetMode.SAME_STEP: "same_step",
+            "next_step": "next_step",
+            "same_step": "same_step",
+        }.get(mode)
+        if native is None:
+            raise ValueError(
+                f"autoreset_mode {autoreset_mode!r} is not supported: allowed "
+                "AutoresetMode.NEXT_STEP ('next_step') or AutoresetMode.SAME_STEP ('same_step')"
+            )
+        if render_mode is not None:
+            raise ValueError("InARowVectorEnv does not render: use env.board(i) and render_rgb")
+        if obs_dtype not in ("uint8", "float32"):
+            raise ValueError(f"obs_dtype {obs_dtype!r} is not supported: allowed uint8, float32")
+        self._env = inarow.VecEnv(
+            num_envs,
+            width,
+            height,
+            k,
+            players,
+            gravity,
+            seed=seed,
+            autoreset=native,
+            obs_dtype=obs_dtype,
+            threads=threads,
+        )
+        self.metadata = {
+            "render_modes": [],
+            "autoreset_mode": AutoresetMode.NEXT_STEP
+            if native == "next_step"
+            else AutoresetMode.SAME_STEP,
+        }
+        self.render_mode = None
+        self.num_envs = int(num_envs)
+        self.copy = bool(copy)
+        n_act = self._env.num_actions
+        self.single_observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, (players, height, width), np.dtype(obs_dtype)),
+                "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
+            }
+        )
+        self.single_action_space = spaces.Discrete(n_act)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, self.num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(
+            self.single_action_space, self.num_envs
+        )
+        self._mask = np.zeros((self.num_envs, n_act), dtype=np.int8)
+        self._ones = np.ones(self.num_envs, dtype=bool)
+        self._needs_reset = True
+
+    @property
+    def native(self) -> inarow.VecEnv:
+        """The underlying `inarow.VecEnv`."""
+        return self._env
+
+    def board(self, index: int) -> inarow.Board:
+        """A copy of env `index` as an `inarow.Board`."""
+        return self._env.board(index)
+
+    def _obs(self, planes: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+        if self.copy:
+            return {"observation": planes.copy(), "action_mask": mask.astype(np.int8)}
+        np.copyto(self._mask, mask, casting="unsafe")
+        return {"observation": planes, "action_mask": self._mask}
+
+    def _info(self, native: dict[str, Any]) -> dict[str, Any]:
+        cp = native["current_player"]
+        win = native["winner"]
+        pr = native["player_rewards"]
+        info: dict[str, Any] = {
+            "current_player": cp.copy() if self.copy else cp,
+            "_current_player": self._ones,
+            "winner": win.copy() if self.copy else win,
+            "_winner": self._ones,
+            "player_rewards": pr.copy() if self.copy else pr,
+            "_player_rewards": self._ones,
+        }
+        if "final_obs" in native:
+            done = native["_final_obs"].copy()
+            final = np.empty(self.num_envs, dtype=object)
+            fo = native["final_obs"]
+            for i in np.flatnonzero(done):
+                final[i] = {
+                    "observation": fo[i].copy(),
+                    "action_mask": np.zeros(self._mask.shape[1], dtype=np.int8),
+                }
+            info["final_obs"] = final
+            info["_final_obs"] = done
+            info["final_info"] = {}
+            info["_final_info"] = done
+        return info
+
+    def reset(
+        self,
+        *,
+        seed: int | list[int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Resets all envs (`seed`: an int seeds every env's stream; a list is not
+        supported); ``options={"reset_mask": bool array}`` resets only some."""
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an int or None, got {seed!r}")
+        super().reset(seed=seed)
+        obs, info = self._env.reset(seed=seed, options=options)
+        self._needs_reset = False
+        return self._obs(obs, info["action_mask"]), self._info(info)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action per env (envs being autoreset ignore theirs)."""
+        if self._needs_reset:
+            raise ResetNeeded("step() called before reset(): call reset() first")
+        obs, rew, term, trunc, info = self._env.step(np.asarray(actions))
+        if self.copy:
+            rew, term, trunc = rew.copy(), term.copy(), trunc.copy()
+        return self._obs(obs, info["action_mask"]), rew, term, trunc, self._info(info)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+
+_RULES_KEYS = ("width", "height", "k", "players", "gravity")
+
+
+def _make_vector(num_envs: int = 1, **kwargs: Any) -> InARowVectorEnv:
+    """Vector entry point: drops single-env-only keyword arguments it cannot honour."""
+    for key in ("opponent", "agent_player", "illegal_action", "illegal_reward"):
+        if key in kwargs:
+            raise ValueError(f"{key}= applies to the single-agent env; the vector env is self-play")
+    kwargs.pop("max_episode_steps", None)
+    return InARowVectorEnv(num_envs=num_envs, **kwargs)
+
+
+def register_envs() -> None:
+    """Registers the ``inarow/...`` ids with gymnasium (idempotent)."""
+    from gymnasium.envs.registration import register, registry
+
+    for env_id, rules in ENV_IDS.items():
+        if env_id in registry:
+            continue
+        register(
+            id=env_id,
+            entry_point="inarow.gymnasium:InARowEnv",
+            vector_entry_point="inarow.gymnasium:_make_vector",
+            kwargs=dict(rules),
+        )
