@@ -1,0 +1,188 @@
+"""PettingZoo AEC adapter (needs ``pip install 'inarow[pettingzoo]'``).
+
+``inarow.pettingzoo.env(width=7, height=6, k=4, players=2, gravity=True,
+render_mode=None, connect_four_v3_layout=False, illegal_action="raise",
+illegal_reward=-1)`` returns an AEC env (wrapped in PettingZoo's
+``OrderEnforcingWrapper``) for any rules and 2..16 players; ``raw_env(...)`` the
+bare env.
+
+Agents are ``"player_0" .. "player_{players-1}"`` (PettingZoo's classic naming;
+agent i is inarow player i + 1 and moves (i+1)-th). Observation of agent a:
+``{"observation": int8 planes (players, height, width)`` with plane 0 = a's stones,
+plane j = the stones of the player j seats after a; ``"action_mask": int8
+(num_actions,)`` (all zeros unless a is to move)``}``. With
+``connect_four_v3_layout=True`` the planes are channel-last ``(height, width,
+players)``, exactly as ``pettingzoo.classic.connect_four_v3`` (for Connect Four
+rules, the same arrays for the same moves, including its quirk of an action mask of
+the non-full columns for the agent selected after the game ended), so agents
+trained there run unchanged.
+
+Rewards arrive at the end: +1 for the winner, -1 for every other agent; 0 each on a
+draw. Illegal actions: by default raise `inarow.IllegalMoveError` (a ``ValueError``;
+``TypeError`` for non-integers), leaving the state unchanged; with
+``illegal_action="penalty"`` the game ends as in PettingZoo classic's
+``TerminateIllegalWrapper``: the offender gets ``illegal_reward``, the others 0,
+all agents terminate and ``infos[offender]["illegal_move"]`` is True.
+``step()`` before ``reset()`` raises ``AssertionError`` (the wrapper's convention).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.agent_selector import AgentSelector
+
+import inarow
+from inarow.gymnasium import _as_action, _render_ansi, render_rgb
+
+__all__ = ["InARowAECEnv", "env", "raw_env"]
+
+
+class InARowAECEnv(AECEnv):
+    """The bare AEC env; see the module docs. Pickles with its full state."""
+
+    metadata = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "inarow_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        width: int = 7,
+        height: int = 6,
+        k: int = 4,
+        players: int = 2,
+        gravity: bool = True,
+        render_mode: str | None = None,
+        connect_four_v3_layout: bool = False,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        super().__init__()
+        self._empty = inarow.Board(width, height, k, players, gravity)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported: allowed None, 'ansi', 'rgb_array'"
+            )
+        if illegal_action not in ("raise", "penalty"):
+            raise ValueError(
+                f"illegal_action {illegal_action!r} is not supported: allowed 'raise', 'penalty'"
+            )
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.channel_last = bool(connect_four_v3_layout)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        shape = (height, width, players) if self.channel_last else (players, height, width)
+        n = self._empty.num_actions
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 1, shape, np.int8),
+                    "action_mask": spaces.Box(0, 1, (n,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.board = self._empty.copy()
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        b = self.board
+        planes = b.observation("uint8").view(np.int8)  # plane 0 = side to move
+        shift = b.current_player - 1 - self._index[agent]
+        if shift:
+            planes = np.roll(planes, shift, axis=0)
+        if self.channel_last:
+            planes = np.ascontiguousarray(np.moveaxis(planes, 0, -1))
+        if agent == self.agent_selection and not b.is_over:
+            mask = b.legal_mask().view(np.int8)
+        elif agent == self.agent_selection and self.channel_last:
+            # connect_four_v3 keeps masking the non-full columns after the game ended.
+            cells = b.to_numpy()
+            mask = (cells[0] if b.gravity else cells.ravel()) == 0
+            mask = mask.astype(np.int8)
+        else:
+            mask = np.zeros(b.num_actions, dtype=np.int8)
+        return {"observation": planes, "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game (the rules are deterministic: `seed` changes nothing)."""
+        self.board = self._empty.copy()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._agent_selector = AgentSelector(self.agents)
+        self.agent_selection = self._agent_selector.reset()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        b = self.board
+        try:
+            a = _as_action(action, b.num_actions)
+            if not b.is_legal(a):
+                raise inarow.IllegalMoveError(
+                    f"{agent}: action {a} is illegal here (legal: {b.legal_moves()})"
+                )
+        except inarow.IllegalMoveError:
+            if self.illegal_action == "raise":
+                raise
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards[agent] = self.illegal_reward
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos[agent]["illegal_move"] = True
+            self._accumulate_rewards()
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        b.move(a)
+        if b.is_over:
+            if b.winner is not None:
+                self.rewards = dict.fromkeys(self.agents, -1.0)
+                self.rewards[self.possible_agents[b.winner - 1]] = 1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self._agent_selector.next()
+        self._accumulate_rewards()
+        # AgentSelector cycles in seat order, which is the board's turn order.
+        assert b.is_over or self.agent_selection == self.possible_agents[b.current_player - 1]
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "ansi":
+            return _render_ansi(self.board)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.board)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(**kwargs: Any) -> InARowAECEnv:
+    """The bare AEC env (no order enforcement)."""
+    return InARowAECEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC env wrapped in PettingZoo's ``OrderEnforcingWrapper``."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
