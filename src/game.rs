@@ -224,10 +224,31 @@ impl Game {
     /// Writes the board row-major (row 0 the top row): 0 empty, 1..=players owner.
     pub fn write_cells(&self, out: &mut [i8]) {
         out.fill(0);
+        let w = self.rules.width();
         for p in 0..self.rules.players() {
-            for bit in self.bits_of(p) {
-                let (row, col) = self.rules.cell(bit);
-                out[row * self.rules.width() + col] = p as i8 + 1;
+            self.for_each_stone(p, |row, col| out[row * w + col] = p as i8 + 1);
+        }
+    }
+
+    /// Calls `f(row, col)` for each stone of `player`, column by column (no division
+    /// per stone: the hot path of observations).
+    #[inline]
+    fn for_each_stone(&self, player: usize, mut f: impl FnMut(usize, usize)) {
+        let (w, h, s) = (self.rules.width(), self.rules.height(), self.rules.stride());
+        let words = self.stones(player);
+        let column_mask = if h == 64 { u64::MAX } else { (1u64 << h) - 1 };
+        for col in 0..w {
+            let start = col * s;
+            let (i, off) = (start / 64, start % 64);
+            let mut bits = words[i] >> off;
+            if off > 0 && i + 1 < words.len() {
+                bits |= words[i + 1] << (64 - off);
+            }
+            bits &= column_mask;
+            while bits != 0 {
+                let r = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                f(h - 1 - r, col);
             }
         }
     }
@@ -236,15 +257,32 @@ impl Game {
     /// the player `i` turns after the side to move (plane 0 = the side to move).
     pub fn write_planes<T: Copy>(&self, out: &mut [T], zero: T, one: T) {
         let (p, cells) = (self.rules.players(), self.rules.num_cells());
-        out[..p * cells].fill(zero);
         let w = self.rules.width();
+        if self.words == 1 {
+            // Dense boards: write every cell without branches on the stones.
+            let (h, s) = (self.rules.height(), self.rules.stride());
+            for plane in 0..p {
+                let owner = (self.to_move + plane) % p;
+                let stones = self.stones[owner];
+                let dst = &mut out[plane * cells..(plane + 1) * cells];
+                for (row, line) in dst.chunks_exact_mut(w).enumerate() {
+                    let shift = h - 1 - row;
+                    for (col, cell) in line.iter_mut().enumerate() {
+                        *cell = if (stones >> (col * s + shift)) & 1 == 1 {
+                            one
+                        } else {
+                            zero
+                        };
+                    }
+                }
+            }
+            return;
+        }
+        out[..p * cells].fill(zero);
         for plane in 0..p {
             let owner = (self.to_move + plane) % p;
             let dst = &mut out[plane * cells..(plane + 1) * cells];
-            for bit in self.bits_of(owner) {
-                let (row, col) = self.rules.cell(bit);
-                dst[row * w + col] = one;
-            }
+            self.for_each_stone(owner, |row, col| dst[row * w + col] = one);
         }
     }
 
@@ -289,6 +327,23 @@ impl Game {
                         f(row * w + col);
                     }
                 }
+            }
+        }
+    }
+
+    /// Writes the legal-action mask (`num_actions` entries; all false once over).
+    pub fn write_legal_mask(&self, mask: &mut [bool]) {
+        let (w, h) = (self.rules.width(), self.rules.height());
+        if self.is_over() {
+            mask.fill(false);
+        } else if self.rules.gravity() {
+            for (m, &filled) in mask.iter_mut().zip(&self.heights) {
+                *m = (filled as usize) < h;
+            }
+        } else {
+            mask.fill(true);
+            for p in 0..self.rules.players() {
+                self.for_each_stone(p, |row, col| mask[row * w + col] = false);
             }
         }
     }
@@ -684,6 +739,15 @@ mod tests {
                 assert_eq!(g.hash(), g.recompute_hash());
                 let brute = brute_force_winner(&g);
                 assert_eq!(brute, g.winner());
+                let mut mask = vec![false; rules.num_actions()];
+                g.write_legal_mask(&mut mask);
+                let from_mask: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
+                assert_eq!(from_mask, g.legal_actions());
+                let mut cells = vec![0i8; rules.num_cells()];
+                g.write_cells(&mut cells);
+                for (i, &c) in cells.iter().enumerate() {
+                    assert_eq!(c as u8, g.owner(i / rules.width(), i % rules.width()));
+                }
             }
         }
     }

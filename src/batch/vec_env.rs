@@ -420,8 +420,7 @@ impl VecGames {
 }
 
 fn write_mask(g: &Game, row: &mut [bool]) {
-    row.fill(false);
-    g.for_each_legal(|a| row[a] = true);
+    g.write_legal_mask(row);
 }
 
 /// A contiguous range of environments with their actions.

@@ -338,7 +338,7 @@ impl Board {
     /// numpy bool array `(num_actions,)`, True where the action is legal.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let mut mask = vec![false; self.rules().num_actions()];
-        self.game.for_each_legal(|a| mask[a] = true);
+        self.game.write_legal_mask(&mut mask);
         mask.into_pyarray(py)
     }
 

@@ -18,7 +18,34 @@ const POLL_MASK: u64 = 0x3ff;
 /// (enhanced transposition cutoffs).
 const ETC_MAX_MOVES: i32 = 64;
 
+/// Tuning knobs (read once from the environment; for experiments only).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tuning {
+    pub etc: i32,
+    pub mirror: bool,
+    pub order: u32,
+    pub canwin: bool,
+}
+
+fn env_i32(name: &str, default: i32) -> i32 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+pub(crate) fn tuning() -> Tuning {
+    static T: std::sync::OnceLock<Tuning> = std::sync::OnceLock::new();
+    *T.get_or_init(|| Tuning {
+        etc: env_i32("SOLVER_ETC", ETC_MAX_MOVES),
+        mirror: env_i32("SOLVER_MIRROR", 1) != 0,
+        order: env_i32("SOLVER_ORDER", 0) as u32,
+        canwin: env_i32("SOLVER_CANWIN", 0) != 0,
+    })
+}
+
 pub(crate) struct Search<'a> {
+    t: Tuning,
     g: Geometry,
     n: i32,
     table: &'a Table,
@@ -50,6 +77,7 @@ impl<'a> Search<'a> {
             centre[i] = c as u8;
         }
         Search {
+            t: tuning(),
             g,
             n: g.cells,
             table,
@@ -68,6 +96,9 @@ impl<'a> Search<'a> {
     #[inline(always)]
     fn key(&self, current: u64, mask: u64) -> (u64, bool) {
         let k = current.wrapping_add(mask);
+        if !self.t.mirror {
+            return (k, false);
+        }
         let m = self.g.mirror(k);
         if m < k {
             (m, true)
@@ -99,7 +130,14 @@ impl<'a> Search<'a> {
     /// Negamax with alpha-beta, fail-soft. Preconditions: the game is not over and the
     /// player to move cannot win at once. Returns `v` with: `v <= alpha` => score <= v;
     /// `v >= beta` => score >= v; otherwise score == v.
-    pub fn negamax(&mut self, cur: u64, mask: u64, moves: i32, mut alpha: i32, mut beta: i32) -> i32 {
+    pub fn negamax(
+        &mut self,
+        cur: u64,
+        mask: u64,
+        moves: i32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 && (self.cancel.load(Relaxed) || self.stop.load(Relaxed)) {
             self.aborted = true;
@@ -130,6 +168,15 @@ impl<'a> Search<'a> {
         // The opponent cannot win on the next move, we cannot win on this one.
         let mut lo = -(n - 2 - moves) / 2;
         let mut hi = (n - 1 - moves) / 2;
+        if self.t.canwin {
+            let empty = g.board & !mask;
+            if !g.has_line(cur | empty) {
+                hi = hi.min(0);
+            }
+            if !g.has_line(opp | empty) {
+                lo = lo.max(0);
+            }
+        }
         if lo >= beta {
             return lo;
         }
@@ -139,6 +186,17 @@ impl<'a> Search<'a> {
 
         let (key, mirrored) = self.key(cur, mask);
         self.table.prefetch(key);
+        if self.t.mirror && moves < 16 {
+            let k = cur.wrapping_add(mask);
+            if g.mirror(k) == k {
+                // A symmetric position: the right half mirrors the left half.
+                let mut keep = 0;
+                for c in 0..g.width.div_ceil(2) {
+                    keep |= g.column_mask(c);
+                }
+                next &= keep;
+            }
+        }
 
         // Children: a move after which the opponent has no safe reply wins at once
         // (two moves from now), with the earliest possible score.
@@ -168,7 +226,25 @@ impl<'a> Search<'a> {
             if replies == 0 {
                 return hi;
             }
-            let score = ours.count_ones() as i32;
+            let score = match self.t.order {
+                0 => ours.count_ones() as i32,
+                1 => {
+                    let v1 = (p2 << 1) & g.board;
+                    let v2 = (v1 << 1) & g.board;
+                    10 * (ours & v1).count_ones() as i32
+                        + 5 * (ours & v2).count_ones() as i32
+                        + 3 * ours.count_ones() as i32
+                }
+                _ => {
+                    // Threats right above an opponent's threat are useless.
+                    let useful = ours & !(opp_win << 1);
+                    let v1 = (p2 << 1) & g.board;
+                    let v2 = (v1 << 1) & g.board;
+                    12 * (useful & v1).count_ones() as i32
+                        + 5 * (useful & v2).count_ones() as i32
+                        + 3 * useful.count_ones() as i32
+                }
+            };
             list.push(col, m, score);
             if rest == 0 {
                 break;
@@ -193,7 +269,7 @@ impl<'a> Search<'a> {
         }
 
         // Enhanced transposition cutoff: a child whose upper bound already refutes it.
-        if moves < ETC_MAX_MOVES {
+        if moves < self.t.etc {
             for j in 0..list.len() {
                 let (_, m, _) = list.get(j);
                 let (ck, _) = self.key(opp, mask | m);
@@ -247,7 +323,11 @@ impl<'a> Search<'a> {
             (best, best)
         };
         let work = 64 - (self.nodes - start_nodes).leading_zeros();
-        let stored_col = if mirrored { g.width - 1 - best_col } else { best_col };
+        let stored_col = if mirrored {
+            g.width - 1 - best_col
+        } else {
+            best_col
+        };
         self.table.put(key, lower, upper, Some(stored_col), work);
         best
     }
