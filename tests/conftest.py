@@ -9,8 +9,19 @@ Profiles (select with the environment variable HYPOTHESIS_PROFILE, default "ci")
 
 import os
 import sys
+import warnings
 
 from hypothesis import HealthCheck, settings
+
+# When a property fails, hypothesis imports libcst to write its patch file, and libcst
+# triggers a DeprecationWarning (from mypy_extensions) that `filterwarnings = error`
+# turns into a pytest INTERNALERROR hiding the failure. Import it once, quietly.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    try:
+        import libcst  # noqa: F401
+    except ImportError:
+        pass
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
