@@ -1,0 +1,292 @@
+"""The ``inarow`` command line: ``play``, ``solve``, ``bench``, ``simulate``.
+
+Examples::
+
+    inarow play                       # Connect Four against the solver
+    inarow play --width 3 --height 3 --k 3 --no-gravity --first engine
+    inarow solve 4453                 # score of a position (Pons' 1-based columns)
+    inarow solve 4453 --analyze       # score of each move
+    inarow solve < Test_L3_R1         # "moves [expected]" lines -> "moves score nodes time_us"
+    inarow simulate 100000 --players 3 --width 8 --height 8 --k 4 --no-gravity
+    inarow bench
+
+Ctrl-C ends any command with exit code 130 and a one-line message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+import inarow
+
+__all__ = ["main"]
+
+EXIT_INTERRUPTED = 130
+
+
+def _add_rules(p: argparse.ArgumentParser, players: bool = True) -> None:
+    g = p.add_argument_group("rules (default: Connect Four)")
+    g.add_argument("--width", type=int, default=7)
+    g.add_argument("--height", type=int, default=6)
+    g.add_argument("--k", type=int, default=4, help="stones in a row to win")
+    if players:
+        g.add_argument("--players", type=int, default=2)
+        g.add_argument(
+            "--gravity",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="stones fall to the bottom of a column (--no-gravity: free placement)",
+        )
+
+
+def _rules(args: argparse.Namespace) -> dict:
+    return dict(
+        width=args.width,
+        height=args.height,
+        k=args.k,
+        players=getattr(args, "players", 2),
+        gravity=getattr(args, "gravity", True),
+    )
+
+
+def _solver_supports(r: dict) -> bool:
+    return r["players"] == 2 and r["gravity"] and r["width"] * (r["height"] + 1) <= 64
+
+
+# ------------------------------------------------------------------------------ play
+
+
+def _parse_move(text: str, board: inarow.Board) -> int:
+    """A column (gravity), or "row col" / "row,col" / an action (free placement)."""
+    parts = text.replace(",", " ").split()
+    if not parts or len(parts) > 2 or not all(p.lstrip("-").isdigit() for p in parts):
+        raise ValueError(
+            "enter a column number"
+            if board.gravity
+            else "enter 'row col' (0-based) or an action row*width+col"
+        )
+    if len(parts) == 2:
+        if board.gravity:
+            raise ValueError("enter a single column number")
+        row, col = int(parts[0]), int(parts[1])
+        if not (0 <= row < board.height and 0 <= col < board.width):
+            raise ValueError(f"cell ({row}, {col}) is off the board")
+        return row * board.width + col
+    return int(parts[0])
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    rules = _rules(args)
+    board = inarow.Board(**rules)
+    human = 1 if args.first == "human" else 2
+    engine = args.engine
+    if engine == "auto":
+        engine = "solver" if _solver_supports(rules) else "random"
+    solver = None
+    if engine == "solver":
+        if not _solver_supports(rules):
+            print("error: the solver covers 2 players with gravity only", file=sys.stderr)
+            return 2
+        solver = inarow.Solver()
+    rng = random.Random(args.seed)
+    how = "row col" if not board.gravity else f"a column 0..{board.width - 1}"
+    print(
+        f"you are player {human} ({'XOABCDEFGHIJKLMN'[human - 1]}); the engine ({engine}) "
+        f"plays the other seats. Enter {how}; 'q' quits.",
+        file=out,
+    )
+    while True:
+        print(board, file=out, end="")
+        if board.is_over:
+            if board.winner is None:
+                print("draw", file=out)
+            elif board.winner == human:
+                print("you win", file=out)
+            else:
+                print(f"player {board.winner} wins", file=out)
+            return 0
+        if board.current_player == human:
+            print(f"your move (player {human}): ", file=out, end="", flush=True)
+            line = inp.readline()
+            if not line:
+                print("\nend of input: game abandoned", file=out)
+                return 0
+            if line.strip().lower() in ("q", "quit", "exit"):
+                print("bye", file=out)
+                return 0
+            try:
+                action = _parse_move(line, board)
+                board.move(action)
+            except (ValueError, TypeError) as e:  # IllegalMoveError is a ValueError
+                print(f"illegal: {e}", file=out)
+            continue
+        if solver is not None:
+            action = solver.best_move(board)
+        else:
+            action = rng.choice(board.legal_moves())
+        if board.gravity:
+            shown = f"column {action}"
+        else:
+            shown = f"{divmod(action, board.width)}"
+        print(f"player {board.current_player} plays {shown}", file=out)
+        board.move(action)
+
+
+# ----------------------------------------------------------------------------- solve
+
+
+def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    solver = inarow.Solver(tt_bytes=args.tt_mib << 20)
+    dims = dict(width=args.width, height=args.height, k=args.k)
+    if args.position is not None:
+        board = inarow.Board.from_pons(args.position, **dims)
+        if args.analyze:
+            scores = solver.analyze(board, weak=args.weak)
+            print(" ".join("-" if s is None else str(s) for s in scores), file=out)
+        else:
+            print(solver.solve(board, weak=args.weak), file=out)
+        return 0
+    mismatches = 0
+    for lineno, line in enumerate(inp, 1):
+        fields = line.split()
+        if not fields:
+            continue
+        moves = fields[0]
+        board = inarow.Board.from_pons(moves, **dims)
+        t0 = time.perf_counter()
+        score = solver.solve(board, weak=args.weak)
+        us = int((time.perf_counter() - t0) * 1e6)
+        print(f"{moves} {score} {solver.nodes} {us}", file=out, flush=True)
+        if len(fields) > 1:
+            expected = int(fields[1])
+            if args.weak:
+                expected = (expected > 0) - (expected < 0)
+            if score != expected:
+                mismatches += 1
+                print(f"line {lineno}: {moves}: expected {expected}, got {score}", file=sys.stderr)
+    if mismatches:
+        print(f"{mismatches} mismatch(es)", file=sys.stderr)
+        return 1
+    return 0
+
+
+# --------------------------------------------------------------------- simulate, bench
+
+
+def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    r = inarow.simulate(
+        args.games,
+        **_rules(args),
+        seed=args.seed,
+        threads=args.threads,
+        progress=not args.no_progress,
+    )
+    wins = ", ".join(f"player {i + 1}: {w}" for i, w in enumerate(r.wins))
+    print(f"games: {r.games}", file=out)
+    print(f"wins: {wins}; draws: {r.draws}", file=out)
+    print(f"mean length: {r.mean_length:.2f} moves", file=out)
+    print(f"time: {r.seconds:.3f} s ({r.moves_per_second:,.0f} moves/s)", file=out)
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    rules = _rules(args)
+    r = inarow.simulate(args.games, **rules, seed=0, threads=args.threads)
+    print(
+        f"simulate: {r.games} games, {r.moves} moves in {r.seconds:.3f} s: "
+        f"{r.moves_per_second:,.0f} moves/s",
+        file=out,
+    )
+    env = inarow.VecEnv(args.envs, **rules, seed=0, threads=args.threads)
+    env.reset(seed=0)
+    t0 = time.perf_counter()
+    for _ in range(args.steps):
+        env.step(env.random_actions())
+    dt = time.perf_counter() - t0
+    moves = args.envs * args.steps
+    print(
+        f"VecEnv: {args.envs} envs x {args.steps} steps in {dt:.3f} s: "
+        f"{moves / dt:,.0f} moves/s ({dt / args.steps * 1e6:.1f} us per batch step)",
+        file=out,
+    )
+    return 0
+
+
+# ------------------------------------------------------------------------------ main
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="inarow", description="k-in-a-row games: play, solve, simulate, benchmark"
+    )
+    p.add_argument("--version", action="version", version=f"inarow {inarow.__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play against the solver (or random) on stdin")
+    _add_rules(play)
+    play.add_argument("--first", choices=["human", "engine"], default="human")
+    play.add_argument(
+        "--engine",
+        choices=["auto", "solver", "random"],
+        default="auto",
+        help="auto: the solver where it applies, else random",
+    )
+    play.add_argument("--seed", type=int, default=None, help="seed of the random engine")
+    play.set_defaults(func=_cmd_play)
+
+    solve = sub.add_parser(
+        "solve",
+        help="solve a position given as Pons' 1-based columns (or lines on stdin)",
+        description="Without a position, reads 'moves [expected_score]' lines from stdin "
+        "and prints 'moves score nodes time_us'; exits 1 if an expected score differs.",
+    )
+    solve.add_argument("position", nargs="?", help='e.g. "4453" (omit to read stdin)')
+    solve.add_argument("--analyze", action="store_true", help="score every move")
+    solve.add_argument("--weak", action="store_true", help="only win/draw/loss (-1/0/1)")
+    solve.add_argument("--tt-mib", type=int, default=64, help="transposition table MiB")
+    _add_rules(solve, players=False)
+    solve.set_defaults(func=_cmd_solve)
+
+    sim = sub.add_parser("simulate", help="play N uniformly random games")
+    sim.add_argument("games", type=int)
+    _add_rules(sim)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--threads", type=int, default=None)
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.set_defaults(func=_cmd_simulate)
+
+    bench = sub.add_parser("bench", help="a short throughput benchmark")
+    _add_rules(bench)
+    bench.add_argument("--games", type=int, default=20_000)
+    bench.add_argument("--envs", type=int, default=256)
+    bench.add_argument("--steps", type=int, default=200)
+    bench.add_argument("--threads", type=int, default=None)
+    bench.set_defaults(func=_cmd_bench)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit code (130 after Ctrl-C)."""
+    args = _parser().parse_args(argv)
+    try:
+        return int(args.func(args, sys.stdout, sys.stdin))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # e.g. `inarow solve < set | head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        return 0
+    except (ValueError, ImportError) as e:  # bad rules, positions, options
+        print(f"inarow: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

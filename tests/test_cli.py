@@ -1,0 +1,187 @@
+"""The ``inarow`` command line, run as a subprocess (``python -m inarow``)."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import inarow
+
+ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
+# Late positions (Pons' 1-based columns) and their exact scores for the side to move.
+POSITIONS = {"52753311433677442422121": 8, "323642433625622": -4}
+
+
+def run(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "inarow", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=ENV,
+    )
+
+
+def test_solve_position_and_analyze():
+    for moves, score in POSITIONS.items():
+        r = run("solve", moves)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.strip() == str(score)
+    r = run("solve", "--analyze", "52753311433677442422121")
+    assert r.returncode == 0, r.stderr
+    expected = inarow.Solver().analyze(inarow.Board.from_pons("52753311433677442422121"))
+    assert r.stdout.split() == [str(s) for s in expected]
+    assert max(int(s) for s in r.stdout.split()) == 8
+    r = run("solve", "--weak", "323642433625622")
+    assert r.stdout.strip() == "-1"
+
+
+def test_solve_reads_test_set_lines_and_checks_expected_scores():
+    lines = "".join(f"{m} {s}\n" for m, s in POSITIONS.items()) + "\n"
+    r = run("solve", stdin=lines)
+    assert r.returncode == 0, r.stderr
+    out = [line.split() for line in r.stdout.splitlines()]
+    assert [(o[0], int(o[1])) for o in out] == list(POSITIONS.items())
+    assert all(len(o) == 4 and int(o[2]) > 0 and int(o[3]) >= 0 for o in out)
+    # a wrong expectation: non-zero exit, the line named on stderr
+    r = run("solve", stdin="52753311433677442422121 7\n323642433625622\n")
+    assert r.returncode == 1
+    assert "expected 7, got 8" in r.stderr
+    assert len(r.stdout.splitlines()) == 2  # every line is still solved
+
+
+def test_solve_errors_are_messages_not_tracebacks():
+    r = run("solve", "4489")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "error" in r.stderr
+    r = run("solve", "1", "--width", "9", "--height", "7")  # beyond the solver's 64 bits
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "64" in r.stderr
+
+
+def test_play_human_wins_against_random_and_handles_eof():
+    # Tic-tac-toe vs random: replay until the scripted human line works is not
+    # deterministic, so instead drive Connect Four 4x4 k=2 vs random: any two
+    # adjacent stones win, and the human moves first.
+    r = run(
+        "play",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--k",
+        "2",
+        "--engine",
+        "random",
+        "--seed",
+        "1",
+        stdin="0\n0\n1\n1\n2\n2\n3\n3\n",
+    )
+    assert r.returncode == 0, r.stderr
+    assert "X" in r.stdout and "you are player 1" in r.stdout
+    assert ("you win" in r.stdout) or ("player 2 wins" in r.stdout)
+    # EOF right away: clean exit, no traceback
+    r = run("play", "--width", "3", "--height", "3", "--k", "3", "--no-gravity")
+    assert r.returncode == 0 and "end of input" in r.stdout and not r.stderr
+
+
+def test_play_against_solver_reports_illegal_input_and_loses():
+    # 4x4 k=3 gravity is a first-player win; the solver moves first and wins.
+    cols = "\n".join(["x", "9", "0", "0", "0", "0", "1", "1", "1", "1", "2", "2", "3", "3"])
+    r = run("play", "--width", "4", "--height", "4", "--k", "3", "--first", "engine", stdin=cols)
+    assert r.returncode == 0, r.stderr
+    assert "engine (solver)" in r.stdout
+    assert "illegal: enter a column number" in r.stdout
+    assert r.stdout.count("illegal:") == 2 and "out of range" in r.stdout  # "9"
+    assert "player 1 wins" in r.stdout
+
+
+def test_play_free_placement_row_col():
+    r = run(
+        "play",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--k",
+        "3",
+        "--no-gravity",
+        "--players",
+        "2",
+        stdin="1 1\nq\n",
+    )
+    assert r.returncode == 0
+    assert ". X ." in r.stdout and "bye" in r.stdout
+
+
+def test_simulate_and_bench_print_results():
+    r = run("simulate", "2000", "--threads", "1", "--seed", "3", "--no-progress")
+    assert r.returncode == 0, r.stderr
+    res = inarow.simulate(2000, seed=3, threads=1)
+    assert f"games: {res.games}" in r.stdout
+    assert f"player 1: {res.wins[0]}, player 2: {res.wins[1]}; draws: {res.draws}" in r.stdout
+    r = run("simulate", "500", "--threads", "1")  # with the tqdm bar on stderr
+    assert r.returncode == 0 and "500" in r.stderr
+    r = run("bench", "--threads", "1", "--games", "2000", "--envs", "16", "--steps", "20")
+    assert r.returncode == 0, r.stderr
+    assert "simulate: 2000 games" in r.stdout and "VecEnv: 16 envs x 20 steps" in r.stdout
+    assert r.stdout.count("moves/s") == 2
+
+
+def test_help_and_entry_points():
+    r = run("--help")
+    assert r.returncode == 0
+    for cmd in ("play", "solve", "bench", "simulate"):
+        assert cmd in r.stdout
+    r = subprocess.run(
+        [sys.executable, "-m", "inarow.cli", "--version"], capture_output=True, text=True
+    )
+    assert r.returncode == 0 and inarow.__version__ in r.stdout
+    assert run("frobnicate").returncode == 2
+
+
+def _interrupt_when(proc: subprocess.Popen, stream, marker: bytes, limit: float = 30) -> bytes:
+    """Reads `stream` until `marker` appears, then sends SIGINT; returns what was read."""
+    seen = b""
+    deadline = time.monotonic() + limit
+    while marker not in seen:
+        if time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"never saw {marker!r}: {seen!r}")
+        ready, _, _ = select.select([stream], [], [], 0.5)
+        if ready:
+            chunk = os.read(stream.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    return seen
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX-only here")
+@pytest.mark.parametrize(
+    "args, where, marker",
+    [
+        (["simulate", str(10**12), "--threads", "1"], "stderr", b"game"),
+        (["play", "--width", "3", "--height", "3", "--k", "3", "--no-gravity"], "stdout", b"move"),
+    ],
+    ids=["simulate", "play"],
+)
+def test_ctrl_c_exits_130_without_traceback(args, where, marker):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "inarow", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    _interrupt_when(proc, getattr(proc, where), marker)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert b"interrupted" in err and b"Traceback" not in err
