@@ -102,7 +102,11 @@ fn read_entries() -> Vec<Entry> {
 #[test]
 fn every_known_count_matches() {
     let entries = read_entries();
-    assert!(entries.len() >= 100, "only {} data lines found", entries.len());
+    assert!(
+        entries.len() >= 100,
+        "only {} data lines found",
+        entries.len()
+    );
     let mut checked = 0;
     let mut failures = Vec::new();
     for e in &entries {
@@ -126,7 +130,12 @@ fn every_known_count_matches() {
                 e.origin, e.depth, e.count
             ));
         }
-        assert_eq!(game.history().len(), e.moves.len(), "{}: counting moved", e.origin);
+        assert_eq!(
+            game.history().len(),
+            e.moves.len(),
+            "{}: counting moved",
+            e.origin
+        );
         checked += 1;
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -142,5 +151,8 @@ fn connect_four_depth_8_is_in_the_data() {
             && matches!(e.depth, Depth::Plies(8))
             && e.count == 5_673_234
     });
-    assert!(found, "Connect Four perft(8) = 5,673,234 is missing from the data");
+    assert!(
+        found,
+        "Connect Four perft(8) = 5,673,234 is missing from the data"
+    );
 }
