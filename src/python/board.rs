@@ -97,7 +97,8 @@ impl Board {
     /// (1 <= width, height <= 64; 1 <= k <= max(width, height); 2 <= players <= 16)
     /// and `TypeError` for non-integers (bools included) or a non-bool `gravity`.
     #[new]
-    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None))]
+    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None),
+           text_signature = "(width=7, height=6, k=4, players=2, gravity=True)")]
     fn new(
         width: Option<&Bound<'_, PyAny>>,
         height: Option<&Bound<'_, PyAny>>,
@@ -123,7 +124,7 @@ impl Board {
 
     /// Gomoku: `size`x`size` (15 by default), 5 in a row, free placement.
     #[staticmethod]
-    #[pyo3(signature = (size=None))]
+    #[pyo3(signature = (size=None), text_signature = "(size=15)")]
     fn gomoku(size: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
         let s = match size {
             Some(size) => int_arg(size, "size")?.unwrap_or(i64::MAX),
@@ -137,7 +138,8 @@ impl Board {
     /// A board after playing `moves` (actions) from the empty board.
     /// Raises `IllegalMoveError` naming the first illegal move.
     #[staticmethod]
-    #[pyo3(signature = (moves, width=None, height=None, k=None, players=None, gravity=None))]
+    #[pyo3(signature = (moves, width=None, height=None, k=None, players=None, gravity=None),
+           text_signature = "(moves, width=7, height=6, k=4, players=2, gravity=True)")]
     fn from_moves(
         py: Python<'_>,
         moves: &Bound<'_, PyAny>,
@@ -163,7 +165,8 @@ impl Board {
     /// A Connect-Four-style board from Pascal Pons' 1-based column digits
     /// (`"4453"` = columns 4, 4, 5, 3), as in his solver's test sets.
     #[staticmethod]
-    #[pyo3(signature = (digits, width=None, height=None, k=None))]
+    #[pyo3(signature = (digits, width=None, height=None, k=None),
+           text_signature = "(digits, width=7, height=6, k=4)")]
     fn from_pons(
         digits: &str,
         width: Option<&Bound<'_, PyAny>>,
@@ -194,7 +197,8 @@ impl Board {
     /// moving in turn cannot reach, lines of several players or that no single last
     /// move made. The history starts here: `undo()` cannot go behind it.
     #[staticmethod]
-    #[pyo3(signature = (arr, k=None, players=None, gravity=None))]
+    #[pyo3(signature = (arr, k=None, players=None, gravity=None),
+           text_signature = "(arr, k=4, players=2, gravity=True)")]
     fn from_numpy(
         arr: &Bound<'_, PyAny>,
         k: Option<&Bound<'_, PyAny>>,
@@ -548,7 +552,7 @@ fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
 /// array `(N,)`: the player with `k` in a row, 0 if none, -1 if several players
 /// have lines. No legality check: any grid of non-negative integers is accepted.
 #[pyfunction]
-#[pyo3(signature = (boards, k=None))]
+#[pyo3(signature = (boards, k=None), text_signature = "(boards, k=4)")]
 pub fn winners<'py>(
     py: Python<'py>,
     boards: &Bound<'py, PyAny>,

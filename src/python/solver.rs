@@ -100,7 +100,7 @@ impl Solver {
     /// `SolverConfigError` (a `ValueError`); a table that cannot be allocated raises
     /// `MemoryError`.
     #[new]
-    #[pyo3(signature = (tt_bytes=None, threads=None))]
+    #[pyo3(signature = (tt_bytes=None, threads=None), text_signature = "(tt_bytes=67108864, threads=1)")]
     fn new(
         py: Python<'_>,
         tt_bytes: Option<&Bound<'_, PyAny>>,
@@ -153,7 +153,7 @@ impl Solver {
     /// `weak=True` only its sign. A finished game: the side to move has lost, scored
     /// as the winner's score one ply earlier, negated (-1 when weak); a full board 0.
     /// The board is never modified.
-    #[pyo3(signature = (board, weak=None))]
+    #[pyo3(signature = (board, weak=None), text_signature = "($self, board, weak=False)")]
     fn solve(
         &self,
         py: Python<'_>,
@@ -170,7 +170,7 @@ impl Solver {
 
     /// The score of each action for the player who plays it (None where illegal,
     /// or everywhere once the game is over).
-    #[pyo3(signature = (board, weak=None))]
+    #[pyo3(signature = (board, weak=None), text_signature = "($self, board, weak=False)")]
     fn analyze(
         &self,
         py: Python<'_>,

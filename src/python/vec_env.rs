@@ -216,6 +216,13 @@ macro_rules! with_buffers {
 }
 
 impl VecEnv {
+    /// Writes observations and masks of the current state.
+    fn observe(&mut self, py: Python<'_>) -> PyResult<()> {
+        let core = &mut self.core;
+        with_buffers!(self, py, |bufs| py.detach(|| core.observe(bufs)));
+        Ok(())
+    }
+
     /// Reads `actions` (any 1-D integer array-like, any strides) into `self.actions`.
     fn read_actions(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let py = actions.py();
@@ -291,7 +298,8 @@ impl VecEnv {
     /// autoreset="next_step", obs_dtype="uint8", threads=None)`.
     #[new]
     #[pyo3(signature = (num_envs, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                        autoreset="next_step", obs_dtype="uint8", threads=None))]
+                        autoreset="next_step", obs_dtype="uint8", threads=None),
+           text_signature = "(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -535,13 +543,6 @@ impl VecEnv {
         }
     }
 
-    /// Writes observations and masks of the current state.
-    fn observe(&mut self, py: Python<'_>) -> PyResult<()> {
-        let core = &mut self.core;
-        with_buffers!(self, py, |bufs| py.detach(|| core.observe(bufs)));
-        Ok(())
-    }
-
     fn __len__(&self) -> usize {
         self.core.num_envs()
     }
@@ -610,7 +611,8 @@ impl SimulateResult {
 /// KeyboardInterrupt within a fraction of a second.
 #[pyfunction]
 #[pyo3(signature = (num_games, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                    threads=None, policy="random", progress=None))]
+                    threads=None, policy="random", progress=None),
+           text_signature = "(num_games, width=7, height=6, k=4, players=2, gravity=True, seed=0, threads=None, policy='random', progress=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
     py: Python<'_>,

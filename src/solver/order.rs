@@ -1,9 +1,13 @@
 //! A tiny move list, sorted by a heuristic score, stable (centre first on ties).
 
-/// Up to 64 candidate moves: (column, bit of the cell, score).
+/// At most 32 columns fit in 64 bits (`width * (height + 1) <= 64`, `height >= 1`).
+const MAX_MOVES: usize = 32;
+
+/// Candidate moves packed as `score << 32 | (255 - rank) << 8 | column`, where `rank`
+/// is the insertion order: sorting the packed words sorts by score, then insertion.
 pub(crate) struct MoveList {
     len: usize,
-    items: [(u32, u64, i32); 64],
+    items: [u64; MAX_MOVES],
 }
 
 impl MoveList {
@@ -11,7 +15,7 @@ impl MoveList {
     pub fn new() -> MoveList {
         MoveList {
             len: 0,
-            items: [(0, 0, 0); 64],
+            items: [0; MAX_MOVES],
         }
     }
 
@@ -20,45 +24,48 @@ impl MoveList {
         self.len
     }
 
+    /// Adds `col` with a score in `0..2^31`.
     #[inline(always)]
-    pub fn push(&mut self, col: u32, bit: u64, score: i32) {
-        if self.len < 64 {
-            self.items[self.len] = (col, bit, score);
+    pub fn push(&mut self, col: u32, score: i32) {
+        if self.len < MAX_MOVES {
+            let rank = 255 - self.len as u64;
+            self.items[self.len] = ((score.max(0) as u64) << 32) | (rank << 8) | col as u64;
             self.len += 1;
         }
     }
 
+    /// The column of the `i`-th move.
     #[inline(always)]
-    pub fn get(&self, i: usize) -> (u32, u64, i32) {
-        self.items[i]
+    pub fn col(&self, i: usize) -> u32 {
+        (self.items[i] & 0xff) as u32
     }
 
     /// Gives column `col` the highest priority (e.g. the table's best move).
     #[inline(always)]
     pub fn promote(&mut self, col: u32) {
         for it in self.items[..self.len].iter_mut() {
-            if it.0 == col {
-                it.2 = i32::MAX;
+            if (*it & 0xff) as u32 == col {
+                *it |= 0x7fff_ffff << 32;
             }
         }
     }
 
     /// Sorts by score, high first, keeping the insertion order on ties. Helper
-    /// threads (`helper > 0`) rotate the order near the root to desynchronise.
+    /// threads (`rotate > 0`) rotate the order to desynchronise.
     #[inline(always)]
-    pub fn sort(&mut self, helper: u32, _moves: i32) {
+    pub fn sort(&mut self, rotate: u32) {
         let items = &mut self.items[..self.len];
         for i in 1..items.len() {
             let x = items[i];
             let mut j = i;
-            while j > 0 && items[j - 1].2 < x.2 {
+            while j > 0 && items[j - 1] < x {
                 items[j] = items[j - 1];
                 j -= 1;
             }
             items[j] = x;
         }
-        if helper > 0 && items.len() > 1 {
-            let r = (helper as usize) % items.len();
+        if rotate > 0 && items.len() > 1 {
+            let r = rotate as usize % items.len();
             items.rotate_left(r);
         }
     }

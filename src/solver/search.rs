@@ -23,6 +23,7 @@ const ETC_MAX_MOVES: i32 = 64;
 pub(crate) struct Tuning {
     pub etc: i32,
     pub mirror: bool,
+    pub mirror_max: i32,
     pub order: u32,
     pub canwin: bool,
 }
@@ -39,6 +40,7 @@ pub(crate) fn tuning() -> Tuning {
     *T.get_or_init(|| Tuning {
         etc: env_i32("SOLVER_ETC", ETC_MAX_MOVES),
         mirror: env_i32("SOLVER_MIRROR", 1) != 0,
+        mirror_max: env_i32("SOLVER_MIRROR_MAX", 64),
         order: env_i32("SOLVER_ORDER", 0) as u32,
         canwin: env_i32("SOLVER_CANWIN", 0) != 0,
     })
@@ -59,6 +61,8 @@ pub(crate) struct Search<'a> {
     centre: [u8; 64],
     /// Lazy-SMP helper number (0 = main thread): perturbs the move order.
     helper: u32,
+    /// Stones on the board at the root of the current search.
+    root_moves: i32,
 }
 
 impl<'a> Search<'a> {
@@ -87,6 +91,7 @@ impl<'a> Search<'a> {
             aborted: false,
             centre,
             helper,
+            root_moves: 0,
         }
     }
 
@@ -94,9 +99,9 @@ impl<'a> Search<'a> {
     /// plus the mover's stones), or its mirror image if smaller. Returns the key and
     /// whether it was mirrored.
     #[inline(always)]
-    fn key(&self, current: u64, mask: u64) -> (u64, bool) {
+    fn key(&self, current: u64, mask: u64, moves: i32) -> (u64, bool) {
         let k = current.wrapping_add(mask);
-        if !self.t.mirror {
+        if moves >= self.t.mirror_max {
             return (k, false);
         }
         let m = self.g.mirror(k);
@@ -110,6 +115,7 @@ impl<'a> Search<'a> {
     /// Exact score of a position that is not over and where the player to move cannot
     /// win at once, by bisection with null windows, within `[lo, hi]`.
     pub fn solve(&mut self, current: u64, mask: u64, moves: i32, mut lo: i32, mut hi: i32) -> i32 {
+        self.root_moves = moves;
         while lo < hi && !self.aborted {
             let mut med = lo + (hi - lo) / 2;
             if med <= 0 && lo / 2 < med {
@@ -184,7 +190,7 @@ impl<'a> Search<'a> {
             return hi;
         }
 
-        let (key, mirrored) = self.key(cur, mask);
+        let (key, mirrored) = self.key(cur, mask, moves);
         self.table.prefetch(key);
         if self.t.mirror && moves < 16 {
             let k = cur.wrapping_add(mask);
@@ -245,7 +251,7 @@ impl<'a> Search<'a> {
                         + 3 * useful.count_ones() as i32
                 }
             };
-            list.push(col, m, score);
+            list.push(col, score);
             if rest == 0 {
                 break;
             }
@@ -271,8 +277,8 @@ impl<'a> Search<'a> {
         // Enhanced transposition cutoff: a child whose upper bound already refutes it.
         if moves < self.t.etc {
             for j in 0..list.len() {
-                let (_, m, _) = list.get(j);
-                let (ck, _) = self.key(opp, mask | m);
+                let m = next & g.column_mask(list.col(j));
+                let (ck, _) = self.key(opp, mask | m, moves + 1);
                 if let Some(e) = self.table.get(ck) {
                     let v = -e.upper;
                     if v >= beta {
@@ -292,14 +298,19 @@ impl<'a> Search<'a> {
         if let Some(b) = tt_best {
             list.promote(b);
         }
-        list.sort(self.helper, moves);
+        list.sort(if moves < self.root_moves + 4 {
+            self.helper
+        } else {
+            0
+        });
 
         let start_nodes = self.nodes;
         let alpha0 = alpha;
         let mut best = i32::MIN;
         let mut best_col = 0u32;
         for j in 0..list.len() {
-            let (col, m, _) = list.get(j);
+            let col = list.col(j);
+            let m = next & g.column_mask(col);
             let v = -self.negamax(opp, mask | m, moves + 1, -beta, -alpha);
             if self.aborted {
                 return 0;
