@@ -1,0 +1,146 @@
+"""Ray RLlib adapter (new API stack; needs ``pip install 'inarow[ray]'``).
+
+`InARowMultiAgentEnv` is a ``ray.rllib.env.multi_agent_env.MultiAgentEnv`` with
+agents ``"player_1" .. "player_p"`` (inarow's player numbers). Each step only the
+agent to move receives an observation; rewards arrive once, at the end, for every
+agent: +1 winner, -1 the others, 0 each on a draw.
+
+``env_config`` keys: ``width, height, k, players, gravity`` (Connect Four by
+default); ``observation``: "flat" (default: float32 egocentric planes flattened to
+``(players*height*width,)``, which RLlib's default models take) or "dict"
+(``{"observations": float32 (players, h, w), "action_mask": float32 (A,)}``, the
+layout of RLlib's action-masking RLModule example); ``illegal_action``: "penalty"
+(default, since default models cannot mask: the game ends, the offender gets
+``illegal_reward`` = -1, the others 0, ``infos[agent]["illegal_action"]``) or
+"raise" (`inarow.IllegalMoveError`).
+
+``register()`` registers the env under the name ``"inarow"`` with
+``ray.tune.registry.register_env``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+import inarow
+
+__all__ = ["ENV_NAME", "InARowMultiAgentEnv", "register"]
+
+ENV_NAME = "inarow"
+
+
+class InARowMultiAgentEnv(MultiAgentEnv):
+    """A k-in-a-row game for RLlib; see the module docs for ``config``."""
+
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        cfg = dict(config or {})
+        rules = {
+            key: cfg.pop(key)
+            for key in ("width", "height", "k", "players", "gravity")
+            if key in cfg
+        }
+        self.observation_mode = cfg.pop("observation", "flat")
+        self.illegal_action = cfg.pop("illegal_action", "penalty")
+        self.illegal_reward = float(cfg.pop("illegal_reward", -1.0))
+        if self.observation_mode not in ("flat", "dict"):
+            raise ValueError(
+                f"observation {self.observation_mode!r} is not supported: allowed 'flat', 'dict'"
+            )
+        if self.illegal_action not in ("raise", "penalty"):
+            raise ValueError(
+                f"illegal_action {self.illegal_action!r} is not supported: "
+                "allowed 'penalty', 'raise'"
+            )
+        # RLlib passes an EnvContext (a dict with worker_index etc. as attributes);
+        # any other key is a mistake.
+        if cfg:
+            raise ValueError(f"unknown env_config keys: {sorted(cfg)}")
+        self._empty = inarow.Board(**rules)
+        b = self._empty
+        self.agents = self.possible_agents = [f"player_{i}" for i in range(1, b.players + 1)]
+        shape = (b.players, b.height, b.width)
+        n = b.num_actions
+        if self.observation_mode == "flat":
+            obs_space: spaces.Space = spaces.Box(0.0, 1.0, (int(np.prod(shape)),), np.float32)
+        else:
+            obs_space = spaces.Dict(
+                {
+                    "observations": spaces.Box(0.0, 1.0, shape, np.float32),
+                    "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32),
+                }
+            )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.board = b.copy()
+
+    def _agent(self, player: int) -> str:
+        return self.possible_agents[player - 1]
+
+    def _obs(self, player: int) -> Any:
+        b = self.board
+        planes = b.observation("float32")  # plane 0 = the side to move
+        shift = b.current_player - player
+        if shift:
+            planes = np.roll(planes, shift, axis=0)
+        if self.observation_mode == "flat":
+            return planes.reshape(-1)
+        mask = b.legal_mask().astype(np.float32)
+        return {"observations": planes, "action_mask": mask}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        self.board = self._empty.copy()
+        return {self._agent(1): self._obs(1)}, {}
+
+    def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+        b = self.board
+        mover = b.current_player
+        agent = self._agent(mover)
+        if b.is_over:
+            raise inarow.IllegalMoveError("the game is over: call reset()")
+        if agent not in action_dict:
+            raise KeyError(f"no action for {agent}, the agent to move (got {list(action_dict)})")
+        action = action_dict[agent]
+        if isinstance(action, np.ndarray):
+            action = action.item()
+        legal = isinstance(action, numbers.Integral) and b.is_legal(int(action))
+        if not legal:
+            if self.illegal_action == "raise":
+                raise inarow.IllegalMoveError(
+                    f"{agent}: action {action!r} is illegal (legal: {b.legal_moves()})"
+                )
+            rewards = dict.fromkeys(self.possible_agents, 0.0)
+            rewards[agent] = self.illegal_reward
+            obs = {a: self._obs(i) for i, a in enumerate(self.possible_agents, 1)}
+            infos = {agent: {"illegal_action": True}}
+            return obs, rewards, {"__all__": True}, {"__all__": False}, infos
+        b.move(int(action))
+        if b.is_over:
+            if b.winner is None:
+                rewards = dict.fromkeys(self.possible_agents, 0.0)
+            else:
+                rewards = dict.fromkeys(self.possible_agents, -1.0)
+                rewards[self._agent(b.winner)] = 1.0
+            obs = {a: self._obs(i) for i, a in enumerate(self.possible_agents, 1)}
+            return obs, rewards, {"__all__": True}, {"__all__": False}, {}
+        nxt = b.current_player
+        return {self._agent(nxt): self._obs(nxt)}, {}, {"__all__": False}, {"__all__": False}, {}
+
+    def render(self) -> str:
+        return str(self.board)
+
+
+def register(name: str = ENV_NAME) -> str:
+    """Registers `InARowMultiAgentEnv` with Ray Tune under `name`; returns it."""
+    from ray.tune.registry import register_env
+
+    register_env(name, lambda config: InARowMultiAgentEnv(config))
+    return name

@@ -1,0 +1,91 @@
+"""The RLlib adapter: RLlib's own multi-agent env check, episode semantics, and the
+self-play example (2 env runners, one PPO iteration; needs torch).
+
+Deselect with ``-k "not rllib"``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed: skipping the RLlib adapter")
+
+from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
+
+import inarow  # noqa: E402
+from inarow.rllib import InARowMultiAgentEnv, register  # noqa: E402
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rllib_selfplay.py"
+
+
+def test_rllib_env_check_and_registration():
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+    from ray.tune.registry import ENV_CREATOR, _global_registry
+
+    for cfg in ({}, {"observation": "dict", "players": 3, "width": 5, "height": 5, "k": 3}):
+        env = InARowMultiAgentEnv(cfg)
+        assert isinstance(env, MultiAgentEnv)
+        check_multiagent_environments(env)
+    assert register() == "inarow"
+    creator = _global_registry.get(ENV_CREATOR, "inarow")
+    env = creator({"width": 4, "height": 4, "k": 3})
+    assert isinstance(env, InARowMultiAgentEnv) and env.board.width == 4
+
+
+def test_rllib_only_mover_observes_and_rewards_at_end():
+    env = InARowMultiAgentEnv({"players": 3, "width": 5, "height": 5, "k": 3, "gravity": False})
+    assert env.possible_agents == ["player_1", "player_2", "player_3"]
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    turn = 0
+    while True:
+        (agent,) = obs  # exactly one agent observes while the game runs
+        assert agent == f"player_{turn % 3 + 1}"
+        planes = obs[agent].reshape(3, 5, 5)
+        np.testing.assert_array_equal(planes, env.board.observation("float32"))
+        action = int(rng.choice(env.board.legal_moves()))
+        obs, rew, term, trunc, info = env.step({agent: action})
+        turn += 1
+        if term["__all__"]:
+            break
+        assert rew == {} and not trunc["__all__"]
+    b = env.board
+    assert set(obs) == set(rew) == set(env.possible_agents)
+    if b.winner:
+        assert rew[f"player_{b.winner}"] == 1.0 and sum(rew.values()) == -1.0
+    else:
+        assert set(rew.values()) == {0.0}
+    # the winner's own view: plane 0 holds its stones
+    if b.winner:
+        mine = obs[f"player_{b.winner}"].reshape(3, 5, 5)[0]
+        np.testing.assert_array_equal(mine, (b.to_numpy() == b.winner).astype(np.float32))
+
+
+def test_rllib_illegal_action_penalty_and_raise():
+    env = InARowMultiAgentEnv({"width": 4, "height": 2, "k": 3})
+    env.reset()
+    env.step({"player_1": 0})
+    env.step({"player_2": 0})
+    obs, rew, term, _, info = env.step({"player_1": 0})  # column 0 is full
+    assert term["__all__"] and rew == {"player_1": -1.0, "player_2": 0.0}
+    assert info["player_1"]["illegal_action"] is True
+    env = InARowMultiAgentEnv({"width": 4, "height": 2, "k": 3, "illegal_action": "raise"})
+    env.reset()
+    with pytest.raises(inarow.IllegalMoveError):
+        env.step({"player_1": 7})
+    with pytest.raises(ValueError, match="unknown env_config"):
+        InARowMultiAgentEnv({"widht": 4})
+
+
+def test_rllib_selfplay_example_runs():
+    pytest.importorskip("torch", reason="the RLlib self-play example needs torch (PPO)")
+    r = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stderr[-3000:]
+    lines = dict(line.split(": ", 1) for line in r.stdout.splitlines() if ": " in line)
+    assert lines["mode"] == "ppo"
+    assert int(lines["env steps"]) >= 200 and int(lines["episodes"]) > 0
