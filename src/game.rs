@@ -465,7 +465,7 @@ impl Game {
             None => self.bits_of(winner).collect(),
         };
         for bit in candidates {
-            if let Some(step) = self.line_through(winner, bit) {
+            if let Some(step) = self.walk_line(winner, bit) {
                 let mut start = bit;
                 while start >= step && self.get(winner, start - step) {
                     start -= step;
@@ -535,18 +535,26 @@ impl Game {
             })
     }
 
-    /// The step of a line of `k` of `player`'s stones through `bit`, if any.
+    /// The step of a line of `k` of `player`'s stones, if any, checking only lines
+    /// through `bit` when the board spans several words. With one word the whole
+    /// board is tested at once, which is equivalent right after a move at `bit`
+    /// (no line existed before it).
     #[inline]
     fn line_through(&self, player: usize, bit: usize) -> Option<usize> {
-        let k = self.rules.k();
         if self.words == 1 {
-            let stones = self.stones[player];
+            let (stones, k) = (self.stones[player], self.rules.k());
             return self
                 .rules
                 .directions()
                 .into_iter()
                 .find(|&s| s != 0 && has_run(stones, s, k) != 0);
         }
+        self.walk_line(player, bit)
+    }
+
+    /// The step of a line of `k` of `player`'s stones through `bit`, by walking.
+    fn walk_line(&self, player: usize, bit: usize) -> Option<usize> {
+        let k = self.rules.k();
         let top = self.rules.num_bits();
         self.rules.directions().into_iter().find(|&step| {
             if step == 0 {

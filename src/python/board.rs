@@ -127,7 +127,16 @@ impl Board {
     #[pyo3(signature = (size=None), text_signature = "(size=15)")]
     fn gomoku(size: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
         let s = match size {
-            Some(size) => int_arg(size, "size")?.unwrap_or(i64::MAX),
+            Some(size) => match int_arg(size, "size")? {
+                Some(v) => v,
+                None => {
+                    return Err(super::errors::InvalidRulesError::new_err(format!(
+                        "size={} is out of range: allowed 5..={}",
+                        size.repr()?,
+                        crate::MAX_SIDE
+                    )))
+                }
+            },
             None => 15,
         };
         Ok(Board::from_game(Game::new(
@@ -228,8 +237,25 @@ impl Board {
     /// Decodes `to_bytes()` output. Any defect raises `InvalidPositionError` (a
     /// `ValueError`); this is the safe way to load boards from untrusted data.
     #[staticmethod]
-    fn from_bytes(data: &[u8]) -> PyResult<Board> {
-        crate::from_bytes(data)
+    fn from_bytes(data: &Bound<'_, PyAny>) -> PyResult<Board> {
+        let bytes_type = data.py().get_type::<PyBytes>();
+        let data: Vec<u8> = if let Ok(b) = data.cast::<PyBytes>() {
+            b.as_bytes().to_vec()
+        } else if data.is_instance_of::<pyo3::types::PyByteArray>()
+            || data.is_instance_of::<pyo3::types::PyMemoryView>()
+        {
+            bytes_type
+                .call1((data,))?
+                .cast_into::<PyBytes>()?
+                .as_bytes()
+                .to_vec()
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "data must be bytes, bytearray or memoryview, got {}",
+                data.get_type().name()?
+            )));
+        };
+        crate::from_bytes(&data)
             .map(Board::from_game)
             .map_err(|e| InvalidPositionError::new_err(e.to_string()))
     }
@@ -404,21 +430,36 @@ impl Board {
     }
 
     /// The owner of cell (row, col): 0 empty, else 1..players.
-    fn owner(&self, row: usize, col: usize) -> PyResult<u8> {
+    fn owner(&self, row: &Bound<'_, PyAny>, col: &Bound<'_, PyAny>) -> PyResult<u8> {
         let r = self.rules();
-        if row >= r.height() || col >= r.width() {
-            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
-                "cell (row {row}, col {col}) is off the board ({} rows, {} columns)",
-                r.height(),
-                r.width()
-            )));
+        let (h, w) = (r.height() as i64, r.width() as i64);
+        match (int_arg(row, "row")?, int_arg(col, "col")?) {
+            (Some(rr), Some(cc)) if (0..h).contains(&rr) && (0..w).contains(&cc) => {
+                Ok(self.game.owner(rr as usize, cc as usize))
+            }
+            _ => Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "cell (row {}, col {}) is off the board: allowed rows 0..={}, cols 0..={}",
+                row.repr()?,
+                col.repr()?,
+                h - 1,
+                w - 1
+            ))),
         }
-        Ok(self.game.owner(row, col))
     }
 
     /// Move sequences of exactly `depth` plies from here (games that end earlier
     /// are not extended). Releases the interpreter; Ctrl-C interrupts it.
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let max = self.rules().num_cells() as i64;
+        let depth = match int_arg(depth, "depth")? {
+            Some(d) if (0..=max).contains(&d) => d as u32,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "depth={} is out of range: allowed 0..={max} (the number of cells)",
+                    depth.repr()?
+                )))
+            }
+        };
         let cancel = AtomicBool::new(false);
         let mut game = self.game.clone();
         let result = run_interruptible(
@@ -579,11 +620,12 @@ pub fn winners<'py>(
     let k = match k {
         None => 4,
         Some(k) => match int_arg(k, "k")? {
-            Some(v) if v >= 1 => v as usize,
+            Some(v) if (1..=crate::MAX_SIDE as i64).contains(&v) => v as usize,
             _ => {
                 return Err(super::errors::InvalidRulesError::new_err(format!(
-                    "k={} must be a positive integer",
-                    k.repr()?
+                    "k={} is out of range: allowed 1..={}",
+                    k.repr()?,
+                    crate::MAX_SIDE
                 )))
             }
         },

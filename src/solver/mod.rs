@@ -64,7 +64,7 @@ use table::Table;
 pub const MIN_TT_BYTES: usize = 1 << 10;
 /// Largest accepted table size.
 pub const MAX_TT_BYTES: usize = 16 << 30;
-/// Default table size.
+/// Default table size (rounded down to a power of two, like every size).
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
 /// Most threads accepted.
 pub const MAX_THREADS: usize = 64;
@@ -190,8 +190,9 @@ impl Solver {
         }
         let stop = AtomicBool::new(false);
         let table = &self.table;
+        let threads = self.threads;
         let (score, nodes, aborted) = if self.threads <= 1 {
-            let mut s = Search::new(g, table, cancel, &stop, 0);
+            let mut s = Search::new(g, table, cancel, &stop, 0, 1);
             let r = s.solve(pos.current, pos.mask, moves, lo, hi);
             (r, s.nodes, s.aborted)
         } else {
@@ -200,7 +201,7 @@ impl Solver {
                 let helpers: Vec<_> = (1..self.threads as u32)
                     .map(|h| {
                         scope.spawn(move || {
-                            let mut s = Search::new(g, table, cancel, stop, h);
+                            let mut s = Search::new(g, table, cancel, stop, h, threads);
                             while !s.aborted {
                                 s.solve(pos.current, pos.mask, moves, lo, hi);
                                 if !s.aborted {
@@ -216,7 +217,7 @@ impl Solver {
                     })
                     .collect();
                 let never = AtomicBool::new(false);
-                let mut s = Search::new(g, table, cancel, &never, 0);
+                let mut s = Search::new(g, table, cancel, &never, 0, threads);
                 let r = s.solve(pos.current, pos.mask, moves, lo, hi);
                 stop.store(true, Ordering::Relaxed);
                 let mut nodes = s.nodes;

@@ -26,6 +26,7 @@ pub(crate) struct Tuning {
     pub mirror_max: i32,
     pub order: u32,
     pub canwin: bool,
+    pub grow: u64,
 }
 
 fn env_i32(name: &str, default: i32) -> i32 {
@@ -43,6 +44,7 @@ pub(crate) fn tuning() -> Tuning {
         mirror_max: env_i32("SOLVER_MIRROR_MAX", 64),
         order: env_i32("SOLVER_ORDER", 0) as u32,
         canwin: env_i32("SOLVER_CANWIN", 0) != 0,
+        grow: env_i32("SOLVER_GROW", 1) as u64,
     })
 }
 
@@ -61,6 +63,10 @@ pub(crate) struct Search<'a> {
     centre: [u8; 64],
     /// Lazy-SMP helper number (0 = main thread): perturbs the move order.
     helper: u32,
+    /// Table stores since the table last grew (this thread).
+    stores: u64,
+    /// Threads sharing the table.
+    threads: u64,
     /// Stones on the board at the root of the current search.
     root_moves: i32,
 }
@@ -72,6 +78,7 @@ impl<'a> Search<'a> {
         cancel: &'a AtomicBool,
         stop: &'a AtomicBool,
         helper: u32,
+        threads: usize,
     ) -> Search<'a> {
         let mut centre = [0u8; 64];
         let w = g.width as i32;
@@ -92,6 +99,8 @@ impl<'a> Search<'a> {
             centre,
             helper,
             root_moves: 0,
+            stores: 0,
+            threads: threads as u64,
         }
     }
 
@@ -145,8 +154,15 @@ impl<'a> Search<'a> {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes & POLL_MASK == 0 && (self.cancel.load(Relaxed) || self.stop.load(Relaxed)) {
-            self.aborted = true;
+        if self.nodes & POLL_MASK == 0 {
+            if self.cancel.load(Relaxed) || self.stop.load(Relaxed) {
+                self.aborted = true;
+            }
+            let live = self.table.live_buckets();
+            if live < self.table.buckets() && self.stores * self.threads * self.t.grow > live {
+                self.table.grow(live);
+                self.stores = 0;
+            }
         }
         if self.aborted {
             return 0;
@@ -340,6 +356,7 @@ impl<'a> Search<'a> {
             best_col
         };
         self.table.put(key, lower, upper, Some(stored_col), work);
+        self.stores += 1;
         best
     }
 }

@@ -15,6 +15,13 @@
 //! tighter bound of each side. Replacement keeps the costlier entry of the bucket.
 //! [`Table::clear`] is O(1): it bumps the generation, and entries of another
 //! generation count as empty; every 255 clears the memory is zeroed for real.
+//!
+//! The number of buckets is a power of two. Only a prefix of the table is in use at
+//! first (256 KiB, cache-resident: small searches stay fast); it doubles whenever the
+//! searches have stored about as many entries as it has buckets, up to the whole
+//! table. Indexes are the low bits of the hashed key, so after a doubling half of the
+//! entries are still found; the unreachable ones are the first to be replaced. On
+//! Linux the memory is advised to use transparent huge pages (fewer TLB misses).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -32,11 +39,39 @@ pub(crate) struct Entry {
     pub best: Option<u32>,
 }
 
+/// Buckets in use right after a clear.
+const MIN_LIVE_BUCKETS: u64 = 1 << 13;
+
 pub(crate) struct Table {
     words: Vec<AtomicU64>,
     buckets: u64,
+    /// `live buckets - 1`: the buckets in use now (a power of two <= `buckets`).
+    live_mask: AtomicU64,
     generation: u8,
 }
+
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(v: &mut Vec<AtomicU64>, words: usize) {
+    extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    const MADV_HUGEPAGE: i32 = 14;
+    const HUGE: usize = 2 << 20;
+    let start = v.as_mut_ptr() as usize;
+    let end = start + words * 8;
+    let a = (start + HUGE - 1) & !(HUGE - 1);
+    let b = end & !(HUGE - 1);
+    if b > a {
+        // SAFETY: the range lies inside this Vec's reserved (untouched) allocation;
+        // madvise only changes how the kernel backs it, and failure is harmless.
+        unsafe {
+            madvise(a as *mut std::ffi::c_void, b - a, MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_v: &mut Vec<AtomicU64>, _words: usize) {}
 
 #[inline(always)]
 fn pack(lower: i32, upper: i32, best: Option<u32>, work: u32, generation: u8) -> u64 {
@@ -73,18 +108,28 @@ impl Table {
     /// A table of about `bytes` bytes (at least one bucket). Allocation failure is
     /// [`SolveError::OutOfMemory`], never an abort.
     pub fn new(bytes: usize) -> Result<Table, SolveError> {
-        let buckets = (bytes / (2 * ENTRY_BYTES)).max(1);
+        let want = (bytes / (2 * ENTRY_BYTES)).max(1);
+        // Largest power of two not above `want`.
+        let buckets = 1usize << (usize::BITS - 1 - want.leading_zeros());
         let words = buckets * 4;
         let mut v: Vec<AtomicU64> = Vec::new();
         v.try_reserve_exact(words).map_err(|e| {
             SolveError::OutOfMemory(format!("transposition table of {bytes} bytes: {e}"))
         })?;
+        advise_huge_pages(&mut v, words);
         v.resize_with(words, || AtomicU64::new(0));
+        let buckets = buckets as u64;
         Ok(Table {
             words: v,
-            buckets: buckets as u64,
+            buckets,
+            live_mask: AtomicU64::new(buckets.min(MIN_LIVE_BUCKETS) - 1),
             generation: 1,
         })
+    }
+
+    /// Size in bytes.
+    pub fn buckets(&self) -> u64 {
+        self.buckets
     }
 
     /// Size in bytes.
@@ -92,8 +137,23 @@ impl Table {
         self.words.len() * 8
     }
 
+    /// Buckets in use now.
+    #[inline]
+    pub fn live_buckets(&self) -> u64 {
+        self.live_mask.load(Relaxed) + 1
+    }
+
+    /// Doubles the buckets in use (if `seen` is still the current count).
+    pub fn grow(&self, seen: u64) {
+        let next = (seen * 2).min(self.buckets);
+        let _ = self
+            .live_mask
+            .compare_exchange(seen - 1, next - 1, Relaxed, Relaxed);
+    }
+
     /// Forgets every entry.
     pub fn clear(&mut self) {
+        *self.live_mask.get_mut() = self.buckets.min(MIN_LIVE_BUCKETS) - 1;
         if self.generation == u8::MAX {
             for w in self.words.iter_mut() {
                 *w.get_mut() = 0;
@@ -105,10 +165,14 @@ impl Table {
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64) -> usize {
+    fn hash(key: u64) -> u64 {
         let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let h = h ^ (h >> 29);
-        (((h as u128) * (self.buckets as u128)) >> 64) as usize * 4
+        h ^ (h >> 32)
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        (Self::hash(key) & self.live_mask.load(Relaxed)) as usize * 4
     }
 
     /// Hints the CPU to load the bucket of `key`.
@@ -148,21 +212,18 @@ impl Table {
     /// `work` is log2 of the nodes the search spent (replacement priority).
     #[inline]
     pub fn put(&self, key: u64, mut lower: i32, mut upper: i32, best: Option<u32>, work: u32) {
-        let i = self.bucket(key);
+        let live = self.live_mask.load(Relaxed);
+        let i = (Self::hash(key) & live) as usize * 4;
         let g = self.generation;
         let mut victim = 0;
-        let mut victim_work = u32::MAX;
+        let mut victim_prio = u32::MAX;
         for s in 0..2 {
             let d = self.words[i + 2 * s + 1].load(Relaxed);
             let kx = self.words[i + 2 * s].load(Relaxed);
-            if gen_of(d) != g {
-                if victim_work != 0 {
-                    victim = s;
-                    victim_work = 0;
-                }
-                continue;
-            }
-            if kx ^ d == key {
+            // Replacement priority: empty 0, left behind by a doubling 1, else 2 + work.
+            let prio = if gen_of(d) != g {
+                0
+            } else if kx ^ d == key {
                 lower = lower.max(lower_of(d));
                 upper = upper.min(upper_of(d));
                 let best = best.or(best_of(d));
@@ -171,11 +232,14 @@ impl Table {
                 self.words[i + 2 * s].store(key ^ nd, Relaxed);
                 self.words[i + 2 * s + 1].store(nd, Relaxed);
                 return;
-            }
-            let w = work_of(d);
-            if w < victim_work {
+            } else if (Self::hash(kx ^ d) & live) as usize * 4 != i {
+                1
+            } else {
+                2 + work_of(d)
+            };
+            if prio < victim_prio {
                 victim = s;
-                victim_work = w;
+                victim_prio = prio;
             }
         }
         let nd = pack(lower, upper, best, work, g);
