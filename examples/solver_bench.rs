@@ -76,6 +76,21 @@ fn fmt_time(s: f64) -> String {
     }
 }
 
+/// CPU seconds used by this process so far (Linux `/proc`; 0 elsewhere). Less
+/// sensitive than wall time to other jobs on a shared machine.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    let Some(after) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
+        return 0.0;
+    };
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+        + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    ticks / 100.0
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |name: &str| {
@@ -115,6 +130,7 @@ fn main() {
         };
         let lim = limit.map_or(set.limit, |l| l.min(set.limit));
         let (mut nodes, mut secs, mut count) = (0u64, 0f64, 0usize);
+        let cpu0 = cpu_seconds();
         for line in text.lines().take(lim) {
             let mut parts = line.split_whitespace();
             let (Some(m), Some(s)) = (parts.next(), parts.next()) else {
@@ -131,10 +147,11 @@ fn main() {
             assert_eq!(got, want, "wrong score for {m}");
         }
         let (mn, mt) = (nodes as f64 / count as f64, secs / count as f64);
+        let cpu = (cpu_seconds() - cpu0) / count as f64;
         let ok_nodes = mn <= set.pons.0;
         let ok_time = mt <= set.pons.1.min(set.c4.1);
         println!(
-            "{:<14} {:>5} {:>12.0} {:>10} | {:>10.0} {:>10} | {:>10.0} {:>10} | nodes {} time {}",
+            "{:<14} {:>5} {:>12.0} {:>10} | {:>10.0} {:>10} | {:>10.0} {:>10} | nodes {} time {} (cpu {})",
             set.name,
             count,
             mn,
@@ -145,6 +162,7 @@ fn main() {
             fmt_time(set.c4.1),
             if ok_nodes { "ok" } else { "MISS" },
             if ok_time { "ok" } else { "MISS" },
+            fmt_time(cpu),
         );
     }
     if empty {
@@ -155,8 +173,10 @@ fn main() {
         .unwrap();
         let pos = Position::new(7, 6, 4).unwrap();
         let t = Instant::now();
+        let cpu0 = cpu_seconds();
         let score = solver.solve(&pos, false, &cancel).unwrap();
         let secs = t.elapsed().as_secs_f64();
+        println!("(cpu {:.2} s)", cpu_seconds() - cpu0);
         println!(
             "empty 7x6 board ({empty_tt_mib} MiB table, no book): score {score} in {} ({} nodes) target <= 15 s: {}",
             fmt_time(secs),

@@ -27,6 +27,10 @@ pub(crate) struct Tuning {
     pub order: u32,
     pub canwin: bool,
     pub grow: u64,
+    pub claimeven: u32,
+    pub trace: bool,
+    pub zero_first: bool,
+    pub zero_moves: i32,
 }
 
 fn env_i32(name: &str, default: i32) -> i32 {
@@ -45,6 +49,10 @@ pub(crate) fn tuning() -> Tuning {
         order: env_i32("SOLVER_ORDER", 0) as u32,
         canwin: env_i32("SOLVER_CANWIN", 0) != 0,
         grow: env_i32("SOLVER_GROW", 1) as u64,
+        claimeven: env_i32("SOLVER_CLAIMEVEN", 0) as u32,
+        trace: env_i32("SOLVER_TRACE", 0) != 0,
+        zero_first: env_i32("SOLVER_ZERO", 0) != 0,
+        zero_moves: env_i32("SOLVER_ZERO_MOVES", 14),
     })
 }
 
@@ -125,6 +133,7 @@ impl<'a> Search<'a> {
     /// win at once, by bisection with null windows, within `[lo, hi]`.
     pub fn solve(&mut self, current: u64, mask: u64, moves: i32, mut lo: i32, mut hi: i32) -> i32 {
         self.root_moves = moves;
+        let mut steps = 0;
         while lo < hi && !self.aborted {
             let mut med = lo + (hi - lo) / 2;
             if med <= 0 && lo / 2 < med {
@@ -132,7 +141,25 @@ impl<'a> Search<'a> {
             } else if med >= 0 && hi / 2 > med {
                 med = hi / 2;
             }
+            if self.t.zero_first && moves <= self.t.zero_moves && steps < 3 {
+                // Early positions usually score near 0: try 0, then walk outwards.
+                med = if lo < 0 && hi > 0 {
+                    0
+                } else if lo >= 0 {
+                    lo
+                } else {
+                    hi - 1
+                };
+            }
+            steps += 1;
+            let before = self.nodes;
             let r = self.negamax(current, mask, moves, med, med + 1);
+            if self.t.trace {
+                eprintln!(
+                    "probe [{lo},{hi}] at {med}: {r} ({} nodes)",
+                    self.nodes - before
+                );
+            }
             if r <= med {
                 hi = r.min(hi);
             } else {
@@ -197,6 +224,15 @@ impl<'a> Search<'a> {
             }
             if !g.has_line(opp | empty) {
                 lo = lo.max(0);
+            }
+        }
+        if self.t.claimeven > 0 {
+            // If the opponent can answer every move on top of it, we only get the
+            // cells listed by claimeven: no line among them means no win for us.
+            if let Some(ours) = g.claimeven_mover_cells(mask) {
+                if !g.has_line(cur | ours) {
+                    hi = hi.min(0);
+                }
             }
         }
         if lo >= beta {

@@ -1,0 +1,104 @@
+//! Pons' Connect-Four test sets: End-Easy and Middle-Easy in full, samples of the
+//! harder sets. Skipped (with a message) when the data directory is absent.
+
+use std::sync::atomic::AtomicBool;
+
+use inarow::solver::{Position, Solver, SolverConfig};
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4-pons/");
+
+/// Solves the first `limit` lines of `file` (every `stride`-th line) with a cleared
+/// table and checks the scores; also checks that the node count stays sane.
+fn run(file: &str, limit: usize, stride: usize, max_mean_nodes: f64) {
+    let path = format!("{DIR}{file}");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        println!("skipping {file}: {path} not found");
+        return;
+    };
+    let mut solver = Solver::new(SolverConfig {
+        tt_bytes: 16 << 20,
+        threads: 1,
+    })
+    .unwrap();
+    let cancel = AtomicBool::new(false);
+    let (mut count, mut nodes) = (0u64, 0u64);
+    for line in text.lines().step_by(stride).take(limit) {
+        let mut parts = line.split_whitespace();
+        let (Some(moves), Some(score)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let pos = Position::parse_pons(moves).unwrap();
+        let want: i32 = score.parse().unwrap();
+        solver.clear();
+        let got = solver.solve(&pos, false, &cancel).unwrap();
+        assert_eq!(got, want, "{file}: {moves}");
+        nodes += solver.nodes();
+        count += 1;
+        if count % 5 == 0 {
+            solver.clear();
+            assert_eq!(
+                solver.solve(&pos, true, &cancel).unwrap(),
+                want.signum(),
+                "weak {moves}"
+            );
+        }
+    }
+    let mean = nodes as f64 / count as f64;
+    println!("{file}: {count} positions, mean {mean:.0} nodes");
+    assert!(
+        mean <= max_mean_nodes,
+        "{file}: mean nodes {mean} > {max_mean_nodes}"
+    );
+}
+
+#[test]
+fn end_easy_all() {
+    run("Test_L3_R1", 1000, 1, 51.0);
+}
+
+#[test]
+fn middle_easy_all() {
+    run("Test_L2_R1", 1000, 1, 449.0);
+}
+
+#[test]
+fn middle_medium_sample() {
+    run("Test_L2_R2", 50, 20, 100_000.0);
+}
+
+#[test]
+fn begin_easy_sample() {
+    run("Test_L1_R1", 50, 20, 20_000.0);
+}
+
+#[test]
+fn begin_medium_sample() {
+    run("Test_L1_R2", 10, 100, 3_000_000.0);
+}
+
+#[test]
+fn analyze_and_best_move_agree() {
+    let path = format!("{DIR}Test_L2_R1");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        println!("skipping: {path} not found");
+        return;
+    };
+    let mut solver = Solver::new(SolverConfig::default()).unwrap();
+    let cancel = AtomicBool::new(false);
+    for line in text.lines().step_by(50).take(20) {
+        let mut parts = line.split_whitespace();
+        let (Some(moves), Some(score)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let pos = Position::parse_pons(moves).unwrap();
+        let want: i32 = score.parse().unwrap();
+        let a = solver.analyze(&pos, false, &cancel).unwrap();
+        assert_eq!(
+            a.iter().flatten().max().copied(),
+            Some(want),
+            "{moves}: {a:?}"
+        );
+        let col = solver.best_move(&pos, &cancel).unwrap();
+        assert_eq!(a[col], Some(want));
+    }
+}
