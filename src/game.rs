@@ -443,6 +443,12 @@ impl Game {
         Ok(action)
     }
 
+    /// Reserves room for a whole game's history, so playing never allocates.
+    pub fn reserve_history(&mut self) {
+        let room = self.rules.num_cells().saturating_sub(self.history.len());
+        self.history.reserve_exact(room);
+    }
+
     /// Resets to the empty board (keeps allocations).
     pub fn reset(&mut self) {
         self.stones.fill(0);

@@ -1,7 +1,7 @@
 """Type stubs of the native module (checked with ``mypy.stubtest``)."""
 
 from collections.abc import Callable, Iterable
-from typing import Any, Literal, SupportsIndex, final
+from typing import Any, Literal, Protocol, SupportsIndex, final
 
 from typing_extensions import disjoint_base
 
@@ -17,7 +17,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidPositionError",
     "InvalidRulesError",
-    "SearchCancelledError",
+    "CancelledError",
     "SimulateResult",
     "Solver",
     "SolverConfigError",
@@ -37,9 +37,12 @@ class InvalidRulesError(ValueError): ...
 class InvalidPositionError(ValueError): ...
 class UnsupportedRulesError(ValueError): ...
 class SolverConfigError(ValueError): ...
-class SearchCancelledError(RuntimeError): ...
+class CancelledError(RuntimeError): ...
 
 _Int = SupportsIndex
+
+class _Event(Protocol):
+    def is_set(self) -> bool: ...
 _ObsDtype = Literal["uint8", "bool", "float32"]
 
 @disjoint_base
@@ -215,6 +218,7 @@ def simulate(
     threads: _Int | None = None,
     policy: Literal["random"] = "random",
     progress: bool | Callable[[int, int], object] | None = None,
+    cancel: _Event | None = None,
 ) -> SimulateResult: ...
 
 @final

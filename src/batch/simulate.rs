@@ -101,7 +101,6 @@ pub fn simulate(
         done.fetch_add(last - first, Ordering::Relaxed);
         Some(result)
     };
-    let merge = |a: Option<SimulateResult>, b: Option<SimulateResult>| Some(a?.merge(b?));
     if config.threads <= 1 {
         return (0..chunks)
             .map(run_chunk)
@@ -115,7 +114,8 @@ pub fn simulate(
         (0..chunks)
             .into_par_iter()
             .map(run_chunk)
-            .reduce(|| Some(SimulateResult::empty(&rules)), merge)
+            // Short-circuits on the first cancelled chunk.
+            .try_reduce(|| SimulateResult::empty(&rules), |a, b| Some(a.merge(b)))
     })
 }
 

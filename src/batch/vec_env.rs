@@ -235,12 +235,25 @@ impl VecGames {
                 "num_envs={num_envs} with {rules} needs over 64 GiB: refused"
             )));
         }
+        // Probe for the whole budget first: under a memory limit the per-game
+        // allocations below would otherwise abort the process instead of failing.
+        let mut probe: Vec<u8> = Vec::new();
+        probe
+            .try_reserve_exact(num_envs * (per_game + std::mem::size_of::<Game>() + 64))
+            .map_err(|_| {
+                BatchError::OutOfMemory(format!(
+                    "cannot allocate {num_envs} environments of {rules}"
+                ))
+            })?;
+        drop(probe);
         let mut games = reserve(num_envs, "games")?;
         let mut rngs = reserve(num_envs, "random streams")?;
         let mut needs_reset = reserve(num_envs, "flags")?;
         let template = Game::new(rules);
         for i in 0..num_envs {
-            games.push(template.clone());
+            let mut game = template.clone();
+            game.reserve_history();
+            games.push(game);
             rngs.push(Rng::new(seed, i as u64));
             needs_reset.push(false);
         }

@@ -29,7 +29,7 @@ pub(crate) fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i64
 
 /// A Python bool (or numpy bool), strictly.
 pub(crate) fn bool_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
-    if obj.is_instance_of::<PyBool>() || obj.get_type().name()?.to_string() == "bool" {
+    if obj.is_instance_of::<PyBool>() || obj.get_type().name()? == "bool" {
         return obj.is_truthy();
     }
     Err(PyTypeError::new_err(format!(

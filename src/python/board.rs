@@ -449,8 +449,10 @@ impl Board {
 
     /// Move sequences of exactly `depth` plies from here (games that end earlier
     /// are not extended). Releases the interpreter; Ctrl-C interrupts it.
-    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let max = self.rules().num_cells() as i64;
+    fn perft(slf: &Bound<'_, Self>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        // Count on a snapshot, so the board stays usable from other threads meanwhile.
+        let (py, mut game) = (slf.py(), slf.borrow().game.clone());
+        let max = game.rules().num_cells() as i64;
         let depth = match int_arg(depth, "depth")? {
             Some(d) if (0..=max).contains(&d) => d as u32,
             _ => {
@@ -461,7 +463,7 @@ impl Board {
             }
         };
         let cancel = AtomicBool::new(false);
-        let mut game = self.game.clone();
+
         let result = run_interruptible(
             py,
             &cancel,
@@ -476,9 +478,9 @@ impl Board {
     }
 
     /// Complete games from here (tic-tac-toe: 255168). Interruptible.
-    fn count_games(&self, py: Python<'_>) -> PyResult<u64> {
+    fn count_games(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        let (py, mut game) = (slf.py(), slf.borrow().game.clone());
         let cancel = AtomicBool::new(false);
-        let mut game = self.game.clone();
         let result = run_interruptible(
             py,
             &cancel,

@@ -21,9 +21,9 @@ pub(crate) mod errors {
     );
     create_exception!(
         inarow,
-        SearchCancelledError,
+        CancelledError,
         pyo3::exceptions::PyRuntimeError,
-        "A search stopped by Solver.cancel()."
+        "Work stopped by its cancel flag: Solver.cancel() or a set simulate(cancel=...) event."
     );
     create_exception!(
         inarow,
@@ -69,10 +69,7 @@ mod _native {
             "SolverConfigError",
             py.get_type::<errors::SolverConfigError>(),
         )?;
-        m.add(
-            "SearchCancelledError",
-            py.get_type::<errors::SearchCancelledError>(),
-        )?;
+        m.add("CancelledError", py.get_type::<errors::CancelledError>())?;
         m.add(
             "IllegalMoveError",
             py.get_type::<errors::IllegalMoveError>(),

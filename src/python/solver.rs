@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 
 use super::args::{bool_arg, int_arg};
 use super::board::Board;
-use super::errors::{SearchCancelledError, SolverConfigError, UnsupportedRulesError};
+use super::errors::{CancelledError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
 use crate::solver::{Position, SolveError, Solver as CoreSolver, SolverConfig};
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
@@ -18,7 +18,7 @@ fn solve_error(e: SolveError) -> PyErr {
         SolveError::Unsupported(m) => UnsupportedRulesError::new_err(m),
         SolveError::OutOfMemory(m) => PyMemoryError::new_err(m),
         SolveError::InvalidConfig(m) => SolverConfigError::new_err(m),
-        SolveError::Interrupted => SearchCancelledError::new_err("search cancelled"),
+        SolveError::Interrupted => CancelledError::new_err("search cancelled"),
     }
 }
 
@@ -216,7 +216,7 @@ impl Solver {
         py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).clear());
     }
 
-    /// Stops the running search (from another thread); it raises `SearchCancelledError`.
+    /// Stops the running search (from another thread); it raises `CancelledError`.
     fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
     }

@@ -608,11 +608,13 @@ impl SimulateResult {
 /// Plays `num_games` uniformly random games without returning to Python per move.
 /// Game i uses its own random stream, so the result is the same for any `threads`.
 /// `progress`: True for a tqdm bar, or a callable `f(done, total)`. Ctrl-C raises
-/// KeyboardInterrupt within a fraction of a second.
+/// KeyboardInterrupt within a fraction of a second; setting `cancel` (anything with
+/// `is_set()`, e.g. a `threading.Event`, for runs in background threads) raises
+/// `CancelledError` as quickly.
 #[pyfunction]
 #[pyo3(signature = (num_games, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                    threads=None, policy="random", progress=None),
-           text_signature = "(num_games, width=7, height=6, k=4, players=2, gravity=True, seed=0, threads=None, policy='random', progress=None)")]
+                    threads=None, policy="random", progress=None, cancel=None),
+           text_signature = "(num_games, width=7, height=6, k=4, players=2, gravity=True, seed=0, threads=None, policy='random', progress=None, cancel=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
     py: Python<'_>,
@@ -626,7 +628,20 @@ pub fn simulate(
     threads: Option<&Bound<'_, PyAny>>,
     policy: &str,
     progress: Option<&Bound<'_, PyAny>>,
+    cancel: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SimulateResult> {
+    let cancel_event = match cancel {
+        Some(c) if !c.is_none() => {
+            if !c.hasattr("is_set")? {
+                return Err(PyTypeError::new_err(format!(
+                    "cancel must have an is_set() method (e.g. a threading.Event), got {}",
+                    c.get_type().name()?
+                )));
+            }
+            Some(c.clone())
+        }
+        _ => None,
+    };
     let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
     let games = match int_arg(num_games, "num_games")? {
         Some(v) if (0..=1i64 << 50).contains(&v) => v as u64,
@@ -681,6 +696,11 @@ pub fn simulate(
     let mut shown = 0u64;
     let mut tick = |py: Python<'_>| -> PyResult<()> {
         let _ = py;
+        if let Some(c) = &cancel_event {
+            if c.call_method0("is_set")?.is_truthy()? {
+                return Err(super::errors::CancelledError::new_err("simulate cancelled"));
+            }
+        }
         if let Some(r) = &reporter {
             let now = done.load(Ordering::Relaxed);
             if is_bar {

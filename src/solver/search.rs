@@ -31,6 +31,7 @@ pub(crate) struct Tuning {
     pub trace: bool,
     pub zero_first: bool,
     pub zero_moves: i32,
+    pub hist: bool,
 }
 
 fn env_i32(name: &str, default: i32) -> i32 {
@@ -46,13 +47,14 @@ pub(crate) fn tuning() -> Tuning {
         etc: env_i32("SOLVER_ETC", ETC_MAX_MOVES),
         mirror: env_i32("SOLVER_MIRROR", 1) != 0,
         mirror_max: env_i32("SOLVER_MIRROR_MAX", 64),
-        order: env_i32("SOLVER_ORDER", 0) as u32,
+        order: env_i32("SOLVER_ORDER", 2) as u32,
         canwin: env_i32("SOLVER_CANWIN", 0) != 0,
         grow: env_i32("SOLVER_GROW", 1) as u64,
         claimeven: env_i32("SOLVER_CLAIMEVEN", 0) as u32,
         trace: env_i32("SOLVER_TRACE", 0) != 0,
         zero_first: env_i32("SOLVER_ZERO", 0) != 0,
         zero_moves: env_i32("SOLVER_ZERO_MOVES", 14),
+        hist: env_i32("SOLVER_HIST", 0) != 0,
     })
 }
 
@@ -71,6 +73,8 @@ pub(crate) struct Search<'a> {
     centre: [u8; 64],
     /// Lazy-SMP helper number (0 = main thread): perturbs the move order.
     helper: u32,
+    /// History heuristic: cutoff credit per (side parity, cell).
+    history: [[u32; 64]; 2],
     /// Table stores since the table last grew (this thread).
     stores: u64,
     /// Threads sharing the table.
@@ -108,6 +112,7 @@ impl<'a> Search<'a> {
             helper,
             root_moves: 0,
             stores: 0,
+            history: [[0; 64]; 2],
             threads: threads as u64,
         }
     }
@@ -259,6 +264,8 @@ impl<'a> Search<'a> {
         // Children: a move after which the opponent has no safe reply wins at once
         // (two moves from now), with the earliest possible score.
         let mut list = MoveList::new();
+        let mut child_keys = [0u64; 32];
+        let etc = moves < self.t.etc;
         let mut tt_best = None;
         let mut rest = next;
         let w = g.width as usize;
@@ -271,6 +278,11 @@ impl<'a> Search<'a> {
             rest ^= m;
             let c2 = cur | m;
             let m2 = mask | m;
+            if etc && list.len() < 32 {
+                let (ck, _) = self.key(opp, m2, moves + 1);
+                self.table.prefetch(ck);
+                child_keys[list.len()] = ck;
+            }
             let ours = g.winning_cells(c2, m2);
             let p2 = g.possible(m2);
             let f2 = ours & p2;
@@ -303,6 +315,12 @@ impl<'a> Search<'a> {
                         + 3 * useful.count_ones() as i32
                 }
             };
+            let score = if self.t.hist {
+                let h = self.history[(moves & 1) as usize][m.trailing_zeros() as usize];
+                (score << 16) | (h >> 16).min(0xffff) as i32
+            } else {
+                score
+            };
             list.push(col, score);
             if rest == 0 {
                 break;
@@ -312,6 +330,17 @@ impl<'a> Search<'a> {
         hi = hi.min((n - 3 - moves) / 2);
         if hi <= alpha {
             return hi;
+        }
+
+        if list.len() == 1 {
+            // A single move (forced or the only safe one): no table traffic.
+            let m = next & g.column_mask(list.col(0));
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            if alpha >= beta {
+                return alpha;
+            }
+            return -self.negamax(opp, mask | m, moves + 1, -beta, -alpha);
         }
 
         if let Some(e) = self.table.get(key) {
@@ -327,10 +356,8 @@ impl<'a> Search<'a> {
         }
 
         // Enhanced transposition cutoff: a child whose upper bound already refutes it.
-        if moves < self.t.etc {
-            for j in 0..list.len() {
-                let m = next & g.column_mask(list.col(j));
-                let (ck, _) = self.key(opp, mask | m, moves + 1);
+        if etc {
+            for &ck in &child_keys[..list.len()] {
                 if let Some(e) = self.table.get(ck) {
                     let v = -e.upper;
                     if v >= beta {
@@ -371,6 +398,11 @@ impl<'a> Search<'a> {
                 best = v;
                 best_col = col;
                 if v >= beta {
+                    if self.t.hist && j > 0 {
+                        let d = (n - moves) as u32;
+                        let slot = &mut self.history[(moves & 1) as usize][m.trailing_zeros() as usize];
+                        *slot = slot.saturating_add(d * d);
+                    }
                     break;
                 }
                 if v > alpha {
