@@ -263,8 +263,8 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="a short throughput benchmark")
     _add_rules(bench)
-    bench.add_argument("--games", type=int, default=20_000)
-    bench.add_argument("--envs", type=int, default=256)
+    bench.add_argument("--games", type=int, default=1_000_000)
+    bench.add_argument("--envs", type=int, default=4096)
     bench.add_argument("--steps", type=int, default=200)
     bench.add_argument("--threads", type=int, default=None)
     bench.set_defaults(func=_cmd_bench)
