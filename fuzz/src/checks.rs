@@ -60,7 +60,11 @@ pub fn rules_from(inp: &mut Input, big: bool) -> Rules {
     let h = 1 + inp.below(max_side) as i64;
     let k = 1 + inp.below(w.max(h) as usize) as i64;
     let pb = inp.u8();
-    let players = if pb < 192 { 2 + pb as i64 % 3 } else { 2 + pb as i64 % 15 };
+    let players = if pb < 192 {
+        2 + pb as i64 % 3
+    } else {
+        2 + pb as i64 % 15
+    };
     let gravity = sel & 1 == 1;
     Rules::new(w, h, k, players, gravity).expect("rules derived in range")
 }
@@ -140,7 +144,11 @@ pub fn check_state(g: &Game) {
     assert_eq!(n, s.stones, "stones_on_board");
     for q in 0..p {
         let count = s.cells.iter().filter(|&&c| c == q as i8 + 1).count();
-        assert_eq!(count, n / p + usize::from(q < n % p), "stones of player {q}");
+        assert_eq!(
+            count,
+            n / p + usize::from(q < n % p),
+            "stones of player {q}"
+        );
     }
     assert_eq!(s.to_move, n % p, "to_move");
     // Owner agrees with write_cells.
@@ -161,7 +169,11 @@ pub fn check_state(g: &Game) {
     }
     // Winner by brute force.
     let lines = players_with_lines(&s.cells, w, h, k);
-    assert_eq!(lines, s.winner.into_iter().collect::<Vec<_>>(), "winner vs line scan");
+    assert_eq!(
+        lines,
+        s.winner.into_iter().collect::<Vec<_>>(),
+        "winner vs line scan"
+    );
     if let Some(win) = s.winner {
         assert_eq!(win, (n + p - 1) % p, "the winner moved last");
         check_winning_line(g, win, k);
@@ -245,7 +257,11 @@ pub fn play_checked(g: &mut Game, action: usize) -> bool {
             };
             assert!(expected_kind, "play({action}) gave {e:?}");
             let _ = e.to_string();
-            assert_eq!(snapshot(g), before, "a refused play({action}) changed the game");
+            assert_eq!(
+                snapshot(g),
+                before,
+                "a refused play({action}) changed the game"
+            );
             false
         }
     }
@@ -493,11 +509,17 @@ pub fn check_from_cells(data: &[u8]) {
     let expected = position_is_valid(&rules, &cells);
     match Game::from_cells(rules, &cells) {
         Err(e) => {
-            assert!(!expected, "from_cells refused a valid position: {e}\n{cells:?}");
+            assert!(
+                !expected,
+                "from_cells refused a valid position: {e}\n{cells:?}"
+            );
             assert!(!e.to_string().is_empty());
         }
         Ok(mut g) => {
-            assert!(expected, "from_cells accepted an invalid position {cells:?}");
+            assert!(
+                expected,
+                "from_cells accepted an invalid position {cells:?}"
+            );
             check_state(&g);
             let mut out = vec![0i8; cells_n];
             g.write_cells(&mut out);
@@ -546,11 +568,7 @@ struct Bufs {
 impl Bufs {
     /// Buffers filled with sentinels (so that a refused step can be seen not to write).
     fn new(n: usize, v: &VecGames) -> Bufs {
-        let (o, p, a) = (
-            v.obs_size(),
-            v.rules().players(),
-            v.rules().num_actions(),
-        );
+        let (o, p, a) = (v.obs_size(), v.rules().players(), v.rules().num_actions());
         Bufs {
             obs: vec![7.0; n * o],
             obs_u8: vec![7; n * o],
@@ -752,7 +770,11 @@ fn step_and_compare(
             let after: Vec<Snapshot> = v.games().iter().map(snapshot).collect();
             assert_eq!(after, before, "a refused batch changed a game");
             for (i, &flag) in pending.iter().enumerate() {
-                assert_eq!(v.needs_reset(i), flag, "a refused batch changed needs_reset");
+                assert_eq!(
+                    v.needs_reset(i),
+                    flag,
+                    "a refused batch changed needs_reset"
+                );
             }
             assert_eq!(b.fingerprint(), untouched, "a refused batch wrote outputs");
         }
@@ -805,7 +827,11 @@ fn step_and_compare(
                 if let Some(f) = final_obs {
                     assert_eq!(&b.final_obs[i * o..(i + 1) * o], &f[..], "final_obs[{i}]");
                 }
-                assert_eq!(&obs[i * o..(i + 1) * o], &planes_of(&next[i])[..], "obs[{i}]");
+                assert_eq!(
+                    &obs[i * o..(i + 1) * o],
+                    &planes_of(&next[i])[..],
+                    "obs[{i}]"
+                );
                 let legal = next[i].legal_actions();
                 for a in 0..na {
                     assert_eq!(b.mask[i * na + a], legal.contains(&a), "mask[{i}][{a}]");
@@ -829,7 +855,9 @@ struct Tiny {
 
 impl Tiny {
     fn top(&self, col: usize) -> Option<usize> {
-        (0..self.h).rev().find(|&row| self.cells[row * self.w + col] == 0)
+        (0..self.h)
+            .rev()
+            .find(|&row| self.cells[row * self.w + col] == 0)
     }
     fn key(&self) -> u64 {
         self.cells.iter().fold(0u64, |acc, &c| acc * 3 + c as u64)
@@ -844,17 +872,19 @@ impl Tiny {
                 && (c as usize) < self.w
                 && self.cells[r as usize * self.w + c as usize] == v
         };
-        [(0i64, 1i64), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
-            let mut len = 1;
-            for sgn in [1, -1] {
-                let mut i = 1;
-                while at(row as i64 + sgn * dr * i, col as i64 + sgn * dc * i) {
-                    len += 1;
-                    i += 1;
+        [(0i64, 1i64), (1, 0), (1, 1), (1, -1)]
+            .iter()
+            .any(|&(dr, dc)| {
+                let mut len = 1;
+                for sgn in [1, -1] {
+                    let mut i = 1;
+                    while at(row as i64 + sgn * dr * i, col as i64 + sgn * dc * i) {
+                        len += 1;
+                        i += 1;
+                    }
                 }
-            }
-            len >= self.k
-        })
+                len >= self.k
+            })
     }
 }
 
@@ -928,7 +958,11 @@ pub fn check_solver_small(data: &[u8]) {
             let strong = solver.solve(&pos, false, &cancel).expect("solve");
             assert_eq!(strong, expected, "{w}x{h} k={k} moves {moves:?}");
             let weak = solver.solve(&pos, true, &cancel).expect("weak solve");
-            assert_eq!(weak, expected.signum(), "weak: {w}x{h} k={k} moves {moves:?}");
+            assert_eq!(
+                weak,
+                expected.signum(),
+                "weak: {w}x{h} k={k} moves {moves:?}"
+            );
             let cells: Vec<u8> = tiny.cells.iter().map(|&c| c as u8).collect();
             assert_eq!(pos.cells(), cells, "Position::cells");
             let from_cells = Position::from_cells(w, h, k, &cells).expect("reachable cells");
