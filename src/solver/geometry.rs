@@ -38,10 +38,6 @@ pub(crate) struct Geometry {
     pub board: u64,
     /// Number of cells, `width * height`.
     pub cells: i32,
-    /// The top row.
-    pub top_row: u64,
-    /// Rows `0..height - 2` (cells with two playable cells above them).
-    pub below_top2: u64,
     /// Whether the specialised k = 4 line code may be used (shifts stay below 64).
     fast4: bool,
 }
@@ -94,12 +90,6 @@ impl Geometry {
             bottom,
             board,
             cells: (w * h) as i32,
-            top_row: bottom << (h - 1),
-            below_top2: if h >= 3 {
-                bottom.wrapping_mul((1u64 << (h - 2)) - 1)
-            } else {
-                0
-            },
             fast4: k == 4 && 3 * (h1 + 1) < 64,
         })
     }
@@ -172,21 +162,6 @@ impl Geometry {
             }
         }
         r & empty
-    }
-
-    /// Claimeven: the cells the player to move gets if the opponent always answers on
-    /// top of the player's stone, i.e. every other empty cell of each column starting
-    /// with the lowest one. Returns `None` unless every column has an even number of
-    /// empty cells (otherwise the opponent cannot always answer on top).
-    #[inline(always)]
-    pub fn claimeven_mover_cells(&self, mask: u64) -> Option<u64> {
-        let mut x = self.possible(mask);
-        let mut acc = x;
-        for _ in 0..(self.height - 1) / 2 {
-            x = (x & self.below_top2) << 2;
-            acc |= x;
-        }
-        (acc & self.top_row == 0).then_some(acc)
     }
 
     /// The four line directions as bit shifts.

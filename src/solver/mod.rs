@@ -201,17 +201,11 @@ impl Solver {
                 let helpers: Vec<_> = (1..self.threads as u32)
                     .map(|h| {
                         scope.spawn(move || {
+                            // Same search, perturbed move order near the root; its
+                            // table entries help the main thread. Stops when the
+                            // main thread is done (or after finishing first).
                             let mut s = Search::new(g, table, cancel, stop, h, threads);
-                            while !s.aborted {
-                                s.solve(pos.current, pos.mask, moves, lo, hi);
-                                if !s.aborted {
-                                    // Finished before the main thread: idle politely.
-                                    std::thread::yield_now();
-                                    if stop.load(Ordering::Relaxed) {
-                                        break;
-                                    }
-                                }
-                            }
+                            s.solve(pos.current, pos.mask, moves, lo, hi);
                             s.nodes
                         })
                     })
@@ -283,7 +277,7 @@ impl Solver {
         cols.sort_by_key(|&c| ((2 * c as i32 - (w - 1)).abs(), c));
         for c in cols {
             if let Some(s) = scores[c] {
-                if best.is_none_or(|(b, _)| s > b) {
+                if best.map_or(true, |(b, _)| s > b) {
                     best = Some((s, c));
                 }
             }

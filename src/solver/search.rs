@@ -14,52 +14,11 @@ use super::table::Table;
 /// How often (in nodes, a power of two minus one) the stop flags are polled.
 const POLL_MASK: u64 = 0x3ff;
 
-/// Below this many stones, children are probed in the table before searching them
-/// (enhanced transposition cutoffs).
-const ETC_MAX_MOVES: i32 = 64;
-
-/// Tuning knobs (read once from the environment; for experiments only).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Tuning {
-    pub etc: i32,
-    pub mirror: bool,
-    pub mirror_max: i32,
-    pub order: u32,
-    pub canwin: bool,
-    pub grow: u64,
-    pub claimeven: u32,
-    pub trace: bool,
-    pub zero_first: bool,
-    pub zero_moves: i32,
-    pub hist: bool,
-}
-
-fn env_i32(name: &str, default: i32) -> i32 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-pub(crate) fn tuning() -> Tuning {
-    static T: std::sync::OnceLock<Tuning> = std::sync::OnceLock::new();
-    *T.get_or_init(|| Tuning {
-        etc: env_i32("SOLVER_ETC", ETC_MAX_MOVES),
-        mirror: env_i32("SOLVER_MIRROR", 1) != 0,
-        mirror_max: env_i32("SOLVER_MIRROR_MAX", 64),
-        order: env_i32("SOLVER_ORDER", 2) as u32,
-        canwin: env_i32("SOLVER_CANWIN", 0) != 0,
-        grow: env_i32("SOLVER_GROW", 1) as u64,
-        claimeven: env_i32("SOLVER_CLAIMEVEN", 0) as u32,
-        trace: env_i32("SOLVER_TRACE", 0) != 0,
-        zero_first: env_i32("SOLVER_ZERO", 0) != 0,
-        zero_moves: env_i32("SOLVER_ZERO_MOVES", 14),
-        hist: env_i32("SOLVER_HIST", 0) != 0,
-    })
-}
+/// Up to this many stones on the board, the first root probe is at 0 (opening
+/// positions score near 0), then the search walks outwards from it.
+const ZERO_FIRST_MAX_MOVES: i32 = 1;
 
 pub(crate) struct Search<'a> {
-    t: Tuning,
     g: Geometry,
     n: i32,
     table: &'a Table,
@@ -73,8 +32,6 @@ pub(crate) struct Search<'a> {
     centre: [u8; 64],
     /// Lazy-SMP helper number (0 = main thread): perturbs the move order.
     helper: u32,
-    /// History heuristic: cutoff credit per (side parity, cell).
-    history: [[u32; 64]; 2],
     /// Table stores since the table last grew (this thread).
     stores: u64,
     /// Threads sharing the table.
@@ -100,7 +57,6 @@ impl<'a> Search<'a> {
             centre[i] = c as u8;
         }
         Search {
-            t: tuning(),
             g,
             n: g.cells,
             table,
@@ -112,7 +68,6 @@ impl<'a> Search<'a> {
             helper,
             root_moves: 0,
             stores: 0,
-            history: [[0; 64]; 2],
             threads: threads as u64,
         }
     }
@@ -121,11 +76,8 @@ impl<'a> Search<'a> {
     /// plus the mover's stones), or its mirror image if smaller. Returns the key and
     /// whether it was mirrored.
     #[inline(always)]
-    fn key(&self, current: u64, mask: u64, moves: i32) -> (u64, bool) {
+    fn key(&self, current: u64, mask: u64) -> (u64, bool) {
         let k = current.wrapping_add(mask);
-        if moves >= self.t.mirror_max {
-            return (k, false);
-        }
         let m = self.g.mirror(k);
         if m < k {
             (m, true)
@@ -146,7 +98,7 @@ impl<'a> Search<'a> {
             } else if med >= 0 && hi / 2 > med {
                 med = hi / 2;
             }
-            if self.t.zero_first && moves <= self.t.zero_moves && steps < 3 {
+            if moves <= ZERO_FIRST_MAX_MOVES && steps < 3 {
                 // Early positions usually score near 0: try 0, then walk outwards.
                 med = if lo < 0 && hi > 0 {
                     0
@@ -157,14 +109,7 @@ impl<'a> Search<'a> {
                 };
             }
             steps += 1;
-            let before = self.nodes;
             let r = self.negamax(current, mask, moves, med, med + 1);
-            if self.t.trace {
-                eprintln!(
-                    "probe [{lo},{hi}] at {med}: {r} ({} nodes)",
-                    self.nodes - before
-                );
-            }
             if r <= med {
                 hi = r.min(hi);
             } else {
@@ -191,7 +136,7 @@ impl<'a> Search<'a> {
                 self.aborted = true;
             }
             let live = self.table.live_buckets();
-            if live < self.table.buckets() && self.stores * self.threads * self.t.grow > live {
+            if live < self.table.buckets() && self.stores * self.threads > live {
                 self.table.grow(live);
                 self.stores = 0;
             }
@@ -222,24 +167,6 @@ impl<'a> Search<'a> {
         // The opponent cannot win on the next move, we cannot win on this one.
         let mut lo = -(n - 2 - moves) / 2;
         let mut hi = (n - 1 - moves) / 2;
-        if self.t.canwin {
-            let empty = g.board & !mask;
-            if !g.has_line(cur | empty) {
-                hi = hi.min(0);
-            }
-            if !g.has_line(opp | empty) {
-                lo = lo.max(0);
-            }
-        }
-        if self.t.claimeven > 0 {
-            // If the opponent can answer every move on top of it, we only get the
-            // cells listed by claimeven: no line among them means no win for us.
-            if let Some(ours) = g.claimeven_mover_cells(mask) {
-                if !g.has_line(cur | ours) {
-                    hi = hi.min(0);
-                }
-            }
-        }
         if lo >= beta {
             return lo;
         }
@@ -247,9 +174,9 @@ impl<'a> Search<'a> {
             return hi;
         }
 
-        let (key, mirrored) = self.key(cur, mask, moves);
+        let (key, mirrored) = self.key(cur, mask);
         self.table.prefetch(key);
-        if self.t.mirror && moves < 16 {
+        if moves < 16 {
             let k = cur.wrapping_add(mask);
             if g.mirror(k) == k {
                 // A symmetric position: the right half mirrors the left half.
@@ -265,7 +192,6 @@ impl<'a> Search<'a> {
         // (two moves from now), with the earliest possible score.
         let mut list = MoveList::new();
         let mut child_keys = [0u64; 32];
-        let etc = moves < self.t.etc;
         let mut tt_best = None;
         let mut rest = next;
         let w = g.width as usize;
@@ -278,8 +204,8 @@ impl<'a> Search<'a> {
             rest ^= m;
             let c2 = cur | m;
             let m2 = mask | m;
-            if etc && list.len() < 32 {
-                let (ck, _) = self.key(opp, m2, moves + 1);
+            if list.len() < 32 {
+                let (ck, _) = self.key(opp, m2);
                 self.table.prefetch(ck);
                 child_keys[list.len()] = ck;
             }
@@ -296,31 +222,15 @@ impl<'a> Search<'a> {
             if replies == 0 {
                 return hi;
             }
-            let score = match self.t.order {
-                0 => ours.count_ones() as i32,
-                1 => {
-                    let v1 = (p2 << 1) & g.board;
-                    let v2 = (v1 << 1) & g.board;
-                    10 * (ours & v1).count_ones() as i32
-                        + 5 * (ours & v2).count_ones() as i32
-                        + 3 * ours.count_ones() as i32
-                }
-                _ => {
-                    // Threats right above an opponent's threat are useless.
-                    let useful = ours & !(opp_win << 1);
-                    let v1 = (p2 << 1) & g.board;
-                    let v2 = (v1 << 1) & g.board;
-                    12 * (useful & v1).count_ones() as i32
-                        + 5 * (useful & v2).count_ones() as i32
-                        + 3 * useful.count_ones() as i32
-                }
-            };
-            let score = if self.t.hist {
-                let h = self.history[(moves & 1) as usize][m.trailing_zeros() as usize];
-                (score << 16) | (h >> 16).min(0xffff) as i32
-            } else {
-                score
-            };
+            // Threats (cells completing our line) ordering, as in c4: threats right
+            // above an opponent's threat are useless; threats that become playable
+            // soon count most.
+            let useful = ours & !(opp_win << 1);
+            let v1 = (p2 << 1) & g.board;
+            let v2 = (v1 << 1) & g.board;
+            let score = 12 * (useful & v1).count_ones() as i32
+                + 5 * (useful & v2).count_ones() as i32
+                + 3 * useful.count_ones() as i32;
             list.push(col, score);
             if rest == 0 {
                 break;
@@ -356,7 +266,7 @@ impl<'a> Search<'a> {
         }
 
         // Enhanced transposition cutoff: a child whose upper bound already refutes it.
-        if etc {
+        {
             for &ck in &child_keys[..list.len()] {
                 if let Some(e) = self.table.get(ck) {
                     let v = -e.upper;
@@ -398,11 +308,6 @@ impl<'a> Search<'a> {
                 best = v;
                 best_col = col;
                 if v >= beta {
-                    if self.t.hist && j > 0 {
-                        let d = (n - moves) as u32;
-                        let slot = &mut self.history[(moves & 1) as usize][m.trailing_zeros() as usize];
-                        *slot = slot.saturating_add(d * d);
-                    }
                     break;
                 }
                 if v > alpha {

@@ -114,7 +114,7 @@ fn check_board(w: usize, h: usize, k: usize, samples: usize, tt_bytes: usize, th
         );
         if i % 4 == 0 && !pos.is_over() {
             let a = solver.analyze(&pos, false, &cancel).unwrap();
-            for c in 0..w {
+            for (c, got) in a.iter().enumerate() {
                 let want = if pos.can_play(c) {
                     let mut ch = pos;
                     ch.play(c).unwrap();
@@ -126,7 +126,7 @@ fn check_board(w: usize, h: usize, k: usize, samples: usize, tt_bytes: usize, th
                 } else {
                     None
                 };
-                assert_eq!(a[c], want, "analyze {w}x{h} k={k} moves {moves:?} col {c}");
+                assert_eq!(*got, want, "analyze {w}x{h} k={k} moves {moves:?} col {c}");
             }
             let bm = solver.best_move(&pos, &cancel).unwrap();
             let best = a.iter().flatten().max().copied();
