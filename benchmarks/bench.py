@@ -46,7 +46,9 @@ def inarow_vec_random(num_envs: int, steps: int, **rules) -> Measure:
     env.reset(seed=0)
 
     def run():
-        return timed(lambda: [env.step(env.random_actions()) for _ in range(steps)] and num_envs * steps)
+        return timed(
+            lambda: [env.step(env.random_actions()) for _ in range(steps)] and num_envs * steps
+        )
 
     return run
 
@@ -183,7 +185,7 @@ def pettingzoo_connect_four(games: int) -> Measure | None:
         moves = 0
         for g in range(games):
             env.reset(seed=g)
-            for agent in env.agent_iter():
+            for _agent in env.agent_iter():
                 obs, _, term, trunc, _ = env.last()
                 if term or trunc:
                     env.step(None)
@@ -207,17 +209,33 @@ def run(rounds: int, quick: bool, only: str | None) -> None:
         ("c4 whole games", "inarow simulate, 2 threads", inarow_simulate(2, n(2_000_000))),
         ("c4 whole games", "OpenSpiel C++ loop (evaluate_bots)", open_spiel_cpp_loop(n(20_000))),
         ("c4 batch 4096", "inarow VecEnv.step(random_actions())", inarow_vec_random(4096, n(300))),
-        ("c4 batch 4096", "inarow VecEnv.step, numpy-sampled", inarow_vec_numpy_sampled(4096, n(100))),
+        (
+            "c4 batch 4096",
+            "inarow VecEnv.step, numpy-sampled",
+            inarow_vec_numpy_sampled(4096, n(100)),
+        ),
         ("c4 batch 4096", "pgx jit+vmap auto-reset (CPU)", pgx_connect_four(4096, n(200))),
         ("c4 per move from Python", "inarow Board.move loop", inarow_board_moves(n(5_000))),
         ("c4 per move from Python", "OpenSpiel Python loop", open_spiel_python(n(3_000))),
         ("c4 per move from Python", "PettingZoo connect_four_v3", pettingzoo_connect_four(n(100))),
         ("gomoku 15x15 k=5", "inarow simulate, 2 threads", inarow_simulate(2, n(20_000), **gomoku)),
         ("gomoku 15x15 k=5", "inarow simulate, 1 thread", inarow_simulate(1, n(10_000), **gomoku)),
-        ("gomoku 15x15 k=5", "inarow VecEnv.step, batch 1024", inarow_vec_random(1024, n(200), **gomoku)),
-        ("8x8 k=5 3 players", "inarow simulate, 2 threads", inarow_simulate(2, n(100_000), **three)),
+        (
+            "gomoku 15x15 k=5",
+            "inarow VecEnv.step, batch 1024",
+            inarow_vec_random(1024, n(200), **gomoku),
+        ),
+        (
+            "8x8 k=5 3 players",
+            "inarow simulate, 2 threads",
+            inarow_simulate(2, n(100_000), **three),
+        ),
         ("8x8 k=5 3 players", "inarow simulate, 1 thread", inarow_simulate(1, n(50_000), **three)),
-        ("8x8 k=5 3 players", "inarow VecEnv.step, batch 4096", inarow_vec_random(4096, n(100), **three)),
+        (
+            "8x8 k=5 3 players",
+            "inarow VecEnv.step, batch 4096",
+            inarow_vec_random(4096, n(100), **three),
+        ),
     ]
     rows = [r for r in rows if r[2] is not None and (only is None or r[1].startswith(only))]
     samples: dict[tuple[str, str], list[float]] = {(g, label): [] for g, label, _ in rows}
@@ -227,8 +245,10 @@ def run(rounds: int, quick: bool, only: str | None) -> None:
             samples[(group, label)].append(units / seconds)
         print(f"round {r + 1}/{rounds} done", flush=True)
     print()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, numpy {np.__version__}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, numpy {np.__version__}"
+    )
     print(f"{'group':26} {'what':40} {'median moves/s':>15} {'vs inarow best':>15}")
     groups: dict[str, float] = {}
     for group, label, _ in rows:
@@ -243,7 +263,9 @@ def run(rounds: int, quick: bool, only: str | None) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     parser.add_argument("--only", help="only rows whose label starts with this")

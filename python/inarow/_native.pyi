@@ -3,10 +3,9 @@
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, Protocol, SupportsIndex, final
 
-from typing_extensions import disjoint_base
-
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 __all__ = [
     "FORMAT_VERSION",
@@ -43,6 +42,7 @@ _Int = SupportsIndex
 
 class _Event(Protocol):
     def is_set(self) -> bool: ...
+
 _ObsDtype = Literal["uint8", "bool", "float32"]
 
 @disjoint_base
