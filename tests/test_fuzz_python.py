@@ -180,10 +180,19 @@ def test_rules_arguments(width, height, k, players, gravity):
         assert 2 <= board.players <= inarow.MAX_PLAYERS
 
 
-@given(hostile, hostile, hostile, hostile)
+num_envs_values = st.one_of(
+    st.integers(-3, 64),
+    st.sampled_from([2**70, -(2**70), inarow.MAX_ENVS + 1, 2**63]),
+    st.builds(BadIndex, st.sampled_from([5, -1, 2**70, None, ValueError("v")])),
+    st.floats(),
+    st.none(),
+    st.text(max_size=3),
+    numpy_scalars.filter(lambda x: not isinstance(x, np.integer) or -3 <= int(x) <= 64),
+)
+
+
+@given(num_envs_values, hostile, hostile, hostile)
 def test_rules_arguments_of_vec_env_and_friends(num_envs, width, k, players):
-    if isinstance(num_envs, int) and num_envs > 64:
-        num_envs = num_envs % 64  # keep real allocations small
     attempt(lambda: VecEnv(num_envs, width=width, height=3, k=k, players=players, threads=1))
     attempt(lambda: Board.gomoku(width))
     attempt(lambda: Board.from_moves([0, 1], width=width, k=k, players=players))
