@@ -51,7 +51,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub use error::SolveError;
 pub use position::Position;
@@ -66,6 +66,8 @@ pub const MIN_TT_BYTES: usize = 1 << 10;
 pub const MAX_TT_BYTES: usize = 16 << 30;
 /// Default table size (rounded down to a power of two, like every size).
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
+/// Slots of the shared "being searched" table used with several threads.
+const BUSY_SLOTS: usize = 1 << 14;
 /// Most threads accepted.
 pub const MAX_THREADS: usize = 64;
 
@@ -192,26 +194,28 @@ impl Solver {
         let table = &self.table;
         let threads = self.threads;
         let (score, nodes, aborted) = if self.threads <= 1 {
-            let mut s = Search::new(g, table, cancel, &stop, 0, 1);
+            let mut s = Search::new(g, table, cancel, &stop, None, 1);
             let r = s.solve(pos.current, pos.mask, moves, lo, hi);
             (r, s.nodes, s.aborted)
         } else {
+            let busy: Vec<AtomicU64> = (0..BUSY_SLOTS).map(|_| AtomicU64::new(u64::MAX)).collect();
+            let busy = &busy[..];
             std::thread::scope(|scope| {
                 let stop = &stop;
-                let helpers: Vec<_> = (1..self.threads as u32)
-                    .map(|h| {
+                let helpers: Vec<_> = (1..self.threads)
+                    .map(|_| {
                         scope.spawn(move || {
                             // Same search, perturbed move order near the root; its
                             // table entries help the main thread. Stops when the
                             // main thread is done (or after finishing first).
-                            let mut s = Search::new(g, table, cancel, stop, h, threads);
+                            let mut s = Search::new(g, table, cancel, stop, Some(busy), threads);
                             s.solve(pos.current, pos.mask, moves, lo, hi);
                             s.nodes
                         })
                     })
                     .collect();
                 let never = AtomicBool::new(false);
-                let mut s = Search::new(g, table, cancel, &never, 0, threads);
+                let mut s = Search::new(g, table, cancel, &never, Some(busy), threads);
                 let r = s.solve(pos.current, pos.mask, moves, lo, hi);
                 stop.store(true, Ordering::Relaxed);
                 let mut nodes = s.nodes;

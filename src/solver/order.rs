@@ -50,10 +50,9 @@ impl MoveList {
         }
     }
 
-    /// Sorts by score, high first, keeping the insertion order on ties. Helper
-    /// threads (`rotate > 0`) rotate the order to desynchronise.
+    /// Sorts by score, high first, keeping the insertion order on ties.
     #[inline(always)]
-    pub fn sort(&mut self, rotate: u32) {
+    pub fn sort(&mut self) {
         let items = &mut self.items[..self.len];
         for i in 1..items.len() {
             let x = items[i];
@@ -63,10 +62,6 @@ impl MoveList {
                 j -= 1;
             }
             items[j] = x;
-        }
-        if rotate > 0 && items.len() > 1 {
-            let r = rotate as usize % items.len();
-            items.rotate_left(r);
         }
     }
 }

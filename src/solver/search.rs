@@ -5,7 +5,7 @@
 //! the position, which is what makes the lock-free sharing and the fail-soft returns
 //! safe.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use super::geometry::Geometry;
 use super::order::MoveList;
@@ -13,6 +13,9 @@ use super::table::Table;
 
 /// How often (in nodes, a power of two minus one) the stop flags are polled.
 const POLL_MASK: u64 = 0x3ff;
+
+/// Plies below the root where threads advertise the nodes they are searching.
+const BUSY_PLIES: i32 = 12;
 
 /// Up to this many stones on the board, the first root probe is at 0 (opening
 /// positions score near 0), then the search walks outwards from it.
@@ -30,8 +33,8 @@ pub(crate) struct Search<'a> {
     pub aborted: bool,
     /// Columns, centre first.
     centre: [u8; 64],
-    /// Lazy-SMP helper number (0 = main thread): perturbs the move order.
-    helper: u32,
+    /// Shared "being searched" markers (threads > 1), indexed by key hash.
+    busy: Option<&'a [AtomicU64]>,
     /// Table stores since the table last grew (this thread).
     stores: u64,
     /// Threads sharing the table.
@@ -46,7 +49,7 @@ impl<'a> Search<'a> {
         table: &'a Table,
         cancel: &'a AtomicBool,
         stop: &'a AtomicBool,
-        helper: u32,
+        busy: Option<&'a [AtomicU64]>,
         threads: usize,
     ) -> Search<'a> {
         let mut centre = [0u8; 64];
@@ -65,7 +68,7 @@ impl<'a> Search<'a> {
             nodes: 0,
             aborted: false,
             centre,
-            helper,
+            busy,
             root_moves: 0,
             stores: 0,
             threads: threads as u64,
@@ -84,6 +87,29 @@ impl<'a> Search<'a> {
         } else {
             (k, false)
         }
+    }
+
+    #[inline]
+    fn busy_slot(&self, key: u64) -> Option<&AtomicU64> {
+        let b = self.busy?;
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+        b.get(h as usize % b.len())
+    }
+
+    fn mark_busy(&self, key: u64) {
+        if let Some(s) = self.busy_slot(key) {
+            s.store(key, Relaxed);
+        }
+    }
+
+    fn unmark_busy(&self, key: u64) {
+        if let Some(s) = self.busy_slot(key) {
+            let _ = s.compare_exchange(key, u64::MAX, Relaxed, Relaxed);
+        }
+    }
+
+    fn is_busy(&self, key: u64) -> bool {
+        self.busy_slot(key).is_some_and(|s| s.load(Relaxed) == key)
     }
 
     /// Exact score of a position that is not over and where the player to move cannot
@@ -287,33 +313,52 @@ impl<'a> Search<'a> {
         if let Some(b) = tt_best {
             list.promote(b);
         }
-        list.sort(if moves < self.root_moves + 4 {
-            self.helper
-        } else {
-            0
-        });
+        list.sort();
 
         let start_nodes = self.nodes;
         let alpha0 = alpha;
         let mut best = i32::MIN;
         let mut best_col = 0u32;
-        for j in 0..list.len() {
-            let col = list.col(j);
-            let m = next & g.column_mask(col);
-            let v = -self.negamax(opp, mask | m, moves + 1, -beta, -alpha);
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_col = col;
-                if v >= beta {
-                    break;
+        // With several threads, near the root, a child another thread is already
+        // searching is deferred to the end (ABDADA): by then its result is
+        // probably in the table. The first child is never deferred.
+        let shared = self.busy.is_some() && moves < self.root_moves + BUSY_PLIES;
+        if shared {
+            self.mark_busy(key);
+        }
+        let mut deferred = 0u64;
+        'passes: for pass in 0..2 {
+            for j in 0..list.len() {
+                let col = list.col(j);
+                let m = next & g.column_mask(col);
+                if pass == 1 && deferred & (1 << j) == 0 {
+                    continue;
                 }
-                if v > alpha {
-                    alpha = v;
+                if pass == 0 && shared && j > 0 && self.is_busy(self.key(opp, mask | m).0) {
+                    deferred |= 1 << j;
+                    continue;
+                }
+                let v = -self.negamax(opp, mask | m, moves + 1, -beta, -alpha);
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_col = col;
+                    if v >= beta {
+                        break 'passes;
+                    }
+                    if v > alpha {
+                        alpha = v;
+                    }
                 }
             }
+            if deferred == 0 {
+                break;
+            }
+        }
+        if shared {
+            self.unmark_busy(key);
         }
         let (lower, upper) = if best >= beta {
             (best, hi)
