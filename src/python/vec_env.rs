@@ -141,76 +141,36 @@ macro_rules! with_buffers {
         let mut reset = $self.reset_flags.bind($py).try_readwrite()?;
         let obs_any = $self.obs.bind($py).clone();
         let final_any = $self.final_obs.as_ref().map(|f| f.bind($py).clone());
+        // One arm per observation dtype; only the element type and variant differ.
+        macro_rules! arm {
+            ($t:ty, $variant:ident) => {{
+                let mut o = obs_any.cast::<numpy::PyArray4<$t>>()?.try_readwrite()?;
+                let mut f = match &final_any {
+                    Some(f) => Some(f.cast::<numpy::PyArray4<$t>>()?.try_readwrite()?),
+                    None => None,
+                };
+                let $bufs = StepBuffers {
+                    obs: ObsOut::$variant(o.as_slice_mut()?),
+                    final_obs: match f.as_mut() {
+                        Some(f) => Some(ObsOut::$variant(f.as_slice_mut()?)),
+                        None => None,
+                    },
+                    rewards: rewards.as_slice_mut()?,
+                    player_rewards: player_rewards.as_slice_mut()?,
+                    terminated: terminated.as_slice_mut()?,
+                    truncated: truncated.as_slice_mut()?,
+                    mask: mask.as_slice_mut()?,
+                    current_player: current_player.as_slice_mut()?,
+                    winner: winner.as_slice_mut()?,
+                    reset: reset.as_slice_mut()?,
+                };
+                $body
+            }};
+        }
         match $self.obs_kind {
-            ObsKind::U8 => {
-                let mut o = obs_any.cast::<numpy::PyArray4<u8>>()?.try_readwrite()?;
-                let mut f = match &final_any {
-                    Some(f) => Some(f.cast::<numpy::PyArray4<u8>>()?.try_readwrite()?),
-                    None => None,
-                };
-                let $bufs = StepBuffers {
-                    obs: ObsOut::U8(o.as_slice_mut()?),
-                    final_obs: match f.as_mut() {
-                        Some(f) => Some(ObsOut::U8(f.as_slice_mut()?)),
-                        None => None,
-                    },
-                    rewards: rewards.as_slice_mut()?,
-                    player_rewards: player_rewards.as_slice_mut()?,
-                    terminated: terminated.as_slice_mut()?,
-                    truncated: truncated.as_slice_mut()?,
-                    mask: mask.as_slice_mut()?,
-                    current_player: current_player.as_slice_mut()?,
-                    winner: winner.as_slice_mut()?,
-                    reset: reset.as_slice_mut()?,
-                };
-                $body
-            }
-            ObsKind::Bool => {
-                let mut o = obs_any.cast::<numpy::PyArray4<bool>>()?.try_readwrite()?;
-                let mut f = match &final_any {
-                    Some(f) => Some(f.cast::<numpy::PyArray4<bool>>()?.try_readwrite()?),
-                    None => None,
-                };
-                let $bufs = StepBuffers {
-                    obs: ObsOut::Bool(o.as_slice_mut()?),
-                    final_obs: match f.as_mut() {
-                        Some(f) => Some(ObsOut::Bool(f.as_slice_mut()?)),
-                        None => None,
-                    },
-                    rewards: rewards.as_slice_mut()?,
-                    player_rewards: player_rewards.as_slice_mut()?,
-                    terminated: terminated.as_slice_mut()?,
-                    truncated: truncated.as_slice_mut()?,
-                    mask: mask.as_slice_mut()?,
-                    current_player: current_player.as_slice_mut()?,
-                    winner: winner.as_slice_mut()?,
-                    reset: reset.as_slice_mut()?,
-                };
-                $body
-            }
-            ObsKind::F32 => {
-                let mut o = obs_any.cast::<numpy::PyArray4<f32>>()?.try_readwrite()?;
-                let mut f = match &final_any {
-                    Some(f) => Some(f.cast::<numpy::PyArray4<f32>>()?.try_readwrite()?),
-                    None => None,
-                };
-                let $bufs = StepBuffers {
-                    obs: ObsOut::F32(o.as_slice_mut()?),
-                    final_obs: match f.as_mut() {
-                        Some(f) => Some(ObsOut::F32(f.as_slice_mut()?)),
-                        None => None,
-                    },
-                    rewards: rewards.as_slice_mut()?,
-                    player_rewards: player_rewards.as_slice_mut()?,
-                    terminated: terminated.as_slice_mut()?,
-                    truncated: truncated.as_slice_mut()?,
-                    mask: mask.as_slice_mut()?,
-                    current_player: current_player.as_slice_mut()?,
-                    winner: winner.as_slice_mut()?,
-                    reset: reset.as_slice_mut()?,
-                };
-                $body
-            }
+            ObsKind::U8 => arm!(u8, U8),
+            ObsKind::Bool => arm!(bool, Bool),
+            ObsKind::F32 => arm!(f32, F32),
         }
     }};
 }
