@@ -14,6 +14,16 @@ use super::table::Table;
 /// How often (in nodes, a power of two minus one) the stop flags are polled.
 const POLL_MASK: u64 = 0x3ff;
 
+/// Keys are made mirror-symmetric only below this many stones: later, mirrored
+/// transpositions are rare and the mirroring costs more than it saves (measured:
+/// -10% time, +0.4% nodes on the 7x6 sets).
+const MIRROR_MAX_MOVES: i32 = 20;
+
+/// Enhanced transposition cutoffs (probing the children in the table) only with
+/// more than this many empty cells: nearer the end the probes cost more than they
+/// save (measured on 7x6: -7% time, +6% nodes).
+const ETC_MIN_EMPTY: i32 = 12;
+
 /// Plies below the root where threads advertise the nodes they are searching.
 const BUSY_PLIES: i32 = 12;
 
@@ -39,6 +49,8 @@ pub(crate) struct Search<'a> {
     stores: u64,
     /// Threads sharing the table.
     threads: u64,
+    /// Keys are canonicalised under mirror symmetry below this many stones.
+    mirror_max: i32,
     /// Stones on the board at the root of the current search.
     root_moves: i32,
 }
@@ -70,6 +82,8 @@ impl<'a> Search<'a> {
             centre,
             busy,
             root_moves: 0,
+            mirror_max: MIRROR_MAX_MOVES,
+
             stores: 0,
             threads: threads as u64,
         }
@@ -79,8 +93,11 @@ impl<'a> Search<'a> {
     /// plus the mover's stones), or its mirror image if smaller. Returns the key and
     /// whether it was mirrored.
     #[inline(always)]
-    fn key(&self, current: u64, mask: u64) -> (u64, bool) {
+    fn key(&self, current: u64, mask: u64, moves: i32) -> (u64, bool) {
         let k = current.wrapping_add(mask);
+        if moves >= self.mirror_max {
+            return (k, false);
+        }
         let m = self.g.mirror(k);
         if m < k {
             (m, true)
@@ -200,7 +217,7 @@ impl<'a> Search<'a> {
             return hi;
         }
 
-        let (key, mirrored) = self.key(cur, mask);
+        let (key, mirrored) = self.key(cur, mask, moves);
         self.table.prefetch(key);
         if moves < 16 {
             let k = cur.wrapping_add(mask);
@@ -218,6 +235,7 @@ impl<'a> Search<'a> {
         // (two moves from now), with the earliest possible score.
         let mut list = MoveList::new();
         let mut child_keys = [0u64; 32];
+        let etc = n - moves > ETC_MIN_EMPTY;
         let mut tt_best = None;
         let mut rest = next;
         let w = g.width as usize;
@@ -230,8 +248,8 @@ impl<'a> Search<'a> {
             rest ^= m;
             let c2 = cur | m;
             let m2 = mask | m;
-            if list.len() < 32 {
-                let (ck, _) = self.key(opp, m2);
+            if etc && list.len() < 32 {
+                let (ck, _) = self.key(opp, m2, moves + 1);
                 self.table.prefetch(ck);
                 child_keys[list.len()] = ck;
             }
@@ -292,7 +310,7 @@ impl<'a> Search<'a> {
         }
 
         // Enhanced transposition cutoff: a child whose upper bound already refutes it.
-        {
+        if etc {
             for &ck in &child_keys[..list.len()] {
                 if let Some(e) = self.table.get(ck) {
                     let v = -e.upper;
@@ -334,7 +352,11 @@ impl<'a> Search<'a> {
                 if pass == 1 && deferred & (1 << j) == 0 {
                     continue;
                 }
-                if pass == 0 && shared && j > 0 && self.is_busy(self.key(opp, mask | m).0) {
+                if pass == 0
+                    && shared
+                    && j > 0
+                    && self.is_busy(self.key(opp, mask | m, moves + 1).0)
+                {
                     deferred |= 1 << j;
                     continue;
                 }
