@@ -68,6 +68,8 @@ pub const MAX_TT_BYTES: usize = 16 << 30;
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
 /// Slots of the shared "being searched" table used with several threads.
 const BUSY_SLOTS: usize = 1 << 14;
+/// With several threads, searches first run on one thread for this many nodes.
+const SOLO_NODE_BUDGET: u64 = 1 << 16;
 /// Most threads accepted.
 pub const MAX_THREADS: usize = 64;
 
@@ -193,10 +195,21 @@ impl Solver {
         let stop = AtomicBool::new(false);
         let table = &self.table;
         let threads = self.threads;
-        let (score, nodes, aborted) = if self.threads <= 1 {
-            let mut s = Search::new(g, table, cancel, &stop, None, 1);
-            let r = s.solve(pos.current, pos.mask, moves, lo, hi);
-            (r, s.nodes, s.aborted)
+        // With several threads, small searches stay on this thread: spawning helpers
+        // costs more than they save. Past the budget the parallel search starts over,
+        // from the table this one filled.
+        let budget = if self.threads <= 1 {
+            u64::MAX
+        } else {
+            SOLO_NODE_BUDGET
+        };
+        let mut s = Search::new(g, table, cancel, &stop, None, 1);
+        s.budget = budget;
+        let r = s.solve(pos.current, pos.mask, moves, lo, hi);
+        let solo_nodes = s.nodes;
+        let solo_done = !s.aborted;
+        let (score, nodes, aborted) = if solo_done || cancel.load(Ordering::Relaxed) {
+            (r, 0, !solo_done)
         } else {
             let busy: Vec<AtomicU64> = (0..BUSY_SLOTS).map(|_| AtomicU64::new(u64::MAX)).collect();
             let busy = &busy[..];
@@ -225,7 +238,7 @@ impl Solver {
                 (r, nodes, s.aborted)
             })
         };
-        self.nodes += nodes;
+        self.nodes += solo_nodes + nodes;
         if aborted {
             return Err(SolveError::Interrupted);
         }

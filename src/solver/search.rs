@@ -39,8 +39,11 @@ pub(crate) struct Search<'a> {
     stop: &'a AtomicBool,
     /// Negamax calls made.
     pub nodes: u64,
-    /// Set once a stop flag was seen; every result after it is garbage.
+    /// Set once a stop flag was seen (or the budget exceeded); every result after it
+    /// is garbage.
     pub aborted: bool,
+    /// Node budget: the search aborts (roughly) after this many nodes.
+    pub budget: u64,
     /// Columns, centre first.
     centre: [u8; 64],
     /// Shared "being searched" markers (threads > 1), indexed by key hash.
@@ -79,6 +82,7 @@ impl<'a> Search<'a> {
             stop,
             nodes: 0,
             aborted: false,
+            budget: u64::MAX,
             centre,
             busy,
             root_moves: 0,
@@ -175,7 +179,7 @@ impl<'a> Search<'a> {
     ) -> i32 {
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 {
-            if self.cancel.load(Relaxed) || self.stop.load(Relaxed) {
+            if self.cancel.load(Relaxed) || self.stop.load(Relaxed) || self.nodes > self.budget {
                 self.aborted = true;
             }
             let live = self.table.live_buckets();
