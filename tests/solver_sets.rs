@@ -10,6 +10,10 @@ const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4-
 /// Solves the first `limit` lines of `file` (every `stride`-th line) with a cleared
 /// table and checks the scores; also checks that the node count stays sane.
 fn run(file: &str, limit: usize, stride: usize, max_mean_nodes: f64) {
+    run_threads(file, limit, stride, max_mean_nodes, 1);
+}
+
+fn run_threads(file: &str, limit: usize, stride: usize, max_mean_nodes: f64, threads: usize) {
     let path = format!("{DIR}{file}");
     let Ok(text) = std::fs::read_to_string(&path) else {
         println!("skipping {file}: {path} not found");
@@ -17,7 +21,7 @@ fn run(file: &str, limit: usize, stride: usize, max_mean_nodes: f64) {
     };
     let mut solver = Solver::new(SolverConfig {
         tt_bytes: 16 << 20,
-        threads: 1,
+        threads,
     })
     .unwrap();
     let cancel = AtomicBool::new(false);
@@ -74,6 +78,37 @@ fn begin_easy_sample() {
 #[test]
 fn begin_medium_sample() {
     run("Test_L1_R2", 10, 100, 3_000_000.0);
+}
+
+#[test]
+fn begin_medium_two_threads() {
+    // Large enough to leave the single-thread phase and run the parallel search.
+    run_threads("Test_L1_R2", 6, 150, 6_000_000.0, 2);
+}
+
+#[test]
+fn cancel_parallel_search() {
+    let mut solver = Solver::new(SolverConfig {
+        tt_bytes: 16 << 20,
+        threads: 2,
+    })
+    .unwrap();
+    let cancel = AtomicBool::new(false);
+    let empty = Position::new(7, 6, 4).unwrap();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        assert_eq!(
+            solver.solve(&empty, false, &cancel),
+            Err(inarow::solver::SolveError::Interrupted)
+        );
+    });
+    // Still sound afterwards.
+    let ok = AtomicBool::new(false);
+    let p = Position::parse_pons("2252576253462244111563365343671351441").unwrap();
+    assert_eq!(solver.solve(&p, false, &ok).unwrap(), -1);
 }
 
 #[test]
