@@ -294,7 +294,11 @@ impl Solver {
         cols.sort_by_key(|&c| ((2 * c as i32 - (w - 1)).abs(), c));
         for c in cols {
             if let Some(s) = scores[c] {
-                if best.map_or(true, |(b, _)| s > b) {
+                let better = match best {
+                    None => true,
+                    Some((b, _)) => s > b,
+                };
+                if better {
                     best = Some((s, c));
                 }
             }
