@@ -33,14 +33,32 @@
 //! (default 64 MiB), threads 1 ..= 64 (default 1; more threads = Lazy SMP sharing
 //! one table).
 //!
-//! # Techniques
+//! # Techniques (and what each paid, measured on Pons' 7x6 sets)
 //!
-//! Two bitboards per position (mover's stones and all stones, a spare bit per
-//! column), `current + mask` keys canonicalised under mirror symmetry; null-window
-//! negamax probes bisecting the score; moves that lose at once are never searched,
-//! wins two plies ahead are detected without a node; moves ordered by the threats
-//! they create (table move first, centre first on ties); a two-entry-bucket table of
-//! lower and upper bounds keeping the costlier entry; enhanced transposition cutoffs.
+//! * Two bitboards per position (mover's stones and all stones, a spare bit per
+//!   column); `current + mask` keys, canonicalised under mirror symmetry below 20
+//!   stones (later the mirroring cost more than it saved: -10% time); symmetric
+//!   positions search only half of the columns.
+//! * Null-window negamax probes bisecting the score (Pons); with at most one stone
+//!   on the board the probes start at 0 and walk outwards (on the empty board this
+//!   skips Pons' probes at 2 and -1, about 100M of 360M nodes in a traced run).
+//! * Moves that lose at once are never searched; a move after which the opponent has
+//!   no safe reply is a win found without a node; after that check the upper bound
+//!   drops to "no win within three plies".
+//! * Move ordering by useful threats (c4: threats above an opponent threat do not
+//!   count, threats soon playable count most), table move first, centre first on
+//!   ties: -10% nodes against Pons' plain threat count. (Tried and dropped: a
+//!   history heuristic, static line-count weights, claimeven bounds: no gain.)
+//! * Transposition table of lower *and* upper bounds, two-entry buckets keeping the
+//!   costlier entry, lock-free (key xor data). Only a growing prefix of the table is
+//!   used after a clear (256 KiB, doubling as it fills): small searches stay in
+//!   cache (Middle-Medium 4.7 -> 3.1 ms); huge pages on Linux.
+//! * Enhanced transposition cutoffs (children probed, prefetched during move
+//!   generation) with more than 12 empty cells: -25% nodes on Begin-Medium.
+//! * A node with a single legal-and-safe move skips the table (+6% nodes, -15% time).
+//! * Threads > 1: Lazy SMP on the shared table with ABDADA-style deferral of
+//!   children another thread is searching (Begin-Hard 2.1 s -> 1.5 s on 2 cores);
+//!   searches under 65k nodes stay on one thread.
 
 mod error;
 mod geometry;
