@@ -1,17 +1,20 @@
-//! Steps a batch of Connect Four games with random actions on one thread: a
-//! profiling target (`valgrind --tool=callgrind target/release/examples/vec_step`).
+//! Steps a batch of Connect Four games with random actions (`vec_step STEPS THREADS`):
+//! a profiling target (`valgrind --tool=callgrind target/release/examples/vec_step`).
 
 use inarow::batch::{Autoreset, ObsOut, StepBuffers, VecGames};
 use inarow::Rules;
 
 fn main() {
-    let steps: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
+    let arg = |i: usize, default: usize| -> usize {
+        std::env::args()
+            .nth(i)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(default)
+    };
+    let (steps, threads) = (arg(1, 200), arg(2, 1));
     let n = 4096;
     let rules = Rules::connect_four();
-    let mut v = VecGames::new(rules, n, 0, Autoreset::NextStep, Some(1)).expect("batch");
+    let mut v = VecGames::new(rules, n, 0, Autoreset::NextStep, Some(threads)).expect("batch");
     let (p, a) = (rules.players(), rules.num_actions());
     let mut obs = vec![0u8; n * v.obs_size()];
     let (mut rewards, mut player_rewards) = (vec![0f32; n], vec![0f32; n * p]);
@@ -41,7 +44,7 @@ fn main() {
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{:.2}M env-steps/s on one thread ({ended} games ended)",
+        "{:.2}M env-steps/s on {threads} thread(s) ({ended} games ended)",
         (steps * n) as f64 / secs / 1e6
     );
 }
