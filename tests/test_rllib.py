@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed: skipping the RLlib adapter")
+pytestmark = pytest.mark.rllib
 
 from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
 
