@@ -101,15 +101,16 @@ pub fn simulate(
         done.fetch_add(last - first, Ordering::Relaxed);
         Some(result)
     };
-    if config.threads <= 1 {
+    let pool = match config.threads {
+        0 | 1 => None,
+        // Without worker threads (the system refused them) the same work runs here.
+        t => rayon::ThreadPoolBuilder::new().num_threads(t).build().ok(),
+    };
+    let Some(pool) = pool else {
         return (0..chunks)
             .map(run_chunk)
             .try_fold(SimulateResult::empty(&rules), |acc, r| Some(acc.merge(r?)));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads)
-        .build()
-        .ok()?;
+    };
     pool.install(|| {
         (0..chunks)
             .into_par_iter()

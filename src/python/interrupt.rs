@@ -21,11 +21,14 @@ pub(crate) fn run_interruptible<T: Send>(
 ) -> PyResult<T> {
     std::thread::scope(|scope| {
         let caller = std::thread::current();
-        let handle = scope.spawn(move || {
-            let result = work();
-            caller.unpark();
-            result
-        });
+        let handle = std::thread::Builder::new()
+            .name("inarow-worker".into())
+            .spawn_scoped(scope, move || {
+                let result = work();
+                caller.unpark();
+                result
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a worker thread: {e}")))?;
         loop {
             py.detach(|| {
                 let start = std::time::Instant::now();

@@ -40,6 +40,14 @@ pub(crate) struct Geometry {
     pub cells: i32,
     /// Whether the specialised k = 4 line code may be used (shifts stay below 64).
     fast4: bool,
+    /// Rows `0..=height` (spare row included) whose parity differs from `height`'s:
+    /// a column's next free cell lies there iff the column has an odd number of
+    /// empty cells.
+    pub odd_heads: u64,
+    /// Playable cells in rows with the parity of `height`: in columns with an even
+    /// number of empty cells, the cells the first player to drop there gets when the
+    /// other answers every move in the same column (claimeven).
+    pub claim_rows: u64,
 }
 
 /// `x << s`, or 0 when the shift leaves the word.
@@ -82,6 +90,17 @@ impl Geometry {
         let column = (1u64 << h) - 1; // h <= 63 here
         let board = bottom.wrapping_mul(column);
         let k = (k.min(MAX_K as usize)) as u32;
+        let (mut odd_heads, mut claim_rows) = (0u64, 0u64);
+        for c in 0..w {
+            for r in 0..=h {
+                let bit = 1u64 << (c * h1 + r);
+                if r % 2 != h % 2 {
+                    odd_heads |= bit;
+                } else if r < h {
+                    claim_rows |= bit;
+                }
+            }
+        }
         Ok(Geometry {
             width: w,
             height: h,
@@ -91,6 +110,8 @@ impl Geometry {
             board,
             cells: (w * h) as i32,
             fast4: k == 4 && 3 * (h1 + 1) < 64,
+            odd_heads,
+            claim_rows,
         })
     }
 

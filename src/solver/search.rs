@@ -56,6 +56,9 @@ pub(crate) struct Search<'a> {
     mirror_max: i32,
     /// Stones on the board at the root of the current search.
     root_moves: i32,
+    /// Use the static claimeven bounds.
+    pub claimeven: bool,
+    claim_max_odd: u32,
 }
 
 impl<'a> Search<'a> {
@@ -86,6 +89,11 @@ impl<'a> Search<'a> {
             centre,
             busy,
             root_moves: 0,
+            claimeven: std::env::var_os("NO_CLAIMEVEN").is_none(),
+            claim_max_odd: std::env::var("CLAIM_MAX_ODD")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1),
             mirror_max: MIRROR_MAX_MOVES,
 
             stores: 0,
@@ -157,6 +165,9 @@ impl<'a> Search<'a> {
             }
             steps += 1;
             let r = self.negamax(current, mask, moves, med, med + 1);
+            if std::env::var_os("DEBUG_PROBES").is_some() {
+                eprintln!("probe {med} -> {r} nodes {}", self.nodes);
+            }
             if r <= med {
                 hi = r.min(hi);
             } else {
@@ -164,6 +175,51 @@ impl<'a> Search<'a> {
             }
         }
         lo
+    }
+
+    /// Static bounds from claimeven (Allis). A column with an even number of empty
+    /// cells splits into pairs: whoever drops first in a pair gets its lower cell
+    /// (`claim_rows`), the other answers on top. The next free cells of the columns
+    /// with an odd number of empty cells (`odd` heads) are paired among themselves,
+    /// and with an odd count of them the mover drops on one first. So when the
+    /// opponent answers (claimeven + pairing), the mover ends with at most
+    /// `claim_rows | odd` of the empty cells and the opponent with at least the
+    /// rest minus `odd`: if the former makes no line the mover cannot win (score
+    /// <= 0), if the latter also makes one the mover loses (<= -1). With an odd
+    /// number of odd heads the mover plays one and then answers: the mirror image.
+    #[inline(always)]
+    fn claimeven_bounds(&self, cur: u64, opp: u64, mask: u64, lo: &mut i32, hi: &mut i32) {
+        let g = &self.g;
+        let odd = mask.wrapping_add(g.bottom) & g.odd_heads & g.board;
+        if odd.count_ones() > self.claim_max_odd {
+            return;
+        }
+        let empty = g.board & !mask;
+        let claim = empty & g.claim_rows;
+        let rest = empty & !claim & !odd;
+        if odd.count_ones() % 2 == 0 {
+            // The mover gets one head of each pair: with one pair, try both.
+            let no_win = if odd.count_ones() == 2 {
+                let a = odd & odd.wrapping_neg();
+                !g.has_line(cur | claim | a) && !g.has_line(cur | claim | (odd ^ a))
+            } else {
+                !g.has_line(cur | claim | odd)
+            };
+            if no_win {
+                *hi = (*hi).min(if g.has_line(opp | rest) { -1 } else { 0 });
+            }
+        } else {
+            // The mover drops on one head `x`; the opponent gets at most the others.
+            let mut heads = odd;
+            while heads != 0 {
+                let x = heads & heads.wrapping_neg();
+                heads ^= x;
+                if !g.has_line(opp | claim | (odd ^ x)) {
+                    *lo = (*lo).max(if g.has_line(cur | rest | x) { 1 } else { 0 });
+                    break;
+                }
+            }
+        }
     }
 
     /// Negamax with alpha-beta, fail-soft. Preconditions: the game is not over and the
@@ -214,6 +270,9 @@ impl<'a> Search<'a> {
         // The opponent cannot win on the next move, we cannot win on this one.
         let mut lo = -(n - 2 - moves) / 2;
         let mut hi = (n - 1 - moves) / 2;
+        if self.claimeven {
+            self.claimeven_bounds(cur, opp, mask, &mut lo, &mut hi);
+        }
         if lo >= beta {
             return lo;
         }
