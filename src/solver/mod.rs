@@ -234,12 +234,20 @@ impl Solver {
             std::thread::scope(|scope| {
                 let stop = &stop;
                 let helpers: Vec<_> = (1..self.threads)
-                    .map(|_| {
+                    .map(|i| {
                         scope.spawn(move || {
                             // Same search, perturbed move order near the root; its
                             // table entries help the main thread. Stops when the
                             // main thread is done (or after finishing first).
                             let mut s = Search::new(g, table, cancel, stop, Some(busy), threads);
+                            // Helper i starts one window away from the main
+                            // thread's first probe (+1, -1, +2, ...): the bound
+                            // the main thread needs next on either outcome.
+                            s.probe_offset = if i % 2 == 1 {
+                                (i as i32 + 1) / 2
+                            } else {
+                                -(i as i32) / 2
+                            };
                             s.solve(pos.current, pos.mask, moves, lo, hi);
                             s.nodes
                         })

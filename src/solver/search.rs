@@ -56,9 +56,9 @@ pub(crate) struct Search<'a> {
     mirror_max: i32,
     /// Stones on the board at the root of the current search.
     root_moves: i32,
-    /// Use the static claimeven bounds.
-    pub claimeven: bool,
-    claim_max_odd: u32,
+    /// Added to the first probe's window (helper threads search a neighbouring
+    /// window, whose bound the main thread needs next).
+    pub probe_offset: i32,
 }
 
 impl<'a> Search<'a> {
@@ -89,11 +89,8 @@ impl<'a> Search<'a> {
             centre,
             busy,
             root_moves: 0,
-            claimeven: std::env::var_os("NO_CLAIMEVEN").is_none(),
-            claim_max_odd: std::env::var("CLAIM_MAX_ODD")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(1),
+            probe_offset: 0,
+
             mirror_max: MIRROR_MAX_MOVES,
 
             stores: 0,
@@ -163,11 +160,11 @@ impl<'a> Search<'a> {
                     hi - 1
                 };
             }
+            if steps == 0 {
+                med = (med + self.probe_offset).clamp(lo, hi - 1);
+            }
             steps += 1;
             let r = self.negamax(current, mask, moves, med, med + 1);
-            if std::env::var_os("DEBUG_PROBES").is_some() {
-                eprintln!("probe {med} -> {r} nodes {}", self.nodes);
-            }
             if r <= med {
                 hi = r.min(hi);
             } else {
@@ -188,12 +185,16 @@ impl<'a> Search<'a> {
     /// <= 0), if the latter also makes one the mover loses (<= -1). With an odd
     /// number of odd heads the mover plays one and then answers: the mirror image.
     #[inline(always)]
-    fn claimeven_bounds(&self, cur: u64, opp: u64, mask: u64, lo: &mut i32, hi: &mut i32) {
+    pub(crate) fn claimeven_bounds(
+        &self,
+        cur: u64,
+        opp: u64,
+        mask: u64,
+        lo: &mut i32,
+        hi: &mut i32,
+    ) {
         let g = &self.g;
         let odd = mask.wrapping_add(g.bottom) & g.odd_heads & g.board;
-        if odd.count_ones() > self.claim_max_odd {
-            return;
-        }
         let empty = g.board & !mask;
         let claim = empty & g.claim_rows;
         let rest = empty & !claim & !odd;
@@ -210,6 +211,9 @@ impl<'a> Search<'a> {
             }
         } else {
             // The mover drops on one head `x`; the opponent gets at most the others.
+            if odd.count_ones() > 1 && g.has_line(opp | claim) {
+                return;
+            }
             let mut heads = odd;
             while heads != 0 {
                 let x = heads & heads.wrapping_neg();
@@ -270,9 +274,7 @@ impl<'a> Search<'a> {
         // The opponent cannot win on the next move, we cannot win on this one.
         let mut lo = -(n - 2 - moves) / 2;
         let mut hi = (n - 1 - moves) / 2;
-        if self.claimeven {
-            self.claimeven_bounds(cur, opp, mask, &mut lo, &mut hi);
-        }
+        self.claimeven_bounds(cur, opp, mask, &mut lo, &mut hi);
         if lo >= beta {
             return lo;
         }

@@ -334,3 +334,50 @@ fn geometry_change_does_not_reuse_entries() {
         assert_eq!(s.solve(&p, false, &c).unwrap(), want, "{w}x{h} k={k}");
     }
 }
+
+/// The static claimeven bounds never contradict the exact score (checked directly,
+/// not only through searches that may not reach a position where they fire).
+#[test]
+fn claimeven_bounds_agree_with_brute_force() {
+    let mut fired = 0;
+    for &(w, h, k) in &[(4, 4, 3), (5, 4, 4), (4, 5, 4), (5, 4, 3), (4, 3, 3)] {
+        let mut memo = HashMap::new();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (w * 1000 + h * 10 + k) as u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let table = table::Table::new(1 << 10).unwrap();
+        let (cancel, stop) = (no_cancel(), no_cancel());
+        for _ in 0..400 {
+            let mut pos = Position::new(w, h, k).unwrap();
+            let len = (next() % (w * h) as u64) as usize;
+            for _ in 0..len {
+                let legal: Vec<usize> = (0..w).filter(|&c| pos.can_play(c)).collect();
+                let mut ch = pos;
+                ch.play(legal[(next() % legal.len() as u64) as usize])
+                    .unwrap();
+                if ch.is_over() {
+                    break;
+                }
+                pos = ch;
+            }
+            let exact = brute(w, h, k, &mut pos.cells(), pos.moves(), &mut memo);
+            let s = search::Search::new(pos.geo, &table, &cancel, &stop, None, 1);
+            let (mut lo, mut hi) = (-100, 100);
+            let opp = pos.current ^ pos.mask;
+            s.claimeven_bounds(pos.current, opp, pos.mask, &mut lo, &mut hi);
+            if lo > -100 || hi < 100 {
+                fired += 1;
+            }
+            assert!(
+                lo <= exact && exact <= hi,
+                "{w}x{h} k={k} {:?}: {lo}..={hi} vs {exact}",
+                pos.cells()
+            );
+        }
+    }
+    assert!(fired > 100, "the bounds fired only {fired} times");
+}
