@@ -184,12 +184,14 @@ impl<'a> Search<'a> {
     /// rest minus `odd`: if the former makes no line the mover cannot win (score
     /// <= 0), if the latter also makes one the mover loses (<= -1). With an odd
     /// number of odd heads the mover plays one and then answers: the mirror image.
+    /// `opp_win`: the cells completing a line of the opponent.
     #[inline(always)]
     pub(crate) fn claimeven_bounds(
         &self,
         cur: u64,
         opp: u64,
         mask: u64,
+        opp_win: u64,
         lo: &mut i32,
         hi: &mut i32,
     ) {
@@ -208,6 +210,50 @@ impl<'a> Search<'a> {
             };
             if no_win {
                 *hi = (*hi).min(if g.has_line(opp | rest) { -1 } else { 0 });
+                return;
+            }
+            // The zugzwang below from the other side: the mover drops on a head so
+            // that one odd column is left, under a threat of his at a cell of
+            // `claim_rows`, and then answers every move in the same column.
+            let zugzwang = |m: u64, threats: u64, col: u64| {
+                let c = threats & col & g.claim_rows & !m;
+                if c == 0 {
+                    return false;
+                }
+                let t = c & c.wrapping_neg();
+                let head = if m & col != 0 { m << 1 } else { odd & col };
+                let below = (t - 1) & !(head - 1);
+                !g.has_line(opp | (claim & !col & !m) | (below & !g.claim_rows))
+            };
+            let won = match odd.count_ones() {
+                0 => {
+                    let threats = g.winning_cells(cur, mask) & g.claim_rows;
+                    let mut heads = g.possible(mask);
+                    let mut won = false;
+                    while heads != 0 && threats != 0 {
+                        let m = heads & heads.wrapping_neg();
+                        heads ^= m;
+                        let col = g.column_mask(m.trailing_zeros() / g.h1);
+                        if zugzwang(m, threats, col) {
+                            won = true;
+                            break;
+                        }
+                    }
+                    won
+                }
+                2 => {
+                    let a = odd & odd.wrapping_neg();
+                    let b = odd ^ a;
+                    [(a, b), (b, a)].iter().any(|&(m, other)| {
+                        let threats = g.winning_cells(cur | m, mask | m);
+                        let col = g.column_mask(other.trailing_zeros() / g.h1);
+                        zugzwang(m, threats, col)
+                    })
+                }
+                _ => false,
+            };
+            if won {
+                *lo = (*lo).max(1);
             }
         } else {
             // The mover drops on one head `x`; the opponent gets at most the others.
@@ -220,7 +266,23 @@ impl<'a> Search<'a> {
                 heads ^= x;
                 if !g.has_line(opp | claim | (odd ^ x)) {
                     *lo = (*lo).max(if g.has_line(cur | rest | x) { 1 } else { 0 });
-                    break;
+                    return;
+                }
+            }
+            if odd.count_ones() == 1 {
+                // Zugzwang (Allis' odd threat): the opponent threatens at `t` in the
+                // only odd column, at a cell the answering player gets there. The
+                // opponent answers every move in the same column; the mover must
+                // eventually play right under `t`. If the cells the mover can get
+                // before that hold no line, the mover loses.
+                let col = g.column_mask(odd.trailing_zeros() / g.h1);
+                let threats = opp_win & col & g.claim_rows;
+                if threats != 0 {
+                    let t = threats & threats.wrapping_neg();
+                    let below = (t - 1) & !(odd - 1);
+                    if !g.has_line(cur | (claim & !col) | (below & !g.claim_rows)) {
+                        *hi = (*hi).min(-1);
+                    }
                 }
             }
         }
@@ -274,7 +336,7 @@ impl<'a> Search<'a> {
         // The opponent cannot win on the next move, we cannot win on this one.
         let mut lo = -(n - 2 - moves) / 2;
         let mut hi = (n - 1 - moves) / 2;
-        self.claimeven_bounds(cur, opp, mask, &mut lo, &mut hi);
+        self.claimeven_bounds(cur, opp, mask, opp_win, &mut lo, &mut hi);
         if lo >= beta {
             return lo;
         }

@@ -339,8 +339,15 @@ fn geometry_change_does_not_reuse_entries() {
 /// not only through searches that may not reach a position where they fire).
 #[test]
 fn claimeven_bounds_agree_with_brute_force() {
-    let mut fired = 0;
-    for &(w, h, k) in &[(4, 4, 3), (5, 4, 4), (4, 5, 4), (5, 4, 3), (4, 3, 3)] {
+    let (mut fired, mut decisive) = (0, 0);
+    for &(w, h, k) in &[
+        (4, 4, 3),
+        (5, 4, 4),
+        (4, 5, 4),
+        (5, 4, 3),
+        (4, 3, 3),
+        (6, 3, 3),
+    ] {
         let mut memo = HashMap::new();
         let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (w * 1000 + h * 10 + k) as u64;
         let mut next = || {
@@ -368,10 +375,12 @@ fn claimeven_bounds_agree_with_brute_force() {
             let s = search::Search::new(pos.geo, &table, &cancel, &stop, None, 1);
             let (mut lo, mut hi) = (-100, 100);
             let opp = pos.current ^ pos.mask;
-            s.claimeven_bounds(pos.current, opp, pos.mask, &mut lo, &mut hi);
+            let opp_win = pos.geo.winning_cells(opp, pos.mask);
+            s.claimeven_bounds(pos.current, opp, pos.mask, opp_win, &mut lo, &mut hi);
             if lo > -100 || hi < 100 {
                 fired += 1;
             }
+            decisive += (lo >= 1 || hi <= -1) as usize;
             assert!(
                 lo <= exact && exact <= hi,
                 "{w}x{h} k={k} {:?}: {lo}..={hi} vs {exact}",
@@ -379,5 +388,7 @@ fn claimeven_bounds_agree_with_brute_force() {
             );
         }
     }
+    println!("claimeven bounds: {fired} fired, {decisive} decisive");
     assert!(fired > 100, "the bounds fired only {fired} times");
+    assert!(decisive > 20, "decisive bounds only {decisive} times");
 }
