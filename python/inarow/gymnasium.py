@@ -63,18 +63,6 @@ def solver_supports(width: int, height: int, players: int, gravity: bool) -> boo
     return players == 2 and gravity and width * (height + 1) <= 64
 
 
-def _as_action(action: Any, num_actions: int) -> int:
-    """An int action in 0..num_actions-1, or IllegalMoveError/TypeError."""
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        action = action.item()
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
-        raise TypeError(f"action must be an integer, got {type(action).__name__} {action!r}")
-    a = int(action)
-    if not 0 <= a < num_actions:
-        raise inarow.IllegalMoveError(f"action {a} is out of range: allowed 0..={num_actions - 1}")
-    return a
-
-
 def render_rgb(board: inarow.Board, cell: int = 32) -> np.ndarray:
     """The board as an ``(height * cell, width * cell, 3)`` uint8 image (numpy only):
     discs coloured per player, last stone ringed white, winning line ringed green."""
@@ -233,7 +221,7 @@ class InARowEnv(gymnasium.Env):
             "illegal_action": illegal,
         }
 
-    def _opponent_action(self) -> int:
+    def _opponent_action(self) -> Any:
         b = self._board
         assert b is not None
         if self.opponent == "random":
@@ -241,22 +229,19 @@ class InARowEnv(gymnasium.Env):
             return int(legal[self.np_random.integers(len(legal))])
         if self._solver is not None:
             return self._solver.best_move(b)
-        action = self.opponent(b.copy())  # type: ignore[operator]
-        try:
-            a = _as_action(action, b.num_actions)
-        except (TypeError, ValueError) as e:
-            raise inarow.IllegalMoveError(f"the opponent policy returned {action!r}: {e}") from e
-        if not b.is_legal(a):
-            raise inarow.IllegalMoveError(
-                f"the opponent policy returned illegal action {a} (legal: {b.legal_moves()})"
-            )
-        return a
+        return self.opponent(b.copy())  # type: ignore[operator]
 
     def _play_opponents(self) -> None:
         b = self._board
         assert b is not None
         while not b.is_over and b.current_player != self._seat:
-            b.move(self._opponent_action())
+            action = self._opponent_action()
+            try:
+                b.move(action)
+            except (TypeError, ValueError) as e:
+                raise inarow.IllegalMoveError(
+                    f"the opponent policy returned {action!r}: {e}"
+                ) from e
 
     def _outcome(self) -> float:
         b = self._board
@@ -294,17 +279,12 @@ class InARowEnv(gymnasium.Env):
             )
         b = self._board
         try:
-            a = _as_action(action, b.num_actions)
-            if not b.is_legal(a):
-                raise inarow.IllegalMoveError(
-                    f"action {a} is illegal here (legal: {b.legal_moves()})"
-                )
+            b.move(action)  # validates (type, range, legality); unchanged on error
         except inarow.IllegalMoveError:
             if self.illegal_action == "raise":
                 raise
             self._done = True
             return self._obs(), self.illegal_reward, True, False, self._info(illegal=True)
-        b.move(a)
         self._play_opponents()
         terminated = b.is_over
         self._done = terminated

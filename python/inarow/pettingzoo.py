@@ -37,7 +37,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
 import inarow
-from inarow.gymnasium import _as_action, _render_ansi, render_rgb
+from inarow.gymnasium import _render_ansi, render_rgb
 
 __all__ = ["InARowAECEnv", "env", "raw_env"]
 
@@ -139,11 +139,7 @@ class InARowAECEnv(AECEnv):
             return
         b = self.board
         try:
-            a = _as_action(action, b.num_actions)
-            if not b.is_legal(a):
-                raise inarow.IllegalMoveError(
-                    f"{agent}: action {a} is illegal here (legal: {b.legal_moves()})"
-                )
+            b.move(action)  # validates (type, range, legality); unchanged on error
         except inarow.IllegalMoveError:
             if self.illegal_action == "raise":
                 raise
@@ -156,7 +152,6 @@ class InARowAECEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        b.move(a)
         if b.is_over:
             if b.winner is not None:
                 self.rewards = dict.fromkeys(self.agents, -1.0)

@@ -632,13 +632,13 @@ pub fn winners<'py>(
             }
         },
     };
-    let view = a.as_array();
-    let cells: Vec<i64> = view.iter().copied().collect();
+    // `astype` made a fresh C-contiguous array: read it in place.
+    let cells = a.as_slice()?;
     if let Some(bad) = cells.iter().find(|&&v| v < 0) {
         return Err(InvalidPositionError::new_err(format!(
             "boards hold {bad}: allowed 0 (empty) or a positive player"
         )));
     }
-    let out = py.detach(|| crate::detect::winners(&cells, n, h, w, k));
+    let out = py.detach(|| crate::detect::winners(cells, n, h, w, k));
     Ok(out.into_pyarray(py))
 }

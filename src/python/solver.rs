@@ -55,14 +55,6 @@ fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
             r.gravity()
         )));
     }
-    if r.width() * (r.height() + 1) > 64 {
-        return Err(UnsupportedRulesError::new_err(format!(
-            "the solver covers boards with width * (height + 1) <= 64, got {}x{} ({} bits)",
-            r.width(),
-            r.height(),
-            r.width() * (r.height() + 1)
-        )));
-    }
     let mut cells = vec![0i8; r.num_cells()];
     b.game.write_cells(&mut cells);
     let cells: Vec<u8> = cells.into_iter().map(|c| c as u8).collect();

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -120,7 +120,6 @@ pub struct VecEnv {
     reset_flags: Py<PyArray1<bool>>,
     random: Py<PyArray1<i64>>,
     actions: Vec<i64>,
-    stepped: bool,
 }
 
 fn zeros<'py>(py: Python<'py>, shape: Vec<usize>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -341,7 +340,6 @@ impl VecEnv {
             reset_flags: cast1("bool")?.cast_into::<PyArray1<bool>>()?.unbind(),
             random: cast1("int64")?.cast_into::<PyArray1<i64>>()?.unbind(),
             actions: vec![0; n],
-            stepped: false,
         };
         env.observe(py)?;
         Ok(env)
@@ -425,8 +423,7 @@ impl VecEnv {
         };
         match mask {
             Some(m) => {
-                if let Some(s) = seed {
-                    let _ = s;
+                if seed.is_some() {
                     return Err(PyValueError::new_err(
                         "seed cannot be combined with reset_mask",
                     ));
@@ -436,7 +433,6 @@ impl VecEnv {
             None => self.core.reset_all(seed),
         }
         self.observe(py)?;
-        self.stepped = true;
         let info = self.info(py)?;
         PyTuple::new(py, [self.obs.bind(py).clone(), info.into_any()])
     }
@@ -455,7 +451,6 @@ impl VecEnv {
         let actions = &self.actions;
         let result = with_buffers!(self, py, |bufs| py.detach(|| core.step(actions, bufs)));
         result.map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
-        self.stepped = true;
         let info = self.info(py)?;
         PyTuple::new(
             py,
@@ -631,10 +626,10 @@ pub fn simulate(
     let done = AtomicU64::new(0);
     let cancel = AtomicBool::new(false);
     // Progress: a tqdm bar, a callable, or nothing.
-    let reporter: Option<Bound<'_, PyAny>> = match progress {
+    let reporter = match progress {
         None => None,
         Some(p) if p.is_none() => None,
-        Some(p) if p.is_callable() => Some(p.clone()),
+        Some(p) if p.is_callable() => Some(Progress::Callback(p.clone())),
         Some(p) if super::args::bool_arg(p, "progress")? => {
             let tqdm = py.import("tqdm.auto").map_err(|_| {
                 pyo3::exceptions::PyImportError::new_err(
@@ -645,31 +640,26 @@ pub fn simulate(
             kwargs.set_item("total", games)?;
             kwargs.set_item("unit", "game")?;
             kwargs.set_item("unit_scale", true)?;
-            let bar = tqdm.getattr("tqdm")?.call((), Some(&kwargs))?;
-            Some(bar)
+            Some(Progress::Bar(
+                tqdm.getattr("tqdm")?.call((), Some(&kwargs))?,
+            ))
         }
         Some(_) => None,
     };
-    let is_bar = reporter
-        .as_ref()
-        .is_some_and(|r| !r.is_callable() || r.hasattr("update").unwrap_or(false));
     let mut shown = 0u64;
-    let mut tick = |py: Python<'_>| -> PyResult<()> {
-        let _ = py;
+    let mut tick = |_: Python<'_>| -> PyResult<()> {
         if let Some(c) = &cancel_event {
             if c.call_method0("is_set")?.is_truthy()? {
                 return Err(super::errors::CancelledError::new_err("simulate cancelled"));
             }
         }
-        if let Some(r) = &reporter {
-            let now = done.load(Ordering::Relaxed);
-            if is_bar {
-                r.call_method1("update", (now - shown,))?;
-            } else {
-                r.call1((now, games))?;
-            }
-            shown = now;
+        let now = done.load(Ordering::Relaxed);
+        match &reporter {
+            Some(Progress::Bar(bar)) => drop(bar.call_method1("update", (now - shown,))?),
+            Some(Progress::Callback(f)) => drop(f.call1((now, games))?),
+            None => {}
         }
+        shown = now;
         Ok(())
     };
     let start = std::time::Instant::now();
@@ -681,15 +671,12 @@ pub fn simulate(
     );
     let seconds = start.elapsed().as_secs_f64();
     let final_tick = tick(py);
-    if is_bar {
-        if let Some(r) = &reporter {
-            r.call_method0("close")?;
-        }
+    if let Some(Progress::Bar(bar)) = &reporter {
+        bar.call_method0("close")?;
     }
     let result = outcome?
         .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("simulate interrupted"))?;
     final_tick?;
-    let _ = py;
     Ok(SimulateResult {
         games: result.games,
         moves: result.moves,
@@ -700,7 +687,10 @@ pub fn simulate(
     })
 }
 
-#[allow(dead_code)]
-fn lengths_array<'py>(py: Python<'py>, v: Vec<u64>) -> Bound<'py, PyArray1<u64>> {
-    v.into_pyarray(py)
+/// Where `simulate` reports progress.
+enum Progress<'py> {
+    /// A tqdm bar made here (advanced by `update`, closed at the end).
+    Bar(Bound<'py, PyAny>),
+    /// The caller's `f(done, total)`.
+    Callback(Bound<'py, PyAny>),
 }
