@@ -48,6 +48,9 @@ pub(crate) struct Geometry {
     /// number of empty cells, the cells the first player to drop there gets when the
     /// other answers every move in the same column (claimeven).
     pub claim_rows: u64,
+    /// Per direction (as in [`Geometry::directions`]), the first cells of the
+    /// windows of four cells that fit on the board (k = 4 only).
+    window_starts: [u64; 4],
 }
 
 /// `x << s`, or 0 when the shift leaves the word.
@@ -101,7 +104,12 @@ impl Geometry {
                 }
             }
         }
+        let mut window_starts = [0u64; 4];
+        for (i, d) in [1, h1, h1 - 1, h1 + 1].into_iter().enumerate() {
+            window_starts[i] = board & shr(board, d) & shr(board, 2 * d) & shr(board, 3 * d);
+        }
         Ok(Geometry {
+            window_starts,
             width: w,
             height: h,
             k,
@@ -217,6 +225,35 @@ impl Geometry {
             }
         }
         false
+    }
+
+    /// Stones whose colour no longer matters (k = 4 only; 0 otherwise).
+    ///
+    /// Only windows of four cells with an empty cell (open) can still become a
+    /// line, and only if they hold one colour. So a set `D` of stones may be
+    /// recoloured at will if every open window meeting `D` holds both colours
+    /// outside `D`: the game from there is the same. Here an open window allows at
+    /// most one stone in `D`, its lowest stone (offset 0 or 1 along the window,
+    /// nothing below it), and only if the others hold both colours; a stone is in
+    /// `D` if every open window through it allows it.
+    #[inline(always)]
+    pub fn dead_stones(&self, a: u64, mask: u64) -> u64 {
+        if !self.fast4 {
+            return 0;
+        }
+        let b = a ^ mask;
+        let e = self.board & !mask;
+        let mut alive = 0u64;
+        for (i, d) in self.directions().into_iter().enumerate() {
+            let (d2, d3) = (2 * d, 3 * d);
+            let open = self.window_starts[i] & (e | (e >> d) | (e >> d2) | (e >> d3));
+            let (a23, b23) = ((a >> d2) | (a >> d3), (b >> d2) | (b >> d3));
+            let (a123, b123) = (a23 | (a >> d), b23 | (b >> d));
+            let first = open & mask & a123 & b123;
+            let second = open & !mask & (mask >> d) & a23 & b23;
+            alive |= (open & !first) | ((open & !second) << d) | (open << d2) | (open << d3);
+        }
+        mask & !alive
     }
 
     /// The board seen in a mirror (column `c` becomes `width - 1 - c`).

@@ -59,6 +59,22 @@ pub(crate) struct Search<'a> {
     /// Added to the first probe's window (helper threads search a neighbouring
     /// window, whose bound the main thread needs next).
     pub probe_offset: i32,
+    /// The CPU runs [`Search::negamax_modern`].
+    pub(crate) modern_cpu: bool,
+}
+
+/// Whether the CPU has the features of [`Search::negamax_modern`] (x86-64-v3).
+fn modern_cpu() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 impl<'a> Search<'a> {
@@ -90,6 +106,7 @@ impl<'a> Search<'a> {
             busy,
             root_moves: 0,
             probe_offset: 0,
+            modern_cpu: modern_cpu(),
 
             mirror_max: MIRROR_MAX_MOVES,
 
@@ -100,10 +117,17 @@ impl<'a> Search<'a> {
 
     /// The table key of a position: `current + mask` (one bit on top of each column
     /// plus the mover's stones), or its mirror image if smaller. Returns the key and
-    /// whether it was mirrored.
+    /// whether it was mirrored. Where enhanced transposition cutoffs are off (so
+    /// only one key per node is computed), dead stones count as the mover's:
+    /// positions that differ only in them share an entry. (Earlier too: -12%
+    /// nodes but +20% time, the children's keys cost more than they save.)
     #[inline(always)]
     fn key(&self, current: u64, mask: u64, moves: i32) -> (u64, bool) {
-        let k = current.wrapping_add(mask);
+        let k = if self.n - moves < ETC_MIN_EMPTY {
+            (current | self.g.dead_stones(current, mask)).wrapping_add(mask)
+        } else {
+            current.wrapping_add(mask)
+        };
         if moves >= self.mirror_max {
             return (k, false);
         }
@@ -291,14 +315,37 @@ impl<'a> Search<'a> {
     /// Negamax with alpha-beta, fail-soft. Preconditions: the game is not over and the
     /// player to move cannot win at once. Returns `v` with: `v <= alpha` => score <= v;
     /// `v >= beta` => score >= v; otherwise score == v.
-    pub fn negamax(
-        &mut self,
-        cur: u64,
-        mask: u64,
-        moves: i32,
-        mut alpha: i32,
-        mut beta: i32,
-    ) -> i32 {
+    pub fn negamax(&mut self, cur: u64, mask: u64, moves: i32, alpha: i32, beta: i32) -> i32 {
+        self.child(cur, mask, moves, alpha, beta)
+    }
+
+    /// The recursive call, through the variant compiled for this CPU.
+    #[inline(always)]
+    fn child(&mut self, cur: u64, mask: u64, moves: i32, alpha: i32, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.modern_cpu {
+            // SAFETY: `modern_cpu` is true only if the CPU has every feature
+            // `negamax_modern` is compiled with.
+            return unsafe { self.negamax_modern(cur, mask, moves, alpha, beta) };
+        }
+        self.negamax_baseline(cur, mask, moves, alpha, beta)
+    }
+
+    /// The search compiled for x86-64-v3 CPUs (wheels target the x86-64 baseline,
+    /// where a popcount alone is a dozen instructions).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    fn negamax_modern(&mut self, cur: u64, mask: u64, moves: i32, alpha: i32, beta: i32) -> i32 {
+        self.node(cur, mask, moves, alpha, beta)
+    }
+
+    fn negamax_baseline(&mut self, cur: u64, mask: u64, moves: i32, alpha: i32, beta: i32) -> i32 {
+        self.node(cur, mask, moves, alpha, beta)
+    }
+
+    /// One node (see [`Search::negamax`]); inlined into both compiled variants.
+    #[inline(always)]
+    fn node(&mut self, cur: u64, mask: u64, moves: i32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 {
             if self.cancel.load(Relaxed) || self.stop.load(Relaxed) || self.nodes > self.budget {
@@ -421,7 +468,7 @@ impl<'a> Search<'a> {
             if alpha >= beta {
                 return alpha;
             }
-            return -self.negamax(opp, mask | m, moves + 1, -beta, -alpha);
+            return -self.child(opp, mask | m, moves + 1, -beta, -alpha);
         }
 
         if let Some(e) = self.table.get(key) {
@@ -487,7 +534,7 @@ impl<'a> Search<'a> {
                     deferred |= 1 << j;
                     continue;
                 }
-                let v = -self.negamax(opp, mask | m, moves + 1, -beta, -alpha);
+                let v = -self.child(opp, mask | m, moves + 1, -beta, -alpha);
                 if self.aborted {
                     return 0;
                 }

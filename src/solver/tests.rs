@@ -392,3 +392,158 @@ fn claimeven_bounds_agree_with_brute_force() {
     assert!(fired > 100, "the bounds fired only {fired} times");
     assert!(decisive > 20, "decisive bounds only {decisive} times");
 }
+
+/// Random positions (not over) of a `w`x`h` board, reproducible.
+fn random_positions(w: usize, h: usize, k: usize, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = seed | 1;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::new(w, h, k).unwrap();
+        let len = (next() % (w * h) as u64) as usize;
+        for _ in 0..len {
+            let legal: Vec<usize> = (0..w).filter(|&c| pos.can_play(c)).collect();
+            let mut ch = pos;
+            ch.play(legal[(next() % legal.len() as u64) as usize])
+                .unwrap();
+            if ch.is_over() {
+                break;
+            }
+            pos = ch;
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// Dead stones by the rule, one window of four cells at a time: an open window
+/// (with an empty cell) lets its lowest stone be dead if that stone is at offset 0
+/// or 1 and the window's other stones hold both colours; a stone is dead if every
+/// open window through it lets it.
+fn dead_by_windows(w: usize, h: usize, cells: &[u8]) -> Vec<bool> {
+    let mut dead: Vec<bool> = cells.iter().map(|&c| c != 0).collect();
+    // Rows from the bottom, as the bitboard sees them.
+    let at = |r: i64, c: i64| (h as i64 - 1 - r) as usize * w + c as usize;
+    for r in 0..h as i64 {
+        for c in 0..w as i64 {
+            // The bitboard's directions, in increasing bit order along the window.
+            for (dr, dc) in [(1i64, 0i64), (0, 1), (-1, 1), (1, 1)] {
+                let ok = |i: i64| {
+                    let (rr, cc) = (r + i * dr, c + i * dc);
+                    rr >= 0 && cc >= 0 && rr < h as i64 && cc < w as i64
+                };
+                if !(0..4).all(ok) {
+                    continue;
+                }
+                let window: Vec<usize> = (0..4).map(|i| at(r + i * dr, c + i * dc)).collect();
+                if window.iter().all(|&i| cells[i] != 0) {
+                    continue;
+                }
+                let lowest = window.iter().position(|&i| cells[i] != 0);
+                for (off, &s) in window.iter().enumerate() {
+                    let others: Vec<u8> = window
+                        .iter()
+                        .filter(|&&i| i != s && cells[i] != 0)
+                        .map(|&i| cells[i])
+                        .collect();
+                    let allowed = lowest == Some(off)
+                        && off <= 1
+                        && others.contains(&1)
+                        && others.contains(&2);
+                    if cells[s] != 0 && !allowed {
+                        dead[s] = false;
+                    }
+                }
+            }
+        }
+    }
+    dead
+}
+
+#[test]
+fn dead_stones_match_the_window_definition() {
+    let mut seen = 0;
+    for &(w, h) in &[(7, 6), (5, 4), (6, 5), (8, 7), (4, 6)] {
+        for pos in random_positions(w, h, 4, 500, (w * 100 + h) as u64) {
+            let cells = pos.cells();
+            let want = dead_by_windows(w, h, &cells);
+            let got = pos.geo.dead_stones(pos.current, pos.mask);
+            for (i, &d) in want.iter().enumerate() {
+                let (row, col) = (i / w, i % w);
+                let bit = 1u64 << (col * (h + 1) + (h - 1 - row));
+                assert_eq!(got & bit != 0, d, "{w}x{h} {cells:?} cell {i}");
+            }
+            seen += want.iter().filter(|&&d| d).count();
+        }
+    }
+    assert!(seen > 1000, "only {seen} dead stones in the sample");
+    // Only k = 4 is folded.
+    let pos = Position::from_moves(5, 4, 3, &[0, 0, 0, 1, 1, 1]).unwrap();
+    assert_eq!(pos.geo.dead_stones(pos.current, pos.mask), 0);
+}
+
+/// The reason dead stones may share a table entry: giving them all one colour
+/// (either) never changes the exact score.
+#[test]
+fn recolouring_dead_stones_keeps_the_score() {
+    let mut checked = 0;
+    for &(w, h) in &[(5, 4), (4, 5), (6, 3), (4, 4)] {
+        let mut memo = HashMap::new();
+        for pos in random_positions(w, h, 4, 400, (w * 10 + h) as u64) {
+            let dead = dead_by_windows(w, h, &pos.cells());
+            if !dead.contains(&true) {
+                continue;
+            }
+            let exact = brute(w, h, 4, &mut pos.cells(), pos.moves(), &mut memo);
+            for colour in [1, 2] {
+                let mut recoloured = pos.cells();
+                for (i, v) in recoloured.iter_mut().enumerate() {
+                    if dead[i] {
+                        *v = colour;
+                    }
+                }
+                let got = brute(w, h, 4, &mut recoloured, pos.moves(), &mut memo);
+                assert_eq!(got, exact, "{w}x{h} {:?} -> {recoloured:?}", pos.cells());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} positions had dead stones");
+}
+
+/// The search compiled for x86-64-v3 and the baseline one are the same search:
+/// same scores, same node counts.
+#[test]
+fn both_compiled_searches_agree() {
+    let (cancel, stop) = (no_cancel(), no_cancel());
+    let mut compared = 0;
+    for &(w, h) in &[(7, 6), (5, 4), (6, 5)] {
+        for pos in random_positions(w, h, 4, 1000, 77) {
+            let g = pos.geo;
+            let easy = 2 * pos.moves as i32 >= g.cells;
+            if !easy || g.winning_cells(pos.current, pos.mask) & g.possible(pos.mask) != 0 {
+                continue;
+            }
+            let n = g.cells;
+            let (lo, hi) = (-(n - pos.moves as i32) / 2, (n + 1 - pos.moves as i32) / 2);
+            let results: Vec<(i32, u64)> = [false, true]
+                .iter()
+                .map(|&modern| {
+                    let table = table::Table::new(1 << 20).unwrap();
+                    let mut s = search::Search::new(g, &table, &cancel, &stop, None, 1);
+                    s.modern_cpu = modern && s.modern_cpu;
+                    let r = s.solve(pos.current, pos.mask, pos.moves as i32, lo, hi);
+                    (r, s.nodes)
+                })
+                .collect();
+            assert_eq!(results[0], results[1], "{w}x{h} {:?}", pos.cells());
+            compared += 1;
+        }
+    }
+    assert!(compared > 250, "only {compared} positions compared");
+}
