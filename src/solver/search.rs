@@ -440,15 +440,14 @@ impl<'a> Search<'a> {
             if replies == 0 {
                 return hi;
             }
-            // Threats (cells completing our line) ordering, as in c4: threats right
-            // above an opponent's threat are useless; threats that become playable
-            // soon count most.
+            // Threats (cells completing our line) ordering, after c4: threats right
+            // above an opponent's threat are useless; a threat right above a cell
+            // the opponent could play (so he may not) counts most. (c4 also
+            // favours threats two cells up: -5% nodes without it here.)
             let useful = ours & !(opp_win << 1);
-            let v1 = (p2 << 1) & g.board;
-            let v2 = (v1 << 1) & g.board;
-            let score = 12 * (useful & v1).count_ones() as i32
-                + 5 * (useful & v2).count_ones() as i32
-                + 3 * useful.count_ones() as i32;
+            let above_playable = (p2 << 1) & g.board;
+            let score =
+                4 * (useful & above_playable).count_ones() as i32 + useful.count_ones() as i32;
             list.push(col, score);
             if rest == 0 {
                 break;
