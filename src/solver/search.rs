@@ -432,11 +432,13 @@ impl<'a> Search<'a> {
             // Threats (cells completing our line) ordering, after c4: threats right
             // above an opponent's threat are useless; a threat right above a cell
             // the opponent could play (so he may not) counts most. (c4 also
-            // favours threats two cells up: -5% nodes without it here.)
+            // favours threats two cells up: -5% nodes without it here.) A move
+            // threatening to win at once gets a point more (-2% nodes).
             let useful = ours & !(opp_win << 1);
             let above_playable = (p2 << 1) & g.board;
-            let score =
-                4 * (useful & above_playable).count_ones() as i32 + useful.count_ones() as i32;
+            let score = 4 * (useful & above_playable).count_ones() as i32
+                + useful.count_ones() as i32
+                + (f2 != 0) as i32;
             list.push(col, score);
             if rest == 0 {
                 break;
