@@ -36,9 +36,16 @@
 //! # Techniques (and what each paid, measured on Pons' 7x6 sets)
 //!
 //! * Two bitboards per position (mover's stones and all stones, a spare bit per
-//!   column); `current + mask` keys, canonicalised under mirror symmetry below 20
-//!   stones (later the mirroring cost more than it saved: -10% time); symmetric
-//!   positions search only half of the columns.
+//!   column); `current + mask` keys, canonicalised under mirror symmetry at every
+//!   depth (empty board -4% nodes, -5% time; on the old baseline-only build it
+//!   paid only below 20 stones); symmetric positions search only half of the
+//!   columns.
+//! * Dead stones folded into the key (c4's idea, our own rule, proven in
+//!   `geometry::Geometry::dead_stones` and tested against brute force): a stone
+//!   whose colour can no longer matter counts as the mover's, so positions that
+//!   differ only there share an entry. Only where no child keys are computed
+//!   (12 empty cells or fewer): empty board -9% nodes, -2.5% time; everywhere it
+//!   saved 12% of the nodes but cost 20% more time.
 //! * Null-window negamax probes bisecting the score (Pons); with at most one stone
 //!   on the board the probes start at 0 and walk outwards (on the empty board this
 //!   skips Pons' probes at 2 and -1, about 100M of 360M nodes in a traced run).
@@ -46,9 +53,12 @@
 //!   no safe reply is a win found without a node; after that check the upper bound
 //!   drops to "no win within three plies".
 //! * Move ordering by useful threats (c4: threats above an opponent threat do not
-//!   count, threats soon playable count most), table move first, centre first on
-//!   ties: -10% nodes against Pons' plain threat count. (Tried and dropped: a
-//!   history heuristic, static line-count weights: no gain.)
+//!   count, threats right above a playable cell count most), a point more for a
+//!   move that threatens to win at once, table move first, centre first on ties:
+//!   -10% nodes against Pons' plain threat count, then -5% from dropping c4's
+//!   "two cells up" term and -2% from the immediate-threat point. (Tried and
+//!   dropped: a history heuristic, static line-count weights, a bonus for threats
+//!   on the rows Allis' parity favours, a centre weight: no gain or worse.)
 //! * Static claimeven bounds (Allis) at every node: the opponent answering each
 //!   move in the same column, and pairing the next free cells of the columns with
 //!   an odd number of empty cells, limits the mover to known cells; if they hold no
@@ -64,9 +74,8 @@
 //!   line, he loses. From the other side the mover first drops on a head so as to
 //!   leave that situation (lower bound +1). Empty board 232M -> 215M nodes (losing
 //!   side only) -> 200M (both), 32 s -> 30.6 s.
-//!   (Tried: restricting it to at most 30 empty cells: more nodes; mirror keys at
-//!   every depth: -4% nodes on the empty board, no time gained; a 4 GiB table
-//!   instead of 1 GiB: the same nodes, the table is not the limit.)
+//!   (Tried: restricting it to at most 30 empty cells: more nodes; a 4 GiB table
+//!   instead of 1 GiB: the same nodes.)
 //! * Transposition table of lower *and* upper bounds, two-entry buckets keeping the
 //!   costlier entry, lock-free (key xor data). Only a growing prefix of the table is
 //!   used after a clear (256 KiB, doubling as it fills): small searches stay in
@@ -74,6 +83,9 @@
 //! * Enhanced transposition cutoffs (children probed, prefetched during move
 //!   generation) with more than 12 empty cells: -25% nodes on Begin-Medium.
 //! * A node with a single legal-and-safe move skips the table (+6% nodes, -15% time).
+//! * The search is compiled twice, for x86-64-v3 CPUs (popcnt, BMI, AVX2) and
+//!   for the x86-64 baseline the wheels target, and the CPU picks at run time:
+//!   -10% time (a popcount is a dozen instructions on the baseline).
 //! * Threads > 1: Lazy SMP on the shared table with ABDADA-style deferral of
 //!   children another thread is searching (Begin-Hard 2.1 s -> 1.5 s on 2 cores);
 //!   searches under 65k nodes stay on one thread. Helper threads start one probe
@@ -82,8 +94,10 @@
 //!   threads: 23.6 s -> 16-18 s, run-to-run spread; the helper proves
 //!   `score <= 1` while the main thread proves `score >= 1`).
 //!
-//! Empty 7x6 board, 1 GiB table, no book (2026-11-21, 2 cores): 200M nodes /
-//! 28.7 s on 1 thread, 231M-236M nodes / 17.9-18.2 s on 2 threads (target 15 s).
+//! Empty 7x6 board, 256 MiB table, no book (2026-11-21, 2 cores): see
+//! BENCHMARKS.md; 160M nodes / about 25 s on 1 thread, about 13 s on 2 threads
+//! (target 15 s). The table size matters on this machine: 1 GiB searches as
+//! many nodes but waits longer on memory (17 s against 13 s on 2 threads).
 
 mod error;
 mod geometry;
