@@ -351,6 +351,10 @@ impl<'a> Search<'a> {
         }
         let g = self.g;
         let n = self.n;
+        // The table entry is loaded while the threats and static bounds are worked
+        // out (wasted when they end the node, but it waits less on memory).
+        let (key, mirrored) = self.key(cur, mask, moves);
+        self.table.prefetch(key);
         let possible = g.possible(mask);
         let opp = cur ^ mask;
         let opp_win = g.winning_cells(opp, mask);
@@ -380,8 +384,6 @@ impl<'a> Search<'a> {
             return hi;
         }
 
-        let (key, mirrored) = self.key(cur, mask, moves);
-        self.table.prefetch(key);
         if moves < 16 {
             let k = cur.wrapping_add(mask);
             if g.mirror(k) == k {
