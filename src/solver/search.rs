@@ -373,17 +373,6 @@ impl<'a> Search<'a> {
         if moves >= n - 2 {
             return 0;
         }
-        // The opponent cannot win on the next move, we cannot win on this one.
-        let mut lo = -(n - 2 - moves) / 2;
-        let mut hi = (n - 1 - moves) / 2;
-        self.claimeven_bounds(cur, opp, mask, opp_win, &mut lo, &mut hi);
-        if lo >= beta {
-            return lo;
-        }
-        if hi <= alpha {
-            return hi;
-        }
-
         if moves < 16 {
             let k = cur.wrapping_add(mask);
             if g.mirror(k) == k {
@@ -396,11 +385,42 @@ impl<'a> Search<'a> {
             }
         }
 
+        // The children's entries (enhanced transposition cutoffs below) are loaded
+        // while the static bounds are worked out.
+        let etc = n - moves > ETC_MIN_EMPTY;
+        let mut child_keys = [0u64; 32];
+        if etc {
+            let mut rest = next;
+            let mut j = 0;
+            for &col in &self.centre[..g.width as usize] {
+                let m = rest & g.column_mask(col as u32);
+                if m == 0 {
+                    continue;
+                }
+                rest ^= m;
+                let (ck, _) = self.key(opp, mask | m, moves + 1);
+                self.table.prefetch(ck);
+                child_keys[j] = ck;
+                j += 1;
+                if rest == 0 {
+                    break;
+                }
+            }
+        }
+        // The opponent cannot win on the next move, we cannot win on this one.
+        let mut lo = -(n - 2 - moves) / 2;
+        let mut hi = (n - 1 - moves) / 2;
+        self.claimeven_bounds(cur, opp, mask, opp_win, &mut lo, &mut hi);
+        if lo >= beta {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+
         // Children: a move after which the opponent has no safe reply wins at once
         // (two moves from now), with the earliest possible score.
         let mut list = MoveList::new();
-        let mut child_keys = [0u64; 32];
-        let etc = n - moves > ETC_MIN_EMPTY;
         let mut tt_best = None;
         let mut rest = next;
         let w = g.width as usize;
@@ -413,11 +433,6 @@ impl<'a> Search<'a> {
             rest ^= m;
             let c2 = cur | m;
             let m2 = mask | m;
-            if etc && list.len() < 32 {
-                let (ck, _) = self.key(opp, m2, moves + 1);
-                self.table.prefetch(ck);
-                child_keys[list.len()] = ck;
-            }
             let ours = g.winning_cells(c2, m2);
             let p2 = g.possible(m2);
             let f2 = ours & p2;
