@@ -95,9 +95,11 @@
 //!   `score <= 1` while the main thread proves `score >= 1`).
 //!
 //! Empty 7x6 board, 256 MiB table, no book (2026-11-21, 2 cores): see
-//! BENCHMARKS.md; 160M nodes / about 25 s on 1 thread, about 13 s on 2 threads
-//! (target 15 s). The table size matters on this machine: 1 GiB searches as
-//! many nodes but waits longer on memory (17 s against 13 s on 2 threads).
+//! BENCHMARKS.md; 160M nodes / 22.6 s on 1 thread, 11.4-13.0 s on 2 threads
+//! (median of six runs 11.7 s; target 15 s). Prefetching the entries before the
+//! static bounds took the median from 14.05 s to that. The table size matters on
+//! this machine: 1 GiB searches as many nodes but waits longer on memory (17 s
+//! against 13 s on 2 threads, before the prefetch changes).
 
 mod error;
 mod geometry;
