@@ -14,8 +14,13 @@ from the Python side (this harness and the `inarow` package); use it for long ru
 """
 
 import sys
+from pathlib import Path
 
 import atheris
+
+# The oracle both fuzzers share (allowed exceptions, state unchanged when refused).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from api_oracle import BadIndex, attempt, board_state  # noqa: E402
 
 with atheris.instrument_imports():
     import numpy as np
@@ -23,19 +28,8 @@ with atheris.instrument_imports():
     import inarow
     from inarow import Board, VecEnv
 
-ALLOWED = (ValueError, TypeError, IndexError, MemoryError)
 INT_DTYPES = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", ">i4", ">i8"]
 OTHER_DTYPES = ["f4", "f8", "?", "c16", "U2", "O"]
-
-
-class BadIndex:
-    def __init__(self, result):
-        self.result = result
-
-    def __index__(self):
-        if isinstance(self.result, BaseException):
-            raise self.result
-        return self.result
 
 
 def hostile(fdp):
@@ -102,25 +96,11 @@ def array(fdp, max_dims=4, max_side=6):
     return arr
 
 
-def board_state(b):
-    return (b.to_numpy().tolist(), b.moves, b.current_player, b.winner, b.is_over, b.zobrist)
-
-
 def env_state(env):
     return [
         (b.to_numpy().tolist(), b.moves, b.current_player, b.winner)
         for b in (env.board(i) for i in range(env.num_envs))
     ]
-
-
-def attempt(call, state=None):
-    before = state() if state else None
-    try:
-        return True, call()
-    except ALLOWED:
-        if state:
-            assert state() == before, "a refused call changed the state"
-        return False, None
 
 
 def small_rules(fdp):

@@ -13,30 +13,13 @@ conftest.py). `fuzz/python_fuzz.py` does the same from raw bytes under atheris.
 
 import numpy as np
 import pytest
+from api_oracle import BadIndex, attempt, board_state
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import inarow
 from inarow import Board, VecEnv
-
-ALLOWED = (ValueError, TypeError, IndexError, MemoryError)
-
-
-class BadIndex:
-    """An object whose `__index__` misbehaves."""
-
-    def __init__(self, result):
-        self.result = result
-
-    def __index__(self):
-        if isinstance(self.result, BaseException):
-            raise self.result
-        return self.result
-
-    def __repr__(self):
-        return f"BadIndex({self.result!r})"
-
 
 INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 
@@ -82,30 +65,6 @@ hostile = st.deferred(
         ),
     )
 )
-
-
-def board_state(board):
-    return (
-        board.to_numpy().tolist(),
-        board.moves,
-        board.current_player,
-        board.winner,
-        board.is_over,
-        board.zobrist,
-    )
-
-
-def attempt(call, state=None):
-    """Runs `call`; only allowed exceptions, and `state()` unchanged when refused.
-    Returns (ok, result)."""
-    before = state() if state else None
-    try:
-        return True, call()
-    except ALLOWED as e:
-        assert str(e) or isinstance(e, MemoryError), f"{type(e).__name__} without a message"
-        if state:
-            assert state() == before, f"a refused call changed the state ({e!r})"
-        return False, None
 
 
 @st.composite

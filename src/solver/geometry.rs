@@ -129,6 +129,12 @@ impl Geometry {
         ((1u64 << self.height) - 1) << (col * self.h1)
     }
 
+    /// The playable cells of the column holding bit `cell`.
+    #[inline]
+    pub fn column_of(&self, cell: u64) -> u64 {
+        self.column_mask(cell.trailing_zeros() / self.h1)
+    }
+
     /// The top playable cell of column `col`.
     #[inline]
     pub fn top_mask(&self, col: u32) -> u64 {

@@ -43,9 +43,10 @@
 //! * Dead stones folded into the key (c4's idea, our own rule, proven in
 //!   `geometry::Geometry::dead_stones` and tested against brute force): a stone
 //!   whose colour can no longer matter counts as the mover's, so positions that
-//!   differ only there share an entry. Only where no child keys are computed
-//!   (12 empty cells or fewer): empty board -9% nodes, -2.5% time; everywhere it
-//!   saved 12% of the nodes but cost 20% more time.
+//!   differ only there share an entry. Only where no parent computes the key
+//!   for its enhanced transposition cutoffs (fewer than 12 empty cells): empty
+//!   board -9% nodes, -2.5% time; from 12 stones on it saved 12% of the nodes on
+//!   the empty board but cost 6% more time there and 20% on Begin-Hard.
 //! * Null-window negamax probes bisecting the score (Pons); with at most one stone
 //!   on the board the probes start at 0 and walk outwards (on the empty board this
 //!   skips Pons' probes at 2 and -1, about 100M of 360M nodes in a traced run).

@@ -106,13 +106,14 @@ impl<'a> Search<'a> {
     }
 
     /// The table key of a position: `current + mask` (one bit on top of each column
-    /// plus the mover's stones), or its mirror image if smaller. Returns the key and
-    /// whether it was mirrored. Where enhanced transposition cutoffs are off (so
-    /// only one key per node is computed), dead stones count as the mover's:
-    /// positions that differ only in them share an entry. (Earlier too: -12%
-    /// nodes but +20% time, the children's keys cost more than they save.)
+    /// plus the mover's stones), or its mirror image if smaller. Returns the key,
+    /// whether it was mirrored and whether it is its own mirror image (then the
+    /// position and its mirror image score alike, and so do the children in mirrored
+    /// columns). Where no parent computes the key for its enhanced transposition
+    /// cutoffs, dead stones count as the mover's: positions that differ only in
+    /// them share an entry (see the module docs for why not earlier).
     #[inline(always)]
-    fn key(&self, current: u64, mask: u64, moves: i32) -> (u64, bool) {
+    fn key(&self, current: u64, mask: u64, moves: i32) -> (u64, bool, bool) {
         let k = if self.n - moves < ETC_MIN_EMPTY {
             (current | self.g.dead_stones(current, mask)).wrapping_add(mask)
         } else {
@@ -121,11 +122,20 @@ impl<'a> Search<'a> {
         // Mirrored at every depth: the empty board -4% nodes, -5% time (only
         // below 20 stones, as this once did, saved time on the old build).
         let m = self.g.mirror(k);
-        if m < k {
-            (m, true)
-        } else {
-            (k, false)
-        }
+        (m.min(k), m < k, m == k)
+    }
+
+    /// The moves in `moves` (at most one cell per column) with their columns,
+    /// centre columns first.
+    #[inline(always)]
+    fn centre_first(&self, moves: u64) -> impl Iterator<Item = (u32, u64)> + '_ {
+        let g = self.g;
+        self.centre[..g.width as usize]
+            .iter()
+            .filter_map(move |&c| {
+                let m = moves & g.column_mask(c as u32);
+                (m != 0).then_some((c as u32, m))
+            })
     }
 
     #[inline]
@@ -213,9 +223,10 @@ impl<'a> Search<'a> {
         let empty = g.board & !mask;
         let claim = empty & g.claim_rows;
         let rest = empty & !claim & !odd;
-        if odd.count_ones() % 2 == 0 {
+        let odd_count = odd.count_ones();
+        if odd_count % 2 == 0 {
             // The mover gets one head of each pair: with one pair, try both.
-            let no_win = if odd.count_ones() == 2 {
+            let no_win = if odd_count == 2 {
                 let a = odd & odd.wrapping_neg();
                 !g.has_line(cur | claim | a) && !g.has_line(cur | claim | (odd ^ a))
             } else {
@@ -238,7 +249,7 @@ impl<'a> Search<'a> {
                 let below = (t - 1) & !(head - 1);
                 !g.has_line(opp | (claim & !col & !m) | (below & !g.claim_rows))
             };
-            let won = match odd.count_ones() {
+            let won = match odd_count {
                 0 => {
                     let threats = g.winning_cells(cur, mask) & g.claim_rows;
                     let mut heads = g.possible(mask);
@@ -246,7 +257,7 @@ impl<'a> Search<'a> {
                     while heads != 0 && threats != 0 {
                         let m = heads & heads.wrapping_neg();
                         heads ^= m;
-                        let col = g.column_mask(m.trailing_zeros() / g.h1);
+                        let col = g.column_of(m);
                         if zugzwang(m, threats, col) {
                             won = true;
                             break;
@@ -259,7 +270,7 @@ impl<'a> Search<'a> {
                     let b = odd ^ a;
                     [(a, b), (b, a)].iter().any(|&(m, other)| {
                         let threats = g.winning_cells(cur | m, mask | m);
-                        let col = g.column_mask(other.trailing_zeros() / g.h1);
+                        let col = g.column_of(other);
                         zugzwang(m, threats, col)
                     })
                 }
@@ -270,7 +281,7 @@ impl<'a> Search<'a> {
             }
         } else {
             // The mover drops on one head `x`; the opponent gets at most the others.
-            if odd.count_ones() > 1 && g.has_line(opp | claim) {
+            if odd_count > 1 && g.has_line(opp | claim) {
                 return;
             }
             let mut heads = odd;
@@ -282,13 +293,13 @@ impl<'a> Search<'a> {
                     return;
                 }
             }
-            if odd.count_ones() == 1 {
+            if odd_count == 1 {
                 // Zugzwang (Allis' odd threat): the opponent threatens at `t` in the
                 // only odd column, at a cell the answering player gets there. The
                 // opponent answers every move in the same column; the mover must
                 // eventually play right under `t`. If the cells the mover can get
                 // before that hold no line, the mover loses.
-                let col = g.column_mask(odd.trailing_zeros() / g.h1);
+                let col = g.column_of(odd);
                 let threats = opp_win & col & g.claim_rows;
                 if threats != 0 {
                     let t = threats & threats.wrapping_neg();
@@ -353,7 +364,7 @@ impl<'a> Search<'a> {
         let n = self.n;
         // The table entry is loaded while the threats and static bounds are worked
         // out (wasted when they end the node, but it waits less on memory).
-        let (key, mirrored) = self.key(cur, mask, moves);
+        let (key, mirrored, symmetric) = self.key(cur, mask, moves);
         self.table.prefetch(key);
         let possible = g.possible(mask);
         let opp = cur ^ mask;
@@ -373,16 +384,13 @@ impl<'a> Search<'a> {
         if moves >= n - 2 {
             return 0;
         }
-        if moves < 16 {
-            let k = cur.wrapping_add(mask);
-            if g.mirror(k) == k {
-                // A symmetric position: the right half mirrors the left half.
-                let mut keep = 0;
-                for c in 0..g.width.div_ceil(2) {
-                    keep |= g.column_mask(c);
-                }
-                next &= keep;
+        if symmetric && moves < 16 {
+            // The right half of the columns mirrors the left half.
+            let mut keep = 0;
+            for c in 0..g.width.div_ceil(2) {
+                keep |= g.column_mask(c);
             }
+            next &= keep;
         }
 
         // The children's entries (enhanced transposition cutoffs below) are loaded
@@ -390,21 +398,10 @@ impl<'a> Search<'a> {
         let etc = n - moves > ETC_MIN_EMPTY;
         let mut child_keys = [0u64; 32];
         if etc {
-            let mut rest = next;
-            let mut j = 0;
-            for &col in &self.centre[..g.width as usize] {
-                let m = rest & g.column_mask(col as u32);
-                if m == 0 {
-                    continue;
-                }
-                rest ^= m;
-                let (ck, _) = self.key(opp, mask | m, moves + 1);
+            for (j, (_, m)) in self.centre_first(next).enumerate() {
+                let (ck, ..) = self.key(opp, mask | m, moves + 1);
                 self.table.prefetch(ck);
                 child_keys[j] = ck;
-                j += 1;
-                if rest == 0 {
-                    break;
-                }
             }
         }
         // The opponent cannot win on the next move, we cannot win on this one.
@@ -422,15 +419,7 @@ impl<'a> Search<'a> {
         // (two moves from now), with the earliest possible score.
         let mut list = MoveList::new();
         let mut tt_best = None;
-        let mut rest = next;
-        let w = g.width as usize;
-        for i in 0..w {
-            let col = self.centre[i] as u32;
-            let m = rest & g.column_mask(col);
-            if m == 0 {
-                continue;
-            }
-            rest ^= m;
+        for (col, m) in self.centre_first(next) {
             let c2 = cur | m;
             let m2 = mask | m;
             let ours = g.winning_cells(c2, m2);
@@ -457,9 +446,6 @@ impl<'a> Search<'a> {
                 + useful.count_ones() as i32
                 + (f2 != 0) as i32;
             list.push(col, score);
-            if rest == 0 {
-                break;
-            }
         }
         // No win within three plies: at best we win on our third move from here.
         hi = hi.min((n - 3 - moves) / 2);

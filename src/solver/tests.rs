@@ -66,6 +66,17 @@ fn line_through(w: usize, h: usize, k: usize, cells: &[u8], row: usize, col: usi
     false
 }
 
+/// A reproducible xorshift64 stream (`seed | 1`: never the stuck zero state).
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed | 1;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 fn no_cancel() -> AtomicBool {
     AtomicBool::new(false)
 }
@@ -75,13 +86,7 @@ fn check_board(w: usize, h: usize, k: usize, samples: usize, tt_bytes: usize, th
     let mut solver = Solver::new(SolverConfig { tt_bytes, threads }).unwrap();
     let cancel = no_cancel();
     let mut memo = HashMap::new();
-    let mut rng = 0x1234_5678_9abc_def0u64 ^ (w * 1000 + h * 10 + k) as u64;
-    let mut next = || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift(0x1234_5678_9abc_def0u64 ^ (w * 1000 + h * 10 + k) as u64);
     for i in 0..samples {
         let mut pos = Position::new(w, h, k).unwrap();
         let len = (next() % (w * h + 1) as u64) as usize;
@@ -349,28 +354,10 @@ fn claimeven_bounds_agree_with_brute_force() {
         (6, 3, 3),
     ] {
         let mut memo = HashMap::new();
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ (w * 1000 + h * 10 + k) as u64;
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
         let table = table::Table::new(1 << 10).unwrap();
         let (cancel, stop) = (no_cancel(), no_cancel());
-        for _ in 0..400 {
-            let mut pos = Position::new(w, h, k).unwrap();
-            let len = (next() % (w * h) as u64) as usize;
-            for _ in 0..len {
-                let legal: Vec<usize> = (0..w).filter(|&c| pos.can_play(c)).collect();
-                let mut ch = pos;
-                ch.play(legal[(next() % legal.len() as u64) as usize])
-                    .unwrap();
-                if ch.is_over() {
-                    break;
-                }
-                pos = ch;
-            }
+        let seed = 0x9e37_79b9_7f4a_7c15u64 ^ (w * 1000 + h * 10 + k) as u64;
+        for pos in random_positions(w, h, k, 400, seed) {
             let exact = brute(w, h, k, &mut pos.cells(), pos.moves(), &mut memo);
             let s = search::Search::new(pos.geo, &table, &cancel, &stop, None, 1);
             let (mut lo, mut hi) = (-100, 100);
@@ -395,13 +382,7 @@ fn claimeven_bounds_agree_with_brute_force() {
 
 /// Random positions (not over) of a `w`x`h` board, reproducible.
 fn random_positions(w: usize, h: usize, k: usize, count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = seed | 1;
-    let mut next = || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut pos = Position::new(w, h, k).unwrap();
