@@ -76,13 +76,15 @@ def test_win_loss_draw_rewards():
     obs, r, term, trunc, info = env.step(3)
     assert (r, term, trunc, info["winner"]) == (1.0, True, False, 1)
     assert obs["observation"][0, 2:, 3].all() and obs["observation"][0].sum() == 4
-    assert obs["action_mask"].sum() == 0
+    assert obs["action_mask"].all()  # terminal: all ones, as in pgx
+    assert info["outcome"] == "win" and not info["illegal_action"]
     # The opponent stacks column 0: agent loses.
     env = InARowEnv(opponent=scripted([0, 0, 0, 0]))
     env.reset(seed=0)
     rewards = [env.step(a)[1] for a in (6, 5, 6)]
     obs, r, term, _, info = env.step(5)
     assert rewards == [0, 0, 0] and (r, term, info["winner"]) == (-1.0, True, 2)
+    assert info["outcome"] == "loss"
     assert obs["observation"][1, 2:, 0].all()  # the winner's line, plane 1 from agent's view
     # Tic-tac-toe draw: X 0 1 5 6 8 / O 2 3 4 7 ... agent X, opponent O
     env = InARowEnv(3, 3, 3, gravity=False, opponent=scripted([4, 2, 3, 7]))
@@ -90,7 +92,8 @@ def test_win_loss_draw_rewards():
     out = [env.step(a) for a in (0, 6, 5, 1, 8)]
     assert [o[1] for o in out] == [0.0] * 5
     assert [o[2] for o in out] == [False] * 4 + [True]
-    assert out[-1][4]["winner"] == 0
+    assert out[-1][4]["winner"] == 0 and out[-1][4]["outcome"] == "draw"
+    assert [o[4]["outcome"] for o in out[:-1]] == ["running"] * 4
 
 
 def test_second_seat_observation_is_egocentric():
@@ -128,31 +131,71 @@ def test_reset_needed_before_reset_and_after_end():
     assert env.step(1)[2] is False
 
 
-def test_illegal_action_raises_and_leaves_state_unchanged():
-    env = InARowEnv(3, 3, 3, gravity=False, opponent=scripted([4, 2]))
+@pytest.mark.parametrize("mode", ["raise", "loss"])
+def test_actions_outside_the_action_space_raise_in_every_mode(mode):
+    env = InARowEnv(3, 3, 3, gravity=False, opponent=scripted([4, 2]), illegal_action=mode)
     env.reset(seed=0)
     env.step(0)
     before = env.board
-    for bad in (0, 4, 9, -1):
-        with pytest.raises(inarow.IllegalMoveError):
+    for bad in (9, -1, 2**70):
+        with pytest.raises(inarow.IllegalMoveError, match="out of range"):
             env.step(bad)
-    with pytest.raises(TypeError):
-        env.step(1.5)
+    for bad in (1.5, None, float("nan"), True, "3"):
+        with pytest.raises(TypeError):
+            env.step(bad)
     assert env.board == before and env.board.moves == before.moves
-    env.step(np.int64(8))  # numpy integers are fine
+    assert env.step(np.int64(8))[2] is False  # numpy integers are fine
 
 
-def test_illegal_action_penalty():
-    env = InARowEnv(3, 3, 3, gravity=False, illegal_action="penalty", illegal_reward=-5)
+def test_illegal_action_raise_leaves_state_unchanged():
+    env = InARowEnv(3, 3, 3, gravity=False, opponent=scripted([4, 2]), illegal_action="raise")
     env.reset(seed=0)
-    obs, r, term, trunc, info = env.step(0)
-    occupied = int(np.flatnonzero(env.board.to_numpy().ravel())[-1])
-    obs, r, term, trunc, info = env.step(occupied)
-    assert (r, term, trunc, info["illegal_action"]) == (-5.0, True, False, True)
-    with pytest.raises(ResetNeeded):
+    env.step(0)
+    before = env.board
+    for bad in (0, 4, np.int64(4)):
+        with pytest.raises(inarow.IllegalMoveError, match="occupied"):
+            env.step(bad)
+    assert env.board == before and env.board.moves == before.moves
+    assert env.step(8)[2] is False
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_illegal_action_loss_is_the_default(players):
+    env = InARowEnv(3, 3, 3, players=players, gravity=False, opponent=scripted([4, 2, 5, 6]))
+    assert env.illegal_action == "loss"
+    env.reset(seed=0)
+    env.step(0)  # the opponent(s) answer 4 (and 2)
+    before = env.board
+    obs, r, term, trunc, info = env.step(4)  # occupied
+    assert (r, term, trunc) == (-1.0, True, False)
+    assert info == {
+        "agent_player": 1,
+        "winner": 2 if players == 2 else 0,  # two players: the opponent wins by forfeit
+        "illegal_action": True,
+        "outcome": "illegal_action",
+    }
+    assert env.board == before  # the illegal stone is not placed
+    np.testing.assert_array_equal(obs["observation"], egocentric(before, 1))
+    assert obs["action_mask"].all() and env.action_masks().all()
+    with pytest.raises(ResetNeeded, match="ended"):
         env.step(1)
-    with pytest.raises(ValueError, match="illegal_action"):
-        InARowEnv(illegal_action="ignore")
+    env.reset(seed=0)  # usable again
+    assert env.step(1)[4]["outcome"] == "running"
+
+
+def test_illegal_reward_and_seat_two():
+    env = InARowEnv(4, 2, 3, agent_player=2, opponent=scripted([0, 1]), illegal_reward=-5)
+    env.reset(seed=0)  # the opponent plays 0
+    env.step(0)  # column 0 is now full; the opponent plays 1
+    obs, r, term, trunc, info = env.step(0)
+    assert (r, term, info["winner"], info["agent_player"]) == (-5.0, True, 1, 2)
+    assert info["illegal_action"] and info["outcome"] == "illegal_action"
+
+
+def test_illegal_action_mode_is_checked():
+    for bad in ("ignore", "penalty", None, 1):
+        with pytest.raises(ValueError, match="illegal_action .* allowed 'loss'"):
+            InARowEnv(illegal_action=bad)
 
 
 def test_solver_opponent_is_perfect_and_rules_checked():

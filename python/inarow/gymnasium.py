@@ -12,16 +12,27 @@ Registered ids (on ``import inarow`` when gymnasium is installed):
 ``k``, ``players``, ``gravity`` keyword arguments). Each has a vector entry point:
 ``gymnasium.make_vec(id, num_envs=8, vectorization_mode="vector_entry_point")``.
 
-Error conventions: an illegal action raises `inarow.IllegalMoveError` (a
-``ValueError``) and leaves the state unchanged, unless ``illegal_action="penalty"``
-(single-agent env only): the episode then ends with reward ``illegal_reward`` (-1)
-and ``info["illegal_action"] = True``. Stepping before ``reset()`` or after the
-episode ended raises `ResetNeeded`.
+Illegal actions (single-agent env), as in pgx, PettingZoo classic and Kaggle
+ConnectX: with ``illegal_action="loss"`` (the default) an action of the action space
+that the rules forbid now (an occupied cell, a full column) ends the episode as a
+loss for the agent: reward ``illegal_reward`` (-1), ``terminated=True``,
+``info["illegal_action"] = True``, ``info["outcome"] = "illegal_action"``. With
+``illegal_action="raise"`` it raises `inarow.IllegalMoveError` (a ``ValueError``)
+and leaves the state unchanged. In both modes an action outside the action space
+raises (``TypeError`` for a non-integer, `inarow.IllegalMoveError` out of range).
+The vector env is self-play over the native `inarow.VecEnv` and raises. Stepping
+before ``reset()`` or after the episode ended raises `ResetNeeded`.
+
+Terminal observations carry an all-ones action mask (pgx's convention): the action
+sampled from them is ignored by the autoreset and a masked sampler never sees an
+empty mask. ``action_masks()`` (sb3-contrib's ``MaskablePPO`` convention) returns
+the same mask as a bool array.
 """
 
 from __future__ import annotations
 
 import numbers
+import operator
 from typing import Any, Callable
 
 import gymnasium
@@ -34,8 +45,10 @@ from inarow._svg import BOARD_COLOR, EMPTY_COLOR, LAST_COLOR, PLAYER_COLORS, WIN
 
 __all__ = [
     "ENV_IDS",
+    "ILLEGAL_ACTION_MODES",
     "InARowEnv",
     "InARowVectorEnv",
+    "OpponentError",
     "ResetNeeded",
     "register_envs",
     "render_rgb",
@@ -52,9 +65,74 @@ ENV_IDS: dict[str, dict[str, Any]] = {
 
 Policy = Callable[["inarow.Board"], int]
 
+#: The ``illegal_action`` modes of `InARowEnv` (the PettingZoo and RLlib adapters
+#: take the same): "loss" ends the episode as a loss for the offender, "raise"
+#: raises `inarow.IllegalMoveError` with the state unchanged.
+ILLEGAL_ACTION_MODES = ("loss", "raise")
+
+#: Native seeds are 63-bit; larger seeds are hashed down (see `native_seed`).
+_NATIVE_SEED_LIMIT = 2**63
+
 
 class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
     """``step()`` was called before ``reset()`` or after the episode ended."""
+
+
+class OpponentError(RuntimeError):
+    """The opponent policy raised; the step (or reset) that called it is undone."""
+
+
+def check_illegal_action_mode(illegal_action: Any) -> str:
+    """`illegal_action` if it is one of `ILLEGAL_ACTION_MODES`, else ``ValueError``."""
+    if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
+        raise ValueError(
+            f"illegal_action {illegal_action!r} is not supported: allowed 'loss' (the "
+            "default: an illegal action ends the game as a loss for the player who made "
+            "it) or 'raise' (inarow.IllegalMoveError, state unchanged)"
+        )
+    return illegal_action
+
+
+def in_action_space(action: Any, num_actions: int) -> bool:
+    """Whether `action` is an integer in ``0..num_actions`` (bools are not actions)."""
+    if isinstance(action, (bool, np.bool_)):
+        return False
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    try:
+        value = operator.index(action)
+    except TypeError:
+        return False
+    return 0 <= value < num_actions
+
+
+def seed_value(seed: Any, name: str = "seed") -> int | None:
+    """`seed` as a Python int (None stays None): any non-negative integer, numpy
+    integers included, as Gymnasium accepts. ``TypeError`` for a non-integer (bools
+    included), ``ValueError`` for a negative one, both naming `name`."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a non-negative int or None, got a bool ({seed!r})")
+    try:
+        value = operator.index(seed)
+    except TypeError as e:
+        raise TypeError(f"{name} must be a non-negative int or None, got {seed!r}") from e
+    if value < 0:
+        raise ValueError(f"{name}={value} is out of range: allowed a non-negative int or None")
+    return value
+
+
+def native_seed(seed: Any, name: str = "seed") -> int | None:
+    """A seed as the native engine takes it (``0..2**63``): None and smaller
+    seeds unchanged; a larger one (Gymnasium accepts any non-negative int) reduced
+    deterministically through ``numpy.random.SeedSequence``. Refuses what
+    `seed_value` refuses."""
+    value = seed_value(seed, name)
+    if value is None or value < _NATIVE_SEED_LIMIT:
+        return value
+    (state,) = np.random.SeedSequence(value).generate_state(1, np.uint64)
+    return int(state) >> 1
 
 
 def solver_supports(width: int, height: int, players: int, gravity: bool) -> bool:
@@ -109,15 +187,24 @@ class InARowEnv(gymnasium.Env):
     or a callable ``policy(board) -> action`` receiving a copy of the board; with
     3+ players the opponent plays every other seat. ``agent_player``: 1..players
     (default 1) or "random" (a seat drawn per episode; see ``info["agent_player"]``).
-    ``illegal_action``: "raise" (default) or "penalty" (``illegal_reward``, default
-    -1). ``obs_dtype``: "uint8" (default) or "float32". ``render_mode``: None,
-    "ansi" or "rgb_array".
+    ``illegal_action``: "loss" (default: an illegal action of the agent ends the
+    episode with reward ``illegal_reward``, default -1) or "raise"
+    (`inarow.IllegalMoveError`, state unchanged). ``obs_dtype``: "uint8" (default)
+    or "float32". ``render_mode``: None, "ansi" or "rgb_array".
 
     Observation: ``{"observation": (players, height, width) planes, plane 0 the
     agent's stones, plane i those of the player i seats after it; "action_mask":
-    (num_actions,) int8}``. Action: a column with gravity, ``row * width + col``
-    without. Reward: +1 win, -1 loss, 0 draw or game still running, from the
-    agent's view. ``info``: ``agent_player``, ``winner`` (0 none), ``illegal_action``.
+    (num_actions,) int8}`` (all ones once the episode ended). Action: a column with
+    gravity, ``row * width + col`` without. Reward: +1 win, -1 loss, 0 draw or game
+    still running, ``illegal_reward`` for an illegal action, from the agent's view.
+    ``info``: ``agent_player``; ``winner`` (0 none; after an illegal action in a
+    two-player game, the opponent, who wins by forfeit); ``illegal_action`` (bool);
+    ``outcome`` from the agent's view: "running", "win", "loss", "draw" or
+    "illegal_action".
+
+    A step is all-or-nothing: when the opponent policy raises (`OpponentError`)
+    or returns something that is not a legal action (`inarow.IllegalMoveError`,
+    naming the value), the agent's move is undone before the error propagates.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
@@ -131,7 +218,7 @@ class InARowEnv(gymnasium.Env):
         gravity: bool = True,
         opponent: str | Policy = "random",
         agent_player: int | str = 1,
-        illegal_action: str = "raise",
+        illegal_action: str = "loss",
         illegal_reward: float = -1.0,
         obs_dtype: str = "uint8",
         render_mode: str | None = None,
@@ -144,11 +231,7 @@ class InARowEnv(gymnasium.Env):
                 + ", ".join(repr(m) for m in self.metadata["render_modes"])
             )
         self.render_mode = render_mode
-        if illegal_action not in ("raise", "penalty"):
-            raise ValueError(
-                f"illegal_action {illegal_action!r} is not supported: allowed 'raise', 'penalty'"
-            )
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action_mode(illegal_action)
         self.illegal_reward = float(illegal_reward)
         if agent_player != "random" and (
             isinstance(agent_player, bool)
@@ -202,6 +285,15 @@ class InARowEnv(gymnasium.Env):
         """The agent's player number in this episode."""
         return self._seat
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as a ``(num_actions,)`` bool array (sb3-contrib's
+        ``MaskablePPO`` reads it): the agent's legal moves while the episode runs,
+        all True once it ended or before the first reset (any action is then
+        refused or ignored, and a masked sampler never sees an empty mask)."""
+        if self._board is None or self._done:
+            return np.ones(self._empty.num_actions, dtype=bool)
+        return self._board.legal_mask()
+
     def _obs(self) -> dict[str, np.ndarray]:
         b = self._board
         assert b is not None
@@ -209,38 +301,58 @@ class InARowEnv(gymnasium.Env):
         cur = b.current_player
         if cur != self._seat:  # game over on an opponent's move: rotate to the agent
             planes = np.roll(planes, cur - self._seat, axis=0)
-        mask = b.legal_mask().astype(np.int8)
+        mask = self.action_masks().astype(np.int8)
         return {"observation": planes, "action_mask": mask}
 
-    def _info(self, illegal: bool = False) -> dict[str, Any]:
-        b = self._board
-        assert b is not None
+    def _info(self, outcome: str, winner: int) -> dict[str, Any]:
         return {
             "agent_player": self._seat,
-            "winner": b.winner or 0,
-            "illegal_action": illegal,
+            "winner": winner,
+            "illegal_action": outcome == "illegal_action",
+            "outcome": outcome,
         }
 
-    def _opponent_action(self) -> Any:
+    def _game_info(self) -> dict[str, Any]:
         b = self._board
         assert b is not None
+        winner = b.winner or 0
+        if winner:
+            outcome = "win" if winner == self._seat else "loss"
+        else:
+            outcome = "draw" if b.is_over else "running"
+        return self._info(outcome, winner)
+
+    def _describe_opponent(self) -> str:
+        if isinstance(self.opponent, str):
+            return f"the {self.opponent!r} opponent"
+        return f"the opponent policy {self.opponent!r}"
+
+    def _opponent_action(self, b: inarow.Board) -> Any:
         if self.opponent == "random":
             legal = b.legal_moves()
             return int(legal[self.np_random.integers(len(legal))])
-        if self._solver is not None:
-            return self._solver.best_move(b)
-        return self.opponent(b.copy())  # type: ignore[operator]
+        try:
+            if self._solver is not None:
+                return self._solver.best_move(b)
+            return self.opponent(b.copy())  # type: ignore[operator]
+        except Exception as e:
+            raise OpponentError(
+                f"{self._describe_opponent()} raised {type(e).__name__}: {e} (as player "
+                f"{b.current_player} after moves {b.moves}); the call that asked it for a "
+                "move is undone"
+            ) from e
 
-    def _play_opponents(self) -> None:
-        b = self._board
-        assert b is not None
+    def _play_opponents(self, b: inarow.Board) -> None:
         while not b.is_over and b.current_player != self._seat:
-            action = self._opponent_action()
+            player = b.current_player
+            action = self._opponent_action(b)
             try:
                 b.move(action)
             except (TypeError, ValueError) as e:
                 raise inarow.IllegalMoveError(
-                    f"the opponent policy returned {action!r}: {e}"
+                    f"{self._describe_opponent()} returned {action!r} as player {player} "
+                    f"after moves {b.moves}, which is not a legal action ({e}); the call "
+                    "that asked it for a move is undone"
                 ) from e
 
     def _outcome(self) -> float:
@@ -250,45 +362,64 @@ class InARowEnv(gymnasium.Env):
             return 0.0
         return 1.0 if b.winner == self._seat else -1.0
 
+    def _forfeit(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Ends the episode as a loss for the agent, who played an illegal action."""
+        self._done = True
+        players = self._empty.players
+        winner = self._seat % players + 1 if players == 2 else 0
+        return self._obs(), self.illegal_reward, True, False, self._info("illegal_action", winner)
+
     # -- gymnasium API ---------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Starts a new game; the opponents move first when the agent's seat is
-        not 1. ``options`` is accepted and ignored."""
-        super().reset(seed=seed)
+        not 1. ``seed``: any non-negative int (Gymnasium's convention). ``options``
+        is accepted and ignored. When an opponent fails, the previous episode's
+        state is kept and the error propagates (see the class docs)."""
+        super().reset(seed=seed_value(seed))
         if self.agent_player == "random":
-            self._seat = int(self.np_random.integers(1, self._empty.players + 1))
+            seat = int(self.np_random.integers(1, self._empty.players + 1))
         else:
-            self._seat = int(self.agent_player)
-        self._board = self._empty.copy()
-        self._play_opponents()
+            seat = int(self.agent_player)
+        previous_seat, self._seat = self._seat, seat
+        board = self._empty.copy()
+        try:
+            self._play_opponents(board)
+        except BaseException:
+            self._seat = previous_seat
+            raise
+        self._board = board
         self._done = False
-        return self._obs(), self._info()
+        return self._obs(), self._game_info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Plays the agent's `action`, then the opponents until it is the agent's
         turn again or the game ends. Raises `ResetNeeded` before ``reset()`` or after
-        the end, `inarow.IllegalMoveError` for an illegal action (state unchanged)
-        unless ``illegal_action="penalty"``, ``TypeError`` for a non-integer."""
+        the end; ``TypeError`` for a non-integer and `inarow.IllegalMoveError` for an
+        action out of range (state unchanged); an illegal action in range ends the
+        episode as a loss (``illegal_action="loss"``) or raises
+        `inarow.IllegalMoveError` with the state unchanged (``"raise"``). When the
+        opponent fails, the agent's move is undone and the error propagates."""
         if self._board is None or self._done:
             raise ResetNeeded(
                 "step() called "
                 + ("before reset()" if self._board is None else "after the episode ended")
                 + ": call reset() first"
             )
-        b = self._board
+        before = self._board
+        b = before.copy()
         try:
             b.move(action)  # validates (type, range, legality); unchanged on error
         except inarow.IllegalMoveError:
-            if self.illegal_action == "raise":
+            if self.illegal_action == "raise" or not in_action_space(action, b.num_actions):
                 raise
-            self._done = True
-            return self._obs(), self.illegal_reward, True, False, self._info(illegal=True)
-        self._play_opponents()
+            return self._forfeit()
+        self._play_opponents(b)  # on any error `before` stays the env's board
+        self._board = b
         terminated = b.is_over
         self._done = terminated
-        return self._obs(), self._outcome(), terminated, False, self._info()
+        return self._obs(), self._outcome(), terminated, False, self._game_info()
 
     def render(self) -> str | np.ndarray | None:
         """ "ansi": the board as text; "rgb_array": an ``(h*32, w*32, 3)`` uint8 image."""
@@ -310,9 +441,15 @@ class InARowVectorEnv(VectorEnv):
     ``winner`` (0 none), ``player_rewards`` (n, players) (+1 winner, -1 others),
     each with its ``_key`` mask. ``autoreset_mode``: "next_step" (default) or
     "same_step" (then ``info["final_obs"]`` / ``info["_final_obs"]`` hold the
-    terminal observations). An illegal action anywhere raises
-    `inarow.IllegalMoveError` and steps no env. ``copy=False`` returns the native
-    buffers (overwritten by the next step) instead of copies.
+    terminal observations). An env with no legal action (its game ended and
+    waits for the next-step autoreset, or a ``final_obs``) shows an all-ones action
+    mask, as in pgx: the action it gets is ignored and a masked sampler never sees an
+    empty mask; ``action_masks()`` returns the same ``(num_envs, A)`` bool array. An
+    illegal action anywhere raises `inarow.IllegalMoveError` and steps no env (the
+    vector env is self-play: there is no opponent to award the game to). Seeds: any
+    non-negative int; those >= 2**63 are reduced deterministically for the native
+    engine (see `native_seed`). With ``copy=True`` (default) every returned array is
+    fresh; ``copy=False`` returns the native buffers (overwritten by the next step).
     """
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -360,7 +497,7 @@ class InARowVectorEnv(VectorEnv):
             k,
             players,
             gravity,
-            seed=seed,
+            seed=native_seed(seed),
             autoreset=native,
             obs_dtype=obs_dtype,
             threads=threads,
@@ -389,7 +526,6 @@ class InARowVectorEnv(VectorEnv):
             self.single_action_space, self.num_envs
         )
         self._mask = np.zeros((self.num_envs, n_act), dtype=np.int8)
-        self._ones = np.ones(self.num_envs, dtype=bool)
         self._needs_reset = True
 
     @property
@@ -401,37 +537,50 @@ class InARowVectorEnv(VectorEnv):
         """A copy of env `index` as an `inarow.Board`."""
         return self._env.board(index)
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every env as a fresh ``(num_envs, num_actions)``
+        bool array (sb3-contrib's ``MaskablePPO`` convention); all True in an env
+        whose game ended and waits for its autoreset."""
+        mask = self._env.legal_mask().copy()
+        mask[~mask.any(axis=1)] = True
+        return mask
+
     def _obs(self, planes: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
         if self.copy:
-            return {"observation": planes.copy(), "action_mask": mask.astype(np.int8)}
-        np.copyto(self._mask, mask, casting="unsafe")
-        return {"observation": planes, "action_mask": self._mask}
+            planes = planes.copy()
+            out = mask.astype(np.int8)
+        else:
+            out = self._mask
+            np.copyto(out, mask, casting="unsafe")
+        out[~mask.any(axis=1)] = 1
+        return {"observation": planes, "action_mask": out}
 
     def _info(self, native: dict[str, Any]) -> dict[str, Any]:
         cp = native["current_player"]
         win = native["winner"]
         pr = native["player_rewards"]
+        n = self.num_envs
         info: dict[str, Any] = {
             "current_player": cp.copy() if self.copy else cp,
-            "_current_player": self._ones,
+            "_current_player": np.ones(n, dtype=bool),
             "winner": win.copy() if self.copy else win,
-            "_winner": self._ones,
+            "_winner": np.ones(n, dtype=bool),
             "player_rewards": pr.copy() if self.copy else pr,
-            "_player_rewards": self._ones,
+            "_player_rewards": np.ones(n, dtype=bool),
         }
         if "final_obs" in native:
             done = native["_final_obs"].copy()
-            final = np.empty(self.num_envs, dtype=object)
+            final = np.empty(n, dtype=object)
             fo = native["final_obs"]
             for i in np.flatnonzero(done):
                 final[i] = {
                     "observation": fo[i].copy(),
-                    "action_mask": np.zeros(self._mask.shape[1], dtype=np.int8),
+                    "action_mask": np.ones(self._mask.shape[1], dtype=np.int8),
                 }
             info["final_obs"] = final
             info["_final_obs"] = done
             info["final_info"] = {}
-            info["_final_info"] = done
+            info["_final_info"] = done.copy()
         return info
 
     def reset(
@@ -440,12 +589,12 @@ class InARowVectorEnv(VectorEnv):
         seed: int | list[int] | None = None,
         options: dict[str, Any] | None = None,
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Resets all envs (`seed`: an int seeds every env's stream; a list is not
-        supported); ``options={"reset_mask": bool array}`` resets only some."""
-        if seed is not None and not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int or None, got {seed!r}")
-        super().reset(seed=seed)
-        obs, info = self._env.reset(seed=seed, options=options)
+        """Resets all envs (`seed`: any non-negative int seeds every env's stream,
+        as in `native_seed`; a list is not supported); ``options={"reset_mask": bool
+        array}`` resets only some."""
+        value = seed_value(seed)
+        super().reset(seed=value)
+        obs, info = self._env.reset(seed=native_seed(value), options=options)
         self._needs_reset = False
         return self._obs(obs, info["action_mask"]), self._info(info)
 
