@@ -149,29 +149,81 @@ def test_draw_rewards_zero():
     assert env._cumulative_rewards == {"player_0": 0.0, "player_1": 0.0}
 
 
-def test_illegal_move_raises_or_penalty():
-    env = pz.env(width=3, height=3, k=3, gravity=False)
+def test_illegal_move_raise_leaves_state_unchanged():
+    env = pz.env(width=3, height=3, k=3, gravity=False, illegal_action="raise")
     env.reset()
     env.step(4)
-    for bad in (4, 9, -1):
-        with pytest.raises(inarow.IllegalMoveError):
-            env.step(bad)
-    with pytest.raises(TypeError):
-        env.step("4")
+    with pytest.raises(inarow.IllegalMoveError, match="occupied"):
+        env.step(4)
     assert env.agent_selection == "player_1" and env.unwrapped.board.moves == [4]
+    assert not any(env.terminations.values())
     with pytest.raises(AssertionError, match="reset"):
         pz.env().step(0)
 
-    env = pz.env(illegal_action="penalty", illegal_reward=-3)
+
+@pytest.mark.parametrize("mode", ["raise", "loss"])
+def test_actions_outside_the_action_space_raise_in_every_mode(mode):
+    env = pz.env(width=3, height=3, k=3, gravity=False, illegal_action=mode)
+    env.reset()
+    env.step(4)
+    for bad in (9, -1):
+        with pytest.raises(inarow.IllegalMoveError, match="out of range"):
+            env.step(bad)
+    for bad in ("4", 1.5, True):
+        with pytest.raises(TypeError):
+            env.step(bad)
+    assert env.agent_selection == "player_1" and env.unwrapped.board.moves == [4]
+    assert not any(env.terminations.values())
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_illegal_move_loss_is_the_default(players):
+    """PettingZoo classic's TerminateIllegalWrapper: offender -1, others 0, all end."""
+    env = pz.env(width=4, height=2, k=3, players=players)
+    env.reset()
+    for action in [0, 0] + [1] * (players - 2):  # column 0 is full, player_0 to move
+        env.step(action)
+    offender = env.agent_selection
+    assert offender == "player_0"
+    before = env.unwrapped.board.copy()
+    env.step(0)  # column 0 is full
+    assert env.unwrapped.board == before
+    assert all(env.terminations.values())
+    expected = dict.fromkeys(env.possible_agents, 0.0)
+    expected[offender] = -1.0
+    assert env._cumulative_rewards == expected
+    assert env.infos[offender]["illegal_move"] is True
+    obs, rew, term, _, _ = env.last()
+    assert env.agent_selection == offender and rew == -1.0 and term
+    while env.agents:
+        env.step(None)
+
+
+def test_illegal_reward_and_mode_checked():
+    env = pz.env(illegal_reward=-3)
     env.reset()
     for _ in range(6):
         env.step(0)
     env.step(0)  # column 0 is full: player_0 offends
-    assert all(env.terminations.values())
     assert env._cumulative_rewards == {"player_0": -3.0, "player_1": 0.0}
-    assert env.infos["player_0"]["illegal_move"] is True
-    obs, rew, term, _, _ = env.last()
-    assert env.agent_selection == "player_0" and rew == -3.0 and term
+    for bad in ("penalty", "ignore", None):
+        with pytest.raises(ValueError, match="illegal_action .* allowed 'loss'"):
+            pz.env(illegal_action=bad)
+
+
+@pytest.mark.parametrize("layout", [False, True])
+def test_observation_dtypes(layout):
+    """uint8 planes as in the Gymnasium env; int8 in connect_four_v3's layout."""
+    env = pz.env(connect_four_v3_layout=layout)
+    env.reset()
+    env.step(3)
+    expected = np.int8 if layout else np.uint8
+    for agent in env.agents:
+        obs = env.observe(agent)
+        assert obs["observation"].dtype == expected
+        assert env.observation_space(agent)["observation"].dtype == expected
+        assert obs in env.observation_space(agent)
+        assert obs["action_mask"].dtype == np.int8
 
 
 def test_render():

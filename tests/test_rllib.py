@@ -67,18 +67,41 @@ def test_rllib_only_mover_observes_and_rewards_at_end():
         np.testing.assert_array_equal(mine, (b.to_numpy() == b.winner).astype(np.float32))
 
 
-def test_rllib_illegal_action_penalty_and_raise():
+def test_rllib_illegal_action_loss_is_the_default():
     env = InARowMultiAgentEnv({"width": 4, "height": 2, "k": 3})
+    assert env.illegal_action == "loss"
     env.reset()
     env.step({"player_1": 0})
     env.step({"player_2": 0})
-    obs, rew, term, _, info = env.step({"player_1": 0})  # column 0 is full
+    before = env.board.copy()
+    obs, rew, term, _, info = env.step({"player_1": np.int64(0)})  # column 0 is full
     assert term["__all__"] and rew == {"player_1": -1.0, "player_2": 0.0}
     assert info["player_1"]["illegal_action"] is True
-    env = InARowMultiAgentEnv({"width": 4, "height": 2, "k": 3, "illegal_action": "raise"})
+    assert env.board == before and set(obs) == {"player_1", "player_2"}
+    with pytest.raises(inarow.IllegalMoveError, match="game is over"):
+        env.step({"player_1": 1})  # the game ended: no further moves
     env.reset()
-    with pytest.raises(inarow.IllegalMoveError):
+    env.step({"player_1": 1})
+
+
+@pytest.mark.parametrize("mode", ["raise", "loss"])
+def test_rllib_actions_outside_the_action_space_raise(mode):
+    env = InARowMultiAgentEnv({"width": 4, "height": 2, "k": 3, "illegal_action": mode})
+    env.reset()
+    with pytest.raises(inarow.IllegalMoveError, match="player_1.*out of range"):
         env.step({"player_1": 7})
+    with pytest.raises(TypeError, match="player_1"):
+        env.step({"player_1": 1.5})
+    assert env.board.moves == []
+    if mode == "raise":
+        env.step({"player_1": 0})
+        env.step({"player_2": 0})
+        with pytest.raises(inarow.IllegalMoveError, match="full"):
+            env.step({"player_1": 0})
+        assert env.board.moves == [0, 0]
+    for bad in ("penalty", "ignore"):
+        with pytest.raises(ValueError, match="illegal_action .* allowed 'loss'"):
+            InARowMultiAgentEnv({"illegal_action": bad})
     with pytest.raises(ValueError, match="unknown env_config"):
         InARowMultiAgentEnv({"widht": 4})
 

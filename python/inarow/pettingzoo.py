@@ -1,28 +1,30 @@
 """PettingZoo AEC adapter (needs ``pip install 'inarow[pettingzoo]'``).
 
 ``inarow.pettingzoo.env(width=7, height=6, k=4, players=2, gravity=True,
-render_mode=None, connect_four_v3_layout=False, illegal_action="raise",
+render_mode=None, connect_four_v3_layout=False, illegal_action="loss",
 illegal_reward=-1)`` returns an AEC env (wrapped in PettingZoo's
 ``OrderEnforcingWrapper``) for any rules and 2..16 players; ``raw_env(...)`` the
 bare env.
 
 Agents are ``"player_0" .. "player_{players-1}"`` (PettingZoo's classic naming;
 agent i is inarow player i + 1 and moves (i+1)-th). Observation of agent a:
-``{"observation": int8 planes (players, height, width)`` with plane 0 = a's stones,
-plane j = the stones of the player j seats after a; ``"action_mask": int8
-(num_actions,)`` (all zeros unless a is to move)``}``. With
-``connect_four_v3_layout=True`` the planes are channel-last ``(height, width,
-players)``, exactly as ``pettingzoo.classic.connect_four_v3`` (for Connect Four
-rules, the same arrays for the same moves, including its quirk of an action mask of
-the non-full columns for the agent selected after the game ended), so agents
-trained there run unchanged.
+``{"observation": uint8 planes (players, height, width)`` (the dtype of the
+Gymnasium env's) with plane 0 = a's stones, plane j = the stones of the player j
+seats after a; ``"action_mask": int8 (num_actions,)`` (all zeros unless a is to
+move)``}``. With ``connect_four_v3_layout=True`` the planes are int8 and
+channel-last ``(height, width, players)``, exactly as
+``pettingzoo.classic.connect_four_v3`` (for Connect Four rules, the same arrays for
+the same moves, including its quirk of an action mask of the non-full columns for
+the agent selected after the game ended), so agents trained there run unchanged.
 
 Rewards arrive at the end: +1 for the winner, -1 for every other agent; 0 each on a
-draw. Illegal actions: by default raise `inarow.IllegalMoveError` (a ``ValueError``;
-``TypeError`` for non-integers), leaving the state unchanged; with
-``illegal_action="penalty"`` the game ends as in PettingZoo classic's
+draw. Illegal actions (an action of the action space the rules forbid now): with
+``illegal_action="loss"`` (the default) the game ends as in PettingZoo classic's
 ``TerminateIllegalWrapper``: the offender gets ``illegal_reward``, the others 0,
-all agents terminate and ``infos[offender]["illegal_move"]`` is True.
+all agents terminate and ``infos[offender]["illegal_move"]`` is True; with
+``"raise"`` they raise `inarow.IllegalMoveError` (a ``ValueError``), leaving the
+state unchanged. In both modes an action outside the action space raises
+(``TypeError`` for non-integers, `inarow.IllegalMoveError` out of range).
 ``step()`` before ``reset()`` raises ``AssertionError`` (the wrapper's convention).
 """
 
@@ -37,7 +39,12 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
 import inarow
-from inarow.gymnasium import _render_ansi, render_rgb
+from inarow.gymnasium import (
+    _render_ansi,
+    check_illegal_action_mode,
+    in_action_space,
+    render_rgb,
+)
 
 __all__ = ["InARowAECEnv", "env", "raw_env"]
 
@@ -61,7 +68,7 @@ class InARowAECEnv(AECEnv):
         gravity: bool = True,
         render_mode: str | None = None,
         connect_four_v3_layout: bool = False,
-        illegal_action: str = "raise",
+        illegal_action: str = "loss",
         illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
@@ -70,22 +77,19 @@ class InARowAECEnv(AECEnv):
             raise ValueError(
                 f"render_mode {render_mode!r} is not supported: allowed None, 'ansi', 'rgb_array'"
             )
-        if illegal_action not in ("raise", "penalty"):
-            raise ValueError(
-                f"illegal_action {illegal_action!r} is not supported: allowed 'raise', 'penalty'"
-            )
         self.render_mode = render_mode
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action_mode(illegal_action)
         self.illegal_reward = float(illegal_reward)
         self.channel_last = bool(connect_four_v3_layout)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         shape = (height, width, players) if self.channel_last else (players, height, width)
+        self._obs_dtype = np.dtype(np.int8 if self.channel_last else np.uint8)
         n = self._empty.num_actions
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0, 1, shape, np.int8),
+                    "observation": spaces.Box(0, 1, shape, self._obs_dtype),
                     "action_mask": spaces.Box(0, 1, (n,), np.int8),
                 }
             )
@@ -103,7 +107,7 @@ class InARowAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         b = self.board
-        planes = b.observation("uint8").view(np.int8)  # plane 0 = side to move
+        planes = b.observation("uint8").view(self._obs_dtype)  # plane 0 = side to move
         shift = b.current_player - 1 - self._index[agent]
         if shift:
             planes = np.roll(planes, shift, axis=0)
@@ -141,7 +145,7 @@ class InARowAECEnv(AECEnv):
         try:
             b.move(action)  # validates (type, range, legality); unchanged on error
         except inarow.IllegalMoveError:
-            if self.illegal_action == "raise":
+            if self.illegal_action == "raise" or not in_action_space(action, b.num_actions):
                 raise
             self._cumulative_rewards[agent] = 0.0
             self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -9,10 +9,13 @@ agent: +1 winner, -1 the others, 0 each on a draw.
 default); ``observation``: "flat" (default: float32 egocentric planes flattened to
 ``(players*height*width,)``, which RLlib's default models take) or "dict"
 (``{"observations": float32 (players, h, w), "action_mask": float32 (A,)}``, the
-layout of RLlib's action-masking RLModule example); ``illegal_action``: "penalty"
-(default, since default models cannot mask: the game ends, the offender gets
-``illegal_reward`` = -1, the others 0, ``infos[agent]["illegal_action"]``) or
-"raise" (`inarow.IllegalMoveError`).
+layout of RLlib's action-masking RLModule example); ``illegal_action`` for an
+action of the action space the rules forbid now: "loss" (default, the convention
+of the Gymnasium and PettingZoo adapters, pgx and PettingZoo classic: the game
+ends, the offender gets ``illegal_reward`` = -1, the others 0,
+``infos[agent]["illegal_action"]`` is True) or "raise" (`inarow.IllegalMoveError`,
+state unchanged). In both modes an action outside the action space raises
+(``TypeError`` for a non-integer, `inarow.IllegalMoveError` out of range).
 
 ``register()`` registers the env under the name ``"inarow"`` with
 ``ray.tune.registry.register_env``.
@@ -20,7 +23,6 @@ layout of RLlib's action-masking RLModule example); ``illegal_action``: "penalty
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
@@ -28,6 +30,7 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import inarow
+from inarow.gymnasium import check_illegal_action_mode, in_action_space
 
 __all__ = ["ENV_NAME", "InARowMultiAgentEnv", "register"]
 
@@ -46,16 +49,11 @@ class InARowMultiAgentEnv(MultiAgentEnv):
             if key in cfg
         }
         self.observation_mode = cfg.pop("observation", "flat")
-        self.illegal_action = cfg.pop("illegal_action", "penalty")
+        self.illegal_action = check_illegal_action_mode(cfg.pop("illegal_action", "loss"))
         self.illegal_reward = float(cfg.pop("illegal_reward", -1.0))
         if self.observation_mode not in ("flat", "dict"):
             raise ValueError(
                 f"observation {self.observation_mode!r} is not supported: allowed 'flat', 'dict'"
-            )
-        if self.illegal_action not in ("raise", "penalty"):
-            raise ValueError(
-                f"illegal_action {self.illegal_action!r} is not supported: "
-                "allowed 'penalty', 'raise'"
             )
         # RLlib passes an EnvContext (a dict with worker_index etc. as attributes);
         # any other key is a mistake.
@@ -78,6 +76,7 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.board = b.copy()
+        self._over = False
 
     def _agent(self, player: int) -> str:
         return self.possible_agents[player - 1]
@@ -98,32 +97,35 @@ class InARowMultiAgentEnv(MultiAgentEnv):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         self.board = self._empty.copy()
+        self._over = False
         return {self._agent(1): self._obs(1)}, {}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         b = self.board
         mover = b.current_player
         agent = self._agent(mover)
-        if b.is_over:
+        if self._over:
             raise inarow.IllegalMoveError("the game is over: call reset()")
         if agent not in action_dict:
             raise KeyError(f"no action for {agent}, the agent to move (got {list(action_dict)})")
         action = action_dict[agent]
-        if isinstance(action, np.ndarray):
+        if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
-        legal = isinstance(action, numbers.Integral) and b.is_legal(int(action))
-        if not legal:
-            if self.illegal_action == "raise":
-                raise inarow.IllegalMoveError(
-                    f"{agent}: action {action!r} is illegal (legal: {b.legal_moves()})"
-                )
+        try:
+            b.move(action)  # validates (type, range, legality); unchanged on error
+        except inarow.IllegalMoveError as e:
+            if self.illegal_action == "raise" or not in_action_space(action, b.num_actions):
+                raise inarow.IllegalMoveError(f"{agent}: {e} (legal: {b.legal_moves()})") from e
             rewards = dict.fromkeys(self.possible_agents, 0.0)
             rewards[agent] = self.illegal_reward
             obs = {a: self._obs(i) for i, a in enumerate(self.possible_agents, 1)}
             infos = {agent: {"illegal_action": True}}
+            self._over = True
             return obs, rewards, {"__all__": True}, {"__all__": False}, infos
-        b.move(int(action))
+        except TypeError as e:
+            raise TypeError(f"{agent}: {e}") from e
         if b.is_over:
+            self._over = True
             if b.winner is None:
                 rewards = dict.fromkeys(self.possible_agents, 0.0)
             else:
