@@ -633,13 +633,19 @@ fn instance_dict<'py>(slf: &Bound<'py, Board>) -> PyResult<Option<Bound<'py, PyA
     }
 }
 
+/// `e` with "move {i}: " in front of its message, its cause kept; exceptions
+/// other than `TypeError` and `IllegalMoveError` (KeyboardInterrupt) pass as they are.
 fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     let msg = e.value(py).str().map(|s| s.to_string()).unwrap_or_default();
-    if e.is_instance_of::<PyTypeError>(py) {
+    let prefixed = if e.is_instance_of::<PyTypeError>(py) {
         PyTypeError::new_err(format!("move {i}: {msg}"))
-    } else {
+    } else if e.is_instance_of::<IllegalMoveError>(py) {
         IllegalMoveError::new_err(format!("move {i}: {msg}"))
-    }
+    } else {
+        return e;
+    };
+    prefixed.set_cause(py, e.cause(py));
+    prefixed
 }
 
 /// The win detector alone, vectorised: `boards` is an integer array
