@@ -39,4 +39,4 @@ pub use game::Game;
 pub use perft::{count_games, count_games_interruptible, perft, perft_interruptible};
 pub use record::{from_bytes, to_bytes, FORMAT_VERSION};
 pub use rng::Rng;
-pub use rules::{Rules, RulesError, MAX_PLAYERS, MAX_SIDE};
+pub use rules::{RuleValue, Rules, RulesError, MAX_PLAYERS, MAX_SIDE};

@@ -41,6 +41,34 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
+/// One rule value as the caller gave it: an `i64`, or an integer beyond `i64`
+/// kept as its exact decimal text so that messages can quote it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuleValue {
+    Int(i64),
+    Huge(String),
+}
+
+impl RuleValue {
+    /// The value clamped to `i64` (a huge value is beyond every limit either way).
+    fn clamped(&self) -> i64 {
+        match self {
+            RuleValue::Int(v) => *v,
+            RuleValue::Huge(text) if text.starts_with('-') => i64::MIN,
+            RuleValue::Huge(_) => i64::MAX,
+        }
+    }
+}
+
+impl fmt::Display for RuleValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleValue::Int(v) => write!(f, "{v}"),
+            RuleValue::Huge(text) => f.write_str(text),
+        }
+    }
+}
+
 impl Rules {
     /// Checks the rules: `1 <= width, height <= 64`, `1 <= k <= max(width, height)`,
     /// `2 <= players <= 16`. Takes signed values so that any caller's input can be
@@ -52,25 +80,47 @@ impl Rules {
         players: i64,
         gravity: bool,
     ) -> Result<Rules, RulesError> {
+        Rules::from_values(
+            &RuleValue::Int(width),
+            &RuleValue::Int(height),
+            &RuleValue::Int(k),
+            &RuleValue::Int(players),
+            gravity,
+        )
+    }
+
+    /// [`Rules::new`] for values that may lie beyond `i64`: every problem is
+    /// reported, each quoting the value exactly as given.
+    pub fn from_values(
+        width: &RuleValue,
+        height: &RuleValue,
+        k: &RuleValue,
+        players: &RuleValue,
+        gravity: bool,
+    ) -> Result<Rules, RulesError> {
         let mut problems = Vec::new();
-        let side = |name: &str, v: i64, problems: &mut Vec<String>| {
+        let (w, h, kk, p) = (
+            width.clamped(),
+            height.clamped(),
+            k.clamped(),
+            players.clamped(),
+        );
+        for (name, given, v) in [("width", width, w), ("height", height, h)] {
             if !(1..=MAX_SIDE as i64).contains(&v) {
                 problems.push(format!(
-                    "{name}={v} is out of range: allowed 1..={MAX_SIDE}"
+                    "{name}={given} is out of range: allowed 1..={MAX_SIDE}"
                 ));
             }
-        };
-        side("width", width, &mut problems);
-        side("height", height, &mut problems);
-        let longest = width.max(height).clamp(1, MAX_SIDE as i64);
-        if k < 1 {
+        }
+        let longest = w.max(h).clamp(1, MAX_SIDE as i64);
+        if kk < 1 {
             problems.push(format!("k={k} must be at least 1"));
-        } else if k > longest {
+        } else if kk > longest {
             problems.push(format!(
                 "k={k} is larger than both sides ({width}x{height}): no line could ever be made; allowed 1..={longest}"
             ));
         }
-        if !(2..=MAX_PLAYERS as i64).contains(&players) {
+        if !(2..=MAX_PLAYERS as i64).contains(&p) {
             problems.push(format!(
                 "players={players} is out of range: allowed 2..={MAX_PLAYERS}"
             ));
@@ -79,10 +129,10 @@ impl Rules {
             return Err(RulesError { problems });
         }
         Ok(Rules {
-            width: width as u8,
-            height: height as u8,
-            k: k as u8,
-            players: players as u8,
+            width: w as u8,
+            height: h as u8,
+            k: kk as u8,
+            players: p as u8,
             gravity,
         })
     }
@@ -185,8 +235,16 @@ impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "width={}, height={}, k={}, players={}, gravity={}",
-            self.width, self.height, self.k, self.players, self.gravity
+            "{}x{}, k={}, {} players, {}",
+            self.width,
+            self.height,
+            self.k,
+            self.players,
+            if self.gravity {
+                "gravity"
+            } else {
+                "free placement"
+            }
         )
     }
 }
@@ -207,6 +265,36 @@ mod tests {
         let err = Rules::new(0, 1_000_000_000, 0, 1, true).unwrap_err();
         assert_eq!(err.problems.len(), 4, "{err}");
         assert!(err.to_string().contains("height=1000000000"));
+    }
+
+    #[test]
+    fn values_beyond_i64_are_quoted_exactly_beside_every_other_problem() {
+        let huge = RuleValue::Huge("1180591620717411303424".into());
+        let err = Rules::from_values(
+            &huge,
+            &RuleValue::Int(0),
+            &RuleValue::Int(0),
+            &RuleValue::Huge("-1180591620717411303424".into()),
+            true,
+        )
+        .unwrap_err();
+        assert_eq!(err.problems.len(), 4, "{err}");
+        assert!(err.problems[0].starts_with("width=1180591620717411303424 "));
+        assert!(err.problems[1].starts_with("height=0 "));
+        assert!(err.problems[2].starts_with("k=0 "));
+        assert!(err.problems[3].starts_with("players=-1180591620717411303424 "));
+    }
+
+    #[test]
+    fn display_speaks_no_programming_language() {
+        assert_eq!(
+            Rules::connect_four().to_string(),
+            "7x6, k=4, 2 players, gravity"
+        );
+        assert_eq!(
+            Rules::tic_tac_toe().to_string(),
+            "3x3, k=3, 2 players, free placement"
+        );
     }
 
     #[test]

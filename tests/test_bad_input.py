@@ -404,3 +404,236 @@ def test_bad_winners_arguments():
         inarow.winners(good, k=True)
     with pytest.raises(TypeError, match="2.0"):
         inarow.winners(good, k=2.0)
+
+
+# -- every problem, every argument named, causes chained (issue 11, class 5) -----------------------
+
+HUGE = 2**70
+
+
+@pytest.mark.parametrize("huge_arg", ["width", "height", "k", "players"])
+def test_a_huge_rule_is_listed_beside_every_other_problem(huge_arg):
+    kwargs = {"width": 0, "height": 65, "k": 0, "players": 1}
+    kwargs[huge_arg] = HUGE
+    with pytest.raises(InvalidRulesError) as info:
+        Board(**kwargs)
+    message = str(info.value)
+    for name, value in kwargs.items():
+        assert f"{name}={value}" in message, message
+    with pytest.raises(InvalidRulesError) as info:
+        inarow.VecEnv(1, **{huge_arg: -HUGE})
+    assert f"{huge_arg}={-HUGE}" in str(info.value)
+
+
+def test_integers_too_long_to_print_are_described_by_size():
+    board = Board()
+    refuse(board, lambda: board.move(10**5000), IllegalMoveError, "bits>", "0..=6")
+    with pytest.raises(InvalidRulesError, match="width=<an integer of"):
+        Board(width=10**5000)
+
+
+class RaisingIndex:
+    """An integer-like whose `__index__` raises `error`."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def __index__(self):
+        raise self.error
+
+
+INDEX_CALLS = {
+    "move": lambda x: Board().move(x),
+    "is_legal": lambda x: Board().is_legal(x),
+    "owner": lambda x: Board().owner(x, 0),
+    "perft": lambda x: Board().perft(x),
+    "Board(width)": lambda x: Board(width=x),
+    "gomoku": lambda x: Board.gomoku(x),
+    "from_moves": lambda x: Board.from_moves([3, x]),
+    "from_numpy list": lambda x: Board.from_numpy([[0, x]], k=1),
+    "winners list": lambda x: inarow.winners([[[0, x]]], k=1),
+    "winners k": lambda x: inarow.winners(np.zeros((1, 2, 2), dtype=np.int8), k=x),
+    "VecEnv(num_envs)": lambda x: inarow.VecEnv(x),
+    "VecEnv(seed)": lambda x: inarow.VecEnv(1, seed=x),
+    "step list": lambda x: inarow.VecEnv(2, seed=0).step([0, x]),
+    "board(index)": lambda x: inarow.VecEnv(1).board(x),
+    "simulate": lambda x: inarow.simulate(x),
+    "Solver(tt_bytes)": lambda x: inarow.Solver(tt_bytes=x),
+}
+
+
+@pytest.mark.parametrize("call", INDEX_CALLS)
+@pytest.mark.parametrize("error", [ValueError("boom"), IndexError("idx"), OverflowError("big")])
+def test_a_raising_index_is_chained_as_the_cause(call, error):
+    with pytest.raises(TypeError) as info:
+        INDEX_CALLS[call](RaisingIndex(error))
+    assert info.value.__cause__ is error
+    assert "__index__" in str(info.value) and repr(error) in str(info.value)
+
+
+@pytest.mark.parametrize("call", ["move", "Board(width)", "step list", "from_numpy list"])
+def test_keyboard_interrupt_from_index_passes_through(call):
+    with pytest.raises(KeyboardInterrupt):
+        INDEX_CALLS[call](RaisingIndex(KeyboardInterrupt()))
+
+
+def test_only_real_bools_are_gravity():
+    class bool:  # noqa: N801 - a class that merely calls itself bool
+        pass
+
+    for value in (bool(), 1, 0, "True", np.array(True), np.int8(1)):
+        with pytest.raises(TypeError) as info:
+            Board(gravity=value)
+        assert "gravity" in str(info.value) and "must be a bool" in str(info.value)
+    assert Board(gravity=np.bool_(False)).gravity is False
+    assert Board(gravity=np.True_).gravity is True
+    with pytest.raises(TypeError, match="test_bad_input.bool"):
+        Board(gravity=bool())
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "fragments"),
+    [
+        (lambda: Board().observation(None), TypeError, ["dtype", "None", '"uint8"']),
+        (lambda: Board().observation(np.int8), ValueError, ["dtype", "int8", '"float32"']),
+        (lambda: Board().observation(5), TypeError, ["dtype", "5"]),
+        (lambda: inarow.VecEnv(2, obs_dtype=None), TypeError, ["obs_dtype", "None"]),
+        (lambda: inarow.VecEnv(2, obs_dtype=np.int64), ValueError, ["obs_dtype", "int64"]),
+        (lambda: inarow.VecEnv(2, obs_dtype=">f4"), ValueError, ["obs_dtype", ">f4"]),
+        (lambda: inarow.VecEnv(2, obs_dtype="nonsense"), ValueError, ["obs_dtype", "nonsense"]),
+        (lambda: inarow.VecEnv(2, autoreset=None), TypeError, ["autoreset", "None"]),
+        (lambda: inarow.VecEnv(2, autoreset="never"), ValueError, ["autoreset", "never"]),
+        (lambda: inarow.VecEnv(2).reset(options=[1]), TypeError, ["options", "[1]"]),
+        (lambda: inarow.VecEnv(2).reset(options={"mask": 1}), ValueError, ["options", "'mask'"]),
+        (
+            lambda: inarow.VecEnv(2).reset(options={"reset_mask": [True, 1]}),
+            TypeError,
+            ["reset_mask[1]", "must be a bool"],
+        ),
+        (lambda: inarow.simulate(1, policy=None), TypeError, ["policy", "None"]),
+        (lambda: inarow.simulate(1, policy="greedy"), ValueError, ["policy", "greedy"]),
+        (lambda: Board.from_pons(None), TypeError, ["digits", "None"]),
+        (lambda: Board.from_pons(4453), TypeError, ["digits", "4453"]),
+        (lambda: inarow.Solver().solve(None), TypeError, ["board", "NoneType"]),
+        (lambda: inarow.Solver().solve(Board(), weak=1), TypeError, ["weak", "1"]),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_every_refusal_names_its_argument(call, error, fragments):
+    with pytest.raises(error) as info:
+        call()
+    for fragment in fragments:
+        assert fragment in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "name"),
+    [
+        (np.uint8, "uint8"),
+        (np.dtype("uint8"), "uint8"),
+        ("u1", "uint8"),
+        (np.bool_, "bool"),
+        (bool, "bool"),
+        (np.dtype("bool"), "bool"),
+        ("?", "bool"),
+        (np.float32, "float32"),
+        (np.dtype("float32"), "float32"),
+        ("f4", "float32"),
+        ("float32", "float32"),
+    ],
+    ids=repr,
+)
+def test_numpy_spellings_of_the_observation_dtypes_are_accepted(dtype, name):
+    env = inarow.VecEnv(2, obs_dtype=dtype)
+    assert env.obs_dtype == name
+    assert env.reset()[0].dtype == np.dtype(name)
+    assert Board().observation(dtype).dtype == np.dtype(name)
+
+
+def test_simulate_without_a_seed_draws_a_fresh_one():
+    # Issue 11: seed=None meant seed 0, so "fresh" runs silently repeated.
+    runs = [inarow.simulate(2000, threads=1) for _ in range(3)]
+    assert len({(tuple(r.wins), tuple(r.lengths)) for r in runs}) > 1
+    again = [inarow.simulate(2000, seed=7, threads=1) for _ in range(2)]
+    assert again[0].lengths == again[1].lengths and again[0].wins == again[1].wins
+
+
+def test_messages_speak_python_not_rust():
+    messages = []
+    for call in (
+        lambda: inarow.Solver().solve(Board(gravity=False)),
+        lambda: inarow.Solver().solve(Board(players=3)),
+        lambda: Board(gravity=1),
+        lambda: inarow.VecEnv(2, gravity=False, obs_dtype="int8"),
+    ):
+        with pytest.raises((ValueError, TypeError)) as info:
+            call()
+        messages.append(str(info.value))
+    for message in messages:
+        for rust in ("=true", "=false", "Some(", "None)", "Err(", "Ok("):
+            assert rust not in message, message
+    assert "gravity=False" in messages[0]
+
+
+# -- copies and pickles keep the class (issue 11, defect 11) ----------------------------------------
+
+
+class TaggedBoard(Board):
+    """A subclass with instance attributes."""
+
+    def __init__(self, *args, **kwargs):
+        self.tag = "t"
+        self.history = []
+
+
+def tagged():
+    board = TaggedBoard(width=5, height=4, k=3)
+    board.tag = "mine"
+    for action in (1, 2, 1):
+        board.move(action)
+    board.history.append("note")
+    board.me = board  # a cycle through the instance attributes
+    return board
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["copy.copy", "copy.deepcopy", "pickle", "method copy"],
+)
+def test_copies_keep_the_subclass_and_its_attributes(how):
+    import copy
+    import pickle
+
+    board = tagged()
+    clone = {
+        "copy.copy": copy.copy,
+        "copy.deepcopy": copy.deepcopy,
+        "pickle": lambda b: pickle.loads(pickle.dumps(b)),
+        "method copy": lambda b: b.copy(),
+    }[how](board)
+    assert type(clone) is TaggedBoard
+    assert clone == board and clone.moves == board.moves and clone.width == 5
+    assert clone.tag == "mine" and clone.history == ["note"]
+    if how in ("copy.copy", "method copy"):
+        assert clone.history is board.history and clone.me is board  # shallow
+    else:
+        assert clone.history is not board.history and clone.me is clone  # deep, cycle kept
+    clone.move(0)
+    assert board.moves == [1, 2, 1], "the copy shares state with the original"
+
+
+def test_plain_boards_pickle_as_before():
+    import pickle
+
+    board = Board.from_moves([3, 3, 4])
+    reduced = board.__reduce__()
+    assert reduced[0] == Board.from_bytes and reduced[1] == (board.to_bytes(),)
+    assert pickle.loads(pickle.dumps(board)) == board
+
+
+def test_setstate_refuses_bad_bytes_and_leaves_the_board():
+    board = TaggedBoard()
+    board.move(3)
+    with pytest.raises(InvalidPositionError):
+        board.__setstate__((b"junk", None))
+    assert board.moves == [3]

@@ -5,7 +5,7 @@ from typing import Any, Literal, Protocol, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import disjoint_base
+from typing_extensions import Self, disjoint_base
 
 __all__ = [
     "FORMAT_VERSION",
@@ -43,7 +43,17 @@ _Int = SupportsIndex
 class _Event(Protocol):
     def is_set(self) -> bool: ...
 
-_ObsDtype = Literal["uint8", "bool", "float32"]
+# A name, a numpy type or a dtype equal to one of the three.
+_ObsDtype = (
+    Literal["uint8", "bool", "float32"]
+    | type[np.uint8]
+    | type[np.bool_]
+    | type[np.float32]
+    | type[bool]
+    | np.dtype[np.uint8]
+    | np.dtype[np.bool_]
+    | np.dtype[np.float32]
+)
 
 @disjoint_base
 class Board:
@@ -122,10 +132,11 @@ class Board:
     def owner(self, row: _Int, col: _Int) -> int: ...
     def perft(self, depth: _Int) -> int: ...
     def count_games(self) -> int: ...
-    def copy(self) -> Board: ...
-    def __copy__(self) -> Board: ...
-    def __deepcopy__(self, memo: Any) -> Board: ...
+    def copy(self) -> Self: ...
+    def __copy__(self) -> Self: ...
+    def __deepcopy__(self, memo: Any) -> Self: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
+    def __setstate__(self, state: tuple[bytes, dict[str, Any] | None]) -> None: ...
     def __len__(self) -> int: ...
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -214,7 +225,7 @@ def simulate(
     k: _Int = 4,
     players: _Int = 2,
     gravity: bool = True,
-    seed: _Int | None = 0,
+    seed: _Int | None = None,
     threads: _Int | None = None,
     policy: Literal["random"] = "random",
     progress: bool | Callable[[int, int], object] | None = None,

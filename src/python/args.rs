@@ -1,53 +1,282 @@
-//! Strict conversion of Python arguments, with messages naming the bad value.
+//! Strict conversion of scalar Python arguments, with messages naming the
+//! argument, quoting the bad value exactly and saying what is allowed.
 
-use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
 use super::errors::InvalidRulesError;
-use crate::{Rules, RulesError};
+use crate::{RuleValue, Rules, RulesError};
+
+/// An argument as the caller gave it, or `Omitted`: tells an explicit `None`
+/// apart from no argument at all.
+pub(crate) enum Arg<'py> {
+    Omitted,
+    Given(Bound<'py, PyAny>),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Arg<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Arg::Given(obj.to_owned()))
+    }
+}
+
+/// `numpy.bool_`, the type of numpy's bool scalars.
+fn numpy_bool_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    TYPE.import(py, "numpy", "bool_")
+}
+
+/// Whether `obj` is a bool: Python's, numpy's scalar, or a 0-d numpy bool array.
+pub(crate) fn is_bool(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if obj.is_instance_of::<PyBool>() || obj.is_instance(numpy_bool_type(obj.py())?)? {
+        return Ok(true);
+    }
+    if let Ok(a) = obj.cast::<numpy::PyUntypedArray>() {
+        use numpy::{PyArrayDescrMethods, PyUntypedArrayMethods};
+        return Ok(a.ndim() == 0 && a.dtype().kind() == b'b');
+    }
+    Ok(false)
+}
+
+/// `repr(obj)` for messages; never fails (an integer too long to print is
+/// described by its size, as Python refuses to print more than 4300 digits).
+pub(crate) fn shown(obj: &Bound<'_, PyAny>) -> String {
+    if let Ok(r) = obj.repr() {
+        return r.to_string();
+    }
+    if let Ok(bits) = obj
+        .call_method0("bit_length")
+        .and_then(|b| b.extract::<u64>())
+    {
+        let sign = match obj.lt(0i32) {
+            Ok(true) => "-",
+            _ => "",
+        };
+        return format!("{sign}<an integer of {bits} bits>");
+    }
+    match obj.get_type().name() {
+        Ok(n) => format!("<{n} object>"),
+        Err(_) => "<object>".to_string(),
+    }
+}
+
+/// The name of `obj`'s type for messages, with its module unless built in (a
+/// class that merely calls itself `bool` shows as `mymodule.bool`).
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    let ty = obj.get_type();
+    let name = ty
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".to_string());
+    match ty.module() {
+        Ok(m) if m.to_cow().is_ok_and(|m| m != "builtins") => {
+            format!("{}.{name}", m.to_cow().unwrap_or_default())
+        }
+        _ => name,
+    }
+}
+
+/// An integer as given: one that fits `i64`, or one beyond it with its exact
+/// decimal text (for messages).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum IntValue {
+    Fits(i64),
+    Huge(String),
+}
+
+impl IntValue {
+    pub(crate) fn into_rule_value(self) -> RuleValue {
+        match self {
+            IntValue::Fits(v) => RuleValue::Int(v),
+            IntValue::Huge(text) => RuleValue::Huge(text),
+        }
+    }
+}
+
+/// Strictly an integer: a Python int, a numpy integer or anything with
+/// `__index__`, never a bool (`True` is never silently 1) nor a float. `name`
+/// is what messages call it. An `__index__` that raises is chained as the
+/// `__cause__`; exceptions that are not `Exception`s (KeyboardInterrupt) pass.
+pub(crate) fn int_value(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<IntValue> {
+    let py = obj.py();
+    if is_bool(obj)? {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an integer, not bool ({})",
+            shown(obj)
+        )));
+    }
+    let int = if obj.is_instance_of::<PyInt>() {
+        obj.clone()
+    } else {
+        // SAFETY: PyNumber_Index returns a new reference, or NULL with an exception set.
+        let index =
+            unsafe { Bound::from_owned_ptr_or_err(py, pyo3::ffi::PyNumber_Index(obj.as_ptr())) };
+        match index {
+            Ok(i) => i,
+            Err(e) if !e.is_instance_of::<PyException>(py) => return Err(e),
+            Err(e) => {
+                let err = if obj.get_type().hasattr("__index__")? {
+                    PyTypeError::new_err(format!(
+                        "{name} must be an integer: {}.__index__ failed on {} ({})",
+                        type_name(obj),
+                        shown(obj),
+                        e.value(py)
+                            .repr()
+                            .map(|r| r.to_string())
+                            .unwrap_or_default()
+                    ))
+                } else {
+                    PyTypeError::new_err(format!(
+                        "{name} must be an integer, got {}: {}",
+                        type_name(obj),
+                        shown(obj)
+                    ))
+                };
+                err.set_cause(py, Some(e));
+                return Err(err);
+            }
+        }
+    };
+    match int.extract::<i64>() {
+        Ok(v) => Ok(IntValue::Fits(v)),
+        Err(_) => Ok(IntValue::Huge(match int.str() {
+            Ok(s) => s.to_string(),
+            Err(_) => shown(&int),
+        })),
+    }
+}
 
 /// An integer argument: `Ok(Some(v))`, `Ok(None)` when it does not fit an `i64`
 /// (the caller reports it as out of range), `TypeError` for non-integers and bools.
 pub(crate) fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i64>> {
-    if obj.is_instance_of::<PyBool>() {
-        return Err(PyTypeError::new_err(format!(
-            "{name} must be an integer, not bool ({})",
-            obj.repr()?
-        )));
+    Ok(match int_value(obj, name)? {
+        IntValue::Fits(v) => Some(v),
+        IntValue::Huge(_) => None,
+    })
+}
+
+/// Strictly a bool: Python's `bool` or numpy's `bool_`, nothing that merely
+/// has a truth value.
+pub(crate) fn bool_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+    if obj.is_instance_of::<PyBool>() || obj.is_instance(numpy_bool_type(obj.py())?)? {
+        return obj.is_truthy();
     }
-    match obj.extract::<i64>() {
-        Ok(v) => Ok(Some(v)),
-        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(None),
+    Err(PyTypeError::new_err(format!(
+        "{name} must be a bool (True or False), got {}: {}",
+        type_name(obj),
+        shown(obj)
+    )))
+}
+
+/// Strictly a string.
+pub(crate) fn str_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
+    match obj.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.into_owned()),
         Err(_) => Err(PyTypeError::new_err(format!(
-            "{name} must be an integer, got {}: {}",
-            obj.get_type().name()?,
-            obj.repr()?
+            "{name} must be a string, got {}: {}",
+            type_name(obj),
+            shown(obj)
         ))),
     }
 }
 
-/// A Python bool (or numpy bool), strictly.
-pub(crate) fn bool_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
-    if obj.is_instance_of::<PyBool>() || obj.get_type().name()? == "bool" {
-        return obj.is_truthy();
+/// One of the names in `allowed`, spelled as a string.
+pub(crate) fn choice_arg(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    allowed: &[&'static str],
+) -> PyResult<&'static str> {
+    let list = || {
+        allowed
+            .iter()
+            .map(|a| format!("{a:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Ok(s) = obj.cast::<PyString>() else {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be one of {}, got {}: {}",
+            list(),
+            type_name(obj),
+            shown(obj)
+        )));
+    };
+    let s = s.to_cow()?;
+    allowed.iter().copied().find(|a| *a == s).ok_or_else(|| {
+        PyValueError::new_err(format!("{name} {s:?} is not supported: allowed {}", list()))
+    })
+}
+
+/// A dtype among `allowed` (numpy names, native byte order): given as its name
+/// or any spelling numpy understands (`np.uint8`, `np.dtype("bool")`, `"f4"`).
+/// Returns the canonical name. `None` is refused: `np.dtype(None)` is float64.
+pub(crate) fn dtype_arg(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    allowed: &[&'static str],
+) -> PyResult<&'static str> {
+    let py = obj.py();
+    let list = allowed
+        .iter()
+        .map(|a| format!("{a:?}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let Ok(s) = obj.cast::<PyString>() {
+        if let Some(a) = allowed.iter().find(|a| s.to_cow().is_ok_and(|s| s == **a)) {
+            return Ok(a);
+        }
     }
-    Err(PyTypeError::new_err(format!(
-        "{name} must be a bool, got {}: {}",
-        obj.get_type().name()?,
-        obj.repr()?
+    let np = py.import("numpy")?;
+    let dtype = if obj.is_none() {
+        None
+    } else {
+        match np.getattr("dtype")?.call1((obj,)) {
+            Ok(d) => Some(d),
+            Err(e) if !e.is_instance_of::<PyException>(py) => return Err(e),
+            Err(_) => None,
+        }
+    };
+    let Some(dtype) = dtype else {
+        if obj.is_instance_of::<PyString>() {
+            return Err(PyValueError::new_err(format!(
+                "{name} {} is not supported: allowed {list}",
+                shown(obj)
+            )));
+        }
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be one of {list} (a name, a numpy type or a dtype), got {}: {}",
+            type_name(obj),
+            shown(obj)
+        )));
+    };
+    for a in allowed {
+        if dtype.eq(np.getattr("dtype")?.call1((*a,))?)? {
+            return Ok(a);
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "{name} {} (dtype {}) is not supported: allowed {list}",
+        shown(obj),
+        dtype.str().map(|s| s.to_string()).unwrap_or_default()
     )))
 }
+
+/// The dtypes of observation planes.
+pub(crate) const PLANE_DTYPES: [&str; 3] = ["uint8", "bool", "float32"];
 
 pub(crate) fn rules_error(e: RulesError) -> PyErr {
     InvalidRulesError::new_err(e.to_string())
 }
 
-/// Checked rules from Python arguments; all problems reported at once.
 /// Connect Four's rules, the default of every constructor.
 pub(crate) const DEFAULTS: (i64, i64, i64, i64, bool) = (7, 6, 4, 2, true);
 
-/// Checked rules from optional Python arguments (`None` takes the default).
+/// Checked rules from optional Python arguments (`None` takes the default);
+/// every problem is reported at once, huge values quoted exactly.
 pub(crate) fn rules_from_args(
     width: Option<&Bound<'_, PyAny>>,
     height: Option<&Bound<'_, PyAny>>,
@@ -56,16 +285,11 @@ pub(crate) fn rules_from_args(
     gravity: Option<&Bound<'_, PyAny>>,
     defaults: (i64, i64, i64, i64, bool),
 ) -> PyResult<Rules> {
-    let mut huge = Vec::new();
-    let mut get = |obj: Option<&Bound<'_, PyAny>>, default: i64, name: &str| -> PyResult<i64> {
-        let Some(obj) = obj else { return Ok(default) };
-        Ok(match int_arg(obj, name)? {
-            Some(v) => v,
-            None => {
-                huge.push(format!("{name}={} is out of range", obj.repr()?));
-                0
-            }
-        })
+    let get = |obj: Option<&Bound<'_, PyAny>>, default: i64, name: &str| -> PyResult<RuleValue> {
+        match obj {
+            None => Ok(RuleValue::Int(default)),
+            Some(obj) => Ok(int_value(obj, name)?.into_rule_value()),
+        }
     };
     let w = get(width, defaults.0, "width")?;
     let h = get(height, defaults.1, "height")?;
@@ -75,13 +299,5 @@ pub(crate) fn rules_from_args(
         Some(g) => bool_arg(g, "gravity")?,
         None => defaults.4,
     };
-    if !huge.is_empty() {
-        return Err(InvalidRulesError::new_err(format!(
-            "{} (allowed: 1 <= width, height <= {}, 1 <= k <= max(width, height), 2 <= players <= {})",
-            huge.join("; "),
-            crate::MAX_SIDE,
-            crate::MAX_PLAYERS
-        )));
-    }
-    Rules::new(w, h, kk, p, g).map_err(rules_error)
+    Rules::from_values(&w, &h, &kk, &p, g).map_err(rules_error)
 }

@@ -3,14 +3,18 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use numpy::ndarray::{Array2, Array3};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
-use super::args::{int_arg, rules_error, rules_from_args, DEFAULTS};
+use super::args::{
+    dtype_arg, int_arg, int_value, rules_error, rules_from_args, shown, str_arg, Arg, IntValue,
+    DEFAULTS, PLANE_DTYPES,
+};
 use super::errors::{IllegalMoveError, InvalidPositionError};
+use super::intake::{int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
 use crate::{Game, MoveError, Rules};
 
@@ -28,30 +32,6 @@ pub(crate) fn move_error(e: MoveError) -> PyErr {
     IllegalMoveError::new_err(e.to_string())
 }
 
-/// Converts an array-like of integers to `(rows, cols, cells)`, refusing non-integer dtypes.
-fn int_grid(arr: &Bound<'_, PyAny>, what: &str) -> PyResult<(usize, usize, Vec<i64>)> {
-    let py = arr.py();
-    let np = py.import("numpy")?;
-    let a = np.call_method1("asarray", (arr,))?;
-    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
-    if kind != "i" && kind != "u" {
-        return Err(PyTypeError::new_err(format!(
-            "{what} must hold integers, got dtype {}",
-            a.getattr("dtype")?.str()?
-        )));
-    }
-    let ndim: usize = a.getattr("ndim")?.extract()?;
-    if ndim != 2 {
-        return Err(PyValueError::new_err(format!(
-            "{what} must be 2-dimensional (height, width), got {ndim} dimensions"
-        )));
-    }
-    let a = a.call_method1("astype", ("int64",))?;
-    let a = a.cast::<PyArray2<i64>>()?.readonly();
-    let (rows, cols) = (a.shape()[0], a.shape()[1]);
-    Ok((rows, cols, a.as_array().iter().copied().collect()))
-}
-
 impl Board {
     fn rules(&self) -> &Rules {
         self.game.rules()
@@ -59,15 +39,14 @@ impl Board {
 
     fn action_arg(&self, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
         let n = self.rules().num_actions();
-        match int_arg(obj, "action")? {
-            Some(v) if v >= 0 && (v as u64) < n as u64 => Ok(v as usize),
-            Some(v) => Err(move_error(MoveError::OutOfRange {
+        match int_value(obj, "action")? {
+            IntValue::Fits(v) if v >= 0 && (v as u64) < n as u64 => Ok(v as usize),
+            IntValue::Fits(v) => Err(move_error(MoveError::OutOfRange {
                 action: v as i128,
                 num_actions: n,
             })),
-            None => Err(IllegalMoveError::new_err(format!(
-                "action {} is out of range: allowed 0..={}",
-                obj.repr()?,
+            IntValue::Huge(text) => Err(IllegalMoveError::new_err(format!(
+                "action {text} is out of range: allowed 0..={}",
                 n - 1
             ))),
         }
@@ -132,7 +111,7 @@ impl Board {
                 None => {
                     return Err(super::errors::InvalidRulesError::new_err(format!(
                         "size={} is out of range: allowed 5..={}",
-                        size.repr()?,
+                        shown(size),
                         crate::MAX_SIDE
                     )))
                 }
@@ -177,11 +156,12 @@ impl Board {
     #[pyo3(signature = (digits, width=None, height=None, k=None),
            text_signature = "(digits, width=7, height=6, k=4)")]
     fn from_pons(
-        digits: &str,
+        digits: &Bound<'_, PyAny>,
         width: Option<&Bound<'_, PyAny>>,
         height: Option<&Bound<'_, PyAny>>,
         k: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Board> {
+        let digits = str_arg(digits, "digits")?;
         let rules = rules_from_args(width, height, k, None, None, DEFAULTS)?;
         let mut game = Game::new(rules);
         for (i, ch) in digits.trim().chars().enumerate() {
@@ -214,21 +194,27 @@ impl Board {
         players: Option<&Bound<'_, PyAny>>,
         gravity: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Board> {
-        let (rows, cols, values) = int_grid(arr, "arr")?;
+        let grid = int_array(
+            arr,
+            &Spec {
+                name: "arr",
+                axes: &[Axis::any("height"), Axis::any("width")],
+            },
+        )?;
+        let (rows, cols) = (grid.shape()[0], grid.shape()[1]);
         let defaults = (cols as i64, rows as i64, DEFAULTS.2, DEFAULTS.3, DEFAULTS.4);
         let rules = rules_from_args(None, None, k, players, gravity, defaults)?;
-        let mut cells = Vec::with_capacity(values.len());
-        for (i, &v) in values.iter().enumerate() {
-            if v < 0 || v > rules.players() as i64 {
-                return Err(InvalidPositionError::new_err(format!(
-                    "cell (row {}, col {}) holds {v}: allowed 0 (empty) or 1..={}",
-                    i / cols,
-                    i % cols,
-                    rules.players()
-                )));
-            }
-            cells.push(v as u8);
-        }
+        let players = rules.players();
+        let cells: Vec<u8> = grid
+            .values(0..=players as i64, |value, at| {
+                InvalidPositionError::new_err(format!(
+                    "cell (row {}, col {}) holds {value}: allowed 0 (empty) or 1..={players}",
+                    at[0], at[1]
+                ))
+            })?
+            .into_iter()
+            .map(|v| v as u8)
+            .collect();
         let game = Game::from_cells(rules, &cells)
             .map_err(|e| InvalidPositionError::new_err(e.to_string()))?;
         Ok(Board::from_game(game))
@@ -384,21 +370,18 @@ impl Board {
 
     /// Egocentric planes `(players, height, width)` for learning: plane 0 holds the
     /// stones of the side to move, plane i those of the player i turns later.
-    /// `dtype`: "uint8" (default), "bool" or "float32".
-    #[pyo3(signature = (dtype="uint8"))]
-    fn observation<'py>(&self, py: Python<'py>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
+    /// `dtype`: "uint8" (default), "bool" or "float32", as a name, a numpy type or
+    /// a dtype.
+    #[pyo3(signature = (dtype=Arg::Omitted), text_signature = "(self, dtype='uint8')")]
+    fn observation<'py>(&self, py: Python<'py>, dtype: Arg<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let dtype = match dtype {
+            Arg::Omitted => "uint8",
+            Arg::Given(d) => dtype_arg(&d, "dtype", &PLANE_DTYPES)?,
+        };
         let r = self.rules();
         let shape = (r.players(), r.height(), r.width());
         let n = shape.0 * shape.1 * shape.2;
         Ok(match dtype {
-            "uint8" => {
-                let mut v = vec![0u8; n];
-                self.game.write_planes(&mut v, 0, 1);
-                Array3::from_shape_vec(shape, v)
-                    .expect("shape")
-                    .into_pyarray(py)
-                    .into_any()
-            }
             "bool" => {
                 let mut v = vec![false; n];
                 self.game.write_planes(&mut v, false, true);
@@ -415,10 +398,13 @@ impl Board {
                     .into_pyarray(py);
                 a.into_any()
             }
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "dtype {other:?} is not supported: allowed \"uint8\", \"bool\", \"float32\""
-                )))
+            _ => {
+                let mut v = vec![0u8; n];
+                self.game.write_planes(&mut v, 0, 1);
+                Array3::from_shape_vec(shape, v)
+                    .expect("shape")
+                    .into_pyarray(py)
+                    .into_any()
             }
         })
     }
@@ -439,8 +425,8 @@ impl Board {
             }
             _ => Err(pyo3::exceptions::PyIndexError::new_err(format!(
                 "cell (row {}, col {}) is off the board: allowed rows 0..={}, cols 0..={}",
-                row.repr()?,
-                col.repr()?,
+                shown(row),
+                shown(col),
                 h - 1,
                 w - 1
             ))),
@@ -458,7 +444,7 @@ impl Board {
             _ => {
                 return Err(PyValueError::new_err(format!(
                     "depth={} is out of range: allowed 0..={max} (the number of cells)",
-                    depth.repr()?
+                    shown(depth)
                 )))
             }
         };
@@ -490,22 +476,66 @@ impl Board {
         result.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("count interrupted"))
     }
 
-    fn copy(&self) -> Board {
-        self.clone()
+    /// A copy of the same class, instance attributes (`__dict__`) included.
+    fn copy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Board::__copy__(slf)
     }
-    fn __copy__(&self) -> Board {
-        self.clone()
+    fn __copy__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let copy = same_class(slf, slf.borrow().game.clone())?;
+        if let Some(dict) = instance_dict(slf)? {
+            copy.getattr("__dict__")?.call_method1("update", (dict,))?;
+        }
+        Ok(copy)
     }
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Board {
-        self.clone()
+    fn __deepcopy__<'py>(
+        slf: &Bound<'py, Self>,
+        memo: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let copy = same_class(slf, slf.borrow().game.clone())?;
+        if let Some(dict) = instance_dict(slf)? {
+            // Registered first, so attributes that refer back to the board find the copy.
+            let id = py.import("builtins")?.call_method1("id", (slf,))?;
+            memo.set_item(id, &copy)?;
+            let deep = py.import("copy")?.call_method1("deepcopy", (dict, memo))?;
+            copy.getattr("__dict__")?.call_method1("update", (deep,))?;
+        }
+        Ok(copy)
     }
 
-    /// Pickles through `to_bytes` (never unpickle untrusted data: use `from_bytes`).
+    /// Pickles through `to_bytes`, with the class and its instance attributes
+    /// (never unpickle untrusted data: use `from_bytes`).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let ctor = slf.get_type().getattr("from_bytes")?;
-        let data = slf.borrow().to_bytes(py);
-        PyTuple::new(py, [ctor, PyTuple::new(py, [data])?.into_any()])
+        let data = slf.borrow().to_bytes(py).into_any();
+        if slf.get_type().is(py.get_type::<Board>()) && instance_dict(slf)?.is_none() {
+            let ctor = py.get_type::<Board>().getattr("from_bytes")?;
+            return PyTuple::new(py, [ctor, PyTuple::new(py, [data])?.into_any()]);
+        }
+        let newobj = py.import("copyreg")?.getattr("__newobj__")?;
+        let dict = match instance_dict(slf)? {
+            Some(d) => d,
+            None => py.None().into_bound(py),
+        };
+        PyTuple::new(
+            py,
+            [
+                newobj,
+                PyTuple::new(py, [slf.get_type().into_any()])?.into_any(),
+                PyTuple::new(py, [data, dict])?.into_any(),
+            ],
+        )
+    }
+
+    /// Restores a pickled board of a subclass: `(to_bytes() output, __dict__ or None)`.
+    fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (data, dict): (Bound<'_, PyAny>, Bound<'_, PyAny>) = state.extract()?;
+        let game = Board::from_bytes(&data)?.game;
+        if !dict.is_none() {
+            slf.getattr("__dict__")?.call_method1("update", (dict,))?;
+        }
+        slf.borrow_mut().game = game;
+        Ok(())
     }
 
     /// Equal when rules, stones and side to move agree (history is ignored).
@@ -581,13 +611,41 @@ impl Board {
     }
 }
 
+/// A new instance of `slf`'s class (a subclass stays itself) holding `game`;
+/// the subclass's `__init__` is not run, as for any copy.
+fn same_class<'py>(slf: &Bound<'py, Board>, game: Game) -> PyResult<Bound<'py, PyAny>> {
+    let py = slf.py();
+    let cls = slf.get_type();
+    let board_type = py.get_type::<Board>();
+    if cls.is(&board_type) {
+        return Ok(Bound::new(py, Board { game })?.into_any());
+    }
+    let copy = board_type.call_method1("__new__", (cls,))?;
+    copy.cast::<Board>()?.borrow_mut().game = game;
+    Ok(copy)
+}
+
+/// The instance attributes of a subclass's board, when it has any.
+fn instance_dict<'py>(slf: &Bound<'py, Board>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    match slf.getattr("__dict__") {
+        Ok(d) if d.is_truthy()? => Ok(Some(d)),
+        _ => Ok(None),
+    }
+}
+
+/// `e` with "move {i}: " in front of its message, its cause kept; exceptions
+/// other than `TypeError` and `IllegalMoveError` (KeyboardInterrupt) pass as they are.
 fn prefix(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     let msg = e.value(py).str().map(|s| s.to_string()).unwrap_or_default();
-    if e.is_instance_of::<PyTypeError>(py) {
+    let prefixed = if e.is_instance_of::<PyTypeError>(py) {
         PyTypeError::new_err(format!("move {i}: {msg}"))
-    } else {
+    } else if e.is_instance_of::<IllegalMoveError>(py) {
         IllegalMoveError::new_err(format!("move {i}: {msg}"))
-    }
+    } else {
+        return e;
+    };
+    prefixed.set_cause(py, e.cause(py));
+    prefixed
 }
 
 /// The win detector alone, vectorised: `boards` is an integer array
@@ -601,24 +659,14 @@ pub fn winners<'py>(
     boards: &Bound<'py, PyAny>,
     k: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let np = py.import("numpy")?;
-    let a = np.call_method1("asarray", (boards,))?;
-    let kind: String = a.getattr("dtype")?.getattr("kind")?.extract()?;
-    if kind != "i" && kind != "u" {
-        return Err(PyTypeError::new_err(format!(
-            "boards must hold integers, got dtype {}",
-            a.getattr("dtype")?.str()?
-        )));
-    }
-    let ndim: usize = a.getattr("ndim")?.extract()?;
-    if ndim != 3 {
-        return Err(PyValueError::new_err(format!(
-            "boards must be 3-dimensional (N, height, width), got {ndim} dimensions"
-        )));
-    }
-    let a = a.call_method1("astype", ("int64",))?;
-    let a = a.cast::<numpy::PyArray3<i64>>()?.readonly();
-    let (n, h, w) = (a.shape()[0], a.shape()[1], a.shape()[2]);
+    let grids = int_array(
+        boards,
+        &Spec {
+            name: "boards",
+            axes: &[Axis::any("N"), Axis::any("height"), Axis::any("width")],
+        },
+    )?;
+    let (n, h, w) = (grids.shape()[0], grids.shape()[1], grids.shape()[2]);
     let k = match k {
         None => 4,
         Some(k) => match int_arg(k, "k")? {
@@ -626,19 +674,22 @@ pub fn winners<'py>(
             _ => {
                 return Err(super::errors::InvalidRulesError::new_err(format!(
                     "k={} is out of range: allowed 1..={}",
-                    k.repr()?,
+                    shown(k),
                     crate::MAX_SIDE
                 )))
             }
         },
     };
-    // `astype` made a fresh C-contiguous array: read it in place.
-    let cells = a.as_slice()?;
-    if let Some(bad) = cells.iter().find(|&&v| v < 0) {
-        return Err(InvalidPositionError::new_err(format!(
-            "boards hold {bad}: allowed 0 (empty) or a positive player"
-        )));
-    }
+    let cells = grids.values(0..=i64::MAX, |value, at| {
+        InvalidPositionError::new_err(format!(
+            "boards[{}, {}, {}] holds {value}: allowed 0 (empty) or a player 1..={}",
+            at[0],
+            at[1],
+            at[2],
+            i64::MAX
+        ))
+    })?;
+    let cells = &cells;
     let out = py.detach(|| crate::detect::winners(cells, n, h, w, k));
     Ok(out.into_pyarray(py))
 }

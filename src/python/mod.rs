@@ -3,6 +3,7 @@
 
 mod args;
 mod board;
+mod intake;
 mod interrupt;
 mod solver;
 mod vec_env;
@@ -90,6 +91,11 @@ mod _native {
         m.add("MAX_PLAYERS", crate::MAX_PLAYERS)?;
         m.add("MAX_ENVS", crate::batch::MAX_ENVS)?;
         m.add("FORMAT_VERSION", crate::FORMAT_VERSION)?;
+        // Private (kept out of `__all__`): the evaluator-output reader, for its tests.
+        m.setattr(
+            "_intake_floats",
+            wrap_pyfunction!(super::intake::_intake_floats, m)?,
+        )?;
         Ok(())
     }
 }

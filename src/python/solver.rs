@@ -38,7 +38,7 @@ pub struct Solver {
 fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
     let board = board.cast::<Board>().map_err(|_| {
         PyTypeError::new_err(format!(
-            "expected an inarow.Board, got {}",
+            "board must be an inarow.Board, got {}",
             board
                 .get_type()
                 .name()
@@ -52,7 +52,7 @@ fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
         return Err(UnsupportedRulesError::new_err(format!(
             "the solver covers 2 players with gravity, got players={}, gravity={}",
             r.players(),
-            r.gravity()
+            if r.gravity() { "True" } else { "False" }
         )));
     }
     let mut cells = vec![0i8; r.num_cells()];

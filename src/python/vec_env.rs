@@ -2,14 +2,17 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::args::{int_arg, rules_from_args, DEFAULTS};
+use super::args::{
+    choice_arg, dtype_arg, int_arg, rules_from_args, shown, Arg, DEFAULTS, PLANE_DTYPES,
+};
 use super::board::Board;
 use super::errors::IllegalMoveError;
+use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
 use crate::batch::{
     Autoreset, BatchError, ObsOut, SimulateConfig, StepBuffers, VecGames, MAX_ENVS,
@@ -26,14 +29,12 @@ enum ObsKind {
 }
 
 impl ObsKind {
-    fn parse(s: &str) -> PyResult<ObsKind> {
-        match s {
-            "uint8" => Ok(ObsKind::U8),
-            "bool" => Ok(ObsKind::Bool),
-            "float32" => Ok(ObsKind::F32),
-            other => Err(PyValueError::new_err(format!(
-                "obs_dtype {other:?} is not supported: allowed \"uint8\", \"bool\", \"float32\""
-            ))),
+    /// The kind of one of `PLANE_DTYPES`.
+    fn parse(name: &str) -> ObsKind {
+        match name {
+            "bool" => ObsKind::Bool,
+            "float32" => ObsKind::F32,
+            _ => ObsKind::U8,
         }
     }
     fn name(self) -> &'static str {
@@ -76,7 +77,7 @@ pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option
         Some(v) if (1..=256).contains(&v) => Ok(Some(v as usize)),
         _ => Err(PyValueError::new_err(format!(
             "threads={} is out of range: allowed None (all cores) or 1..=256",
-            t.repr()?
+            shown(t)
         ))),
     }
 }
@@ -90,7 +91,7 @@ pub(crate) fn seed_arg(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>>
         Some(v) if v >= 0 => Ok(Some(v as u64)),
         _ => Err(PyValueError::new_err(format!(
             "seed={} is out of range: allowed 0..=2**63-1",
-            s.repr()?
+            shown(s)
         ))),
     }
 }
@@ -182,56 +183,24 @@ impl VecEnv {
         Ok(())
     }
 
-    /// Reads `actions` (any 1-D integer array-like, any strides) into `self.actions`.
+    /// Reads `actions` (one integer per env, any array-like, dtype or layout)
+    /// into `self.actions`; each env's range is checked when it steps.
     fn read_actions(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let py = actions.py();
         let n = self.core.num_envs();
-        if let Ok(a) = actions.cast::<PyArray1<i64>>() {
-            if a.len() == n {
-                let a = a.readonly();
-                for (dst, &src) in self.actions.iter_mut().zip(a.as_array().iter()) {
-                    *dst = src;
-                }
-                return Ok(());
-            }
-        }
-        let np = py.import("numpy")?;
-        let a = np.call_method1("asarray", (actions,))?;
-        let dtype = a.getattr("dtype")?;
-        let kind: String = dtype.getattr("kind")?.extract()?;
-        if kind != "i" && kind != "u" {
-            return Err(PyTypeError::new_err(format!(
-                "actions must be integers, got dtype {} (convert explicitly, e.g. actions.astype(np.int64))",
-                dtype.str()?
-            )));
-        }
-        let ndim: usize = a.getattr("ndim")?.extract()?;
-        let shape: Vec<usize> = a.getattr("shape")?.extract()?;
-        if ndim != 1 || shape[0] != n {
-            return Err(PyValueError::new_err(format!(
-                "actions must have shape ({n},) (one per env), got {shape:?}"
-            )));
-        }
-        if kind == "u" && dtype.getattr("itemsize")?.extract::<usize>()? == 8 {
-            let too_big = a
-                .call_method1("__gt__", (i64::MAX as u64,))?
-                .call_method0("any")?
-                .is_truthy()?;
-            if too_big {
-                let env: usize = a.call_method0("argmax")?.extract()?;
-                let v = a.get_item(env)?;
-                return Err(IllegalMoveError::new_err(format!(
-                    "env {env}: action {} is out of range: allowed 0..={}",
-                    v.str()?,
-                    self.core.rules().num_actions() - 1
-                )));
-            }
-        }
-        let a = a.call_method1("astype", ("int64",))?;
-        let a = a.cast::<PyArray1<i64>>()?.readonly();
-        for (dst, &src) in self.actions.iter_mut().zip(a.as_array().iter()) {
-            *dst = src;
-        }
+        let last = self.core.rules().num_actions() - 1;
+        self.actions = int_array(
+            actions,
+            &Spec {
+                name: "actions",
+                axes: &[Axis::exactly("num_envs", n)],
+            },
+        )?
+        .values(i64::MIN..=i64::MAX, |value, at| {
+            IllegalMoveError::new_err(format!(
+                "env {}: action {value} is out of range: allowed 0..={last}",
+                at[0]
+            ))
+        })?;
         Ok(())
     }
 
@@ -257,7 +226,7 @@ impl VecEnv {
     /// autoreset="next_step", obs_dtype="uint8", threads=None)`.
     #[new]
     #[pyo3(signature = (num_envs, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                        autoreset="next_step", obs_dtype="uint8", threads=None),
+                        autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None),
            text_signature = "(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -269,8 +238,8 @@ impl VecEnv {
         players: Option<&Bound<'_, PyAny>>,
         gravity: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
-        autoreset: &str,
-        obs_dtype: &str,
+        autoreset: Arg<'_>,
+        obs_dtype: Arg<'_>,
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VecEnv> {
         let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
@@ -279,21 +248,23 @@ impl VecEnv {
             _ => {
                 return Err(PyValueError::new_err(format!(
                     "num_envs={} is out of range: allowed 1..={MAX_ENVS}",
-                    num_envs.repr()?
+                    shown(num_envs)
                 )))
             }
+        };
+        let autoreset = match autoreset {
+            Arg::Omitted => "next_step",
+            Arg::Given(a) => choice_arg(&a, "autoreset", &["next_step", "same_step", "disabled"])?,
         };
         let mode = match autoreset {
-            "next_step" => Autoreset::NextStep,
             "same_step" => Autoreset::SameStep,
             "disabled" => Autoreset::Disabled,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "autoreset {other:?} is not supported: allowed \"next_step\", \"same_step\", \"disabled\""
-                )))
-            }
+            _ => Autoreset::NextStep,
         };
-        let kind = ObsKind::parse(obs_dtype)?;
+        let kind = match obs_dtype {
+            Arg::Omitted => ObsKind::U8,
+            Arg::Given(d) => ObsKind::parse(dtype_arg(&d, "obs_dtype", &PLANE_DTYPES)?),
+        };
         let threads = threads_arg(threads)?;
         let seed = seed_arg(seed)?.unwrap_or_else(fresh_seed);
         let (p, h, w, a) = (
@@ -396,30 +367,38 @@ impl VecEnv {
         &mut self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
-        options: Option<&Bound<'py, PyDict>>,
+        options: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let seed = seed_arg(seed)?;
-        let mask = match options
-            .map(|o| o.get_item("reset_mask"))
-            .transpose()?
-            .flatten()
-        {
-            Some(m) => {
-                let np = py.import("numpy")?;
-                let m = np.call_method1("asarray", (m,))?;
-                let shape: Vec<usize> = m.getattr("shape")?.extract()?;
-                let kind: String = m.getattr("dtype")?.getattr("kind")?.extract()?;
-                if kind != "b" || shape != [self.core.num_envs()] {
-                    return Err(PyValueError::new_err(format!(
-                        "reset_mask must be a bool array of shape ({},), got dtype kind {kind:?} and shape {shape:?}",
-                        self.core.num_envs()
-                    )));
-                }
-                let m = m.cast_into::<PyArray1<bool>>()?;
-                let v: Vec<bool> = m.readonly().as_array().iter().copied().collect();
-                Some(v)
-            }
+        let mask = match options.filter(|o| !o.is_none()) {
             None => None,
+            Some(options) => {
+                let options = options.cast::<PyDict>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "options must be a dict such as {{\"reset_mask\": mask}}, or None; got {}: {}",
+                        options.get_type().name().map(|n| n.to_string()).unwrap_or_default(),
+                        shown(options)
+                    ))
+                })?;
+                for key in options.keys() {
+                    if !key.eq("reset_mask")? {
+                        return Err(PyValueError::new_err(format!(
+                            "options has an unknown key {}: allowed \"reset_mask\"",
+                            shown(&key)
+                        )));
+                    }
+                }
+                match options.get_item("reset_mask")? {
+                    Some(m) => Some(bool_array(
+                        &m,
+                        &Spec {
+                            name: "reset_mask",
+                            axes: &[Axis::exactly("num_envs", self.core.num_envs())],
+                        },
+                    )?),
+                    None => None,
+                }
+            }
         };
         match mask {
             Some(m) => {
@@ -492,7 +471,7 @@ impl VecEnv {
             }),
             _ => Err(pyo3::exceptions::PyIndexError::new_err(format!(
                 "env index {} is out of range: allowed 0..={}",
-                index.repr()?,
+                shown(index),
                 n - 1
             ))),
         }
@@ -561,15 +540,16 @@ impl SimulateResult {
 }
 
 /// Plays `num_games` uniformly random games without returning to Python per move.
-/// Game i uses its own random stream, so the result is the same for any `threads`.
+/// Game i uses its own random stream, so the result is the same for any `threads`;
+/// `seed=None` draws a fresh seed (as `VecEnv` does): pass an int to repeat a run.
 /// `progress`: True for a tqdm bar, or a callable `f(done, total)`. Ctrl-C raises
 /// KeyboardInterrupt within a fraction of a second; setting `cancel` (anything with
 /// `is_set()`, e.g. a `threading.Event`, for runs in background threads) raises
 /// `CancelledError` as quickly.
 #[pyfunction]
 #[pyo3(signature = (num_games, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                    threads=None, policy="random", progress=None, cancel=None),
-           text_signature = "(num_games, width=7, height=6, k=4, players=2, gravity=True, seed=0, threads=None, policy='random', progress=None, cancel=None)")]
+                    threads=None, policy=Arg::Omitted, progress=None, cancel=None),
+           text_signature = "(num_games, width=7, height=6, k=4, players=2, gravity=True, seed=None, threads=None, policy='random', progress=None, cancel=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
     py: Python<'_>,
@@ -581,7 +561,7 @@ pub fn simulate(
     gravity: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
-    policy: &str,
+    policy: Arg<'_>,
     progress: Option<&Bound<'_, PyAny>>,
     cancel: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SimulateResult> {
@@ -603,21 +583,19 @@ pub fn simulate(
         _ => {
             return Err(PyValueError::new_err(format!(
                 "num_games={} is out of range: allowed 0..=2**50",
-                num_games.repr()?
+                shown(num_games)
             )))
         }
     };
-    if policy != "random" {
-        return Err(PyValueError::new_err(format!(
-            "policy {policy:?} is not supported: allowed \"random\""
-        )));
+    if let Arg::Given(p) = policy {
+        choice_arg(&p, "policy", &["random"])?;
     }
     let threads = threads_arg(threads)?.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let seed = seed_arg(seed)?.unwrap_or(0);
+    let seed = seed_arg(seed)?.unwrap_or_else(fresh_seed);
     let config = SimulateConfig {
         games,
         seed,
