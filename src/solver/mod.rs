@@ -241,7 +241,7 @@ impl Solver {
         let mut lo = -(n - moves) / 2;
         let mut hi = (n + 1 - moves) / 2;
         // Neither side can ever complete a line: a draw.
-        let empty = g.board & !pos.mask;
+        let empty = g.board() & !pos.mask;
         if !g.has_line(pos.current | empty) {
             hi = hi.min(0);
         }
@@ -348,11 +348,11 @@ impl Solver {
 
     /// An optimal column for the player to move; ties go to the column nearest the
     /// centre (the left one of two equally near). Fails with
-    /// [`SolveError::InvalidConfig`] if the game is over.
+    /// [`SolveError::GameOver`] if the game is over.
     pub fn best_move(&mut self, pos: &Position, cancel: &AtomicBool) -> Result<usize, SolveError> {
         if pos.is_over() {
-            return Err(SolveError::InvalidConfig(
-                "the game is over: no move to choose".into(),
+            return Err(SolveError::GameOver(
+                "the game is over: there is no move to choose".into(),
             ));
         }
         let scores = self.analyze(pos, false, cancel)?;
@@ -372,6 +372,6 @@ impl Solver {
             }
         }
         best.map(|(_, c)| c)
-            .ok_or_else(|| SolveError::InvalidConfig("no legal move".into()))
+            .ok_or_else(|| SolveError::GameOver("no legal move".into()))
     }
 }
