@@ -62,3 +62,52 @@ impl fmt::Display for PositionError {
 }
 
 impl std::error::Error for PositionError {}
+
+/// Why a Pons move string was refused. The characters are 1-based actions
+/// (columns, with gravity): `1`-`9`, then `a`-`z` (or `A`-`Z`) for 10 to 35.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PonsError {
+    /// Character `index` (0-based) is not an action of the board.
+    NotAnAction {
+        index: usize,
+        ch: char,
+        num_actions: usize,
+    },
+    /// Character `index` (0-based) names an action that cannot be played there.
+    Illegal {
+        index: usize,
+        ch: char,
+        error: MoveError,
+    },
+}
+
+/// The characters that name actions `1..=n`: `"1..=7"`, `"1..=9 and a..=c"`.
+fn pons_alphabet(n: usize) -> String {
+    match n {
+        0..=9 => format!("1..={n}"),
+        10..=35 => format!(
+            "1..=9 and a..={}",
+            char::from_digit(n as u32, 36).expect("below 36")
+        ),
+        _ => format!("1..=9 and a..=z (actions 1 to 35 of {n})"),
+    }
+}
+
+impl fmt::Display for PonsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PonsError::NotAnAction {
+                index,
+                ch,
+                num_actions,
+            } => write!(
+                f,
+                "move {index}: {ch:?} is not a column digit: allowed {}",
+                pons_alphabet(*num_actions)
+            ),
+            PonsError::Illegal { index, ch, error } => write!(f, "move {index} ({ch:?}): {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PonsError {}

@@ -19,9 +19,11 @@
 //! gravity action is a column, a free-placement action is `row * width + col`.
 //! Players are 0-based in Rust and 1-based in Python.
 
+mod bitboard;
 mod detect;
 mod error;
 mod game;
+mod layout;
 mod perft;
 mod record;
 mod rng;
@@ -34,7 +36,7 @@ pub mod solver;
 mod python;
 
 pub use detect::winners;
-pub use error::{MoveError, PositionError};
+pub use error::{MoveError, PonsError, PositionError};
 pub use game::Game;
 pub use perft::{count_games, count_games_interruptible, perft, perft_interruptible};
 pub use record::{from_bytes, to_bytes, FORMAT_VERSION};

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::layout::Layout;
+
 /// Largest accepted `width` and `height` (so at most 4096 cells).
 pub const MAX_SIDE: usize = 64;
 /// Largest accepted number of players.
@@ -10,14 +12,7 @@ pub const MAX_PLAYERS: usize = 16;
 /// The rules of a k-in-a-row game: board size, line length, players and gravity.
 ///
 /// Built only through [`Rules::new`], which checks every limit, so code holding a
-/// `Rules` never re-checks. Bit layout used by the engine, for `width=3, height=2`
-/// (`.` marks the always-empty padding bit on top of each column):
-///
-/// ```text
-///   .  .  .        2  5  8
-///   r  r  r   ->   1  4  7      bit = col * (height + 1) + (height - 1 - row)
-///   r  r  r        0  3  6
-/// ```
+/// `Rules` never re-checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     width: u8,
@@ -192,42 +187,13 @@ impl Rules {
         }
     }
 
-    /// Bits per column in the layout: the rows plus one empty padding bit.
-    pub(crate) fn stride(&self) -> usize {
-        self.height() + 1
-    }
-    /// Bits the layout spans.
-    pub(crate) fn num_bits(&self) -> usize {
-        self.width() * self.stride()
-    }
     /// 64-bit words per player's stone set.
     pub(crate) fn words(&self) -> usize {
-        self.num_bits().div_ceil(64)
+        Layout::of(self).words()
     }
     /// Whether one `u64` holds a player's stones (the fast path).
     pub fn fits_word(&self) -> bool {
-        self.num_bits() <= 64
-    }
-    /// The layout bit of the cell at (`row` from the top, `col`).
-    pub(crate) fn bit(&self, row: usize, col: usize) -> usize {
-        col * self.stride() + (self.height() - 1 - row)
-    }
-    /// The (row from the top, col) of a layout bit that is a real cell.
-    pub(crate) fn cell(&self, bit: usize) -> (usize, usize) {
-        let col = bit / self.stride();
-        (self.height() - 1 - bit % self.stride(), col)
-    }
-    /// Layout steps of the four line directions that can hold `k` stones:
-    /// vertical, horizontal, the two diagonals (0 for a direction too short).
-    pub(crate) fn directions(&self) -> [usize; 4] {
-        let (w, h, k, s) = (self.width(), self.height(), self.k(), self.stride());
-        let diag = k <= w.min(h);
-        [
-            if k <= h { 1 } else { 0 },
-            if k <= w { s } else { 0 },
-            if diag { s + 1 } else { 0 },
-            if diag { s - 1 } else { 0 },
-        ]
+        Layout::of(self).fits_word()
     }
 }
 
@@ -304,17 +270,5 @@ mod tests {
         assert!(Rules::new(64, 64, 64, 16, false).is_ok());
         assert!(Rules::new(65, 1, 1, 2, false).is_err());
         assert!(Rules::new(4, 4, 2, 17, false).is_err());
-    }
-
-    #[test]
-    fn layout_round_trips() {
-        let r = Rules::new(5, 4, 3, 2, true).unwrap();
-        for row in 0..4 {
-            for col in 0..5 {
-                assert_eq!(r.cell(r.bit(row, col)), (row, col));
-            }
-        }
-        assert!(r.fits_word());
-        assert!(!Rules::new(8, 8, 5, 3, false).unwrap().fits_word());
     }
 }

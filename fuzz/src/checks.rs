@@ -347,12 +347,9 @@ pub fn check_game_actions(data: &[u8]) {
     assert_eq!(g, Game::new(rules));
 }
 
-/// A game built from the input: optionally from set-up cells (a random game's cells),
-/// then some legal moves. Used to make structured `from_bytes` inputs.
-fn game_from(inp: &mut Input) -> Game {
-    let rules = rules_from(inp, false);
-    let mut g = Game::new(rules);
-    let moves = inp.below(rules.num_cells() + 1);
+/// Plays up to a number of legal moves read from the input (fewer if the game ends).
+fn play_some_moves(g: &mut Game, inp: &mut Input) {
+    let moves = inp.below(g.rules().num_cells() + 1);
     for _ in 0..moves {
         if g.is_over() {
             break;
@@ -360,19 +357,20 @@ fn game_from(inp: &mut Input) -> Game {
         let legal = g.legal_actions();
         g.play(legal[inp.below(legal.len())]).unwrap();
     }
+}
+
+/// A game built from the input: optionally from set-up cells (a random game's cells),
+/// then some legal moves. Used to make structured `from_bytes` inputs.
+fn game_from(inp: &mut Input) -> Game {
+    let rules = rules_from(inp, false);
+    let mut g = Game::new(rules);
+    play_some_moves(&mut g, inp);
     if inp.u8() & 1 == 1 {
         let mut cells = vec![0i8; rules.num_cells()];
         g.write_cells(&mut cells);
         let cells: Vec<u8> = cells.iter().map(|&c| c as u8).collect();
         g = Game::from_cells(rules, &cells).expect("a played position is valid");
-        let more = inp.below(rules.num_cells() + 1);
-        for _ in 0..more {
-            if g.is_over() {
-                break;
-            }
-            let legal = g.legal_actions();
-            g.play(legal[inp.below(legal.len())]).unwrap();
-        }
+        play_some_moves(&mut g, inp);
     }
     g
 }

@@ -1,7 +1,8 @@
 //! The one-word kernel: whole random games on boards whose layout fits a `u64`
 //! (Connect Four, tic-tac-toe, 8x7 and smaller), with no history and no hash.
 
-use crate::game::has_run;
+use crate::bitboard::Bitboard;
+use crate::layout::Layout;
 use crate::rng::Rng;
 use crate::rules::Rules;
 
@@ -13,57 +14,36 @@ pub(crate) struct Outcome {
 
 pub(crate) struct FastKernel {
     rules: Rules,
-    directions: [usize; 4],
-    /// The bottom bit of every column.
-    bottom: u64,
-    /// Every real cell.
-    board: u64,
+    layout: Layout,
 }
 
 impl FastKernel {
     pub fn new(rules: Rules) -> Option<FastKernel> {
-        if !rules.fits_word() {
-            return None;
-        }
-        let (w, h, s) = (rules.width(), rules.height(), rules.stride());
-        let column = (1u64 << h) - 1;
-        let columns: Vec<u64> = (0..w).map(|c| column << (c * s)).collect();
-        Some(FastKernel {
-            rules,
-            directions: rules.directions(),
-            bottom: (0..w).map(|c| 1u64 << (c * s)).sum(),
-            board: columns.iter().sum(),
-        })
-    }
-
-    #[inline]
-    fn wins(&self, stones: u64) -> bool {
-        let k = self.rules.k();
-        self.directions
-            .iter()
-            .any(|&s| s != 0 && has_run(stones, s, k) != 0)
+        let layout = Layout::of(&rules);
+        layout.fits_word().then_some(FastKernel { rules, layout })
     }
 
     /// Plays one uniformly random game to its end.
     #[inline]
     pub fn random_game(&self, rng: &mut Rng) -> Outcome {
         let players = self.rules.players();
-        let mut stones = [0u64; crate::rules::MAX_PLAYERS];
-        let mut mask = 0u64;
+        let (steps, k) = (self.layout.line_steps(), self.layout.k());
+        let board = self.layout.board();
+        let mut stones = [Bitboard(0); crate::rules::MAX_PLAYERS];
+        let mut occupied = Bitboard(0);
         let cells = self.rules.num_cells();
         let mut player = 0;
         for moves in 1..=cells {
-            let empty = !mask & self.board;
-            let bit = if self.rules.gravity() {
+            let choices = if self.rules.gravity() {
                 // Lowest empty cell of each column; pick one of the playable columns.
-                let tops = (mask + self.bottom) & self.board;
-                nth_set_bit(tops, rng.below(tops.count_ones()))
+                self.layout.drop_cells(occupied)
             } else {
-                nth_set_bit(empty, rng.below(empty.count_ones()))
+                !occupied & board
             };
-            mask |= bit;
-            stones[player] |= bit;
-            if self.wins(stones[player]) {
+            let cell = nth_set_bit(choices, rng.below(choices.count()));
+            occupied |= cell;
+            stones[player] |= cell;
+            if stones[player].has_line(steps, k) {
                 return Outcome {
                     winner: Some(player),
                     moves,
@@ -83,7 +63,8 @@ impl FastKernel {
 
 /// The `n`-th (0-based) set bit of `x`, as a one-bit mask.
 #[inline]
-fn nth_set_bit(mut x: u64, n: u32) -> u64 {
+fn nth_set_bit(set: Bitboard, n: u32) -> Bitboard {
+    let mut x = set.0;
     // Skip whole bytes first, then bits.
     let mut n = n;
     let mut base = 0;
@@ -99,7 +80,7 @@ fn nth_set_bit(mut x: u64, n: u32) -> u64 {
     for _ in 0..n {
         x &= x - 1;
     }
-    (x & x.wrapping_neg()) << base
+    Bitboard((x & x.wrapping_neg()) << base)
 }
 
 #[cfg(test)]
@@ -109,7 +90,9 @@ mod tests {
     #[test]
     fn nth_set_bit_selects_in_order() {
         let x = 0b1011_0000_0000_0110_1001u64 | (1 << 63);
-        let bits: Vec<u64> = (0..x.count_ones()).map(|n| nth_set_bit(x, n)).collect();
+        let bits: Vec<u64> = (0..x.count_ones())
+            .map(|n| nth_set_bit(Bitboard(x), n).0)
+            .collect();
         let expected: Vec<u64> = (0..64)
             .filter(|b| x >> b & 1 == 1)
             .map(|b| 1u64 << b)

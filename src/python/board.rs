@@ -151,7 +151,8 @@ impl Board {
     }
 
     /// A Connect-Four-style board from Pascal Pons' 1-based column digits
-    /// (`"4453"` = columns 4, 4, 5, 3), as in his solver's test sets.
+    /// (`"4453"` = columns 4, 4, 5, 3), as in his solver's test sets; on wider boards
+    /// `a` to `z` name columns 10 to 35.
     #[staticmethod]
     #[pyo3(signature = (digits, width=None, height=None, k=None),
            text_signature = "(digits, width=7, height=6, k=4)")]
@@ -163,20 +164,8 @@ impl Board {
     ) -> PyResult<Board> {
         let digits = str_arg(digits, "digits")?;
         let rules = rules_from_args(width, height, k, None, None, DEFAULTS)?;
-        let mut game = Game::new(rules);
-        for (i, ch) in digits.trim().chars().enumerate() {
-            let col = ch
-                .to_digit(10)
-                .filter(|&d| d >= 1 && (d as usize) <= rules.width())
-                .ok_or_else(|| {
-                    IllegalMoveError::new_err(format!(
-                        "move {i}: {ch:?} is not a column digit: allowed 1..={}",
-                        rules.width().min(9)
-                    ))
-                })?;
-            game.play(col as usize - 1)
-                .map_err(|e| IllegalMoveError::new_err(format!("move {i} ({ch:?}): {e}")))?;
-        }
+        let game =
+            Game::from_pons(rules, digits).map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
         Ok(Board::from_game(game))
     }
 

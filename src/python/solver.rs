@@ -8,7 +8,10 @@ use pyo3::prelude::*;
 
 use super::args::{bool_arg, int_arg};
 use super::board::Board;
-use super::errors::{CancelledError, SolverConfigError, UnsupportedRulesError};
+use super::errors::{
+    CancelledError, IllegalMoveError, InvalidPositionError, SolverConfigError,
+    UnsupportedRulesError,
+};
 use super::interrupt::run_interruptible;
 use crate::solver::{Position, SolveError, Solver as CoreSolver, SolverConfig};
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
@@ -18,6 +21,8 @@ fn solve_error(e: SolveError) -> PyErr {
         SolveError::Unsupported(m) => UnsupportedRulesError::new_err(m),
         SolveError::OutOfMemory(m) => PyMemoryError::new_err(m),
         SolveError::InvalidConfig(m) => SolverConfigError::new_err(m),
+        SolveError::IllegalMove(m) | SolveError::GameOver(m) => IllegalMoveError::new_err(m),
+        SolveError::InvalidPosition(m) => InvalidPositionError::new_err(m),
         SolveError::Interrupted => CancelledError::new_err("search cancelled"),
     }
 }
@@ -46,19 +51,7 @@ fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
                 .unwrap_or_default()
         ))
     })?;
-    let b = board.borrow();
-    let r = b.game.rules();
-    if r.players() != 2 || !r.gravity() {
-        return Err(UnsupportedRulesError::new_err(format!(
-            "the solver covers 2 players with gravity, got players={}, gravity={}",
-            r.players(),
-            if r.gravity() { "True" } else { "False" }
-        )));
-    }
-    let mut cells = vec![0i8; r.num_cells()];
-    b.game.write_cells(&mut cells);
-    let cells: Vec<u8> = cells.into_iter().map(|c| c as u8).collect();
-    Position::from_cells(r.width(), r.height(), r.k(), &cells).map_err(solve_error)
+    Position::from_game(&board.borrow().game).map_err(solve_error)
 }
 
 impl Solver {
@@ -181,11 +174,6 @@ impl Solver {
     /// finished game.
     fn best_move(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<usize> {
         let pos = position(board)?;
-        if pos.is_over() {
-            return Err(super::errors::IllegalMoveError::new_err(
-                "the game is over: there is no move to choose",
-            ));
-        }
         self.run(py, |s, c| s.best_move(&pos, c))
     }
 

@@ -1,24 +1,12 @@
-//! Board geometry and the bitboard line arithmetic.
+//! What the solver adds to the [`Layout`]: the k = 4 line code, Allis' parity
+//! masks (odd threats, claimeven rows), dead stones and the mirror image.
 //!
-//! A board of `width` columns and `height` rows is stored column by column in one
-//! `u64`, `height + 1` bits per column: the extra bit on top of each column stays
-//! empty, so shifts along the vertical and both diagonals never wrap into the next
-//! column. For 7x6:
-//!
-//! ```text
-//!   .  .  .  .  .  .  .      <- spare bits 6 13 20 27 34 41 48 (always 0)
-//!   5 12 19 26 33 40 47      <- top row
-//!   4 11 18 25 32 39 46
-//!   3 10 17 24 31 38 45
-//!   2  9 16 23 30 37 44
-//!   1  8 15 22 29 36 43
-//!   0  7 14 21 28 35 42      <- bottom row
-//! ```
-//!
-//! Directions are the shifts `1` (vertical), `h1 = height + 1` (horizontal),
-//! `h1 - 1` and `h1 + 1` (the two diagonals).
+//! Positions fit one word (`width * (height + 1) <= 64`); the bit layout, the
+//! masks and the four directions (in their one order) are the [`Layout`]'s.
 
 use super::SolveError;
+use crate::bitboard::Bitboard;
+use crate::layout::Layout;
 
 /// Largest `k` that matters: no line on a 64-bit board is longer than 64 cells.
 const MAX_K: u32 = 65;
@@ -26,16 +14,9 @@ const MAX_K: u32 = 65;
 /// The shape of a board and the masks derived from it (validated at construction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Geometry {
-    pub width: u32,
-    pub height: u32,
+    pub layout: Layout,
     /// Line length, capped at 65 (a longer line can never be made anyway).
     pub k: u32,
-    /// `height + 1`: the bit stride between columns.
-    pub h1: u32,
-    /// One bit at the bottom of each column.
-    pub bottom: u64,
-    /// Every playable cell.
-    pub board: u64,
     /// Number of cells, `width * height`.
     pub cells: i32,
     /// Whether the specialised k = 4 line code may be used (shifts stay below 64).
@@ -48,8 +29,8 @@ pub(crate) struct Geometry {
     /// number of empty cells, the cells the first player to drop there gets when the
     /// other answers every move in the same column (claimeven).
     pub claim_rows: u64,
-    /// Per direction (as in [`Geometry::directions`]), the first cells of the
-    /// windows of four cells that fit on the board (k = 4 only).
+    /// Per direction (in the layout's order), the first cells of the windows of
+    /// four cells that fit on the board (k = 4 only).
     window_starts: [u64; 4],
 }
 
@@ -84,67 +65,85 @@ impl Geometry {
                 "board {width}x{height}: the solver needs width * (height + 1) <= 64"
             )));
         }
-        let (w, h) = (width as u32, height as u32);
-        let h1 = h + 1;
-        let mut bottom = 0u64;
-        for c in 0..w {
-            bottom |= 1u64 << (c * h1);
-        }
-        let column = (1u64 << h) - 1; // h <= 63 here
-        let board = bottom.wrapping_mul(column);
-        let k = (k.min(MAX_K as usize)) as u32;
+        let k = k.min(MAX_K as usize);
+        let layout = Layout::new(width, height, k);
+        let board = layout.board().0;
         let (mut odd_heads, mut claim_rows) = (0u64, 0u64);
-        for c in 0..w {
-            for r in 0..=h {
-                let bit = 1u64 << (c * h1 + r);
-                if r % 2 != h % 2 {
+        for c in 0..width {
+            for r in 0..=height {
+                let bit = 1u64 << layout.bit_from_bottom(c, r);
+                if r % 2 != height % 2 {
                     odd_heads |= bit;
-                } else if r < h {
+                } else if r < height {
                     claim_rows |= bit;
                 }
             }
         }
         let mut window_starts = [0u64; 4];
-        for (i, d) in [1, h1, h1 - 1, h1 + 1].into_iter().enumerate() {
+        for (i, d) in layout.directions().into_iter().enumerate() {
+            let d = d as u32;
             window_starts[i] = board & shr(board, d) & shr(board, 2 * d) & shr(board, 3 * d);
         }
+        let h1 = layout.stride();
         Ok(Geometry {
-            window_starts,
-            width: w,
-            height: h,
-            k,
-            h1,
-            bottom,
-            board,
-            cells: (w * h) as i32,
+            layout,
+            k: k as u32,
+            cells: (width * height) as i32,
             fast4: k == 4 && 3 * (h1 + 1) < 64,
             odd_heads,
             claim_rows,
+            window_starts,
         })
+    }
+
+    /// Board width.
+    #[inline(always)]
+    pub fn width(&self) -> u32 {
+        self.layout.width() as u32
+    }
+
+    /// The bottom cell of every column.
+    #[inline(always)]
+    pub fn bottom(&self) -> u64 {
+        self.layout.bottom().0
+    }
+
+    /// Every playable cell.
+    #[inline(always)]
+    pub fn board(&self) -> u64 {
+        self.layout.board().0
+    }
+
+    /// The stride between columns, as a shift.
+    #[inline(always)]
+    fn h1(&self) -> u32 {
+        self.layout.stride() as u32
     }
 
     /// The bits of column `col` (playable cells only).
     #[inline]
     pub fn column_mask(&self, col: u32) -> u64 {
-        ((1u64 << self.height) - 1) << (col * self.h1)
+        self.layout.column(col as usize).0
     }
 
     /// The playable cells of the column holding bit `cell`.
     #[inline]
     pub fn column_of(&self, cell: u64) -> u64 {
-        self.column_mask(cell.trailing_zeros() / self.h1)
+        self.column_mask(cell.trailing_zeros() / self.h1())
     }
 
     /// The top playable cell of column `col`.
     #[inline]
     pub fn top_mask(&self, col: u32) -> u64 {
-        1u64 << (col * self.h1 + self.height - 1)
+        1u64 << self
+            .layout
+            .bit_from_bottom(col as usize, self.layout.height() - 1)
     }
 
     /// Cells where a stone can be dropped now.
     #[inline(always)]
     pub fn possible(&self, mask: u64) -> u64 {
-        mask.wrapping_add(self.bottom) & self.board
+        self.layout.drop_cells(Bitboard(mask)).0
     }
 
     /// Empty cells that would complete a line of `k` for the owner of `stones`
@@ -161,8 +160,9 @@ impl Geometry {
     #[inline(always)]
     fn winning_cells4(&self, p: u64, mask: u64) -> u64 {
         // Vertical: only the three stones below can make a line with an empty cell.
+        let h1 = self.h1();
         let mut r = (p << 1) & (p << 2) & (p << 3);
-        for d in [self.h1, self.h1 - 1, self.h1 + 1] {
+        for d in [h1, h1 - 1, h1 + 1] {
             let left2 = (p << d) & (p << (2 * d));
             r |= left2 & (p << (3 * d)); // xxx.
             r |= left2 & (p >> d); // xx.x
@@ -170,13 +170,13 @@ impl Geometry {
             r |= right2 & (p << d); // x.xx
             r |= right2 & (p >> (3 * d)); // .xxx
         }
-        r & (self.board ^ mask)
+        r & (self.board() ^ mask)
     }
 
     /// Any `k`: a cell completes a line if it has `i` stones on one side and
     /// `k - 1 - i` on the other, along some direction.
     fn winning_cells_any(&self, p: u64, mask: u64) -> u64 {
-        let empty = self.board & !mask;
+        let empty = self.board() & !mask;
         let k = self.k;
         if k == 1 {
             return empty;
@@ -184,7 +184,11 @@ impl Geometry {
         let mut r = 0u64;
         let mut left = [0u64; MAX_K as usize];
         let mut right = [0u64; MAX_K as usize];
-        for d in self.directions() {
+        for d in self.layout.line_steps() {
+            if d == 0 {
+                continue;
+            }
+            let d = d as u32;
             left[0] = !0;
             right[0] = !0;
             for i in 1..k as usize {
@@ -199,10 +203,10 @@ impl Geometry {
         r & empty
     }
 
-    /// The four line directions as bit shifts.
-    #[inline]
-    pub fn directions(&self) -> [u32; 4] {
-        [1, self.h1, self.h1 - 1, self.h1 + 1]
+    /// The four line directions as bit shifts, in the layout's order.
+    #[inline(always)]
+    fn directions(&self) -> [u32; 4] {
+        self.layout.directions().map(|d| d as u32)
     }
 
     /// Whether `stones` contains a line of `k`.
@@ -217,20 +221,7 @@ impl Geometry {
             }
             return false;
         }
-        for d in self.directions() {
-            // Doubling: after the loop `t` marks starts of runs of length `len`.
-            let mut t = p;
-            let mut len = 1u32;
-            while len < self.k && t != 0 {
-                let step = len.min(self.k - len);
-                t &= shr(t, step.saturating_mul(d));
-                len += step;
-            }
-            if t != 0 {
-                return true;
-            }
-        }
-        false
+        Bitboard(p).has_line(self.layout.line_steps(), self.k as usize)
     }
 
     /// Stones whose colour no longer matters (k = 4 only; 0 otherwise).
@@ -248,7 +239,7 @@ impl Geometry {
             return 0;
         }
         let b = a ^ mask;
-        let e = self.board & !mask;
+        let e = self.board() & !mask;
         let mut alive = 0u64;
         for (i, d) in self.directions().into_iter().enumerate() {
             let (d2, d3) = (2 * d, 3 * d);
@@ -265,19 +256,19 @@ impl Geometry {
     /// The board seen in a mirror (column `c` becomes `width - 1 - c`).
     #[inline]
     pub fn mirror(&self, x: u64) -> u64 {
-        let col = shl(1, self.h1).wrapping_sub(1);
-        let w = self.width;
+        let (h1, w) = (self.h1(), self.width());
+        let col = shl(1, h1).wrapping_sub(1);
         let mut out = 0u64;
         let mut c = 0;
         while 2 * c + 1 < w {
-            let lo = c * self.h1;
-            let hi = (w - 1 - c) * self.h1;
+            let lo = c * h1;
+            let hi = (w - 1 - c) * h1;
             out |= ((x >> lo) & col) << hi;
             out |= ((x >> hi) & col) << lo;
             c += 1;
         }
         if w % 2 == 1 {
-            let m = col << ((w / 2) * self.h1);
+            let m = col << ((w / 2) * h1);
             out |= x & m;
         }
         out

@@ -8,6 +8,11 @@
 //! let pos = Position::parse_pons("2252576253462244111563365343671351441").unwrap();
 //! let cancel = AtomicBool::new(false);
 //! assert_eq!(solver.solve(&pos, false, &cancel).unwrap(), -1);
+//!
+//! // Any game the solver covers, without a round trip through cells.
+//! let game = inarow::Game::from_actions(inarow::Rules::connect_four(), &[3, 3, 3]).unwrap();
+//! let pos = Position::from_game(&game).unwrap();
+//! assert_eq!(solver.best_move(&pos, &cancel).unwrap(), 3);
 //! ```
 //!
 //! # Scores (Pascal Pons' convention)
@@ -24,83 +29,54 @@
 //! returns `-((N + 2 - moves) / 2)` (the score the winner got one ply earlier,
 //! negated; `-1` when weak). A full board without a line scores 0. `analyze` of an
 //! over position gives `None` for every column, and `best_move` fails with
-//! [`SolveError::InvalidConfig`].
+//! [`SolveError::GameOver`].
 //!
 //! # Limits
 //!
-//! Boards with `width * (height + 1) <= 64` (7x6, 8x7, 9x5, 6x9, 4x12, ...), any
-//! `k >= 1` (`k = 4` has a specialised fast path). Table size: 1 KiB ..= 16 GiB
-//! (default 64 MiB), threads 1 ..= 64 (default 1; more threads = Lazy SMP sharing
-//! one table).
+//! Two players with gravity on boards with `width * (height + 1) <= 64` (7x6, 8x7,
+//! 9x5, 6x9, 4x12, ...), any `k >= 1` (`k = 4` has its own line code). Table size
+//! 1 KiB ..= 16 GiB, threads 1 ..= 64 (more threads: Lazy SMP sharing one table);
+//! defaults: see [`SolverConfig::default`].
 //!
-//! # Techniques (and what each paid, measured on Pons' 7x6 sets)
+//! # Techniques
 //!
-//! * Two bitboards per position (mover's stones and all stones, a spare bit per
-//!   column); `current + mask` keys, canonicalised under mirror symmetry at every
-//!   depth (empty board -4% nodes, -5% time; on the old baseline-only build it
-//!   paid only below 20 stones); symmetric positions search only half of the
-//!   columns.
-//! * Dead stones folded into the key (c4's idea, our own rule, proven in
-//!   `geometry::Geometry::dead_stones` and tested against brute force): a stone
-//!   whose colour can no longer matter counts as the mover's, so positions that
-//!   differ only there share an entry. Only where no parent computes the key
-//!   for its enhanced transposition cutoffs (fewer than 12 empty cells): empty
-//!   board -9% nodes, -2.5% time; from 12 stones on it saved 12% of the nodes on
-//!   the empty board but cost 6% more time there and 20% on Begin-Hard.
-//! * Null-window negamax probes bisecting the score (Pons); with at most one stone
-//!   on the board the probes start at 0 and walk outwards (on the empty board this
-//!   skips Pons' probes at 2 and -1, about 100M of 360M nodes in a traced run).
-//! * Moves that lose at once are never searched; a move after which the opponent has
-//!   no safe reply is a win found without a node; after that check the upper bound
-//!   drops to "no win within three plies".
-//! * Move ordering by useful threats (c4: threats above an opponent threat do not
-//!   count, threats right above a playable cell count most), a point more for a
-//!   move that threatens to win at once, table move first, centre first on ties:
-//!   -10% nodes against Pons' plain threat count, then -5% from dropping c4's
-//!   "two cells up" term and -2% from the immediate-threat point. (Tried and
-//!   dropped: a history heuristic, static line-count weights, a bonus for threats
-//!   on the rows Allis' parity favours, a centre weight: no gain or worse.)
-//! * Static claimeven bounds (Allis) at every node: the opponent answering each
-//!   move in the same column, and pairing the next free cells of the columns with
-//!   an odd number of empty cells, limits the mover to known cells; if they hold no
-//!   line the mover cannot win (and loses if the opponent's cells hold one); with
-//!   an odd number of such columns the mover plays one first and claims even
-//!   himself (lower bounds). Empty board 393M -> 232M nodes (only the cases of
-//!   zero or one odd column: 301M), Begin-Hard 18.7M -> 14.6M, Middle-Medium
-//!   24.2k -> 19.6k; about 6% more time per node.
-//! * Static zugzwang bounds (Allis' odd threat), same framework: with one odd
-//!   column left and a threat of the opponent in it at a cell of the rows the
-//!   answering player gets there, the opponent answers in the same column until
-//!   the mover must play under the threat; if the mover's reachable cells hold no
-//!   line, he loses. From the other side the mover first drops on a head so as to
-//!   leave that situation (lower bound +1). Empty board 232M -> 215M nodes (losing
-//!   side only) -> 200M (both), 32 s -> 30.6 s.
-//!   (Tried: restricting it to at most 30 empty cells: more nodes; a 4 GiB table
-//!   instead of 1 GiB: the same nodes.)
-//! * Transposition table of lower *and* upper bounds, two-entry buckets keeping the
-//!   costlier entry, lock-free (key xor data). Only a growing prefix of the table is
-//!   used after a clear (256 KiB, doubling as it fills): small searches stay in
-//!   cache (Middle-Medium 4.7 -> 3.1 ms); huge pages on Linux.
-//! * Enhanced transposition cutoffs (children probed, prefetched during move
-//!   generation) with more than 12 empty cells: -25% nodes on Begin-Medium.
-//! * A node with a single legal-and-safe move skips the table (+6% nodes, -15% time).
-//! * The search is compiled twice, for x86-64-v3 CPUs (popcnt, BMI, AVX2) and
-//!   for the x86-64 baseline the wheels target, and the CPU picks at run time:
-//!   -10% time (a popcount is a dozen instructions on the baseline).
-//! * Threads > 1: Lazy SMP on the shared table with ABDADA-style deferral of
-//!   children another thread is searching (Begin-Hard 2.1 s -> 1.5 s on 2 cores);
-//!   searches under 65k nodes stay on one thread. Helper threads start one probe
-//!   window away from the main thread (+1, -1, +2, ...): the bound the main thread
-//!   needs next on either outcome is then being proved in parallel (empty board, 2
-//!   threads: 23.6 s -> 16-18 s, run-to-run spread; the helper proves
-//!   `score <= 1` while the main thread proves `score >= 1`).
+//! One line each, with its measured effect on Pons' 7x6 sets or the empty board
+//! (how each came about, and what was tried and dropped: BENCHMARKS.md, "Solver
+//! techniques: history").
 //!
-//! Empty 7x6 board, 256 MiB table, no book (2026-11-21, 2 cores): see
-//! BENCHMARKS.md; 160M nodes / 22.6 s on 1 thread, 11.4-13.0 s on 2 threads
-//! (median of six runs 11.7 s; target 15 s). Prefetching the entries before the
-//! static bounds took the median from 14.05 s to that. The table size matters on
-//! this machine: 1 GiB searches as many nodes but waits longer on memory (17 s
-//! against 13 s on 2 threads, before the prefetch changes).
+//! * Two bitboards per position in the shared [`Layout`](crate::layout::Layout)
+//!   (mover's stones, all stones); key `current + mask`, or its mirror image if
+//!   smaller, at every depth (empty board -4% nodes, -5% time); a position that
+//!   is its own mirror image searches half of the columns.
+//! * Dead stones (whose colour can no longer matter, `Geometry::dead_stones`) count
+//!   as the mover's in the key below 12 empty cells (empty board -9% nodes, -2.5%
+//!   time).
+//! * Null-window probes bisect the score; with at most one stone on the board they
+//!   start at 0 and walk outwards (empty board: about 100M of 360M nodes fewer).
+//! * Moves that lose at once are never searched; a move after which the opponent
+//!   has no safe reply wins without a node; the upper bound then drops to "no win
+//!   within three plies".
+//! * Move ordering: useful threats (c4's rule), a point more for a move that
+//!   threatens to win at once, table move first, centre first on ties (-16% nodes
+//!   against Pons' plain threat count).
+//! * Static claimeven bounds (Allis) at every node (empty board 393M -> 232M nodes,
+//!   Begin-Hard -22% nodes, about 6% more time per node).
+//! * Static odd-threat (zugzwang) bounds in the same framework (empty board 232M ->
+//!   200M nodes).
+//! * Transposition table of lower and upper bounds: two-entry buckets keeping the
+//!   costlier entry, lock-free (key xor data), a prefix growing from 256 KiB after
+//!   a clear (Middle-Medium 4.7 -> 3.1 ms), huge pages on Linux; the node's entry
+//!   and the children's are prefetched before the static bounds (empty board, 2
+//!   threads: median 14.05 -> 11.7 s).
+//! * Enhanced transposition cutoffs above 12 empty cells (Begin-Medium -25% nodes).
+//! * A node with a single safe move skips the table (+6% nodes, -15% time).
+//! * The search is compiled for x86-64-v3 and for the baseline, picked at run
+//!   time (-10% time).
+//! * Threads: Lazy SMP with ABDADA-style deferral (Begin-Hard 1.69 -> 1.12 s on 2
+//!   cores); searches under 65k nodes stay on one thread; helper threads start one
+//!   probe window away from the main thread, proving the bound it needs next.
+//!
+//! Today's figures per set and for the empty board: BENCHMARKS.md.
 
 mod error;
 mod geometry;
@@ -241,7 +217,7 @@ impl Solver {
         let mut lo = -(n - moves) / 2;
         let mut hi = (n + 1 - moves) / 2;
         // Neither side can ever complete a line: a draw.
-        let empty = g.board & !pos.mask;
+        let empty = g.board() & !pos.mask;
         if !g.has_line(pos.current | empty) {
             hi = hi.min(0);
         }
@@ -348,11 +324,11 @@ impl Solver {
 
     /// An optimal column for the player to move; ties go to the column nearest the
     /// centre (the left one of two equally near). Fails with
-    /// [`SolveError::InvalidConfig`] if the game is over.
+    /// [`SolveError::GameOver`] if the game is over.
     pub fn best_move(&mut self, pos: &Position, cancel: &AtomicBool) -> Result<usize, SolveError> {
         if pos.is_over() {
-            return Err(SolveError::InvalidConfig(
-                "the game is over: no move to choose".into(),
+            return Err(SolveError::GameOver(
+                "the game is over: there is no move to choose".into(),
             ));
         }
         let scores = self.analyze(pos, false, cancel)?;
@@ -372,6 +348,6 @@ impl Solver {
             }
         }
         best.map(|(_, c)| c)
-            .ok_or_else(|| SolveError::InvalidConfig("no legal move".into()))
+            .ok_or_else(|| SolveError::GameOver("no legal move".into()))
     }
 }

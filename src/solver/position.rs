@@ -2,13 +2,15 @@
 
 use super::geometry::Geometry;
 use super::SolveError;
+use crate::game::{validate_cells, Game};
+use crate::rules::Rules;
 
 /// A position of a gravity k-in-a-row game (Connect Four and its relatives).
 ///
-/// Stored as the stones of the player to move (`current`) and all stones (`mask`),
-/// see [`geometry`](super::geometry) for the bit layout. Built only through checked
-/// constructors, so every `Position` is reachable from the empty board (except that
-/// [`Position::from_cells`] cannot check the move order, only counts and gravity).
+/// Stored as the stones of the player to move (`current`) and all stones (`mask`)
+/// in the [`Layout`](crate::layout::Layout). Built only through checked
+/// constructors: from a [`Game`] (which validated it), from moves, or from cells
+/// checked by the same validator as [`Game::from_cells`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
     pub(crate) geo: Geometry,
@@ -36,9 +38,32 @@ impl Position {
         })
     }
 
+    /// The position of `game`, whose rules must be 2 players with gravity on a
+    /// board the solver handles ([`SolveError::Unsupported`] otherwise).
+    pub fn from_game(game: &Game) -> Result<Position, SolveError> {
+        let r = game.rules();
+        if r.players() != 2 || !r.gravity() {
+            return Err(SolveError::Unsupported(format!(
+                "the solver covers 2 players with gravity, got players={}, gravity={}",
+                r.players(),
+                if r.gravity() { "True" } else { "False" }
+            )));
+        }
+        let geo = Geometry::new(r.width(), r.height(), r.k())?;
+        let (first, second) = (game.stones(0)[0], game.stones(1)[0]);
+        let moves = game.stones_on_board() as u32;
+        Ok(Position {
+            geo,
+            current: if game.to_move() == 0 { first } else { second },
+            mask: first | second,
+            moves,
+            won: game.winner().is_some(),
+        })
+    }
+
     /// The position after playing the 0-based `moves` from the empty board.
-    /// A full column, a column out of range, or a move after the game ended is
-    /// [`SolveError::InvalidConfig`].
+    /// A full column or a column out of range is [`SolveError::IllegalMove`], a
+    /// move after the game ended [`SolveError::GameOver`].
     pub fn from_moves(
         width: usize,
         height: usize,
@@ -47,21 +72,22 @@ impl Position {
     ) -> Result<Position, SolveError> {
         let mut pos = Position::new(width, height, k)?;
         for (i, &col) in moves.iter().enumerate() {
-            pos.play(col).map_err(|e| match e {
-                SolveError::InvalidConfig(m) => {
-                    SolveError::InvalidConfig(format!("move {} (column {col}): {m}", i + 1))
+            pos.play(col).map_err(|e| {
+                let at = |m: String| format!("move {} (column {col}): {m}", i + 1);
+                match e {
+                    SolveError::IllegalMove(m) => SolveError::IllegalMove(at(m)),
+                    SolveError::GameOver(m) => SolveError::GameOver(at(m)),
+                    other => other,
                 }
-                other => other,
             })?;
         }
         Ok(pos)
     }
 
     /// A position from its cells, row-major, row 0 = the TOP row: 0 empty,
-    /// 1 first player, 2 second player. Checked: the length, the values, gravity (no
-    /// stone above an empty cell), the stone counts (the first player has as many
-    /// stones as the second, or one more), and that the player to move has no line.
-    /// If the player who moved last has a line, the position is over.
+    /// 1 first player, 2 second player, checked as [`Game::from_cells`] checks
+    /// them ([`SolveError::InvalidPosition`]), for any `k >= 1`. If the player who
+    /// moved last has a line, the position is over.
     pub fn from_cells(
         width: usize,
         height: usize,
@@ -69,99 +95,41 @@ impl Position {
         cells: &[u8],
     ) -> Result<Position, SolveError> {
         let geo = Geometry::new(width, height, k)?;
-        if cells.len() != width * height {
-            return Err(SolveError::InvalidConfig(format!(
-                "expected {} cells for a {width}x{height} board, got {}",
-                width * height,
-                cells.len()
-            )));
-        }
-        let (mut first, mut second) = (0u64, 0u64);
-        for (i, &v) in cells.iter().enumerate() {
-            let (row, col) = (i / width, i % width);
-            let bit = 1u64 << (col as u32 * geo.h1 + (height - 1 - row) as u32);
-            match v {
-                0 => {}
-                1 => first |= bit,
-                2 => second |= bit,
-                _ => {
-                    return Err(SolveError::InvalidConfig(format!(
-                        "cell (row {row}, column {col}) has value {v}; expected 0, 1 or 2"
-                    )))
-                }
-            }
-        }
-        let mask = first | second;
-        // Gravity: each column's stones form a run from the bottom, i.e. mask + bottom
-        // has exactly one bit per column (the lowest empty cell or the spare bit).
-        let heads = mask.wrapping_add(geo.bottom);
-        for c in 0..geo.width {
-            let ones = 1u64.checked_shl(geo.h1).map_or(!0, |v| v - 1);
-            let col_bits = ones << (c * geo.h1);
-            if (heads & col_bits).count_ones() != 1 || heads & mask & col_bits != 0 {
-                return Err(SolveError::InvalidConfig(format!(
-                    "column {c} has a stone above an empty cell"
-                )));
-            }
-        }
-        let (n1, n2) = (first.count_ones(), second.count_ones());
-        if n1 != n2 && n1 != n2 + 1 {
-            return Err(SolveError::InvalidConfig(format!(
-                "the first player has {n1} stones and the second {n2}: not a reachable position"
-            )));
-        }
-        let moves = n1 + n2;
-        let (current, last) = if n1 == n2 {
-            (first, second)
-        } else {
-            (second, first)
-        };
-        if geo.has_line(current) {
-            return Err(SolveError::InvalidConfig(
-                "the player to move already has a line: not a reachable position".into(),
-            ));
-        }
+        let set_up = validate_cells(&geo.layout, 2, true, cells)
+            .map_err(|e| SolveError::InvalidPosition(e.0))?;
+        let (first, second) = (set_up.stones[0], set_up.stones[1]);
         Ok(Position {
             geo,
-            current,
-            mask,
-            moves,
-            won: geo.has_line(last),
+            current: if set_up.to_move == 0 { first } else { second },
+            mask: first | second,
+            moves: set_up.stones_on_board as u32,
+            won: set_up.winner.is_some(),
         })
     }
 
-    /// A 7x6, k = 4 position from Pons' notation: 1-based column digits, e.g. `"4453"`.
-    /// Surrounding whitespace is ignored.
+    /// A 7x6, k = 4 position from Pons' notation: 1-based column digits, e.g. `"4453"`
+    /// (parsed by [`Game::from_pons`]). Surrounding whitespace is ignored.
     pub fn parse_pons(s: &str) -> Result<Position, SolveError> {
-        let mut moves = Vec::with_capacity(s.len());
-        for ch in s.trim().chars() {
-            match ch.to_digit(10) {
-                Some(d) if (1..=7).contains(&d) => moves.push(d as usize - 1),
-                _ => {
-                    return Err(SolveError::InvalidConfig(format!(
-                        "bad character {ch:?} in Pons move string (expected digits 1-7)"
-                    )))
-                }
-            }
-        }
-        Position::from_moves(7, 6, 4, &moves)
+        let game = Game::from_pons(Rules::connect_four(), s)
+            .map_err(|e| SolveError::IllegalMove(e.to_string()))?;
+        Position::from_game(&game)
     }
 
     /// Drops a stone of the player to move in column `col` (0-based). Errors
-    /// ([`SolveError::InvalidConfig`], position unchanged): column out of range, full
-    /// column, or the game is already over (a line was made or the board is full).
+    /// (position unchanged): [`SolveError::GameOver`] once a line was made or the
+    /// board is full, [`SolveError::IllegalMove`] for a column out of range or full.
     pub fn play(&mut self, col: usize) -> Result<(), SolveError> {
         if self.is_over() {
-            return Err(SolveError::InvalidConfig("the game is already over".into()));
+            return Err(SolveError::GameOver("the game is already over".into()));
         }
-        if col >= self.geo.width as usize {
-            return Err(SolveError::InvalidConfig(format!(
+        if col >= self.width() {
+            return Err(SolveError::IllegalMove(format!(
                 "column {col} out of range (width {})",
-                self.geo.width
+                self.width()
             )));
         }
         if !self.can_play(col) {
-            return Err(SolveError::InvalidConfig(format!("column {col} is full")));
+            return Err(SolveError::IllegalMove(format!("column {col} is full")));
         }
         self.play_unchecked(col);
         Ok(())
@@ -182,7 +150,7 @@ impl Position {
     /// Whether a stone can be dropped in `col` (in range and not full). Says nothing
     /// about whether the game is over.
     pub fn can_play(&self, col: usize) -> bool {
-        col < self.geo.width as usize && self.mask & self.geo.top_mask(col as u32) == 0
+        col < self.width() && self.mask & self.geo.top_mask(col as u32) == 0
     }
 
     /// Number of stones on the board.
@@ -212,12 +180,12 @@ impl Position {
 
     /// Board width.
     pub fn width(&self) -> usize {
-        self.geo.width as usize
+        self.geo.layout.width()
     }
 
     /// Board height.
     pub fn height(&self) -> usize {
-        self.geo.height as usize
+        self.geo.layout.height()
     }
 
     /// Line length (values above 65 are stored as 65: no such line fits anyway).
@@ -237,12 +205,21 @@ impl Position {
         let mut out = vec![0u8; w * h];
         for row in 0..h {
             for col in 0..w {
-                let bit = 1u64 << (col as u32 * self.geo.h1 + (h - 1 - row) as u32);
+                let bit = 1u64 << self.geo.layout.bit(row, col);
                 if self.mask & bit != 0 {
                     out[row * w + col] = if first & bit != 0 { 1 } else { 2 };
                 }
             }
         }
         out
+    }
+}
+
+impl TryFrom<&Game> for Position {
+    type Error = SolveError;
+
+    /// [`Position::from_game`].
+    fn try_from(game: &Game) -> Result<Position, SolveError> {
+        Position::from_game(game)
     }
 }

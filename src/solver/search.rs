@@ -80,7 +80,7 @@ impl<'a> Search<'a> {
         threads: usize,
     ) -> Search<'a> {
         let mut centre = [0u8; 64];
-        let w = g.width as i32;
+        let w = g.width() as i32;
         let mut cols: Vec<i32> = (0..w).collect();
         cols.sort_by_key(|&c| ((2 * c - (w - 1)).abs(), c));
         for (i, c) in cols.into_iter().enumerate() {
@@ -130,7 +130,7 @@ impl<'a> Search<'a> {
     #[inline(always)]
     fn centre_first(&self, moves: u64) -> impl Iterator<Item = (u32, u64)> + '_ {
         let g = self.g;
-        self.centre[..g.width as usize]
+        self.centre[..g.width() as usize]
             .iter()
             .filter_map(move |&c| {
                 let m = moves & g.column_mask(c as u32);
@@ -219,8 +219,8 @@ impl<'a> Search<'a> {
         hi: &mut i32,
     ) {
         let g = &self.g;
-        let odd = mask.wrapping_add(g.bottom) & g.odd_heads & g.board;
-        let empty = g.board & !mask;
+        let odd = mask.wrapping_add(g.bottom()) & g.odd_heads & g.board();
+        let empty = g.board() & !mask;
         let claim = empty & g.claim_rows;
         let rest = empty & !claim & !odd;
         let odd_count = odd.count_ones();
@@ -387,7 +387,7 @@ impl<'a> Search<'a> {
         if symmetric && moves < 16 {
             // The right half of the columns mirrors the left half.
             let mut keep = 0;
-            for c in 0..g.width.div_ceil(2) {
+            for c in 0..g.width().div_ceil(2) {
                 keep |= g.column_mask(c);
             }
             next &= keep;
@@ -441,7 +441,7 @@ impl<'a> Search<'a> {
             // favours threats two cells up: -5% nodes without it here.) A move
             // threatening to win at once gets a point more (-2% nodes).
             let useful = ours & !(opp_win << 1);
-            let above_playable = (p2 << 1) & g.board;
+            let above_playable = (p2 << 1) & g.board();
             let score = 4 * (useful & above_playable).count_ones() as i32
                 + useful.count_ones() as i32
                 + (f2 != 0) as i32;
@@ -473,7 +473,7 @@ impl<'a> Search<'a> {
             if hi <= alpha {
                 return hi;
             }
-            tt_best = e.best.map(|b| if mirrored { g.width - 1 - b } else { b });
+            tt_best = e.best.map(|b| if mirrored { g.width() - 1 - b } else { b });
         }
 
         // Enhanced transposition cutoff: a child whose upper bound already refutes it.
@@ -558,7 +558,7 @@ impl<'a> Search<'a> {
         };
         let work = 64 - (self.nodes - start_nodes).leading_zeros();
         let stored_col = if mirrored {
-            g.width - 1 - best_col
+            g.width() - 1 - best_col
         } else {
             best_col
         };

@@ -1,0 +1,247 @@
+//! What a line is: sets of cells (one word, or the words of any board) and the
+//! line tests on them.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
+
+use crate::layout::Layout;
+
+/// A set of cells of a one-word board, bit `i` the cell of layout bit `i` (see
+/// [`Layout`](crate::layout::Layout)). Iterates over its bits, lowest first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub(crate) struct Bitboard(pub u64);
+
+impl Bitboard {
+    #[inline(always)]
+    pub fn contains(self, bit: usize) -> bool {
+        self.0 >> bit & 1 == 1
+    }
+    #[inline(always)]
+    pub fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The first cells of the runs of `k` cells of this set at `step` bits apart:
+    /// the doubling trick, `O(log k)` shift-ands. `step * (k - 1)` must stay below
+    /// 64, which holds for the [`Layout::line_steps`](crate::layout::Layout::line_steps)
+    /// of the board and its `k`.
+    #[inline(always)]
+    pub fn line_starts(self, step: usize, k: usize) -> Bitboard {
+        let mut m = self.0;
+        let mut run = 1;
+        while run < k {
+            let t = run.min(k - run);
+            m &= m >> (t * step);
+            run += t;
+        }
+        Bitboard(m)
+    }
+
+    /// Whether the set holds `k` in a row along one of `steps` (0 = no line
+    /// along that direction).
+    #[inline(always)]
+    pub fn has_line(self, steps: [usize; 4], k: usize) -> bool {
+        self.line_step(steps, k).is_some()
+    }
+
+    /// The first of `steps` along which the set holds `k` in a row.
+    #[inline(always)]
+    pub fn line_step(self, steps: [usize; 4], k: usize) -> Option<usize> {
+        steps
+            .into_iter()
+            .find(|&s| s != 0 && !self.line_starts(s, k).is_empty())
+    }
+}
+
+impl Iterator for Bitboard {
+    type Item = usize;
+
+    /// The lowest bit, removed from the set.
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(bit)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.count() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Bitboard {}
+
+macro_rules! binary_op {
+    ($trait:ident, $f:ident, $op:tt) => {
+        impl $trait for Bitboard {
+            type Output = Bitboard;
+            #[inline(always)]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+    };
+}
+binary_op!(BitAnd, bitand, &);
+binary_op!(BitOr, bitor, |);
+binary_op!(BitXor, bitxor, ^);
+
+impl BitOrAssign for Bitboard {
+    #[inline(always)]
+    fn bitor_assign(&mut self, rhs: Bitboard) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl BitAndAssign for Bitboard {
+    #[inline(always)]
+    fn bitand_assign(&mut self, rhs: Bitboard) {
+        self.0 &= rhs.0;
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline(always)]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0)
+    }
+}
+
+/// A set of cells of a board of any size: its layout words, bit `i` in word
+/// `i / 64`. The multi-word counterpart of [`Bitboard`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cells<'a>(pub &'a [u64]);
+
+impl<'a> Cells<'a> {
+    #[inline(always)]
+    pub fn contains(self, bit: usize) -> bool {
+        self.0[bit / 64] >> (bit % 64) & 1 == 1
+    }
+
+    /// The set bits, lowest first.
+    pub fn bits(self) -> impl Iterator<Item = usize> + 'a {
+        self.0
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &word)| Bitboard(word).map(move |b| i * 64 + b))
+    }
+
+    /// How many cells of the set continue from `bit` along `step` (up the bits
+    /// with `up`, else down), at most `limit`.
+    #[inline]
+    fn run_from(self, bit: usize, step: usize, up: bool, limit: usize, num_bits: usize) -> usize {
+        let mut run = 0;
+        let mut b = bit;
+        while run < limit {
+            let next = if up {
+                b + step
+            } else if b >= step {
+                b - step
+            } else {
+                break;
+            };
+            if next >= num_bits || !self.contains(next) {
+                break;
+            }
+            run += 1;
+            b = next;
+        }
+        run
+    }
+
+    /// The first of the layout's line directions along which `bit` (a cell of
+    /// the set) lies on `k` in a row, by walking from it.
+    pub fn line_through(self, bit: usize, layout: &Layout) -> Option<usize> {
+        let (k, top) = (layout.k(), layout.num_bits());
+        layout.line_steps().into_iter().find(|&step| {
+            if step == 0 {
+                return false;
+            }
+            let up = self.run_from(bit, step, true, k - 1, top);
+            up + 1 + self.run_from(bit, step, false, k - 1 - up, top) >= k
+        })
+    }
+
+    /// The whole run of the set through `bit` along `step`: its first and last bit.
+    pub fn run_through(self, bit: usize, step: usize, layout: &Layout) -> (usize, usize) {
+        let top = layout.num_bits();
+        let down = self.run_from(bit, step, false, usize::MAX, top);
+        let up = self.run_from(bit, step, true, usize::MAX, top);
+        (bit - down * step, bit + up * step)
+    }
+
+    /// Whether the set holds `k` in a row anywhere.
+    pub fn has_line(self, layout: &Layout) -> bool {
+        if let [word] = self.0 {
+            return Bitboard(*word).has_line(layout.line_steps(), layout.k());
+        }
+        self.bits().any(|b| self.line_through(b, layout).is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs of `k` at `step`, by looking at every start.
+    fn brute_starts(x: u64, step: usize, k: usize) -> u64 {
+        (0..64)
+            .filter(|&b| (0..k).all(|i| b + i * step < 64 && x >> (b + i * step) & 1 == 1))
+            .map(|b| 1u64 << b)
+            .sum()
+    }
+
+    #[test]
+    fn line_starts_match_brute_force() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let dense = x | x.rotate_left(7) | x.rotate_left(29);
+            for (step, k) in [
+                (1, 1),
+                (1, 4),
+                (7, 4),
+                (8, 3),
+                (6, 5),
+                (1, 9),
+                (3, 13),
+                (2, 30),
+            ] {
+                assert_eq!(
+                    Bitboard(dense).line_starts(step, k).0,
+                    brute_starts(dense, step, k),
+                    "{dense:#x} step {step} k {k}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn iterates_set_bits_in_order() {
+        let x = Bitboard(0b1011_0000_0000_0110_1001 | 1 << 63);
+        let bits: Vec<usize> = x.collect();
+        assert_eq!(bits, [0, 3, 5, 6, 16, 17, 19, 63]);
+        assert_eq!(x.len(), 8);
+        assert_eq!(Bitboard(0).next(), None);
+    }
+
+    #[test]
+    fn has_line_skips_missing_directions() {
+        let row = Bitboard(1 | 1 << 7 | 1 << 14 | 1 << 21);
+        assert!(row.has_line([1, 7, 8, 6], 4));
+        assert_eq!(row.line_step([1, 7, 8, 6], 4), Some(7));
+        assert!(!row.has_line([1, 0, 8, 6], 4));
+        assert!(!row.has_line([1, 7, 8, 6], 5));
+    }
+}

@@ -1,0 +1,191 @@
+//! Moves: legality, move generation, play and undo.
+
+use super::{zobrist, Game};
+use crate::bitboard::Bitboard;
+use crate::error::MoveError;
+
+impl Game {
+    #[inline]
+    pub fn is_legal(&self, action: usize) -> bool {
+        if self.is_over() || action >= self.rules.num_actions() {
+            return false;
+        }
+        if self.rules.gravity() {
+            (self.heights[action] as usize) < self.rules.height()
+        } else {
+            !self.occupied(self.placement_bit(action))
+        }
+    }
+
+    /// Legal actions in ascending order (none once the game is over).
+    pub fn legal_actions(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.for_each_legal(|a| out.push(a));
+        out
+    }
+
+    /// Calls `f` on each legal action in ascending order.
+    #[inline]
+    pub fn for_each_legal(&self, mut f: impl FnMut(usize)) {
+        if self.is_over() {
+            return;
+        }
+        let (w, h) = (self.rules.width(), self.rules.height());
+        if self.rules.gravity() {
+            for col in 0..w {
+                if (self.heights[col] as usize) < h {
+                    f(col);
+                }
+            }
+        } else {
+            for row in 0..h {
+                for col in 0..w {
+                    if !self.occupied(self.layout.bit(row, col)) {
+                        f(row * w + col);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Number of legal actions.
+    pub fn num_legal(&self) -> usize {
+        if self.is_over() {
+            0
+        } else if self.rules.gravity() {
+            self.heights
+                .iter()
+                .filter(|&&c| (c as usize) < self.rules.height())
+                .count()
+        } else {
+            self.rules.num_cells() - self.stones_on_board
+        }
+    }
+
+    /// Plays `action`; `Ok(true)` when it wins. On error the game is unchanged.
+    pub fn play(&mut self, action: usize) -> Result<bool, MoveError> {
+        let num_actions = self.rules.num_actions();
+        if action >= num_actions {
+            return Err(MoveError::OutOfRange {
+                action: action as i128,
+                num_actions,
+            });
+        }
+        if self.is_over() {
+            return Err(MoveError::GameOver { action });
+        }
+        if !self.is_legal(action) {
+            return Err(if self.rules.gravity() {
+                MoveError::ColumnFull { column: action }
+            } else {
+                let w = self.rules.width();
+                MoveError::CellOccupied {
+                    action,
+                    row: action / w,
+                    col: action % w,
+                }
+            });
+        }
+        Ok(self.play_unchecked(action))
+    }
+
+    /// Plays `action`, which must be legal (`is_legal(action)`); returns whether it wins.
+    #[inline]
+    pub fn play_unchecked(&mut self, action: usize) -> bool {
+        debug_assert!(self.is_legal(action), "illegal action {action}");
+        let bit = if self.rules.gravity() {
+            let filled = self.heights[action] as usize;
+            self.heights[action] += 1;
+            self.layout.bit_from_bottom(action, filled)
+        } else {
+            self.heights[action % self.rules.width()] += 1;
+            self.placement_bit(action)
+        };
+        let p = self.to_move;
+        self.set(p, bit);
+        self.hash ^= zobrist(p, bit);
+        self.stones_on_board += 1;
+        self.history.push(action as u16);
+        self.to_move = if p + 1 == self.rules.players() {
+            0
+        } else {
+            p + 1
+        };
+        let won = self.makes_line(p, bit);
+        if won {
+            self.winner = Some(p);
+        }
+        won
+    }
+
+    /// Takes back the last move and returns its action.
+    pub fn undo(&mut self) -> Result<usize, MoveError> {
+        let action = self.history.pop().ok_or(MoveError::NothingToUndo)? as usize;
+        let players = self.rules.players();
+        let p = (self.to_move + players - 1) % players;
+        let bit = if self.rules.gravity() {
+            self.heights[action] -= 1;
+            self.layout
+                .bit_from_bottom(action, self.heights[action] as usize)
+        } else {
+            self.heights[action % self.rules.width()] -= 1;
+            self.placement_bit(action)
+        };
+        self.clear(p, bit);
+        self.hash ^= zobrist(p, bit);
+        self.stones_on_board -= 1;
+        self.to_move = p;
+        self.winner = None;
+        Ok(action)
+    }
+
+    /// Reserves room for a whole game's history, so playing never allocates.
+    pub fn reserve_history(&mut self) {
+        let room = self.rules.num_cells().saturating_sub(self.history.len());
+        self.history.reserve_exact(room);
+    }
+
+    /// Resets to the empty board (keeps allocations).
+    pub fn reset(&mut self) {
+        self.stones.fill(0);
+        self.heights.fill(0);
+        self.history.clear();
+        self.stones_on_board = 0;
+        self.to_move = 0;
+        self.winner = None;
+        self.hash = 0;
+        self.setup = None;
+    }
+
+    /// The bit of the last stone played since construction.
+    pub(super) fn last_bit(&self) -> Option<usize> {
+        let action = *self.history.last()? as usize;
+        Some(if self.rules.gravity() {
+            self.layout
+                .bit_from_bottom(action, self.heights[action] as usize - 1)
+        } else {
+            self.placement_bit(action)
+        })
+    }
+
+    /// The bit of free-placement `action` (the cell `row * width + col`).
+    #[inline]
+    fn placement_bit(&self, action: usize) -> usize {
+        let w = self.rules.width();
+        self.layout.bit(action / w, action % w)
+    }
+
+    /// Whether `player`'s stone just played at `bit` makes a line. With one word
+    /// the whole board is tested at once, which is equivalent (no line existed
+    /// before the move); with several, only the lines through `bit`.
+    #[inline]
+    fn makes_line(&self, player: usize, bit: usize) -> bool {
+        if self.words == 1 {
+            let stones = Bitboard(self.stones[player]);
+            return stones.has_line(self.layout.line_steps(), self.layout.k());
+        }
+        self.cells_of(player)
+            .line_through(bit, &self.layout)
+            .is_some()
+    }
+}

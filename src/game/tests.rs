@@ -1,0 +1,170 @@
+//! Unit tests of the game: known games, round trips, brute-force oracles.
+
+use super::*;
+use crate::error::MoveError;
+
+fn game(w: i64, h: i64, k: i64, p: i64, gravity: bool) -> Game {
+    Game::new(Rules::new(w, h, k, p, gravity).unwrap())
+}
+
+#[test]
+fn the_article_game_wins_on_the_last_move() {
+    let mut g = game(8, 6, 4, 2, true);
+    let actions = [3, 2, 4, 3, 5, 6, 5, 4, 5, 5, 6, 4];
+    for (i, &a) in actions.iter().enumerate() {
+        let won = g.play(a).unwrap();
+        assert_eq!(won, i == actions.len() - 1);
+    }
+    assert_eq!(g.winner(), Some(1));
+    assert!(matches!(g.play(0), Err(MoveError::GameOver { .. })));
+}
+
+#[test]
+fn a_line_completed_by_its_middle_stone_wins_on_wide_boards() {
+    let mut g = game(8, 8, 5, 3, false);
+    // Player 0 fills row 7 cols 0,1,3,4 then the middle col 2.
+    let p0 = [56, 57, 59, 60, 58];
+    let others = [0, 1, 2, 3, 8, 9, 10, 11];
+    let mut o = others.iter();
+    for (i, &a) in p0.iter().enumerate() {
+        assert_eq!(g.play(a).unwrap(), i == 4);
+        if i < 4 {
+            g.play(*o.next().unwrap()).unwrap();
+            g.play(*o.next().unwrap()).unwrap();
+        }
+    }
+    assert_eq!(g.winner(), Some(0));
+    let line = g.winning_line().unwrap();
+    assert_eq!(line, vec![(7, 0), (7, 1), (7, 2), (7, 3), (7, 4)]);
+}
+
+#[test]
+fn undo_restores_exactly() {
+    let mut g = game(7, 6, 4, 2, true);
+    let before = g.clone();
+    for a in [3, 3, 2, 4, 1, 0, 0] {
+        g.play(a).unwrap();
+    }
+    for _ in 0..7 {
+        g.undo().unwrap();
+    }
+    assert_eq!(g, before);
+    assert_eq!(g.hash(), 0);
+    assert_eq!(g.undo(), Err(MoveError::NothingToUndo));
+}
+
+#[test]
+fn errors_leave_the_game_unchanged() {
+    let mut g = game(3, 2, 2, 2, true);
+    g.play(0).unwrap();
+    g.play(0).unwrap();
+    let before = g.clone();
+    assert_eq!(g.play(0), Err(MoveError::ColumnFull { column: 0 }));
+    assert_eq!(
+        g.play(3),
+        Err(MoveError::OutOfRange {
+            action: 3,
+            num_actions: 3
+        })
+    );
+    assert_eq!(g, before);
+    assert_eq!(g.history(), before.history());
+}
+
+#[test]
+fn from_cells_round_trips_and_refuses_impossible_positions() {
+    let rules = Rules::connect_four();
+    let g = Game::from_actions(rules, &[3, 3, 4, 2]).unwrap();
+    let mut cells = vec![0i8; 42];
+    g.write_cells(&mut cells);
+    let cells: Vec<u8> = cells.iter().map(|&c| c as u8).collect();
+    let back = Game::from_cells(rules, &cells).unwrap();
+    assert_eq!(back, g);
+    assert_eq!(back.hash(), g.hash());
+    assert_eq!(back.to_move(), 0);
+
+    let mut floating = vec![0u8; 42];
+    floating[0] = 1;
+    assert!(Game::from_cells(rules, &floating).is_err());
+    let mut too_many = vec![0u8; 42];
+    too_many[41] = 2;
+    assert!(Game::from_cells(rules, &too_many).is_err());
+    let mut bad_owner = vec![0u8; 42];
+    bad_owner[41] = 3;
+    assert!(Game::from_cells(rules, &bad_owner).is_err());
+    // Two separate vertical lines for player 1: no single move made both.
+    let mut two_lines = vec![0u8; 42];
+    for row in 2..6 {
+        two_lines[row * 7] = 1;
+        two_lines[row * 7 + 6] = 1;
+    }
+    for (row, col) in [(5, 1), (5, 2), (5, 3), (5, 5), (4, 1), (4, 2), (4, 3)] {
+        two_lines[row * 7 + col] = 2;
+    }
+    assert!(Game::from_cells(rules, &two_lines)
+        .unwrap_err()
+        .0
+        .contains("single last move"));
+}
+
+/// Line detection, hashes, masks and cells against brute force on random games, on
+/// the one-word path (7x7, 49 bits) and the multi-word path (10x9, 100 bits).
+#[test]
+fn one_word_and_multi_word_paths_agree_with_brute_force() {
+    for (rules, words) in [
+        (Rules::new(7, 7, 4, 3, false).unwrap(), 1),
+        (Rules::new(10, 9, 4, 3, false).unwrap(), 2),
+    ] {
+        assert_eq!(Game::new(rules).stones(0).len(), words);
+        random_games_agree_with_brute_force(rules);
+    }
+}
+
+fn random_games_agree_with_brute_force(rules: Rules) {
+    let mut rng = crate::rng::Rng::new(7, 0);
+    for _ in 0..200 {
+        let mut g = Game::new(rules);
+        while !g.is_over() {
+            let legal = g.legal_actions();
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            g.play(a).unwrap();
+            assert_eq!(g.hash(), g.recompute_hash());
+            let brute = brute_force_winner(&g);
+            assert_eq!(brute, g.winner());
+            let mut mask = vec![false; rules.num_actions()];
+            g.write_legal_mask(&mut mask);
+            let from_mask: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
+            assert_eq!(from_mask, g.legal_actions());
+            let mut cells = vec![0i8; rules.num_cells()];
+            g.write_cells(&mut cells);
+            for (i, &c) in cells.iter().enumerate() {
+                assert_eq!(c as u8, g.owner(i / rules.width(), i % rules.width()));
+            }
+        }
+    }
+}
+
+fn brute_force_winner(g: &Game) -> Option<usize> {
+    let r = g.rules();
+    let (w, h, k) = (r.width() as i64, r.height() as i64, r.k() as i64);
+    for row in 0..h {
+        for col in 0..w {
+            let o = g.owner(row as usize, col as usize);
+            if o == 0 {
+                continue;
+            }
+            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                let ok = (0..k).all(|i| {
+                    let (rr, cc) = (row + dr * i, col + dc * i);
+                    (0..h).contains(&rr)
+                        && (0..w).contains(&cc)
+                        && g.owner(rr as usize, cc as usize) == o
+                });
+                if ok {
+                    return Some(o as usize - 1);
+                }
+            }
+        }
+    }
+    None
+}
