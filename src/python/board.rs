@@ -165,7 +165,7 @@ impl Board {
         let digits = str_arg(digits, "digits")?;
         let rules = rules_from_args(width, height, k, None, None, DEFAULTS)?;
         let game =
-            Game::from_pons(rules, digits).map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+            Game::from_pons(rules, &digits).map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
         Ok(Board::from_game(game))
     }
 
