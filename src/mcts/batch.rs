@@ -655,6 +655,13 @@ impl Search {
     /// Plays `actions` (one per tree; ignored for finished games) at the roots,
     /// keeping each chosen subtree when `reuse_tree`. All checked before any move.
     pub fn advance(&mut self, actions: &[i64]) -> Result<(), SearchError> {
+        self.check_can_advance()?;
+        let (rules, reuse) = (&self.rules, self.config.reuse_tree);
+        dispatch!(&mut self.trees, f => f.advance(actions, reuse, rules))
+    }
+
+    /// Whether `advance` may be called now (a search has finished).
+    pub fn check_can_advance(&self) -> Result<(), SearchError> {
         match self.phase {
             Phase::Done => {}
             Phase::Pending => {
@@ -668,7 +675,6 @@ impl Search {
                 ))
             }
         }
-        let (rules, reuse) = (&self.rules, self.config.reuse_tree);
-        dispatch!(&mut self.trees, f => f.advance(actions, reuse, rules))
+        Ok(())
     }
 }

@@ -1,4 +1,4 @@
-//! Choosing a child: PUCT and UCT (interior and PUCT root), Gumbel's interior
+//! Choosing a child: PUCT (interior and root; UCT lives in the tree's hot path), Gumbel's interior
 //! rule and its completed Q-values (mctx's `qtransform_completed_by_mix_value`).
 //!
 //! Every rule sees the children of one node as a contiguous slice and the value
@@ -52,19 +52,6 @@ pub(crate) fn puct(
     argmax(q.iter().zip(priors).zip(children).map(|((q, p), child)| {
         (q.unwrap_or(lo) - lo) * scale + explore * p / (1 + child.visits) as f32
     }))
-}
-
-/// UCT: every unvisited child first (in action order), then `q + c sqrt(ln N / n)`.
-pub(crate) fn uct(q: &[Option<f32>], children: &[Node], node_visits: u32, c: f32) -> usize {
-    if let Some(i) = q.iter().position(Option::is_none) {
-        return i;
-    }
-    let log_n = (node_visits.max(1) as f32).ln();
-    argmax(
-        q.iter()
-            .zip(children)
-            .map(|(q, child)| q.unwrap_or(0.0) + c * (log_n / child.visits as f32).sqrt()),
-    )
 }
 
 /// Gumbel's completed Q-values, rescaled to [0, 1] and scaled by
@@ -177,16 +164,6 @@ mod tests {
                 ..Node::default()
             })
             .collect()
-    }
-
-    #[test]
-    fn uct_visits_unvisited_children_first_then_balances() {
-        let children = nodes(&[3, 0, 2]);
-        assert_eq!(uct(&[Some(0.5), None, Some(0.0)], &children, 6, 2.0), 1);
-        let children = nodes(&[100, 1]);
-        // A rarely tried child with a worse mean still wins on exploration.
-        assert_eq!(uct(&[Some(0.2), Some(0.0)], &children, 101, 2.0), 1);
-        assert_eq!(uct(&[Some(0.9), Some(-1.0)], &children, 101, 0.1), 0);
     }
 
     #[test]

@@ -65,6 +65,13 @@ impl WordGeometry {
     #[inline]
     fn has_line(&self, stones: u64) -> bool {
         let k = self.rules.k();
+        if k == 4 {
+            // Connect Four's k, unrolled: two shift-ands per direction.
+            return self.directions.iter().any(|&step| {
+                let m = stones & (stones >> step);
+                step != 0 && m & (m >> (2 * step)) != 0
+            });
+        }
         self.directions.iter().any(|&step| {
             if step == 0 {
                 return false;

@@ -509,6 +509,28 @@ fn three_player_values_are_backed_up_for_the_player_who_moved() {
 }
 
 #[test]
+fn two_player_values_are_for_the_side_to_move_and_negated_for_the_parent() {
+    let rules = Rules::connect_four();
+    let mut search = Search::new(
+        rules,
+        Config {
+            dirichlet_fraction: 0.0,
+            ..config(1)
+        },
+    )
+    .unwrap();
+    let mut rows = search.start(&[Game::new(rules)]).unwrap();
+    let mut leaf_values = [0.5, -0.25].into_iter();
+    while rows > 0 {
+        rows = search
+            .feed(&[0.0; 7], &[leaf_values.next().unwrap()])
+            .unwrap();
+    }
+    // Root (player 1 to move) 0.5; its child (player 2 to move) -0.25 for player 2.
+    assert_eq!(search.result().unwrap().values, vec![(0.5 + 0.25) / 2.0]);
+}
+
+#[test]
 fn settings_are_checked() {
     let bad = Config {
         num_simulations: MAX_SIMULATIONS + 1,

@@ -253,15 +253,22 @@ impl<S: SearchState> Tree<S> {
             if self.sims_done >= s.config.num_simulations {
                 return None;
             }
-            let root_player = self.root.to_move();
+            let mut mover = self.root.to_move();
             let (mut node, mut depth) = (0usize, 0usize);
             let leaf = loop {
-                let mover = (root_player + depth) % s.players;
-                let child = self.select(node, depth, mover, s);
+                let child = if s.uct {
+                    self.select_uct(node, mover, s.config.c_uct)
+                } else {
+                    self.select(node, depth, mover, s)
+                };
                 self.scratch
                     .play(self.nodes[child].action as usize, s.geometry);
                 self.path.push(child as u32);
                 depth += 1;
+                mover += 1;
+                if mover == s.players {
+                    mover = 0;
+                }
                 let c = &mut self.nodes[child];
                 if c.proven != UNKNOWN {
                     break None;
@@ -372,8 +379,8 @@ impl<S: SearchState> Tree<S> {
     fn backup(&mut self, values: &Values, leaf_proven: bool) {
         let players = self.players;
         let root_player = self.root.to_move();
-        for (depth, &idx) in self.path.iter().enumerate() {
-            let mover_into = (root_player + depth + players - 1) % players;
+        let mut mover_into = (root_player + players - 1) % players;
+        for &idx in &self.path {
             let node = &mut self.nodes[idx as usize];
             node.visits += 1;
             node.value_sum += values[mover_into];
@@ -382,6 +389,10 @@ impl<S: SearchState> Tree<S> {
                 for (sum, v) in self.player_sums[i..i + players].iter_mut().zip(values) {
                     *sum += v;
                 }
+            }
+            mover_into += 1;
+            if mover_into == players {
+                mover_into = 0;
             }
         }
         if self.path.len() > 1 {
@@ -464,6 +475,35 @@ impl<S: SearchState> Tree<S> {
         }
     }
 
+    /// UCT in one pass (the rollout hot path): a child proven won by `mover`, else
+    /// the first unvisited child, else the largest `q + c sqrt(ln N / n)`.
+    #[inline]
+    fn select_uct(&self, node: usize, mover: usize, c: f32) -> usize {
+        let n = &self.nodes[node];
+        let range = n.children();
+        let c2_log_n = c * c * (n.visits.max(1) as f32).ln();
+        let win = won_by(mover);
+        let (mut best, mut best_score) = (0, f32::NEG_INFINITY);
+        for (i, child) in self.nodes[range.clone()].iter().enumerate() {
+            let q = if child.proven != UNKNOWN {
+                if child.proven == win {
+                    return range.start + i;
+                }
+                value_of(child.proven, mover)
+            } else if child.visits == 0 {
+                return range.start + i;
+            } else {
+                child.value_sum / child.visits as f32
+            };
+            let score = q + (c2_log_n / child.visits as f32).sqrt();
+            if score > best_score {
+                best = i;
+                best_score = score;
+            }
+        }
+        range.start + best
+    }
+
     fn select(
         &mut self,
         node: usize,
@@ -477,9 +517,7 @@ impl<S: SearchState> Tree<S> {
         }
         let config = s.config;
         let children = &self.nodes[range.clone()];
-        let i = if s.uct {
-            select::uct(&self.q, children, self.nodes[node].visits, config.c_uct)
-        } else {
+        let i = {
             match config.root {
                 RootPolicy::Puct => {
                     let value = self.node_value(node, mover);

@@ -4,6 +4,7 @@
 mod args;
 mod board;
 mod interrupt;
+mod mcts;
 mod solver;
 mod vec_env;
 
@@ -57,6 +58,8 @@ mod _native {
 
     #[pymodule_export]
     use super::board::{winners, Board};
+    #[pymodule_export]
+    use super::mcts::{Mcts, SearchResult};
     #[pymodule_export]
     use super::solver::Solver;
     #[pymodule_export]
