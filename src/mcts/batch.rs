@@ -411,8 +411,9 @@ type Slot<'a, S> = (
     &'a mut [bool],
 );
 
-/// Trees below which a round stays on the calling thread (threads cost more).
-const PARALLEL_TREES: usize = 32;
+/// Trees below which a round stays on the calling thread: a round costs about a
+/// microsecond per tree, less than waking the pool's threads for small batches.
+const PARALLEL_TREES: usize = 512;
 /// Simulations between two looks at the cancel flag.
 const CANCEL_POLL: u32 = 64;
 

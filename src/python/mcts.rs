@@ -18,6 +18,11 @@ use crate::mcts::{
 };
 use crate::{Game, Rules};
 
+/// Rollout work (simulations x games x rollouts x cells, a bound on playout
+/// moves) below which a search runs on the calling thread: well under a second
+/// even for the longest playouts, so Ctrl-C still lands in time.
+const INLINE_WORK: u64 = 2_000_000;
+
 fn search_error(e: SearchError) -> PyErr {
     match e {
         SearchError::Memory(m) => PyMemoryError::new_err(m),
@@ -515,12 +520,22 @@ impl Mcts {
             let rollouts = bounded_int(rollouts, "rollouts", 1, 1, 1 << 20)? as u32;
             let cancel = AtomicBool::new(false);
             let search = &mut self.search;
-            let out = run_interruptible(
-                py,
-                &cancel,
-                || search.run_rollouts(&games, rollouts, &cancel),
-                |_| Ok(()),
-            )?;
+            let work = search.config().num_simulations as u64
+                * games.len() as u64
+                * rollouts as u64
+                * search.rules().num_cells() as u64;
+            // Short searches run on this thread (a worker thread's start and wake-ups
+            // would cost more than the search); long ones poll for Ctrl-C.
+            let out = if work <= INLINE_WORK {
+                py.detach(|| search.run_rollouts(&games, rollouts, &cancel))
+            } else {
+                run_interruptible(
+                    py,
+                    &cancel,
+                    || search.run_rollouts(&games, rollouts, &cancel),
+                    |_| Ok(()),
+                )?
+            };
             return result_object(py, out.map_err(search_error)?);
         }
         if !evaluate.is_callable() {
