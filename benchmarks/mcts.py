@@ -6,7 +6,9 @@
 Every measurement is repeated in interleaved rounds (ours, then the peer, then ours
 again...) so that machine noise hits both alike; tables show medians. Rollout rows
 give simulations per second of wall time and, for one thread, per CPU second (the
-process's CPU time: robust when other work shares the machine). Both searches use
+process's CPU time: robust when other work shares the machine; for two threads,
+the last column compares CPU seconds per simulation with one thread: 1.00 means no
+parallel overhead, so two idle cores give twice the rate). Both searches use
 UCT with the same constant (2.0, OpenSpiel's example default), one random playout
 per leaf, and the MCTS-solver.
 """
@@ -72,9 +74,9 @@ def rollout_table(rounds: int, quick: bool) -> None:
     print(
         f"| game | simulations | OpenSpiel MCTSBot, 1 thread | inarow, 1 tree, 1 thread | ratio "
         f"| per CPU s: OpenSpiel | inarow | ratio | inarow {TREES} trees, 1 thread | 2 threads "
-        f"| 2 threads / 1 | 2 threads / OpenSpiel |"
+        f"| 2 threads / 1 | 2 threads / OpenSpiel | per CPU s, 2 threads / 1 |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, game, params, board, sims in cases:
         for n in sims:
             if quick and n > 1000:
@@ -101,7 +103,7 @@ def rollout_table(rounds: int, quick: bool) -> None:
                 f"| {name} | {n:,} | {wall['peer']:,.0f} | {wall['one']:,.0f} | {wall['one'] / wall['peer']:.1f}x "
                 f"| {cpu['peer']:,.0f} | {cpu['one']:,.0f} | {cpu['one'] / cpu['peer']:.1f}x "
                 f"| {wall['many1']:,.0f} | {wall['many2']:,.0f} | {wall['many2'] / wall['many1']:.2f}x "
-                f"| {wall['many2'] / wall['peer']:.1f}x |"
+                f"| {wall['many2'] / wall['peer']:.1f}x | {cpu['many2'] / cpu['many1']:.2f} |"
             )
 
 
@@ -110,12 +112,14 @@ class Net:
 
     def __init__(self):
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
         self.leaves = 0
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         out = self.forward(obs)
         self.seconds += time.perf_counter() - start
+        self.cpu_seconds += time.process_time() - cpu
         self.leaves += len(obs)
         return out
 
@@ -188,25 +192,27 @@ def evaluator_table(rounds: int, quick: bool) -> None:
         f"\n## A Python evaluator over {games} Connect-Four games, {sims} simulations each (medians)\n"
     )
     print(
-        "| net | tree threads | wall s | evaluator s | outside the evaluator | evaluator leaves/s | tree + glue per simulation |"
+        "| net | tree threads | wall s | evaluator s | outside the evaluator: wall | CPU "
+        "| evaluator leaves per CPU s | tree + glue CPU per simulation |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     boards = [inarow.Board() for _ in range(games)]
     for label, make in NETS.items():
         for threads in (1, 2):
             search = inarow.MCTS(num_simulations=sims, reuse_tree=False, threads=threads)
-            results = []
+            runs = []
             for _ in range(rounds):
                 net = make()
-                wall, _ = clock(lambda net=net, search=search: search.run(boards, net))
-                results.append((wall, net.seconds, net.leaves))
-            wall = statistics.median(r[0] for r in results)
-            inside = statistics.median(r[1] for r in results)
-            leaves = results[0][2]
-            per_sim = (wall - inside) / (games * sims) * 1e6
+                wall, cpu = clock(lambda net=net, search=search: search.run(boards, net))
+                runs.append((wall, cpu, net.seconds, net.cpu_seconds, net.leaves))
+            wall, cpu, inside, inside_cpu = (
+                statistics.median(r[i] for r in runs) for i in range(4)
+            )
+            leaves = runs[0][4]
             print(
                 f"| {label} | {threads} | {wall:.2f} | {inside:.2f} | {(wall - inside) / wall:.1%} "
-                f"| {leaves / inside:,.0f} | {per_sim:.2f} us |"
+                f"| {(cpu - inside_cpu) / cpu:.1%} | {leaves / inside_cpu:,.0f} "
+                f"| {(cpu - inside_cpu) / (games * sims) * 1e6:.2f} us |"
             )
 
 
