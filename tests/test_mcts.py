@@ -8,7 +8,6 @@ properties are checked through the Python surface, with its argument handling.""
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -379,6 +378,24 @@ def test_an_evaluator_that_raises_propagates_chained_and_the_search_is_reusable(
     same_result(search.run(boards, uniform), twin.run(boards, uniform))
 
 
+def test_ctrl_c_in_the_evaluator_passes_through_unwrapped_and_restores_the_trees():
+    boards = random_boards(3, 12)
+    search = inarow.MCTS(num_simulations=20)
+    twin = inarow.MCTS(num_simulations=20)
+    calls = 0
+
+    def interrupted(obs, mask):
+        nonlocal calls
+        calls += 1
+        if calls == 7:
+            raise KeyboardInterrupt
+        return uniform(obs, mask)
+
+    with pytest.raises(KeyboardInterrupt):
+        search.run(boards, interrupted)
+    same_result(search.run(boards, uniform), twin.run(boards, uniform))
+
+
 def test_advance_refuses_illegal_actions_and_moves_no_tree():
     boards = [inarow.Board(), inarow.Board.from_moves([0] * 6)]
     search = inarow.MCTS(num_simulations=20)
@@ -399,10 +416,9 @@ def test_advance_refuses_illegal_actions_and_moves_no_tree():
 def test_the_memory_budget_refuses_before_allocating():
     gomoku = inarow.Board.gomoku()
     search = inarow.MCTS(gomoku, num_simulations=800)
-    start = time.perf_counter()
     with pytest.raises(MemoryError, match="max_memory"):
         search.run([gomoku] * 4096, uniform)
-    assert time.perf_counter() - start < 30  # refused up front, not after searching
+    assert search.num_trees == 0  # refused up front: no tree was built, none evaluated
     small = inarow.MCTS(num_simulations=100, max_memory=10_000)
     with pytest.raises(MemoryError, match="max_memory"):
         small.run([inarow.Board()], "rollout")
