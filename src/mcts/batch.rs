@@ -334,10 +334,12 @@ impl<S: SearchState> Forest<S> {
             }
             let mut count = 0u32;
             while let Some(leaf) = tree.next_leaf(&s) {
-                count = count.wrapping_add(1);
+                // Checked before a tree's first simulation too, so that a cancel
+                // skips the trees not yet started.
                 if count % CANCEL_POLL == 0 && cancel.load(Ordering::Relaxed) {
                     return;
                 }
+                count = count.wrapping_add(1);
                 let values = tree.playout_values(rollouts, &s);
                 tree.apply(leaf, Priors::Uniform, &values, &s);
             }

@@ -3,7 +3,7 @@
 //! (one leaf per tree per round) for an external evaluator such as a network.
 //!
 //! ```
-//! use inarow::mcts::{Config, Evaluation, Search};
+//! use inarow::mcts::{Config, Search};
 //! use inarow::{Game, Rules};
 //! use std::sync::atomic::AtomicBool;
 //!
@@ -14,7 +14,6 @@
 //! let out = search.run_rollouts(&[game], 1, &AtomicBool::new(false)).unwrap();
 //! assert_eq!(out.actions[0], 2);
 //! assert_eq!(out.values[0], 1.0); // proven: the side to move wins
-//! # let _ = Evaluation::Rollout { rollouts: 1 };
 //! ```
 //!
 //! Values are +1 for the winner, -1 for every other player, 0 for all on a draw.
@@ -50,7 +49,7 @@ pub enum RootPolicy {
 
 /// How leaves are valued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Evaluation {
+pub(crate) enum Evaluation {
     /// `rollouts` uniformly random playouts per leaf, uniform priors.
     Rollout { rollouts: u32 },
     /// Priors and values from an external evaluator, fed one round at a time.
