@@ -504,6 +504,7 @@ impl<S: SearchState> Tree<S> {
         range.start + best
     }
 
+    /// The child to descend into under the PUCT or Gumbel rules (root rules at depth 0).
     fn select(
         &mut self,
         node: usize,
@@ -517,50 +518,45 @@ impl<S: SearchState> Tree<S> {
         }
         let config = s.config;
         let children = &self.nodes[range.clone()];
-        let i = {
-            match config.root {
-                RootPolicy::Puct => {
-                    let value = self.node_value(node, mover);
-                    let visits = self.nodes[node].visits;
-                    if depth == 0 {
-                        let priors = self.root_priors.iter().copied();
-                        select::puct(&self.q, priors, children, value, visits, config.c_puct)
-                    } else {
-                        let priors = children.iter().map(|c| c.prior);
-                        select::puct(&self.q, priors, children, value, visits, config.c_puct)
-                    }
+        let i = match config.root {
+            RootPolicy::Puct => {
+                let value = self.node_value(node, mover);
+                let visits = self.nodes[node].visits;
+                if depth == 0 {
+                    let priors = self.root_priors.iter().copied();
+                    select::puct(&self.q, priors, children, value, visits, config.c_puct)
+                } else {
+                    let priors = children.iter().map(|c| c.prior);
+                    select::puct(&self.q, priors, children, value, visits, config.c_puct)
                 }
-                RootPolicy::Gumbel => {
-                    self.gumbel_sigma(node);
-                    if depth == 0 {
-                        let considered = self.schedule[self.sims_done as usize];
+            }
+            RootPolicy::Gumbel => {
+                self.gumbel_sigma(node);
+                if depth == 0 {
+                    let considered = self.schedule[self.sims_done as usize];
+                    select::gumbel_root(
+                        considered,
+                        &self.gumbel,
+                        &self.log_priors,
+                        &self.sigma,
+                        &self.run_visits,
+                    )
+                    .or_else(|| {
+                        // Off schedule (kept visits or an earlier forced proven
+                        // win): the least visited actions this run compete.
+                        let least = *self.run_visits.iter().min().unwrap();
                         select::gumbel_root(
-                            considered,
+                            least,
                             &self.gumbel,
                             &self.log_priors,
                             &self.sigma,
                             &self.run_visits,
                         )
-                        .or_else(|| {
-                            let least = *self.run_visits.iter().min().unwrap();
-                            select::gumbel_root(
-                                least,
-                                &self.gumbel,
-                                &self.log_priors,
-                                &self.sigma,
-                                &self.run_visits,
-                            )
-                        })
-                        .unwrap_or(0)
-                    } else {
-                        let children = &self.nodes[range.clone()];
-                        select::gumbel_interior(
-                            &self.log_priors,
-                            &self.sigma,
-                            children,
-                            &mut self.buf,
-                        )
-                    }
+                    })
+                    .unwrap_or(0)
+                } else {
+                    let children = &self.nodes[range.clone()];
+                    select::gumbel_interior(&self.log_priors, &self.sigma, children, &mut self.buf)
                 }
             }
         };
