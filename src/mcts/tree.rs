@@ -542,8 +542,8 @@ impl<S: SearchState> Tree<S> {
                         &self.run_visits,
                     )
                     .or_else(|| {
-                        // Off schedule (kept visits or an earlier forced proven
-                        // win): the least visited actions this run compete.
+                        // Off schedule (a forced proven win broke the pattern):
+                        // the actions least visited this run compete.
                         let least = *self.run_visits.iter().min().unwrap();
                         select::gumbel_root(
                             least,
