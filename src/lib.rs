@@ -30,6 +30,7 @@ mod rng;
 mod rules;
 
 pub mod batch;
+pub mod mcts;
 pub mod solver;
 
 #[cfg(feature = "python")]

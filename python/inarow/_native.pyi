@@ -17,6 +17,8 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRulesError",
     "CancelledError",
+    "MCTS",
+    "SearchResult",
     "SimulateResult",
     "Solver",
     "SolverConfigError",
@@ -248,3 +250,81 @@ class Solver:
     def threads(self) -> int: ...
     def clear(self) -> None: ...
     def cancel(self) -> None: ...
+
+class _RulesLike(Protocol):
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def k(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def gravity(self) -> bool: ...
+
+_Evaluate = Callable[
+    [npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.ArrayLike, npt.ArrayLike]
+]
+_Pending = tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]
+
+@final
+class SearchResult:
+    """Per tree: visit counts and policy (N, A), values (N,) or (N, players), actions (N,)."""
+
+    @property
+    def visit_counts(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def policy(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def values(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def actions(self) -> npt.NDArray[np.int64]: ...
+
+@final
+class MCTS:
+    """Batched Monte Carlo tree search: one tree per game, leaves evaluated in one call."""
+
+    def __new__(
+        cls,
+        rules: Board | _RulesLike | dict[str, Any] | None = None,
+        *,
+        width: _Int = 7,
+        height: _Int = 6,
+        k: _Int = 4,
+        players: _Int = 2,
+        gravity: bool = True,
+        num_simulations: _Int = 800,
+        c_puct: float = 1.25,
+        c_uct: float = 2.0,
+        root: Literal["puct", "gumbel"] = "puct",
+        dirichlet_alpha: float = 0.3,
+        dirichlet_fraction: float = 0.25,
+        gumbel_considered: _Int = 16,
+        reuse_tree: bool = True,
+        seed: _Int = 0,
+        threads: _Int | None = None,
+        max_memory: _Int = 4294967296,
+    ) -> MCTS: ...
+    def run(
+        self,
+        boards: Iterable[Board] | VecEnv,
+        evaluate: _Evaluate | Literal["rollout"],
+        rollouts: _Int | None = None,
+    ) -> SearchResult: ...
+    def start(self, boards: Iterable[Board] | VecEnv) -> _Pending | None: ...
+    def feed(self, logits: npt.ArrayLike, values: npt.ArrayLike) -> _Pending | None: ...
+    def result(self) -> SearchResult: ...
+    def advance(self, actions: npt.ArrayLike) -> None: ...
+    @property
+    def num_simulations(self) -> int: ...
+    @num_simulations.setter
+    def num_simulations(self, value: _Int) -> None: ...
+    @property
+    def root(self) -> str: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def num_trees(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...

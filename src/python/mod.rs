@@ -5,6 +5,7 @@ mod args;
 mod board;
 mod intake;
 mod interrupt;
+mod mcts;
 mod solver;
 mod vec_env;
 
@@ -58,6 +59,8 @@ mod _native {
 
     #[pymodule_export]
     use super::board::{winners, Board};
+    #[pymodule_export]
+    use super::mcts::{Mcts, SearchResult};
     #[pymodule_export]
     use super::solver::Solver;
     #[pymodule_export]

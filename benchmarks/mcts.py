@@ -1,0 +1,266 @@
+"""Batched MCTS (inarow.MCTS) against OpenSpiel's C++ MCTSBot, side by side in one run.
+
+    pip install open_spiel        # the peer (not a test dependency)
+    python benchmarks/mcts.py     # --rounds N, --quick
+
+Every measurement is repeated in interleaved rounds (ours, then the peer, then ours
+again...) so that machine noise hits both alike; tables show medians. Rollout rows
+give simulations per second of wall time and, for one thread, per CPU second (the
+process's CPU time: robust when other work shares the machine; for two threads,
+the last column compares CPU seconds per simulation with one thread: 1.00 means no
+parallel overhead, so two idle cores give twice the rate). Both searches use
+UCT with the same constant (2.0, OpenSpiel's example default), one random playout
+per leaf, and the MCTS-solver.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the evaluator gets one core, like the tree
+
+import argparse
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+import inarow
+
+UCT_C = 2.0
+# Trees searched at once for the multi-core rows (each tree stays on one thread).
+TREES = 16
+
+
+def clock(fn: Callable[[], object]) -> tuple[float, float]:
+    """(wall seconds, process CPU seconds) of one call."""
+    w, c = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - w, time.process_time() - c
+
+
+def openspiel_bot(game_name: str, params: dict, simulations: int):
+    import pyspiel
+
+    game = pyspiel.load_game(game_name, params)
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+    bot = pyspiel.MCTSBot(game, evaluator, UCT_C, simulations, 1 << 20, True, 0, False)
+    state = game.new_initial_state()
+    return lambda: bot.step(state)
+
+
+def inarow_search(board: inarow.Board, simulations: int, trees: int, threads: int):
+    search = inarow.MCTS(
+        board, num_simulations=simulations, c_uct=UCT_C, reuse_tree=False, threads=threads
+    )
+    boards = [board] * trees
+    return lambda: search.run(boards, "rollout")
+
+
+def rollout_table(rounds: int, quick: bool) -> None:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("open_spiel is not installed: pip install open_spiel")
+        return
+    cases = [
+        ("Connect Four 7x6", "connect_four", {}, inarow.Board(), [1000, 10_000]),
+        ("Gomoku 15x15", "mnk", {"m": 15, "n": 15, "k": 5}, inarow.Board.gomoku(), [1000]),
+    ]
+    print("\n## Rollout MCTS from the empty board (simulations/s, medians)\n")
+    print(
+        f"| game | simulations | OpenSpiel MCTSBot, 1 thread | inarow, 1 tree, 1 thread | ratio "
+        f"| per CPU s: OpenSpiel | inarow | ratio | inarow {TREES} trees, 1 thread | 2 threads "
+        f"| 2 threads / 1 | 2 threads / OpenSpiel | per CPU s, 2 threads / 1 |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, game, params, board, sims in cases:
+        for n in sims:
+            if quick and n > 1000:
+                continue
+            searches = {
+                "peer": (openspiel_bot(game, params, n), n),
+                "one": (inarow_search(board, n, 1, 1), n),
+                "many1": (inarow_search(board, n, TREES, 1), TREES * n),
+                "many2": (inarow_search(board, n, TREES, 2), TREES * n),
+            }
+            rows: dict[str, list[tuple[float, float]]] = {k: [] for k in searches}
+            for fn, _ in searches.values():
+                fn()  # warm up
+            for _ in range(rounds):
+                for key, (fn, _) in searches.items():
+                    rows[key].append(clock(fn))
+            wall = {
+                k: s / statistics.median(w for w, _ in rows[k]) for k, (_, s) in searches.items()
+            }
+            cpu = {
+                k: s / statistics.median(c for _, c in rows[k]) for k, (_, s) in searches.items()
+            }
+            print(
+                f"| {name} | {n:,} | {wall['peer']:,.0f} | {wall['one']:,.0f} | {wall['one'] / wall['peer']:.1f}x "
+                f"| {cpu['peer']:,.0f} | {cpu['one']:,.0f} | {cpu['one'] / cpu['peer']:.1f}x "
+                f"| {wall['many1']:,.0f} | {wall['many2']:,.0f} | {wall['many2'] / wall['many1']:.2f}x "
+                f"| {wall['many2'] / wall['peer']:.1f}x | {cpu['many2'] / cpu['many1']:.2f} |"
+            )
+
+
+class Net:
+    """Times its calls: `seconds` inside, `leaves` evaluated."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        self.cpu_seconds = 0.0
+        self.leaves = 0
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray):
+        start, cpu = time.perf_counter(), time.process_time()
+        out = self.forward(obs)
+        self.seconds += time.perf_counter() - start
+        self.cpu_seconds += time.process_time() - cpu
+        self.leaves += len(obs)
+        return out
+
+    def forward(self, obs: np.ndarray):
+        raise NotImplementedError
+
+
+def weights(rng, fan_in: int, fan_out: int) -> np.ndarray:
+    return rng.normal(0, (2 / fan_in) ** 0.5, (fan_in, fan_out)).astype(np.float32)
+
+
+class ConvNet(Net):
+    """A small residual conv net in numpy (float32, one BLAS thread): a 3x3 stem to
+    `channels`, `blocks` residual blocks of one 3x3 conv each, a policy head over
+    the flattened features and a tanh value head over their spatial mean."""
+
+    def __init__(self, players: int, height: int, width: int, actions: int, channels=32, blocks=2):
+        super().__init__()
+        rng = np.random.default_rng(0)
+        self.convs = [weights(rng, 9 * players, channels)]
+        self.convs += [weights(rng, 9 * channels, channels) for _ in range(blocks)]
+        self.policy = weights(rng, height * width * channels, actions)
+        self.value = weights(rng, channels, 1)
+
+    @staticmethod
+    def conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+        n, h, wd, c = x.shape
+        padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+        patches = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))
+        return (patches.reshape(n * h * wd, c * 9) @ w).reshape(n, h, wd, -1)
+
+    def forward(self, obs):
+        x = np.maximum(self.conv(obs.transpose(0, 2, 3, 1), self.convs[0]), 0)
+        for w in self.convs[1:]:
+            x = np.maximum(x + self.conv(x, w), 0)
+        logits = x.reshape(len(x), -1) @ self.policy
+        value = np.tanh(x.mean(axis=(1, 2)) @ self.value)[:, 0]
+        return logits, value
+
+
+class DenseNet(Net):
+    """`hidden` ReLU layers of `width` over the flattened planes (0: one dense layer
+    from the planes straight to the heads)."""
+
+    def __init__(self, inputs: int, actions: int, width: int, hidden: int):
+        super().__init__()
+        rng = np.random.default_rng(0)
+        sizes = [inputs] + [width] * hidden
+        self.layers = [weights(rng, a, b) for a, b in zip(sizes, sizes[1:])]
+        self.policy = weights(rng, sizes[-1], actions)
+        self.value = weights(rng, sizes[-1], 1)
+
+    def forward(self, obs):
+        x = obs.reshape(len(obs), -1)
+        for w in self.layers:
+            x = np.maximum(x @ w, 0)
+        return x @ self.policy, np.tanh(x @ self.value)[:, 0]
+
+
+NETS = {
+    "conv 2 blocks x 32 channels": lambda: ConvNet(2, 6, 7, 7),
+    "MLP 84-256-256": lambda: DenseNet(84, 7, 256, 2),
+    "one dense layer 84-(7+1)": lambda: DenseNet(84, 7, 0, 0),
+}
+
+
+def evaluator_table(rounds: int, quick: bool) -> None:
+    games, sims = (256, 50) if quick else (256, 100)
+    print(
+        f"\n## A Python evaluator over {games} Connect-Four games, {sims} simulations each (medians)\n"
+    )
+    print(
+        "| net | tree threads | wall s | evaluator s | outside the evaluator: wall | CPU "
+        "| evaluator leaves per CPU s | tree + glue CPU per simulation |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    boards = [inarow.Board() for _ in range(games)]
+    for label, make in NETS.items():
+        for threads in (1, 2):
+            search = inarow.MCTS(num_simulations=sims, reuse_tree=False, threads=threads)
+            runs = []
+            for _ in range(rounds):
+                net = make()
+                wall, cpu = clock(lambda net=net, search=search: search.run(boards, net))
+                runs.append((wall, cpu, net.seconds, net.cpu_seconds, net.leaves))
+            wall, cpu, inside, inside_cpu = (
+                statistics.median(r[i] for r in runs) for i in range(4)
+            )
+            leaves = runs[0][4]
+            print(
+                f"| {label} | {threads} | {wall:.2f} | {inside:.2f} | {(wall - inside) / wall:.1%} "
+                f"| {(cpu - inside_cpu) / cpu:.1%} | {leaves / inside_cpu:,.0f} "
+                f"| {(cpu - inside_cpu) / (games * sims) * 1e6:.2f} us |"
+            )
+
+
+def strength_table(quick: bool) -> None:
+    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4-pons"
+    if not data.is_dir():
+        data = Path("/work/shared/data/connect4-pons")
+    if not data.is_dir():
+        print("\nPons' test sets not found: strength table skipped")
+        return
+    per_set = 30 if quick else 100
+    solver = inarow.Solver(tt_bytes=64 << 20)
+    print(
+        f"\n## Strength: good-move rate on Pons' test sets ({per_set} positions each, exact solver as the judge)\n"
+    )
+    print("| set | 1,000 simulations | 10,000 simulations |")
+    print("|---|---:|---:|")
+    searches = {
+        n: inarow.MCTS(num_simulations=n, c_uct=UCT_C, reuse_tree=False) for n in (1000, 10_000)
+    }
+    for name in ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"):
+        lines = (data / name).read_text().split()[0::2][:per_set]
+        boards = [inarow.Board.from_pons(m) for m in lines]
+        good_sets = []
+        for b in boards:
+            scores = solver.analyze(b, weak=True)
+            best = max(s for s in scores if s is not None)
+            good_sets.append({a for a, s in enumerate(scores) if s == best})
+        rates = []
+        for search in searches.values():
+            out = search.run(boards, "rollout")
+            rates.append(np.mean([int(a) in g for a, g in zip(out.actions, good_sets)]))
+        print(f"| {name} | {rates[0]:.0%} | {rates[1]:.0%} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="fewer sizes and rounds")
+    args = parser.parse_args()
+    rounds = 2 if args.quick else args.rounds
+    print(
+        f"# inarow.MCTS benchmark ({platform.processor() or platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})"
+    )
+    rollout_table(rounds, args.quick)
+    evaluator_table(rounds, args.quick)
+    strength_table(args.quick)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+//! Choosing a child: PUCT (interior and root; UCT lives in the tree's hot path), Gumbel's interior
+//! rule and its completed Q-values (mctx's `qtransform_completed_by_mix_value`).
+//!
+//! Every rule sees the children of one node as a contiguous slice and the value
+//! of each child for the node's side to move (`None`: never visited).
+
+use super::tree::Node;
+use super::{GUMBEL_C_SCALE, GUMBEL_C_VISIT};
+
+/// Low clamp for log-priors of actions whose prior underflows to 0.
+pub(crate) const LOW_LOGIT: f32 = -1e9;
+
+#[inline]
+pub(crate) fn log_prior(p: f32) -> f32 {
+    if p > 0.0 {
+        p.ln().max(LOW_LOGIT)
+    } else {
+        LOW_LOGIT
+    }
+}
+
+/// The first index of the largest score (ties go to the lower action).
+#[inline]
+fn argmax(scores: impl Iterator<Item = f32>) -> usize {
+    let (mut best, mut best_score) = (0, f32::NEG_INFINITY);
+    for (i, s) in scores.enumerate() {
+        if s > best_score {
+            best = i;
+            best_score = s;
+        }
+    }
+    best
+}
+
+/// PUCT over children whose Q-values are normalised to [0, 1] by the node's
+/// own value and its visited children (unvisited children take the minimum).
+pub(crate) fn puct(
+    q: &[Option<f32>],
+    priors: impl Iterator<Item = f32> + Clone,
+    children: &[Node],
+    node_value: f32,
+    node_visits: u32,
+    c: f32,
+) -> usize {
+    let (mut lo, mut hi) = (node_value, node_value);
+    for v in q.iter().flatten() {
+        lo = lo.min(*v);
+        hi = hi.max(*v);
+    }
+    let scale = 1.0 / (hi - lo).max(1e-8);
+    let explore = c * (node_visits as f32).sqrt();
+    argmax(q.iter().zip(priors).zip(children).map(|((q, p), child)| {
+        (q.unwrap_or(lo) - lo) * scale + explore * p / (1 + child.visits) as f32
+    }))
+}
+
+/// Gumbel's completed Q-values, rescaled to [0, 1] and scaled by
+/// `(C_VISIT + max visits) * C_SCALE`: visited children keep their Q, the others
+/// take the mixed value of the node's raw value and its visited children's Q.
+pub(crate) fn completed_q(
+    q: &[Option<f32>],
+    log_priors: &[f32],
+    children: &[Node],
+    raw_value: f32,
+    out: &mut Vec<f32>,
+) {
+    let mut visits_sum = 0f32;
+    let mut max_visits = 0u32;
+    for child in children {
+        visits_sum += child.visits as f32;
+        max_visits = max_visits.max(child.visits);
+    }
+    // Softmax of the log-priors: the priors renormalised over these children.
+    let top = log_priors.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let (mut prob_sum, mut weighted) = (0f32, 0f32);
+    for (q, &lp) in q.iter().zip(log_priors) {
+        let p = (lp - top).exp().max(f32::MIN_POSITIVE);
+        if let Some(v) = q {
+            prob_sum += p;
+            weighted += p * v;
+        }
+    }
+    let mixed = if prob_sum > 0.0 {
+        (raw_value + visits_sum * weighted / prob_sum) / (visits_sum + 1.0)
+    } else {
+        raw_value
+    };
+    out.clear();
+    out.extend(q.iter().map(|q| q.unwrap_or(mixed)));
+    let lo = out.iter().copied().fold(f32::INFINITY, f32::min);
+    let hi = out.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let scale = (GUMBEL_C_VISIT + max_visits as f32) * GUMBEL_C_SCALE / (hi - lo).max(1e-8);
+    for v in out.iter_mut() {
+        *v = (*v - lo) * scale;
+    }
+}
+
+/// Gumbel's interior rule: the child whose visit share lags most behind the
+/// improved policy `softmax(log prior + sigma(completed q))`.
+pub(crate) fn gumbel_interior(
+    log_priors: &[f32],
+    sigma: &[f32],
+    children: &[Node],
+    scratch: &mut Vec<f32>,
+) -> usize {
+    improved_policy(log_priors, sigma, scratch);
+    let visits_sum: u32 = children.iter().map(|c| c.visits).sum();
+    let share = 1.0 / (1 + visits_sum) as f32;
+    argmax(
+        scratch
+            .iter()
+            .zip(children)
+            .map(|(p, child)| p - child.visits as f32 * share),
+    )
+}
+
+/// `softmax(log prior + sigma)` into `out`.
+pub(crate) fn improved_policy(log_priors: &[f32], sigma: &[f32], out: &mut Vec<f32>) {
+    out.clear();
+    out.extend(log_priors.iter().zip(sigma).map(|(l, s)| l + s));
+    let top = out.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for v in out.iter_mut() {
+        *v = (*v - top).exp();
+        sum += *v;
+    }
+    for v in out.iter_mut() {
+        *v /= sum;
+    }
+}
+
+/// mctx's `score_considered`: among actions visited exactly `considered_visit`
+/// times this run, the largest `gumbel + logit + sigma`.
+pub(crate) fn gumbel_root(
+    considered_visit: u32,
+    gumbel: &[f32],
+    log_priors: &[f32],
+    sigma: &[f32],
+    run_visits: &[u32],
+) -> Option<usize> {
+    let top = log_priors.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut best: Option<(usize, f32)> = None;
+    for i in 0..gumbel.len() {
+        if run_visits[i] != considered_visit {
+            continue;
+        }
+        let score = (gumbel[i] + log_priors[i] - top + sigma[i]).max(LOW_LOGIT);
+        if best.is_none_or(|(_, s)| score > s) {
+            best = Some((i, score));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nodes(visits: &[u32]) -> Vec<Node> {
+        visits
+            .iter()
+            .map(|&v| Node {
+                visits: v,
+                ..Node::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn puct_prefers_prior_until_values_speak() {
+        let children = nodes(&[0, 0]);
+        assert_eq!(
+            puct(
+                &[None, None],
+                [0.2, 0.8].into_iter(),
+                &children,
+                0.0,
+                1,
+                1.25
+            ),
+            1
+        );
+        let children = nodes(&[10, 10]);
+        assert_eq!(
+            puct(
+                &[Some(0.9), Some(-0.9)],
+                [0.3, 0.7].into_iter(),
+                &children,
+                0.0,
+                21,
+                1.25
+            ),
+            0
+        );
+    }
+
+    #[test]
+    fn completed_q_fills_unvisited_with_the_mixed_value() {
+        let children = nodes(&[2, 0, 0]);
+        let lp = [0.5f32.ln(), 0.25f32.ln(), 0.25f32.ln()];
+        let mut out = Vec::new();
+        completed_q(&[Some(1.0), None, None], &lp, &children, 0.0, &mut out);
+        // mixed = (0 + 2 * 1.0) / 3; rescaled over {1, 2/3, 2/3}: 1, 0, 0 times (50 + 2) * 0.1.
+        assert!((out[0] - 5.2).abs() < 1e-4, "{out:?}");
+        assert!(out[1].abs() < 1e-4 && out[2].abs() < 1e-4, "{out:?}");
+    }
+
+    #[test]
+    fn gumbel_root_only_considers_the_scheduled_visit_count() {
+        let g = [0.0, 5.0, 0.0];
+        let lp = [0.0, 0.0, 0.0];
+        let sigma = [0.0, 0.0, 0.0];
+        assert_eq!(gumbel_root(0, &g, &lp, &sigma, &[0, 0, 0]), Some(1));
+        assert_eq!(gumbel_root(0, &g, &lp, &sigma, &[0, 1, 0]), Some(0));
+        assert_eq!(gumbel_root(2, &g, &lp, &sigma, &[0, 1, 0]), None);
+    }
+}

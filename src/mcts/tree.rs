@@ -1,0 +1,742 @@
+//! One search tree: a dense node arena (children of a node contiguous), descent to
+//! a leaf, expansion, backup (negamax for 2 players, max^n for more), proven
+//! results, the root's output and subtree reuse.
+
+use std::ops::Range;
+
+use super::halving::considered_visits;
+use super::noise;
+use super::select::{self, log_prior};
+use super::state::{SearchState, Status};
+use super::{Config, RootPolicy};
+use crate::rng::Rng;
+use crate::rules::MAX_PLAYERS;
+
+/// `Node::proven` for a node whose result is not known.
+pub(crate) const UNKNOWN: u8 = 0;
+/// `Node::proven` for a proven draw; `2 + p` for a proven win of player `p`.
+pub(crate) const DRAW: u8 = 1;
+
+#[inline]
+pub(crate) fn won_by(player: usize) -> u8 {
+    2 + player as u8
+}
+
+/// The value of a proven result for `player`: +1 won, -1 lost, 0 drawn.
+#[inline]
+pub(crate) fn value_of(proven: u8, player: usize) -> f32 {
+    match proven {
+        DRAW => 0.0,
+        p if p == won_by(player) => 1.0,
+        _ => -1.0,
+    }
+}
+
+fn proven_of(status: Status) -> u8 {
+    match status {
+        Status::Won(p) => won_by(p),
+        Status::Draw => DRAW,
+        Status::Ongoing => UNKNOWN,
+    }
+}
+
+/// Values of a result for every player (absolute player order).
+pub(crate) type Values = [f32; MAX_PLAYERS];
+
+pub(crate) fn values_of(proven: u8, players: usize) -> Values {
+    let mut v = [0.0; MAX_PLAYERS];
+    for (p, x) in v.iter_mut().enumerate().take(players) {
+        *x = value_of(proven, p);
+    }
+    v
+}
+
+/// A node of the arena. Children of a node sit at `first_child..first_child +
+/// num_children`, in ascending action order.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Node {
+    /// Sum of backed-up values of the player who moved into this node.
+    pub value_sum: f32,
+    /// The evaluator's probability of this node's action at its parent.
+    pub prior: f32,
+    /// The evaluator's value of this node for its side to move (Gumbel's mixed value).
+    pub raw_value: f32,
+    pub visits: u32,
+    pub first_child: u32,
+    pub action: u16,
+    /// 0 until expanded (a terminal node is never expanded).
+    pub num_children: u16,
+    /// `UNKNOWN`, `DRAW` or `won_by(p)`.
+    pub proven: u8,
+}
+
+impl Node {
+    #[inline]
+    fn children(&self) -> Range<usize> {
+        self.first_child as usize..self.first_child as usize + self.num_children as usize
+    }
+}
+
+/// Read-only settings shared by the trees of one run.
+pub(crate) struct Settings<'a, G> {
+    pub geometry: &'a G,
+    pub players: usize,
+    pub config: &'a Config,
+    /// Rollouts under the PUCT root: UCT everywhere (there are no priors).
+    pub uct: bool,
+}
+
+/// Where leaf priors come from.
+pub(crate) enum Priors<'a> {
+    Uniform,
+    /// Logits over all actions; only the legal ones are read.
+    Logits(&'a [f32]),
+}
+
+pub(crate) struct Tree<S> {
+    pub root: S,
+    nodes: Vec<Node>,
+    /// `players` values per node when there are more than 2 players.
+    player_sums: Vec<f32>,
+    players: usize,
+    scratch: S,
+    path: Vec<u32>,
+    /// Per root child, this run: priors with noise (PUCT), Gumbel draws, visits.
+    root_priors: Vec<f32>,
+    gumbel: Vec<f32>,
+    run_visits: Vec<u32>,
+    /// Sequential halving's visit count for each simulation of the run.
+    schedule: Vec<u32>,
+    sims_done: u32,
+    /// Root noise of this run.
+    rng: Rng,
+    /// Random playouts of this run (a separate stream, so that noise and
+    /// playouts do not shift each other).
+    playout_rng: Rng,
+    q: Vec<Option<f32>>,
+    log_priors: Vec<f32>,
+    sigma: Vec<f32>,
+    buf: Vec<f32>,
+    legal: Vec<u16>,
+}
+
+impl<S: SearchState> Tree<S> {
+    pub fn new(root: S, players: usize) -> Tree<S> {
+        let mut tree = Tree {
+            scratch: root.clone(),
+            root,
+            nodes: Vec::new(),
+            player_sums: Vec::new(),
+            players,
+            path: Vec::new(),
+            root_priors: Vec::new(),
+            gumbel: Vec::new(),
+            run_visits: Vec::new(),
+            schedule: Vec::new(),
+            sims_done: 0,
+            rng: Rng::new(0, 0),
+            playout_rng: Rng::new(0, 0),
+            q: Vec::new(),
+            log_priors: Vec::new(),
+            sigma: Vec::new(),
+            buf: Vec::new(),
+            legal: Vec::new(),
+        };
+        tree.clear();
+        tree
+    }
+
+    /// The persistent part (root and arena), for restoring after a failed run.
+    pub fn snapshot(&self) -> Tree<S> {
+        let mut t = Tree::new(self.root.clone(), self.players);
+        t.nodes = self.nodes.clone();
+        t.player_sums = self.player_sums.clone();
+        t
+    }
+
+    fn clear(&mut self) {
+        self.nodes.clear();
+        self.nodes.push(Node::default());
+        self.player_sums.clear();
+        if self.players > 2 {
+            self.player_sums.resize(self.players, 0.0);
+        }
+    }
+
+    pub fn num_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn root_status(&self, geometry: &S::Geometry) -> Status {
+        self.root.status(geometry)
+    }
+
+    /// Upper bound on the nodes a run of `simulations` adds: one expansion per
+    /// simulation plus the root's, each with at most the root's number of legal
+    /// actions (no position below has more).
+    pub fn nodes_needed(&self, geometry: &S::Geometry, simulations: u32) -> u64 {
+        if self.root.status(geometry) != Status::Ongoing {
+            return 0;
+        }
+        let mut legal = 0u64;
+        self.root.for_each_legal(geometry, |_| legal += 1);
+        (simulations as u64 + 1) * legal
+    }
+
+    /// Reserves room for `extra` nodes; `false` if the allocation fails.
+    pub fn reserve(&mut self, extra: usize) -> bool {
+        self.nodes.try_reserve(extra).is_ok()
+            && (self.players <= 2
+                || self
+                    .player_sums
+                    .try_reserve(extra.saturating_mul(self.players))
+                    .is_ok())
+    }
+
+    /// Starts a run with its own random streams (noise, playouts).
+    pub fn begin_run(&mut self, s: &Settings<'_, S::Geometry>, rng: Rng, playout_rng: Rng) {
+        self.rng = rng;
+        self.playout_rng = playout_rng;
+        self.sims_done = 0;
+        self.root_priors.clear();
+        self.gumbel.clear();
+        self.run_visits.clear();
+        self.schedule.clear();
+        if self.nodes[0].num_children > 0 {
+            self.prepare_root(s);
+        }
+    }
+
+    /// Root noise and halving schedule, once the root is expanded.
+    fn prepare_root(&mut self, s: &Settings<'_, S::Geometry>) {
+        let children = self.nodes[0].children();
+        let n = children.len();
+        self.run_visits.clear();
+        self.run_visits.resize(n, 0);
+        self.root_priors.clear();
+        self.root_priors
+            .extend(self.nodes[children.clone()].iter().map(|c| c.prior));
+        let config = s.config;
+        match config.root {
+            RootPolicy::Puct if !s.uct && config.dirichlet_fraction > 0.0 => {
+                let mut noise = vec![0.0; n];
+                noise::dirichlet(config.dirichlet_alpha as f64, &mut noise, &mut self.rng);
+                let f = config.dirichlet_fraction;
+                for (p, e) in self.root_priors.iter_mut().zip(noise) {
+                    *p = (1.0 - f) * *p + f * e;
+                }
+            }
+            RootPolicy::Puct => {}
+            RootPolicy::Gumbel => {
+                self.gumbel.clear();
+                for _ in 0..n {
+                    let g = noise::gumbel(&mut self.rng);
+                    self.gumbel.push(g);
+                }
+                let considered = (config.gumbel_considered as usize).min(n);
+                self.schedule = considered_visits(considered, config.num_simulations as usize);
+            }
+        }
+    }
+
+    /// Runs simulations until one reaches a leaf that needs the evaluator (returned,
+    /// with `scratch` at its position) or the run's budget is spent (`None`).
+    /// Simulations ending on terminal or proven nodes are backed up on the way.
+    pub fn next_leaf(&mut self, s: &Settings<'_, S::Geometry>) -> Option<u32> {
+        loop {
+            self.scratch.rewind_to(&self.root);
+            self.path.clear();
+            self.path.push(0);
+            if self.nodes[0].num_children == 0 {
+                return Some(0);
+            }
+            if self.sims_done >= s.config.num_simulations {
+                return None;
+            }
+            let mut mover = self.root.to_move();
+            let (mut node, mut depth) = (0usize, 0usize);
+            let leaf = loop {
+                let child = if s.uct {
+                    self.select_uct(node, mover, s.config.c_uct)
+                } else {
+                    self.select(node, depth, mover, s)
+                };
+                self.scratch
+                    .play(self.nodes[child].action as usize, s.geometry);
+                self.path.push(child as u32);
+                depth += 1;
+                mover += 1;
+                if mover == s.players {
+                    mover = 0;
+                }
+                let c = &mut self.nodes[child];
+                if c.proven != UNKNOWN {
+                    break None;
+                }
+                if c.visits == 0 {
+                    c.proven = proven_of(self.scratch.status(s.geometry));
+                    if c.proven != UNKNOWN {
+                        break None;
+                    }
+                    break Some(child as u32);
+                }
+                node = child;
+            };
+            match leaf {
+                Some(leaf) => return Some(leaf),
+                None => {
+                    let proven = self.nodes[*self.path.last().unwrap() as usize].proven;
+                    self.backup(&values_of(proven, s.players), true);
+                }
+            }
+        }
+    }
+
+    /// The mean result of `rollouts` random playouts from the pending leaf.
+    pub fn playout_values(&mut self, rollouts: u32, s: &Settings<'_, S::Geometry>) -> Values {
+        let mut sum = [0f32; MAX_PLAYERS];
+        for _ in 0..rollouts {
+            let proven = proven_of(self.scratch.rollout(s.geometry, &mut self.playout_rng));
+            for (p, acc) in sum.iter_mut().enumerate().take(s.players) {
+                *acc += value_of(proven, p);
+            }
+        }
+        if rollouts > 1 {
+            for x in &mut sum {
+                *x /= rollouts as f32;
+            }
+        }
+        sum
+    }
+
+    /// The position of the leaf returned by `next_leaf`.
+    pub fn leaf_state(&self) -> &S {
+        &self.scratch
+    }
+
+    /// Expands the pending leaf with `priors` and backs up `values` (absolute
+    /// player order).
+    pub fn apply(
+        &mut self,
+        leaf: u32,
+        priors: Priors<'_>,
+        values: &Values,
+        s: &Settings<'_, S::Geometry>,
+    ) {
+        let leaf = leaf as usize;
+        self.legal.clear();
+        let legal = &mut self.legal;
+        self.scratch
+            .for_each_legal(s.geometry, |a| legal.push(a as u16));
+        let n = self.legal.len();
+        self.buf.clear();
+        match priors {
+            Priors::Uniform => self.buf.resize(n, 1.0 / n as f32),
+            Priors::Logits(logits) => {
+                let top = self
+                    .legal
+                    .iter()
+                    .map(|&a| logits[a as usize])
+                    .fold(f32::NEG_INFINITY, f32::max);
+                let mut sum = 0.0;
+                for &a in &self.legal {
+                    let e = (logits[a as usize] - top).exp();
+                    sum += e;
+                    self.buf.push(e);
+                }
+                for p in &mut self.buf {
+                    *p /= sum;
+                }
+            }
+        }
+        let first = self.nodes.len();
+        self.nodes.extend(
+            self.legal
+                .iter()
+                .zip(&self.buf)
+                .map(|(&action, &prior)| Node {
+                    action,
+                    prior,
+                    ..Node::default()
+                }),
+        );
+        if self.players > 2 {
+            self.player_sums
+                .resize(self.nodes.len() * self.players, 0.0);
+        }
+        let node = &mut self.nodes[leaf];
+        node.first_child = first as u32;
+        node.num_children = n as u16;
+        node.raw_value = values[self.scratch.to_move()];
+        self.backup(values, false);
+        if leaf == 0 {
+            self.prepare_root(s);
+        }
+    }
+
+    /// Adds `values` along the current path; then, if the leaf is proven,
+    /// propagates proofs upwards. The root's own expansion is not a simulation.
+    fn backup(&mut self, values: &Values, leaf_proven: bool) {
+        let players = self.players;
+        let root_player = self.root.to_move();
+        let mut mover_into = (root_player + players - 1) % players;
+        for &idx in &self.path {
+            let node = &mut self.nodes[idx as usize];
+            node.visits += 1;
+            node.value_sum += values[mover_into];
+            if players > 2 {
+                let i = idx as usize * players;
+                for (sum, v) in self.player_sums[i..i + players].iter_mut().zip(values) {
+                    *sum += v;
+                }
+            }
+            mover_into += 1;
+            if mover_into == players {
+                mover_into = 0;
+            }
+        }
+        if self.path.len() > 1 {
+            self.sims_done += 1;
+            let first = self.nodes[0].first_child as usize;
+            self.run_visits[self.path[1] as usize - first] += 1;
+        }
+        if leaf_proven {
+            for depth in (0..self.path.len() - 1).rev() {
+                let mover = (root_player + depth) % players;
+                if !self.try_prove(self.path[depth] as usize, mover) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Marks `node` proven if a child is won by its mover, or every child is proven
+    /// (then the mover's best, the first in action order on ties).
+    fn try_prove(&mut self, node: usize, mover: usize) -> bool {
+        let win = won_by(mover);
+        let mut best: Option<(f32, u8)> = None;
+        let mut all = true;
+        for c in &self.nodes[self.nodes[node].children()] {
+            if c.proven == win {
+                best = Some((1.0, win));
+                all = true;
+                break;
+            }
+            if c.proven == UNKNOWN {
+                all = false;
+                continue;
+            }
+            let v = value_of(c.proven, mover);
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, c.proven));
+            }
+        }
+        match best {
+            Some((_, proven)) if all => {
+                self.nodes[node].proven = proven;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Each child's value for `mover` (`None`: unvisited); returns the index of
+    /// a child proven won by `mover`, if any.
+    fn fill_q(&mut self, node: usize, mover: usize) -> Option<usize> {
+        self.q.clear();
+        let win = won_by(mover);
+        let mut winning = None;
+        for (i, c) in self.nodes[self.nodes[node].children()].iter().enumerate() {
+            self.q.push(if c.proven != UNKNOWN {
+                if c.proven == win && winning.is_none() {
+                    winning = Some(i);
+                }
+                Some(value_of(c.proven, mover))
+            } else if c.visits > 0 {
+                Some(c.value_sum / c.visits as f32)
+            } else {
+                None
+            });
+        }
+        winning
+    }
+
+    /// The value of `node` for its side to move `mover`.
+    fn node_value(&self, node: usize, mover: usize) -> f32 {
+        let n = &self.nodes[node];
+        if n.proven != UNKNOWN {
+            return value_of(n.proven, mover);
+        }
+        let visits = n.visits.max(1) as f32;
+        if self.players == 2 {
+            -n.value_sum / visits
+        } else {
+            self.player_sums[node * self.players + mover] / visits
+        }
+    }
+
+    /// UCT in one pass (the rollout hot path): a child proven won by `mover`, else
+    /// the first unvisited child, else the largest `q + c sqrt(ln N / n)`.
+    #[inline]
+    fn select_uct(&self, node: usize, mover: usize, c: f32) -> usize {
+        let n = &self.nodes[node];
+        let range = n.children();
+        let c2_log_n = c * c * (n.visits.max(1) as f32).ln();
+        let win = won_by(mover);
+        let (mut best, mut best_score) = (0, f32::NEG_INFINITY);
+        for (i, child) in self.nodes[range.clone()].iter().enumerate() {
+            let q = if child.proven != UNKNOWN {
+                if child.proven == win {
+                    return range.start + i;
+                }
+                value_of(child.proven, mover)
+            } else if child.visits == 0 {
+                return range.start + i;
+            } else {
+                child.value_sum / child.visits as f32
+            };
+            let score = q + (c2_log_n / child.visits as f32).sqrt();
+            if score > best_score {
+                best = i;
+                best_score = score;
+            }
+        }
+        range.start + best
+    }
+
+    /// The child to descend into under the PUCT or Gumbel rules (root rules at depth 0).
+    fn select(
+        &mut self,
+        node: usize,
+        depth: usize,
+        mover: usize,
+        s: &Settings<'_, S::Geometry>,
+    ) -> usize {
+        let range = self.nodes[node].children();
+        if let Some(i) = self.fill_q(node, mover) {
+            return range.start + i;
+        }
+        let config = s.config;
+        let children = &self.nodes[range.clone()];
+        let i = match config.root {
+            RootPolicy::Puct => {
+                let value = self.node_value(node, mover);
+                let visits = self.nodes[node].visits;
+                if depth == 0 {
+                    let priors = self.root_priors.iter().copied();
+                    select::puct(&self.q, priors, children, value, visits, config.c_puct)
+                } else {
+                    let priors = children.iter().map(|c| c.prior);
+                    select::puct(&self.q, priors, children, value, visits, config.c_puct)
+                }
+            }
+            RootPolicy::Gumbel => {
+                self.gumbel_sigma(node);
+                if depth == 0 {
+                    let considered = self.schedule[self.sims_done as usize];
+                    select::gumbel_root(
+                        considered,
+                        &self.gumbel,
+                        &self.log_priors,
+                        &self.sigma,
+                        &self.run_visits,
+                    )
+                    .or_else(|| {
+                        // Off schedule (a forced proven win broke the pattern):
+                        // the actions least visited this run compete.
+                        let least = *self.run_visits.iter().min().unwrap();
+                        select::gumbel_root(
+                            least,
+                            &self.gumbel,
+                            &self.log_priors,
+                            &self.sigma,
+                            &self.run_visits,
+                        )
+                    })
+                    .unwrap_or(0)
+                } else {
+                    let children = &self.nodes[range.clone()];
+                    select::gumbel_interior(&self.log_priors, &self.sigma, children, &mut self.buf)
+                }
+            }
+        };
+        range.start + i
+    }
+
+    /// Fills `log_priors` and `sigma` (scaled completed Q) for `node`'s children,
+    /// from `q` as left by `fill_q`.
+    fn gumbel_sigma(&mut self, node: usize) {
+        let range = self.nodes[node].children();
+        let children = &self.nodes[range];
+        self.log_priors.clear();
+        self.log_priors
+            .extend(children.iter().map(|c| log_prior(c.prior)));
+        let raw = self.nodes[node].raw_value;
+        select::completed_q(&self.q, &self.log_priors, children, raw, &mut self.sigma);
+    }
+
+    /// Writes the root's visit counts, policy, value (egocentric: entry `i` for
+    /// the player `i` turns after the side to move; one entry for 2 players) and
+    /// chosen action (-1 once the game is over).
+    pub fn write_output(
+        &mut self,
+        s: &Settings<'_, S::Geometry>,
+        visits: &mut [i32],
+        policy: &mut [f32],
+        value: &mut [f32],
+    ) -> i64 {
+        visits.fill(0);
+        policy.fill(0.0);
+        let players = self.players;
+        let me = self.root.to_move();
+        let status = self.root.status(s.geometry);
+        let root = self.nodes[0];
+        let proven = if status != Status::Ongoing {
+            proven_of(status)
+        } else {
+            root.proven
+        };
+        for (i, v) in value.iter_mut().enumerate() {
+            let player = (me + i) % players;
+            *v = if proven != UNKNOWN {
+                value_of(proven, player)
+            } else if root.visits == 0 {
+                0.0
+            } else if players == 2 {
+                -root.value_sum / root.visits as f32
+            } else {
+                self.player_sums[player] / root.visits as f32
+            };
+        }
+        if status != Status::Ongoing || root.num_children == 0 {
+            return -1;
+        }
+        let range = root.children();
+        self.fill_q(0, me);
+        let children = &self.nodes[range.clone()];
+        for c in children {
+            visits[c.action as usize] = c.visits as i32;
+        }
+        let total: u32 = children.iter().map(|c| c.visits).sum();
+        let gumbel = s.config.root == RootPolicy::Gumbel;
+        let mut choice = if gumbel {
+            self.gumbel_sigma(0);
+            select::improved_policy(&self.log_priors, &self.sigma, &mut self.buf);
+            for (c, p) in self.nodes[range.clone()].iter().zip(&self.buf) {
+                policy[c.action as usize] = *p;
+            }
+            let most = self.run_visits.iter().copied().max().unwrap_or(0);
+            select::gumbel_root(
+                most,
+                &self.gumbel,
+                &self.log_priors,
+                &self.sigma,
+                &self.run_visits,
+            )
+            .unwrap_or(0)
+        } else {
+            let norm = if total > 0 {
+                total as f32
+            } else {
+                children.iter().map(|c| c.prior).sum::<f32>()
+            };
+            for c in children {
+                let weight = if total > 0 { c.visits as f32 } else { c.prior };
+                policy[c.action as usize] = weight / norm;
+            }
+            most_visited(children, |_| true)
+        };
+        // Proven results overrule: play a proven win, avoid a proven loss.
+        let children = &self.nodes[range];
+        let win = won_by(me);
+        if children.iter().any(|c| c.proven == win) {
+            choice = most_visited(children, |c| c.proven == win);
+        } else if value_of_child(&children[choice], me) == Some(-1.0)
+            && children.iter().any(|c| value_of_child(c, me) != Some(-1.0))
+        {
+            choice = most_visited(children, |c| value_of_child(c, me) != Some(-1.0));
+        }
+        children[choice].action as i64
+    }
+
+    /// Plays `action` at the root, keeping its subtree when `reuse` (and it was
+    /// searched), else starting an empty tree.
+    pub fn advance(&mut self, action: usize, reuse: bool, geometry: &S::Geometry) {
+        let root = self.nodes[0];
+        let child = self.nodes[root.children()]
+            .iter()
+            .position(|c| c.action as usize == action)
+            .map(|i| root.first_child as usize + i);
+        self.root.play(action, geometry);
+        self.scratch = self.root.clone();
+        match child {
+            Some(c) if reuse && self.nodes[c].visits > 0 => self.keep_subtree(c),
+            _ => self.clear(),
+        }
+    }
+
+    /// Rebuilds the arena from the subtree of `top`, breadth first (children stay
+    /// contiguous).
+    fn keep_subtree(&mut self, top: usize) {
+        let p = self.players;
+        let mut nodes = vec![self.nodes[top]];
+        let mut sums = Vec::new();
+        if p > 2 {
+            sums.extend_from_slice(&self.player_sums[top * p..(top + 1) * p]);
+        }
+        let mut i = 0;
+        while i < nodes.len() {
+            let range = nodes[i].children();
+            if !range.is_empty() {
+                nodes[i].first_child = nodes.len() as u32;
+                if p > 2 {
+                    sums.extend_from_slice(&self.player_sums[range.start * p..range.end * p]);
+                }
+                nodes.extend_from_slice(&self.nodes[range]);
+            }
+            i += 1;
+        }
+        nodes[0].prior = 0.0;
+        self.nodes = nodes;
+        self.player_sums = sums;
+    }
+
+    /// For tests: the root's children `(action, visits, proven)`.
+    #[cfg(test)]
+    pub fn root_children(&self) -> Vec<(u16, u32, u8)> {
+        self.nodes[self.nodes[0].children()]
+            .iter()
+            .map(|c| (c.action, c.visits, c.proven))
+            .collect()
+    }
+
+    #[cfg(test)]
+    pub fn root_node(&self) -> Node {
+        self.nodes[0]
+    }
+}
+
+fn value_of_child(c: &Node, mover: usize) -> Option<f32> {
+    (c.proven != UNKNOWN).then(|| value_of(c.proven, mover))
+}
+
+/// The most visited child passing `keep` (ties: the larger prior, then the lower action).
+fn most_visited(children: &[Node], keep: impl Fn(&Node) -> bool) -> usize {
+    let mut best: Option<usize> = None;
+    for (i, c) in children.iter().enumerate() {
+        if !keep(c) {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some(b) => {
+                let o = &children[b];
+                c.visits > o.visits || (c.visits == o.visits && c.prior > o.prior)
+            }
+        };
+        if better {
+            best = Some(i);
+        }
+    }
+    best.unwrap_or(0)
+}

@@ -1,0 +1,654 @@
+//! `inarow.MCTS`: batched tree search, leaves evaluated by random playouts in Rust
+//! or by one Python call per round for every waiting leaf.
+
+use std::sync::atomic::AtomicBool;
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString, PyTuple};
+
+use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
+use super::board::Board;
+use super::errors::{CancelledError, IllegalMoveError};
+use super::interrupt::run_interruptible;
+use crate::mcts::{
+    Config, RootPolicy, Search, SearchError, SearchOutput, DEFAULT_MAX_MEMORY, MAX_SIMULATIONS,
+    MAX_THREADS,
+};
+use crate::{Game, Rules};
+
+/// Rollout work (simulations x games x rollouts x cells, a bound on playout
+/// moves) below which a search runs on the calling thread: well under a second
+/// even for the longest playouts, so Ctrl-C still lands in time.
+const INLINE_WORK: u64 = 2_000_000;
+
+fn search_error(e: SearchError) -> PyErr {
+    match e {
+        SearchError::Memory(m) => PyMemoryError::new_err(m),
+        SearchError::IllegalAction(m) => IllegalMoveError::new_err(m),
+        SearchError::State(m) => PyRuntimeError::new_err(m),
+        SearchError::Cancelled => CancelledError::new_err("search cancelled"),
+        SearchError::Config(m) | SearchError::Rules(m) | SearchError::Input(m) => {
+            PyValueError::new_err(m)
+        }
+    }
+}
+
+/// The rules of a search: a `Board` (its rules), a dict or any object with
+/// `width`, `height`, `k`, `players`, `gravity` (such as a future `inarow.Rules`),
+/// or `None` for the keyword arguments (Connect Four by default).
+fn rules_arg(
+    rules: Option<&Bound<'_, PyAny>>,
+    keywords: [Option<&Bound<'_, PyAny>>; 5],
+) -> PyResult<Rules> {
+    let given = keywords.iter().any(Option::is_some);
+    let Some(rules) = rules.filter(|r| !r.is_none()) else {
+        let [w, h, k, p, g] = keywords;
+        return rules_from_args(w, h, k, p, g, DEFAULTS);
+    };
+    if given {
+        return Err(PyTypeError::new_err(
+            "give the rules either as the first argument or as width=, height=, k=, players=, gravity=, not both",
+        ));
+    }
+    if let Ok(board) = rules.cast::<Board>() {
+        return Ok(*board.borrow().game.rules());
+    }
+    const NAMES: [&str; 5] = ["width", "height", "k", "players", "gravity"];
+    let mut fields: [Option<Bound<'_, PyAny>>; 5] = Default::default();
+    if let Ok(dict) = rules.cast::<PyDict>() {
+        for (key, value) in dict.iter() {
+            let name: String = key.extract().unwrap_or_default();
+            let Some(i) = NAMES.iter().position(|n| *n == name) else {
+                return Err(PyTypeError::new_err(format!(
+                    "unknown rules key {}: allowed {NAMES:?}",
+                    key.repr()?
+                )));
+            };
+            fields[i] = Some(value);
+        }
+    } else {
+        for (i, name) in NAMES.iter().enumerate() {
+            match rules.getattr(*name) {
+                Ok(v) => fields[i] = Some(v),
+                Err(_) => {
+                    return Err(PyTypeError::new_err(format!(
+                        "rules must be a Board, a dict or an object with width, height, k, players \
+                         and gravity; got {} (no attribute {name:?})",
+                        rules.get_type().name()?
+                    )))
+                }
+            }
+        }
+    }
+    let [w, h, k, p, g] = &fields;
+    rules_from_args(
+        w.as_ref(),
+        h.as_ref(),
+        k.as_ref(),
+        p.as_ref(),
+        g.as_ref(),
+        DEFAULTS,
+    )
+}
+
+/// The games to search: a sequence of `Board` or a `VecEnv` (one tree per env).
+fn games_arg(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Game>> {
+    if boards.cast::<Board>().is_ok() {
+        return Err(PyTypeError::new_err(
+            "boards must be a list of Board or a VecEnv, got one Board (wrap it: [board])",
+        ));
+    }
+    if boards.hasattr("num_envs")? && boards.hasattr("board")? {
+        let n: usize = boards.getattr("num_envs")?.extract()?;
+        return (0..n)
+            .map(|i| {
+                let b = boards.call_method1("board", (i,))?;
+                Ok(b.cast::<Board>()?.borrow().game.clone())
+            })
+            .collect();
+    }
+    let not_a_list = || {
+        PyTypeError::new_err(format!(
+            "boards must be a list of Board or a VecEnv, got {}",
+            boards
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    };
+    if boards.is_instance_of::<PyString>() {
+        return Err(not_a_list());
+    }
+    let mut games = Vec::new();
+    for (i, item) in boards.try_iter().map_err(|_| not_a_list())?.enumerate() {
+        let item = item?;
+        let board = item.cast::<Board>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "boards[{i}] must be an inarow.Board, got {}",
+                item.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        games.push(board.borrow().game.clone());
+    }
+    if games.is_empty() {
+        return Err(PyValueError::new_err(
+            "boards is empty: give at least one Board",
+        ));
+    }
+    Ok(games)
+}
+
+/// A float array of exactly `shape`, as float32 (what the search reads).
+fn float_array(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    shape: &[usize],
+    meaning: &str,
+) -> PyResult<Vec<f32>> {
+    let np = obj.py().import("numpy")?;
+    let a = np.call_method1("asarray", (obj,)).map_err(|e| {
+        let err = PyTypeError::new_err(format!(
+            "{name} must be a float array of shape {shape:?} ({meaning})"
+        ));
+        err.set_cause(obj.py(), Some(e));
+        err
+    })?;
+    let dtype = a.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    if kind != "f" {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a float array (float16/32/64) of shape {shape:?} ({meaning}), got dtype {}",
+            dtype.str()?
+        )));
+    }
+    let got: Vec<usize> = a.getattr("shape")?.extract()?;
+    if got != shape {
+        return Err(PyValueError::new_err(format!(
+            "{name} has shape {got:?}: expected {shape:?} ({meaning})"
+        )));
+    }
+    let a = np.call_method1("ascontiguousarray", (a, "float32"))?;
+    let a = a.cast::<numpy::PyArrayDyn<f32>>()?.readonly();
+    Ok(a.as_slice()?.to_vec())
+}
+
+/// Evaluator logits: `(rows, num_actions)` floats.
+fn logits_arg(obj: &Bound<'_, PyAny>, rows: usize, actions: usize) -> PyResult<Vec<f32>> {
+    float_array(
+        obj,
+        "logits",
+        &[rows, actions],
+        "one row per pending leaf, one column per action",
+    )
+}
+
+/// Evaluator values: `(rows,)` for 2 players, `(rows, players)` for more.
+fn values_arg(obj: &Bound<'_, PyAny>, rows: usize, players: usize) -> PyResult<Vec<f32>> {
+    if players == 2 {
+        float_array(
+            obj,
+            "values",
+            &[rows],
+            "one value per pending leaf, for its side to move",
+        )
+    } else {
+        float_array(
+            obj,
+            "values",
+            &[rows, players],
+            "per pending leaf, one value per player, egocentric: column i for the player i turns after the side to move",
+        )
+    }
+}
+
+/// Actions for `advance`: one integer per tree.
+fn actions_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
+    let np = obj.py().import("numpy")?;
+    let a = np.call_method1("asarray", (obj,))?;
+    let dtype = a.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    if kind != "i" && kind != "u" {
+        return Err(PyTypeError::new_err(format!(
+            "actions must be integers (one per tree), got dtype {}",
+            dtype.str()?
+        )));
+    }
+    let shape: Vec<usize> = a.getattr("shape")?.extract()?;
+    if shape != [n] {
+        return Err(PyValueError::new_err(format!(
+            "actions must have shape ({n},) (one per tree), got {shape:?}"
+        )));
+    }
+    let as_i64 = a.call_method1("astype", ("int64",))?;
+    let wrapped = as_i64
+        .call_method1("__ne__", (&a,))?
+        .call_method0("any")?
+        .is_truthy()?;
+    if wrapped {
+        return Err(IllegalMoveError::new_err(
+            "an action is out of range (larger than 2**63 - 1)",
+        ));
+    }
+    let a = as_i64.cast::<PyArray1<i64>>()?.readonly();
+    Ok(a.as_slice()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_else(|_| a.as_array().to_vec()))
+}
+
+/// The search's result for each tree (see `MCTS.run`).
+#[pyclass(module = "inarow._native", name = "SearchResult", frozen)]
+pub struct SearchResult {
+    #[pyo3(get)]
+    visit_counts: Py<PyAny>,
+    #[pyo3(get)]
+    policy: Py<PyAny>,
+    #[pyo3(get)]
+    values: Py<PyAny>,
+    #[pyo3(get)]
+    actions: Py<PyAny>,
+}
+
+#[pymethods]
+impl SearchResult {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let shape = self.visit_counts.bind(py).getattr("shape")?;
+        Ok(format!(
+            "SearchResult(visit_counts=<array {}>, ...)",
+            shape.repr()?
+        ))
+    }
+}
+
+fn result_object(py: Python<'_>, out: SearchOutput) -> PyResult<SearchResult> {
+    let n = out.actions.len();
+    let a = out.num_actions;
+    let visits = PyArray1::from_vec(py, out.visit_counts).reshape([n, a])?;
+    let policy = PyArray1::from_vec(py, out.policy).reshape([n, a])?;
+    let values = PyArray1::from_vec(py, out.values);
+    let values = if out.value_width == 1 {
+        values.into_any()
+    } else {
+        values.reshape([n, out.value_width])?.into_any()
+    };
+    Ok(SearchResult {
+        visit_counts: visits.into_any().unbind(),
+        policy: policy.into_any().unbind(),
+        values: values.unbind(),
+        actions: PyArray1::from_vec(py, out.actions).into_any().unbind(),
+    })
+}
+
+/// Batched Monte Carlo tree search: one tree per game, leaves evaluated by random
+/// playouts in Rust or by one Python call per round for every waiting leaf.
+#[pyclass(module = "inarow._native", name = "MCTS")]
+pub struct Mcts {
+    search: Search,
+}
+
+impl Mcts {
+    /// The waiting leaves as `(obs, mask)` numpy arrays, or `None` when done.
+    fn pending<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let (obs, mask, rows) = self.search.pending();
+        if rows == 0 {
+            return Ok(None);
+        }
+        let r = self.search.rules();
+        let obs =
+            PyArray1::from_slice(py, obs).reshape([rows, r.players(), r.height(), r.width()])?;
+        let mask = PyArray1::from_slice(py, mask).reshape([rows, r.num_actions()])?;
+        Ok(Some(PyTuple::new(py, [obs.into_any(), mask.into_any()])?))
+    }
+
+    /// Checks and feeds one round of evaluator outputs, off the interpreter.
+    fn feed_outputs(
+        &mut self,
+        py: Python<'_>,
+        logits: &Bound<'_, PyAny>,
+        values: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let rows = self.search.pending().2;
+        let r = *self.search.rules();
+        let logits = logits_arg(logits, rows, r.num_actions())?;
+        let values = values_arg(values, rows, r.players())?;
+        let search = &mut self.search;
+        py.detach(|| search.feed(&logits, &values))
+            .map_err(search_error)?;
+        Ok(())
+    }
+
+    fn start_games(&mut self, py: Python<'_>, games: &[Game]) -> PyResult<()> {
+        let search = &mut self.search;
+        py.detach(|| search.start(games)).map_err(search_error)?;
+        Ok(())
+    }
+
+    /// Runs the rounds with a Python evaluator until every tree is done.
+    fn run_with(
+        &mut self,
+        py: Python<'_>,
+        games: &[Game],
+        evaluate: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        self.start_games(py, games)?;
+        let outcome = (|| -> PyResult<()> {
+            while let Some(pending) = self.pending(py)? {
+                py.check_signals()?;
+                let returned = evaluate.call1(pending).map_err(|e| {
+                    if e.is_instance_of::<pyo3::exceptions::PyException>(py) {
+                        let err =
+                            PyRuntimeError::new_err(format!(
+                            "MCTS.run: evaluate raised {}; every tree is as it was before run()",
+                            e.get_type(py).name().map(|n| n.to_string()).unwrap_or_default()
+                        ));
+                        err.set_cause(py, Some(e));
+                        err
+                    } else {
+                        e
+                    }
+                })?;
+                let pair = returned
+                    .cast::<PyTuple>()
+                    .ok()
+                    .filter(|t| t.len() == 2)
+                    .ok_or_else(|| {
+                        PyTypeError::new_err(format!(
+                            "evaluate must return a tuple (logits, values), got {}",
+                            returned
+                                .get_type()
+                                .name()
+                                .map(|n| n.to_string())
+                                .unwrap_or_default()
+                        ))
+                    })?;
+                self.feed_outputs(py, &pair.get_item(0)?, &pair.get_item(1)?)?;
+            }
+            Ok(())
+        })();
+        if outcome.is_err() {
+            self.search.abort();
+        }
+        outcome
+    }
+}
+
+/// A settings argument: a float in an allowed range.
+fn float_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: f32) -> PyResult<f32> {
+    let Some(obj) = obj else { return Ok(default) };
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a number, not bool"
+        )));
+    }
+    obj.extract::<f64>().map(|v| v as f32).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name} must be a number, got {}",
+            obj.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })
+}
+
+/// A settings argument: an integer in `lo..=hi`.
+fn bounded_int(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    default: u64,
+    lo: u64,
+    hi: u64,
+) -> PyResult<u64> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(default);
+    };
+    match int_arg(obj, name)? {
+        Some(v) if v >= lo as i64 && v as u64 <= hi => Ok(v as u64),
+        _ => Err(PyValueError::new_err(format!(
+            "{name}={} is out of range: allowed {lo}..={hi}",
+            obj.repr()?
+        ))),
+    }
+}
+
+#[pymethods]
+impl Mcts {
+    #[new]
+    #[pyo3(signature = (rules=None, *, width=None, height=None, k=None, players=None, gravity=None,
+                        num_simulations=None, c_puct=None, c_uct=None, root="puct", dirichlet_alpha=None,
+                        dirichlet_fraction=None, gumbel_considered=None, reuse_tree=None, seed=None,
+                        threads=None, max_memory=None),
+           text_signature = "(rules=None, *, width=7, height=6, k=4, players=2, gravity=True, num_simulations=800, c_puct=1.25, c_uct=2.0, root='puct', dirichlet_alpha=0.3, dirichlet_fraction=0.25, gumbel_considered=16, reuse_tree=True, seed=0, threads=None, max_memory=4294967296)")]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        rules: Option<&Bound<'_, PyAny>>,
+        width: Option<&Bound<'_, PyAny>>,
+        height: Option<&Bound<'_, PyAny>>,
+        k: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        gravity: Option<&Bound<'_, PyAny>>,
+        num_simulations: Option<&Bound<'_, PyAny>>,
+        c_puct: Option<&Bound<'_, PyAny>>,
+        c_uct: Option<&Bound<'_, PyAny>>,
+        root: &str,
+        dirichlet_alpha: Option<&Bound<'_, PyAny>>,
+        dirichlet_fraction: Option<&Bound<'_, PyAny>>,
+        gumbel_considered: Option<&Bound<'_, PyAny>>,
+        reuse_tree: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        max_memory: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Mcts> {
+        let rules = rules_arg(rules, [width, height, k, players, gravity])?;
+        let d = Config::default();
+        let root = match root {
+            "puct" => RootPolicy::Puct,
+            "gumbel" => RootPolicy::Gumbel,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "root={other:?} is not supported: allowed \"puct\", \"gumbel\""
+                )))
+            }
+        };
+        let cores = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_THREADS);
+        let config = Config {
+            num_simulations: bounded_int(
+                num_simulations,
+                "num_simulations",
+                d.num_simulations as u64,
+                0,
+                MAX_SIMULATIONS as u64,
+            )? as u32,
+            c_puct: float_arg(c_puct, "c_puct", d.c_puct)?,
+            c_uct: float_arg(c_uct, "c_uct", d.c_uct)?,
+            root,
+            dirichlet_alpha: float_arg(dirichlet_alpha, "dirichlet_alpha", d.dirichlet_alpha)?,
+            dirichlet_fraction: float_arg(
+                dirichlet_fraction,
+                "dirichlet_fraction",
+                d.dirichlet_fraction,
+            )?,
+            gumbel_considered: bounded_int(
+                gumbel_considered,
+                "gumbel_considered",
+                d.gumbel_considered as u64,
+                1,
+                u32::MAX as u64,
+            )? as u32,
+            reuse_tree: reuse_tree
+                .map(|r| bool_arg(r, "reuse_tree"))
+                .transpose()?
+                .unwrap_or(d.reuse_tree),
+            seed: bounded_int(seed, "seed", 0, 0, u64::MAX >> 1)?,
+            threads: bounded_int(threads, "threads", cores as u64, 1, MAX_THREADS as u64)? as usize,
+            max_memory: bounded_int(
+                max_memory,
+                "max_memory",
+                DEFAULT_MAX_MEMORY,
+                1,
+                u64::MAX >> 1,
+            )?,
+        };
+        let search = Search::new(rules, config).map_err(search_error)?;
+        Ok(Mcts { search })
+    }
+
+    /// Searches `boards` (a list of `Board` or a `VecEnv`; one tree each) and returns a
+    /// `SearchResult`. `evaluate(obs, mask) -> (logits, values)` is called once per
+    /// round with every waiting leaf; `evaluate="rollout"` uses `rollouts` random
+    /// playouts per leaf inside Rust (no Python in the loop).
+    #[pyo3(signature = (boards, evaluate, rollouts=None))]
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        boards: &Bound<'_, PyAny>,
+        evaluate: &Bound<'_, PyAny>,
+        rollouts: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<SearchResult> {
+        let games = games_arg(boards)?;
+        if let Ok(name) = evaluate.cast::<PyString>() {
+            if name.to_cow()? != "rollout" {
+                return Err(PyValueError::new_err(format!(
+                    "evaluate={} is not supported: give a callable evaluate(obs, mask) -> (logits, values) or \"rollout\"",
+                    evaluate.repr()?
+                )));
+            }
+            let rollouts = bounded_int(rollouts, "rollouts", 1, 1, 1 << 20)? as u32;
+            let cancel = AtomicBool::new(false);
+            let search = &mut self.search;
+            let work = search.config().num_simulations as u64
+                * games.len() as u64
+                * rollouts as u64
+                * search.rules().num_cells() as u64;
+            // Short searches run on this thread (a worker thread's start and wake-ups
+            // would cost more than the search); long ones poll for Ctrl-C.
+            let out = if work <= INLINE_WORK {
+                py.detach(|| search.run_rollouts(&games, rollouts, &cancel))
+            } else {
+                run_interruptible(
+                    py,
+                    &cancel,
+                    || search.run_rollouts(&games, rollouts, &cancel),
+                    |_| Ok(()),
+                )?
+            };
+            return result_object(py, out.map_err(search_error)?);
+        }
+        if !evaluate.is_callable() {
+            return Err(PyTypeError::new_err(format!(
+                "evaluate must be a callable evaluate(obs, mask) -> (logits, values) or \"rollout\", got {}",
+                evaluate.get_type().name()?
+            )));
+        }
+        if rollouts.is_some_and(|r| !r.is_none()) {
+            return Err(PyValueError::new_err(
+                "rollouts= applies only to evaluate=\"rollout\"",
+            ));
+        }
+        self.run_with(py, &games, evaluate)?;
+        let out = self.search.result().map_err(search_error)?;
+        result_object(py, out)
+    }
+
+    /// Starts a step-by-step search of `boards`: returns `(obs, mask)` of the leaves
+    /// to evaluate, or `None` if there are none (then call `result()`).
+    fn start<'py>(
+        &mut self,
+        py: Python<'py>,
+        boards: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let games = games_arg(boards)?;
+        self.start_games(py, &games)?;
+        self.pending(py)
+    }
+
+    /// Feeds the evaluation of the waiting leaves; returns the next `(obs, mask)`
+    /// or `None` when the search is done. Bad outputs are refused with nothing changed.
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        logits: &Bound<'py, PyAny>,
+        values: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        if !self.search.is_pending() {
+            return Err(PyRuntimeError::new_err(
+                "no leaves are waiting for an evaluation: call start() first",
+            ));
+        }
+        self.feed_outputs(py, logits, values)?;
+        self.pending(py)
+    }
+
+    /// The result of the last finished search (after `run`, or `start`/`feed` to the end).
+    fn result(&mut self, py: Python<'_>) -> PyResult<SearchResult> {
+        let out = self.search.result().map_err(search_error)?;
+        result_object(py, out)
+    }
+
+    /// Plays one action per tree at the roots (ignored for finished games), keeping
+    /// each chosen subtree when `reuse_tree`. All checked before any tree moves.
+    fn advance(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.search.check_can_advance().map_err(search_error)?;
+        let actions = actions_arg(actions, self.search.num_trees())?;
+        self.search.advance(&actions).map_err(search_error)
+    }
+
+    #[getter]
+    fn num_simulations(&self) -> u32 {
+        self.search.config().num_simulations
+    }
+    #[setter]
+    fn set_num_simulations(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = bounded_int(Some(value), "num_simulations", 0, 0, MAX_SIMULATIONS as u64)? as u32;
+        self.search.set_num_simulations(n).map_err(search_error)
+    }
+    #[getter]
+    fn root(&self) -> &'static str {
+        match self.search.config().root {
+            RootPolicy::Puct => "puct",
+            RootPolicy::Gumbel => "gumbel",
+        }
+    }
+    #[getter]
+    fn threads(&self) -> usize {
+        self.search.config().threads
+    }
+    #[getter]
+    fn num_trees(&self) -> usize {
+        self.search.num_trees()
+    }
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.search.rules().num_actions()
+    }
+
+    fn __repr__(&self) -> String {
+        let c = self.search.config();
+        let r = self.search.rules();
+        format!(
+            "MCTS(width={}, height={}, k={}, players={}, gravity={}, num_simulations={}, c_puct={}, c_uct={}, \
+             root={:?}, dirichlet_alpha={}, dirichlet_fraction={}, gumbel_considered={}, reuse_tree={}, \
+             seed={}, threads={}, max_memory={})",
+            r.width(),
+            r.height(),
+            r.k(),
+            r.players(),
+            if r.gravity() { "True" } else { "False" },
+            c.num_simulations,
+            c.c_puct,
+            c.c_uct,
+            self.root(),
+            c.dirichlet_alpha,
+            c.dirichlet_fraction,
+            c.gumbel_considered,
+            if c.reuse_tree { "True" } else { "False" },
+            c.seed,
+            c.threads,
+            c.max_memory
+        )
+    }
+}
