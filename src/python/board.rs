@@ -1,7 +1,5 @@
 //! `inarow.Board`: one game, driven move by move from Python.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::basic::CompareOp;
@@ -11,7 +9,7 @@ use pyo3::types::{PyBytes, PyTuple};
 
 use super::args::{int_arg, rules_error, rules_from_args, DEFAULTS};
 use super::errors::{IllegalMoveError, InvalidPositionError};
-use super::interrupt::run_interruptible;
+use super::interrupt::run_count;
 use crate::{Game, MoveError, Rules};
 
 /// Symbols of players 1..=16 in `str(board)`.
@@ -462,32 +460,17 @@ impl Board {
                 )))
             }
         };
-        let cancel = AtomicBool::new(false);
-
-        let result = run_interruptible(
-            py,
-            &cancel,
-            || {
-                crate::perft_interruptible(&mut game, depth, &mut || {
-                    !cancel.load(Ordering::Relaxed)
-                })
-            },
-            |_| Ok(()),
-        )?;
-        result.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("perft interrupted"))
+        run_count(py, "perft", |keep_going| {
+            crate::perft_interruptible(&mut game, depth, keep_going)
+        })
     }
 
     /// Complete games from here (tic-tac-toe: 255168). Interruptible.
     fn count_games(slf: &Bound<'_, Self>) -> PyResult<u64> {
         let (py, mut game) = (slf.py(), slf.borrow().game.clone());
-        let cancel = AtomicBool::new(false);
-        let result = run_interruptible(
-            py,
-            &cancel,
-            || crate::count_games_interruptible(&mut game, &mut || !cancel.load(Ordering::Relaxed)),
-            |_| Ok(()),
-        )?;
-        result.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("count interrupted"))
+        run_count(py, "count", |keep_going| {
+            crate::count_games_interruptible(&mut game, keep_going)
+        })
     }
 
     fn copy(&self) -> Board {
