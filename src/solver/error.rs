@@ -15,6 +15,8 @@ pub enum SolveError {
     InvalidConfig(String),
     /// The caller raised the cancel flag; the search stopped early.
     Interrupted,
+    /// The call reached the limit set by `Solver::set_node_limit`.
+    NodeLimit,
 }
 
 impl fmt::Display for SolveError {
@@ -24,6 +26,7 @@ impl fmt::Display for SolveError {
             SolveError::OutOfMemory(m) => write!(f, "out of memory: {m}"),
             SolveError::InvalidConfig(m) => write!(f, "invalid: {m}"),
             SolveError::Interrupted => write!(f, "search interrupted"),
+            SolveError::NodeLimit => write!(f, "search stopped at its node limit"),
         }
     }
 }
