@@ -167,6 +167,10 @@ mod tests {
             let one = run(rules, 5000, 1);
             let two = run(rules, 5000, 2);
             assert_eq!(one, two);
+            crate::watch::REFUSE_SPAWN.with(|r| r.set(true));
+            let refused = run(rules, 5000, 2);
+            crate::watch::REFUSE_SPAWN.with(|r| r.set(false));
+            assert_eq!(one, refused);
             assert_eq!(one.games, 5000);
             assert_eq!(one.wins.iter().sum::<u64>() + one.draws, 5000);
             assert_eq!(one.lengths.iter().sum::<u64>(), 5000);
