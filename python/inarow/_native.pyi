@@ -225,7 +225,8 @@ def simulate(
 class Solver:
     """An exact solver for 2-player gravity boards with width * (height + 1) <= 64.
 
-    Defaults: a 256 MiB table (allocated at construction) and one thread per core.
+    Defaults: a table of up to 256 MiB (memory taken as searches fill it) and one
+    thread per core.
     """
 
     def __new__(cls, tt_bytes: _Int = 268435456, threads: _Int | None = None) -> Solver: ...

@@ -148,9 +148,9 @@ impl Solver {
 #[pymethods]
 impl Solver {
     /// `Solver(tt_bytes=256 MiB, threads=None)`: `tt_bytes` in 1 KiB..=16 GiB (the
-    /// table is allocated and zeroed at once: the default takes 256 MiB of memory),
-    /// `threads` in 1..=64 or None for one per core (more threads share one
-    /// table). Bad values raise `SolverConfigError` (a `ValueError`); a table that
+    /// table's memory is reserved at once and taken as the searches fill it: up to
+    /// 256 MiB by default, a few MiB for small searches), `threads` in 1..=64 or
+    /// None for one per core (more threads share one table). Bad values raise `SolverConfigError` (a `ValueError`); a table that
     /// cannot be allocated raises `MemoryError`.
     #[new]
     #[pyo3(signature = (tt_bytes=None, threads=None), text_signature = "(tt_bytes=268435456, threads=None)")]
