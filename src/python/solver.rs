@@ -12,7 +12,7 @@ use super::errors::{CancelledError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::{run_interruptible, POLL};
 use crate::solver::{default_threads, Position, SolveError, Solver as CoreSolver, SolverConfig};
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES, SOLO_NODE_BUDGET};
-use crate::watch::{CancelToken, Entry, Gate};
+use crate::watch::{CancelToken, Entry, Gate, GateGuard};
 
 fn solve_error(e: SolveError) -> PyErr {
     match e {
@@ -39,7 +39,7 @@ const INLINE_NODES: u64 = SOLO_NODE_BUDGET;
 pub struct Solver {
     /// Whose turn it is to search: the queue a call waits in.
     turn: Gate,
-    /// Locked only by the call holding `turn` (and by `clear`, which takes it too).
+    /// Locked only by the call holding `turn`.
     core: Mutex<CoreSolver>,
     /// The cancel tokens of the calls running or queued now.
     calls: Mutex<Vec<CancelToken>>,
@@ -105,6 +105,18 @@ impl Solver {
         }
     }
 
+    /// Waits (interpreter released) for the solver to be free. Ctrl-C raises
+    /// `KeyboardInterrupt` and a cancelled token `CancelledError`, both at once.
+    fn wait_turn(&self, py: Python<'_>, token: &CancelToken) -> PyResult<GateGuard<'_>> {
+        loop {
+            match py.detach(|| self.turn.enter(POLL, token)) {
+                Entry::Entered(turn) => return Ok(turn),
+                Entry::Cancelled => return Err(solve_error(SolveError::Interrupted)),
+                Entry::TimedOut => py.check_signals()?,
+            }
+        }
+    }
+
     /// Runs `work` on the solver with the interpreter released, interruptible by
     /// Ctrl-C and `cancel()`. The call waits for its turn (Ctrl-C or `cancel()`
     /// there return at once), searches up to `INLINE_NODES` on this thread, and
@@ -117,13 +129,7 @@ impl Solver {
     ) -> PyResult<T> {
         let call = self.register();
         let token = &call.token;
-        let _turn = loop {
-            match py.detach(|| self.turn.enter(POLL, token)) {
-                Entry::Entered(turn) => break turn,
-                Entry::Cancelled => return Err(solve_error(SolveError::Interrupted)),
-                Entry::TimedOut => py.check_signals()?,
-            }
-        };
+        let _turn = self.wait_turn(py, token)?;
         let mut guard = self.lock_core();
         let core: &mut CoreSolver = &mut guard;
         let quick = py.detach(|| {
@@ -265,9 +271,11 @@ impl Solver {
         self.threads
     }
 
-    /// Empties the transposition table.
-    fn clear(&self, py: Python<'_>) {
+    /// Empties the transposition table (once the running search is done).
+    fn clear(&self, py: Python<'_>) -> PyResult<()> {
+        let _turn = self.wait_turn(py, &CancelToken::new())?;
         py.detach(|| self.lock_core().clear());
+        Ok(())
     }
 
     /// Stops every call running or queued at this moment (from another thread);
