@@ -249,7 +249,7 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("position", nargs="?", help='e.g. "4453" (omit to read stdin)')
     solve.add_argument("--analyze", action="store_true", help="score every move")
     solve.add_argument("--weak", action="store_true", help="only win/draw/loss (-1/0/1)")
-    solve.add_argument("--tt-mib", type=int, default=64, help="transposition table MiB")
+    solve.add_argument("--tt-mib", type=int, default=256, help="transposition table MiB")
     _add_rules(solve, players=False)
     solve.set_defaults(func=_cmd_solve)
 

@@ -91,6 +91,10 @@ pub fn simulate(
         let last = (first + CHUNK).min(config.games);
         let mut game = Game::new(rules);
         for i in first..last {
+            // Polled per game: a chunk of long games still stops at once.
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
             let mut rng = Rng::new(config.seed, i);
             let outcome = match &kernel {
                 Some(k) => k.random_game(&mut rng),
@@ -101,10 +105,11 @@ pub fn simulate(
         done.fetch_add(last - first, Ordering::Relaxed);
         Some(result)
     };
-    let pool = match config.threads {
+    // One thread per chunk at most; without worker threads (one chunk, or the
+    // system refused them) the same work runs here.
+    let pool = match config.threads.min(chunks.try_into().unwrap_or(usize::MAX)) {
         0 | 1 => None,
-        // Without worker threads (the system refused them) the same work runs here.
-        t => rayon::ThreadPoolBuilder::new().num_threads(t).build().ok(),
+        t => crate::watch::pool(t),
     };
     let Some(pool) = pool else {
         return (0..chunks)
@@ -162,6 +167,10 @@ mod tests {
             let one = run(rules, 5000, 1);
             let two = run(rules, 5000, 2);
             assert_eq!(one, two);
+            crate::watch::REFUSE_SPAWN.with(|r| r.set(true));
+            let refused = run(rules, 5000, 2);
+            crate::watch::REFUSE_SPAWN.with(|r| r.set(false));
+            assert_eq!(one, refused);
             assert_eq!(one.games, 5000);
             assert_eq!(one.wins.iter().sum::<u64>() + one.draws, 5000);
             assert_eq!(one.lengths.iter().sum::<u64>(), 5000);

@@ -15,7 +15,12 @@ use crate::rules::Rules;
 
 /// Largest accepted batch.
 pub const MAX_ENVS: usize = 1 << 24;
-/// Environments below which a batch is not split further across threads.
+/// Environments below which a batch is not split further across threads; batches
+/// under two grains run on the calling thread. A hand-off to the pool costs about
+/// 12 us and a step about 85 ns per environment (Connect Four, 2-core machine):
+/// idle, a second thread pays from ~300 environments; loaded by other work, it
+/// never paid up to 4096 but cost at most 16% from 1024 on (46% at 256). See
+/// BENCHMARKS.md.
 const GRAIN: usize = 512;
 
 /// What happens to an environment whose game has ended.
@@ -257,16 +262,14 @@ impl VecGames {
             rngs.push(Rng::new(seed, i as u64));
             needs_reset.push(false);
         }
-        let pool = match threads {
-            Some(1) => None,
-            t => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t.unwrap_or(0))
-                    .build()
-                    .map_err(|e| {
-                        BatchError::InvalidSize(format!("cannot start worker threads: {e}"))
-                    })?,
-            ),
+        let threads =
+            threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        // Without worker threads (one asked for, or the system refused them) every
+        // batch runs on the calling thread.
+        let pool = if threads > 1 {
+            crate::watch::pool(threads)
+        } else {
+            None
         };
         Ok(VecGames {
             rules,
@@ -373,7 +376,7 @@ impl VecGames {
             actions: Some(actions),
         };
         let mode = self.autoreset;
-        match &self.pool {
+        match pool_for(&self.pool, n) {
             Some(pool) => pool.install(|| envs.run(out, &d, mode)),
             None => envs.run_serial(out, &d, mode),
         }
@@ -384,13 +387,14 @@ impl VecGames {
     /// rewards, termination and winner fields.
     pub fn observe(&mut self, out: StepBuffers<'_>) {
         let d = self.dims();
-        out.check(self.games.len(), &d);
+        let n = self.games.len();
+        out.check(n, &d);
         let envs = Envs {
             games: &mut self.games,
             needs_reset: &mut self.needs_reset,
             actions: None,
         };
-        match &self.pool {
+        match pool_for(&self.pool, n) {
             Some(pool) => pool.install(|| envs.run(out, &d, Autoreset::Disabled)),
             None => envs.run_serial(out, &d, Autoreset::Disabled),
         }
@@ -416,8 +420,8 @@ impl VecGames {
         };
         let games = &self.games;
         let rngs = &mut self.rngs;
-        match &self.pool {
-            Some(pool) if games.len() >= 2 * GRAIN => pool.install(|| {
+        match pool_for(&self.pool, games.len()) {
+            Some(pool) => pool.install(|| {
                 games
                     .par_iter()
                     .zip(rngs.par_iter_mut().zip(out.par_iter_mut()))
@@ -430,6 +434,12 @@ impl VecGames {
                 .for_each(work),
         }
     }
+}
+
+/// The pool for a batch of `n` environments: none below two grains, where
+/// handing the batch to the pool's threads costs more than they save.
+fn pool_for(pool: &Option<rayon::ThreadPool>, n: usize) -> Option<&rayon::ThreadPool> {
+    pool.as_ref().filter(|_| n >= 2 * GRAIN)
 }
 
 fn write_mask(g: &Game, row: &mut [bool]) {
@@ -600,6 +610,11 @@ mod tests {
             let b = play_out(Some(2), mode);
             assert_eq!(a, b);
             assert!(a.2 > 100);
+            // The system refusing the pool's threads: the calling thread does it all.
+            crate::watch::REFUSE_SPAWN.with(|r| r.set(true));
+            let alone = play_out(Some(2), mode);
+            crate::watch::REFUSE_SPAWN.with(|r| r.set(false));
+            assert_eq!(a, alone);
         }
     }
 

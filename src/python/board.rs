@@ -1,7 +1,5 @@
 //! `inarow.Board`: one game, driven move by move from Python.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3};
 use pyo3::basic::CompareOp;
@@ -15,7 +13,7 @@ use super::args::{
 };
 use super::errors::{IllegalMoveError, InvalidPositionError};
 use super::intake::{int_array, Axis, Spec};
-use super::interrupt::run_interruptible;
+use super::interrupt::run_count;
 use crate::{Game, MoveError, Rules};
 
 /// Symbols of players 1..=16 in `str(board)`.
@@ -164,8 +162,8 @@ impl Board {
     ) -> PyResult<Board> {
         let digits = str_arg(digits, "digits")?;
         let rules = rules_from_args(width, height, k, None, None, DEFAULTS)?;
-        let game =
-            Game::from_pons(rules, &digits).map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        let game = Game::from_pons(rules, &digits)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
         Ok(Board::from_game(game))
     }
 
@@ -437,32 +435,17 @@ impl Board {
                 )))
             }
         };
-        let cancel = AtomicBool::new(false);
-
-        let result = run_interruptible(
-            py,
-            &cancel,
-            || {
-                crate::perft_interruptible(&mut game, depth, &mut || {
-                    !cancel.load(Ordering::Relaxed)
-                })
-            },
-            |_| Ok(()),
-        )?;
-        result.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("perft interrupted"))
+        run_count(py, "perft", |keep_going| {
+            crate::perft_interruptible(&mut game, depth, keep_going)
+        })
     }
 
     /// Complete games from here (tic-tac-toe: 255168). Interruptible.
     fn count_games(slf: &Bound<'_, Self>) -> PyResult<u64> {
         let (py, mut game) = (slf.py(), slf.borrow().game.clone());
-        let cancel = AtomicBool::new(false);
-        let result = run_interruptible(
-            py,
-            &cancel,
-            || crate::count_games_interruptible(&mut game, &mut || !cancel.load(Ordering::Relaxed)),
-            |_| Ok(()),
-        )?;
-        result.ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("count interrupted"))
+        run_count(py, "count", |keep_going| {
+            crate::count_games_interruptible(&mut game, keep_going)
+        })
     }
 
     /// A copy of the same class, instance attributes (`__dict__`) included.

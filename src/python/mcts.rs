@@ -1,7 +1,7 @@
 //! `inarow.MCTS`: batched tree search, leaves evaluated by random playouts in Rust
 //! or by one Python call per round for every waiting leaf.
 
-use std::sync::atomic::AtomicBool;
+use crate::watch::CancelToken;
 
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
@@ -518,7 +518,7 @@ impl Mcts {
                 )));
             }
             let rollouts = bounded_int(rollouts, "rollouts", 1, 1, 1 << 20)? as u32;
-            let cancel = AtomicBool::new(false);
+            let cancel = CancelToken::new();
             let search = &mut self.search;
             let work = search.config().num_simulations as u64
                 * games.len() as u64
@@ -527,12 +527,12 @@ impl Mcts {
             // Short searches run on this thread (a worker thread's start and wake-ups
             // would cost more than the search); long ones poll for Ctrl-C.
             let out = if work <= INLINE_WORK {
-                py.detach(|| search.run_rollouts(&games, rollouts, &cancel))
+                py.detach(|| search.run_rollouts(&games, rollouts, cancel.flag()))
             } else {
                 run_interruptible(
                     py,
                     &cancel,
-                    || search.run_rollouts(&games, rollouts, &cancel),
+                    || search.run_rollouts(&games, rollouts, cancel.flag()),
                     |_| Ok(()),
                 )?
             };

@@ -1,9 +1,9 @@
 //! `inarow.Solver`: the perfect Connect-Four solver, from Python.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyMemoryError, PyTypeError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 
 use super::args::{bool_arg, int_arg};
@@ -12,9 +12,10 @@ use super::errors::{
     CancelledError, IllegalMoveError, InvalidPositionError, SolverConfigError,
     UnsupportedRulesError,
 };
-use super::interrupt::run_interruptible;
-use crate::solver::{Position, SolveError, Solver as CoreSolver, SolverConfig};
-use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
+use super::interrupt::{run_interruptible, POLL};
+use crate::solver::{default_threads, Position, SolveError, Solver as CoreSolver, SolverConfig};
+use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES, SOLO_NODE_BUDGET};
+use crate::watch::{CancelToken, Entry, Gate, GateGuard};
 
 fn solve_error(e: SolveError) -> PyErr {
     match e {
@@ -24,20 +25,45 @@ fn solve_error(e: SolveError) -> PyErr {
         SolveError::IllegalMove(m) | SolveError::GameOver(m) => IllegalMoveError::new_err(m),
         SolveError::InvalidPosition(m) => InvalidPositionError::new_err(m),
         SolveError::Interrupted => CancelledError::new_err("search cancelled"),
+        SolveError::NodeLimit => {
+            PyRuntimeError::new_err("internal error: a node limit was left set")
+        }
     }
 }
+
+/// Nodes a call searches on the calling thread before it moves to a worker thread
+/// that Ctrl-C can interrupt (about 10 ms): small calls never pay for a thread.
+const INLINE_NODES: u64 = SOLO_NODE_BUDGET;
 
 /// An exact solver for 2-player gravity boards whose layout fits 64 bits
 /// (`width * (height + 1) <= 64`: 7x6, 8x7, 9x5, ...), any k. Scores follow Pascal
 /// Pons' convention, for the side to move. One search at a time per solver: calls
-/// from several threads are serialized; `cancel()` stops a running search.
+/// from several threads are serialized; `cancel()` stops the calls running or
+/// queued at that moment.
 #[pyclass(module = "inarow._native", name = "Solver", frozen)]
 pub struct Solver {
+    /// Whose turn it is to search: the queue a call waits in.
+    turn: Gate,
+    /// Locked only by the call holding `turn`.
     core: Mutex<CoreSolver>,
-    cancel: Arc<AtomicBool>,
+    /// The cancel tokens of the calls running or queued now.
+    calls: Mutex<Vec<CancelToken>>,
     nodes: AtomicU64,
     tt_bytes: usize,
     threads: usize,
+}
+
+/// A call's registration: its token stays cancellable by `Solver.cancel()` from
+/// entry (before it queues) until it returns.
+struct Call<'a> {
+    solver: &'a Solver,
+    token: CancelToken,
+}
+
+impl Drop for Call<'_> {
+    fn drop(&mut self) {
+        self.solver.lock_calls().retain(|t| !t.same_as(&self.token));
+    }
 }
 
 fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
@@ -55,37 +81,78 @@ fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
 }
 
 impl Solver {
-    /// Runs `work` on the solver off the interpreter, interruptible by Ctrl-C and `cancel()`.
+    fn lock_calls(&self) -> MutexGuard<'_, Vec<CancelToken>> {
+        self.calls.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn lock_core(&self) -> MutexGuard<'_, CoreSolver> {
+        self.core.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn register(&self) -> Call<'_> {
+        let token = CancelToken::new();
+        self.lock_calls().push(token.clone());
+        Call {
+            solver: self,
+            token,
+        }
+    }
+
+    /// Waits (interpreter released) for the solver to be free. Ctrl-C raises
+    /// `KeyboardInterrupt` and a cancelled token `CancelledError`, both at once.
+    fn wait_turn(&self, py: Python<'_>, token: &CancelToken) -> PyResult<GateGuard<'_>> {
+        loop {
+            match py.detach(|| self.turn.enter(POLL, token)) {
+                Entry::Entered(turn) => return Ok(turn),
+                Entry::Cancelled => return Err(solve_error(SolveError::Interrupted)),
+                Entry::TimedOut => py.check_signals()?,
+            }
+        }
+    }
+
+    /// Runs `work` on the solver with the interpreter released, interruptible by
+    /// Ctrl-C and `cancel()`. The call waits for its turn (Ctrl-C or `cancel()`
+    /// there return at once), searches up to `INLINE_NODES` on this thread, and
+    /// only a search that needs more goes on to a worker thread (resuming from the
+    /// table the first attempt filled).
     fn run<T: Send>(
         &self,
         py: Python<'_>,
-        work: impl FnOnce(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send,
+        work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
     ) -> PyResult<T> {
-        let cancel = &*self.cancel;
-        let result = run_interruptible(
-            py,
-            cancel,
-            || {
-                let mut core = self.core.lock().unwrap_or_else(|p| p.into_inner());
-                cancel.store(false, Ordering::Relaxed);
-                let r = work(&mut core, cancel);
-                self.nodes.store(core.nodes(), Ordering::Relaxed);
-                r
-            },
-            |_| Ok(()),
-        )?;
+        let call = self.register();
+        let token = &call.token;
+        let _turn = self.wait_turn(py, token)?;
+        let mut guard = self.lock_core();
+        let core: &mut CoreSolver = &mut guard;
+        let quick = py.detach(|| {
+            core.set_node_limit(Some(INLINE_NODES));
+            let r = work(core, token.flag());
+            core.set_node_limit(None);
+            r
+        });
+        let (result, nodes) = match quick {
+            Err(SolveError::NodeLimit) => {
+                let inline_nodes = core.nodes();
+                let r = run_interruptible(py, token, || work(core, token.flag()), |_| Ok(()))?;
+                (r, inline_nodes + core.nodes())
+            }
+            done => (done, core.nodes()),
+        };
+        self.nodes.store(nodes, Ordering::Relaxed);
         result.map_err(solve_error)
     }
 }
 
 #[pymethods]
 impl Solver {
-    /// `Solver(tt_bytes=64 MiB, threads=1)`: `tt_bytes` in 1 KiB..=16 GiB, `threads`
-    /// in 1..=64 (more threads share one table). Bad values raise
-    /// `SolverConfigError` (a `ValueError`); a table that cannot be allocated raises
-    /// `MemoryError`.
+    /// `Solver(tt_bytes=256 MiB, threads=None)`: `tt_bytes` in 1 KiB..=16 GiB (the
+    /// table's memory is reserved at once and taken as the searches fill it: up to
+    /// 256 MiB by default, a few MiB for small searches), `threads` in 1..=64 or
+    /// None for one per core (more threads share one table). Bad values raise `SolverConfigError` (a `ValueError`); a table that
+    /// cannot be allocated raises `MemoryError`.
     #[new]
-    #[pyo3(signature = (tt_bytes=None, threads=None), text_signature = "(tt_bytes=67108864, threads=1)")]
+    #[pyo3(signature = (tt_bytes=None, threads=None), text_signature = "(tt_bytes=268435456, threads=None)")]
     fn new(
         py: Python<'_>,
         tt_bytes: Option<&Bound<'_, PyAny>>,
@@ -104,8 +171,8 @@ impl Solver {
             },
         };
         let threads = match threads {
-            None => 1,
-            Some(v) if v.is_none() => 1,
+            None => default_threads(),
+            Some(v) if v.is_none() => default_threads(),
             Some(v) => match int_arg(v, "threads")? {
                 Some(x) if (1..=MAX_THREADS as i64).contains(&x) => x as usize,
                 _ => {
@@ -125,8 +192,9 @@ impl Solver {
             })
             .map_err(solve_error)?;
         Ok(Solver {
+            turn: Gate::new(),
             core: Mutex::new(core),
-            cancel: Arc::new(AtomicBool::new(false)),
+            calls: Mutex::new(Vec::new()),
             nodes: AtomicU64::new(0),
             tt_bytes: tt,
             threads,
@@ -191,14 +259,20 @@ impl Solver {
         self.threads
     }
 
-    /// Empties the transposition table.
-    fn clear(&self, py: Python<'_>) {
-        py.detach(|| self.core.lock().unwrap_or_else(|p| p.into_inner()).clear());
+    /// Empties the transposition table (once the running search is done).
+    fn clear(&self, py: Python<'_>) -> PyResult<()> {
+        let _turn = self.wait_turn(py, &CancelToken::new())?;
+        py.detach(|| self.lock_core().clear());
+        Ok(())
     }
 
-    /// Stops the running search (from another thread); it raises `CancelledError`.
+    /// Stops every call running or queued at this moment (from another thread);
+    /// each raises `CancelledError`. Later calls are not affected.
     fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        for token in self.lock_calls().iter() {
+            token.cancel();
+        }
+        self.turn.wake_all();
     }
 
     fn __repr__(&self) -> String {

@@ -1,6 +1,6 @@
 //! `inarow.VecEnv` and `inarow.simulate`: batches without a Python loop per move.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -17,6 +17,7 @@ use super::interrupt::run_interruptible;
 use crate::batch::{
     Autoreset, BatchError, ObsOut, SimulateConfig, StepBuffers, VecGames, MAX_ENVS,
 };
+use crate::watch::CancelToken;
 
 /// Bytes of output buffers a batch may ask for.
 const MAX_BUFFER_BYTES: u128 = 16 << 30;
@@ -602,7 +603,7 @@ pub fn simulate(
         threads,
     };
     let done = AtomicU64::new(0);
-    let cancel = AtomicBool::new(false);
+    let cancel = CancelToken::new();
     // Progress: a tqdm bar, a callable, or nothing.
     let reporter = match progress {
         None => None,
@@ -641,14 +642,22 @@ pub fn simulate(
         Ok(())
     };
     let start = std::time::Instant::now();
-    let outcome = run_interruptible(
-        py,
-        &cancel,
-        || crate::batch::simulate(rules, &config, &done, &cancel),
-        &mut tick,
-    );
+    let run = || crate::batch::simulate(rules, &config, &done, cancel.flag());
+    // Small runs stay on this thread: a worker would cost more than the games.
+    let small = games.saturating_mul(rules.num_cells() as u64) <= SIMULATE_INLINE_CELLS;
+    let mut tick_failed = false;
+    let outcome = if small {
+        Ok(py.detach(run))
+    } else {
+        run_interruptible(py, &cancel, run, |py| {
+            let r = tick(py);
+            tick_failed = r.is_err();
+            r
+        })
+    };
     let seconds = start.elapsed().as_secs_f64();
-    let final_tick = tick(py);
+    // A callback that raised is not called again.
+    let final_tick = if tick_failed { Ok(()) } else { tick(py) };
     if let Some(Progress::Bar(bar)) = &reporter {
         bar.call_method0("close")?;
     }
@@ -664,6 +673,10 @@ pub fn simulate(
         seconds,
     })
 }
+
+/// Up to this many cells (games times board cells) `simulate` plays on the calling
+/// thread: a few milliseconds at most, less than starting threads would cost.
+const SIMULATE_INLINE_CELLS: u64 = 1 << 17;
 
 /// Where `simulate` reports progress.
 enum Progress<'py> {

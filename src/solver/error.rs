@@ -22,6 +22,8 @@ pub enum SolveError {
     OutOfMemory(String),
     /// The caller raised the cancel flag; the search stopped early.
     Interrupted,
+    /// The call reached the limit set by `Solver::set_node_limit`.
+    NodeLimit,
 }
 
 impl fmt::Display for SolveError {
@@ -34,6 +36,7 @@ impl fmt::Display for SolveError {
             SolveError::Unsupported(m) => write!(f, "unsupported: {m}"),
             SolveError::OutOfMemory(m) => write!(f, "out of memory: {m}"),
             SolveError::Interrupted => write!(f, "search interrupted"),
+            SolveError::NodeLimit => write!(f, "search stopped at its node limit"),
         }
     }
 }

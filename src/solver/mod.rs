@@ -35,8 +35,8 @@
 //!
 //! Two players with gravity on boards with `width * (height + 1) <= 64` (7x6, 8x7,
 //! 9x5, 6x9, 4x12, ...), any `k >= 1` (`k = 4` has its own line code). Table size
-//! 1 KiB ..= 16 GiB, threads 1 ..= 64 (more threads: Lazy SMP sharing one table);
-//! defaults: see [`SolverConfig::default`].
+//! 1 KiB ..= 16 GiB (default 256 MiB), threads 1 ..= 64 (default one per core;
+//! more threads: Lazy SMP sharing one table).
 //!
 //! # Techniques
 //!
@@ -100,12 +100,15 @@ use table::Table;
 pub const MIN_TT_BYTES: usize = 1 << 10;
 /// Largest accepted table size.
 pub const MAX_TT_BYTES: usize = 16 << 30;
-/// Default table size (rounded down to a power of two, like every size).
-pub const DEFAULT_TT_BYTES: usize = 64 << 20;
+/// Default table size (rounded down to a power of two, like every size): on the
+/// empty 7x6 board it beat both 64 MiB and 1 GiB on this project's 2-core machine
+/// (see BENCHMARKS.md).
+pub const DEFAULT_TT_BYTES: usize = 256 << 20;
 /// Slots of the shared "being searched" table used with several threads.
 const BUSY_SLOTS: usize = 1 << 14;
-/// With several threads, searches first run on one thread for this many nodes.
-const SOLO_NODE_BUDGET: u64 = 1 << 16;
+/// With several threads, searches first run on one thread for this many nodes
+/// (about 10 ms).
+pub const SOLO_NODE_BUDGET: u64 = 1 << 16;
 /// Most threads accepted.
 pub const MAX_THREADS: usize = 64;
 
@@ -118,12 +121,19 @@ pub struct SolverConfig {
     pub threads: usize,
 }
 
+/// One search thread per core, up to [`MAX_THREADS`].
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(MAX_THREADS)
+}
+
 impl Default for SolverConfig {
-    /// 64 MiB table, one thread.
+    /// A [`DEFAULT_TT_BYTES`] table, one thread per core ([`default_threads`]).
     fn default() -> Self {
         SolverConfig {
             tt_bytes: DEFAULT_TT_BYTES,
-            threads: 1,
+            threads: default_threads(),
         }
     }
 }
@@ -133,6 +143,8 @@ pub struct Solver {
     table: Table,
     threads: usize,
     nodes: u64,
+    /// Most nodes a call may search before failing with [`SolveError::NodeLimit`].
+    node_limit: Option<u64>,
     /// The geometry the table's entries belong to (keys of other shapes would clash).
     geometry: Option<Geometry>,
 }
@@ -156,6 +168,7 @@ impl Solver {
             table: Table::new(config.tt_bytes)?,
             threads: config.threads,
             nodes: 0,
+            node_limit: None,
             geometry: None,
         })
     }
@@ -164,6 +177,14 @@ impl Solver {
     /// `best_move`.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Limits the nodes of each later `solve`, `analyze` or `best_move` call (all
+    /// of a call's searches together, roughly: checked every ~1000 nodes); past it
+    /// the call fails with [`SolveError::NodeLimit`], keeping what it stored in the
+    /// table, so the same call without a limit then starts ahead. `None`: no limit.
+    pub fn set_node_limit(&mut self, nodes: Option<u64>) {
+        self.node_limit = nodes;
     }
 
     /// Empties the table (O(1): a generation counter).
@@ -231,19 +252,27 @@ impl Solver {
         let stop = AtomicBool::new(false);
         let table = &self.table;
         let threads = self.threads;
+        let allowed = self
+            .node_limit
+            .map_or(u64::MAX, |l| l.saturating_sub(self.nodes));
         // With several threads, small searches stay on this thread: spawning helpers
         // costs more than they save. Past the budget the parallel search starts over,
         // from the table this one filled.
         let budget = if self.threads <= 1 {
-            u64::MAX
+            allowed
         } else {
-            SOLO_NODE_BUDGET
+            SOLO_NODE_BUDGET.min(allowed)
         };
         let mut s = Search::new(g, table, cancel, &stop, None, 1);
         s.budget = budget;
         let r = s.solve(pos.current, pos.mask, moves, lo, hi);
         let solo_nodes = s.nodes;
         let solo_done = !s.aborted;
+        let over_limit = |searched: u64| !cancel.load(Ordering::Relaxed) && searched > allowed;
+        if !solo_done && over_limit(solo_nodes) {
+            self.nodes += solo_nodes;
+            return Err(SolveError::NodeLimit);
+        }
         let (score, nodes, aborted) = if solo_done || cancel.load(Ordering::Relaxed) {
             (r, 0, !solo_done)
         } else {
@@ -251,9 +280,11 @@ impl Solver {
             let busy = &busy[..];
             std::thread::scope(|scope| {
                 let stop = &stop;
+                // Helpers the system refuses are done without: the search is the
+                // same, on fewer threads.
                 let helpers: Vec<_> = (1..self.threads)
-                    .map(|i| {
-                        scope.spawn(move || {
+                    .filter_map(|i| {
+                        crate::watch::spawn_scoped(scope, "inarow-solver", move || {
                             // Same search, perturbed move order near the root; its
                             // table entries help the main thread. Stops when the
                             // main thread is done (or after finishing first).
@@ -273,6 +304,7 @@ impl Solver {
                     .collect();
                 let never = AtomicBool::new(false);
                 let mut s = Search::new(g, table, cancel, &never, Some(busy), threads);
+                s.budget = allowed.saturating_sub(solo_nodes);
                 let r = s.solve(pos.current, pos.mask, moves, lo, hi);
                 stop.store(true, Ordering::Relaxed);
                 let mut nodes = s.nodes;
@@ -283,6 +315,9 @@ impl Solver {
             })
         };
         self.nodes += solo_nodes + nodes;
+        if aborted && over_limit(solo_nodes + nodes) {
+            return Err(SolveError::NodeLimit);
+        }
         if aborted {
             return Err(SolveError::Interrupted);
         }

@@ -50,6 +50,26 @@ pub(crate) struct Table {
     generation: u8,
 }
 
+/// `words` zeroed words, or `None` when the allocation fails. Zeroed by the
+/// allocator: large blocks come straight from the OS as zero pages that are only
+/// backed by memory once touched, so a new table costs no time and only the part
+/// the searches use takes memory.
+fn zeroed_words(words: usize) -> Option<Vec<AtomicU64>> {
+    let layout = std::alloc::Layout::array::<AtomicU64>(words).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: `p` comes from the global allocator with the layout of `words`
+    // `AtomicU64`s (what a Vec of that capacity uses), and all-zero bytes are a valid
+    // `AtomicU64` (it has the representation of `u64`).
+    Some(unsafe { Vec::from_raw_parts(p, words, words) })
+}
+
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(v: &mut Vec<AtomicU64>, words: usize) {
     extern "C" {
@@ -62,7 +82,7 @@ fn advise_huge_pages(v: &mut Vec<AtomicU64>, words: usize) {
     let a = (start + HUGE - 1) & !(HUGE - 1);
     let b = end & !(HUGE - 1);
     if b > a {
-        // SAFETY: the range lies inside this Vec's reserved (untouched) allocation;
+        // SAFETY: the range lies inside this Vec's (still untouched) allocation;
         // madvise only changes how the kernel backs it, and failure is harmless.
         unsafe {
             madvise(a as *mut std::ffi::c_void, b - a, MADV_HUGEPAGE);
@@ -112,12 +132,12 @@ impl Table {
         // Largest power of two not above `want`.
         let buckets = 1usize << (usize::BITS - 1 - want.leading_zeros());
         let words = buckets * 4;
-        let mut v: Vec<AtomicU64> = Vec::new();
-        v.try_reserve_exact(words).map_err(|e| {
-            SolveError::OutOfMemory(format!("transposition table of {bytes} bytes: {e}"))
+        let mut v = zeroed_words(words).ok_or_else(|| {
+            SolveError::OutOfMemory(format!(
+                "transposition table of {bytes} bytes: the allocation failed"
+            ))
         })?;
         advise_huge_pages(&mut v, words);
-        v.resize_with(words, || AtomicU64::new(0));
         let buckets = buckets as u64;
         Ok(Table {
             words: v,

@@ -528,3 +528,48 @@ fn both_compiled_searches_agree() {
     }
     assert!(compared > 250, "only {compared} positions compared");
 }
+
+#[test]
+fn a_node_limit_stops_the_call_and_the_table_keeps_its_work() {
+    // Pons' Begin-Medium set: 274121776146 scores 4 (about 100k nodes).
+    let p = Position::parse_pons("274121776146").unwrap();
+    for threads in [1, 2] {
+        let mut s = Solver::new(SolverConfig {
+            tt_bytes: 1 << 22,
+            threads,
+        })
+        .unwrap();
+        let c = no_cancel();
+        s.set_node_limit(Some(1 << 12));
+        assert_eq!(s.solve(&p, false, &c), Err(SolveError::NodeLimit));
+        // Checked every 1024 nodes: stopped just past the limit.
+        assert!((1 << 12..1 << 13).contains(&s.nodes()), "{}", s.nodes());
+        assert_eq!(s.analyze(&p, false, &c), Err(SolveError::NodeLimit));
+        assert_eq!(s.best_move(&p, &c), Err(SolveError::NodeLimit));
+        // A limit above the single-thread budget: the parallel search stops too.
+        s.clear();
+        s.set_node_limit(Some(SOLO_NODE_BUDGET + (1 << 13)));
+        assert_eq!(s.solve(&p, false, &c), Err(SolveError::NodeLimit));
+        s.set_node_limit(None);
+        assert_eq!(s.solve(&p, false, &c), Ok(4));
+        // Small searches finish under a limit.
+        s.set_node_limit(Some(1 << 12));
+        let end = Position::parse_pons("2252576253462244111563365343671351441").unwrap();
+        assert_eq!(s.solve(&end, false, &c), Ok(-1));
+    }
+}
+
+#[test]
+fn refused_helper_threads_leave_the_answers_unchanged() {
+    crate::watch::REFUSE_SPAWN.with(|r| r.set(true));
+    let mut s = Solver::new(SolverConfig {
+        tt_bytes: 1 << 22,
+        threads: 3,
+    })
+    .unwrap();
+    let p = Position::parse_pons("274121776146").unwrap();
+    let got = s.solve(&p, false, &no_cancel());
+    crate::watch::REFUSE_SPAWN.with(|r| r.set(false));
+    assert_eq!(got, Ok(4));
+    assert!(s.nodes() > SOLO_NODE_BUDGET, "the parallel search ran");
+}
