@@ -6,8 +6,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
-
 
 def test_stubs_match_the_native_module():
     result = subprocess.run(

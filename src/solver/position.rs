@@ -6,7 +6,7 @@ use super::SolveError;
 /// A position of a gravity k-in-a-row game (Connect Four and its relatives).
 ///
 /// Stored as the stones of the player to move (`current`) and all stones (`mask`),
-/// see [`geometry`](super::geometry) for the bit layout. Built only through checked
+/// see the private `solver::geometry` module for the bit layout. Built only through checked
 /// constructors, so every `Position` is reachable from the empty board (except that
 /// [`Position::from_cells`] cannot check the move order, only counts and gravity).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
