@@ -2,26 +2,20 @@
 //! sets (table cleared before each position, scores asserted so a fast wrong answer
 //! cannot pass). The full benchmark is `cargo run --release --example solver_bench`.
 
+#[path = "../tests/support/pons.rs"]
+mod pons;
+
 use std::sync::atomic::AtomicBool;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use inarow::solver::{Position, Solver, SolverConfig};
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4-pons/");
-
-/// The first `n` positions of a set with their expected scores (empty if absent).
+/// The first `n` positions of a set with their expected scores.
 fn load(file: &str, n: usize) -> Vec<(Position, i32)> {
-    let Ok(text) = std::fs::read_to_string(format!("{DIR}{file}")) else {
-        eprintln!("{DIR}{file} not found: benchmark skipped");
-        return Vec::new();
-    };
-    text.lines()
+    pons::load(file)
+        .into_iter()
         .take(n)
-        .filter_map(|l| {
-            let mut p = l.split_whitespace();
-            let pos = Position::parse_pons(p.next()?).ok()?;
-            Some((pos, p.next()?.parse().ok()?))
-        })
+        .map(|(_, pos, score)| (pos, score))
         .collect()
 }
 
@@ -35,9 +29,6 @@ fn bench_sets(c: &mut Criterion) {
         ("Test_L2_R2", "middle_medium_x5", 5),
     ] {
         let positions = load(file, n);
-        if positions.is_empty() {
-            continue;
-        }
         c.bench_function(name, |b| {
             b.iter(|| {
                 for (pos, want) in &positions {

@@ -8,6 +8,9 @@
 //! score; prints mean nodes and mean time per set next to Pons' and c4's reference
 //! figures, then solves (and analyses) the empty 7x6 board.
 
+#[path = "../tests/support/pons.rs"]
+mod pons;
+
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -107,7 +110,6 @@ fn main() {
     // (2 threads: 17 s against 13 s).
     let empty_tt_mib: usize = arg("--empty-tt-mib").map_or(256, |v| v.parse().expect("MiB"));
 
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4-pons/");
     let mut solver = Solver::new(SolverConfig {
         tt_bytes: tt_mib << 20,
         threads,
@@ -125,21 +127,10 @@ fn main() {
                 continue;
             }
         }
-        let path = format!("{dir}{}", set.file);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            println!("{}: cannot read {path}, skipped", set.name);
-            continue;
-        };
         let lim = limit.map_or(set.limit, |l| l.min(set.limit));
         let (mut nodes, mut secs, mut count) = (0u64, 0f64, 0usize);
         let cpu0 = cpu_seconds();
-        for line in text.lines().take(lim) {
-            let mut parts = line.split_whitespace();
-            let (Some(m), Some(s)) = (parts.next(), parts.next()) else {
-                continue;
-            };
-            let pos = Position::parse_pons(m).expect("bad position");
-            let want: i32 = s.parse().expect("bad score");
+        for (m, pos, want) in pons::load(set.file).into_iter().take(lim) {
             solver.clear();
             let t = Instant::now();
             let got = solver.solve(&pos, false, &cancel).unwrap();

@@ -5,12 +5,17 @@ Profiles (select with the environment variable HYPOTHESIS_PROFILE, default "ci")
   ci    200 examples per property, no deadline (the machine is shared);
   dev   1000 examples;
   long  5000 examples, for a thorough run before a release.
+
+INAROW_REQUIRE_OPTIONAL=1 (CI's second environment, where every optional ecosystem is
+installed) turns every skip, of a test or of a whole module, into a failure: a broken
+install of an ecosystem cannot pass as "skipped".
 """
 
 import os
 import sys
 import warnings
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # When a property fails, hypothesis imports libcst to write its patch file, and libcst
@@ -30,3 +35,24 @@ settings.register_profile("ci", max_examples=200, **_COMMON)
 settings.register_profile("dev", max_examples=1000, **_COMMON)
 settings.register_profile("long", max_examples=5000, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+REQUIRE_OPTIONAL = os.environ.get("INAROW_REQUIRE_OPTIONAL") == "1"
+
+
+def _fail_skip(report):
+    if REQUIRE_OPTIONAL and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped, but INAROW_REQUIRE_OPTIONAL=1 forbids skips: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    _fail_skip(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    outcome = yield
+    _fail_skip(outcome.get_result())

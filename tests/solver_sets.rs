@@ -1,11 +1,12 @@
 //! Pons' Connect-Four test sets: End-Easy and Middle-Easy in full, samples of the
-//! harder sets. Skipped (with a message) when the data directory is absent.
+//! harder sets. The sets are part of the repository; a missing one fails the test.
+
+#[path = "support/pons.rs"]
+mod pons;
 
 use std::sync::atomic::AtomicBool;
 
 use inarow::solver::{Position, Solver, SolverConfig};
-
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/connect4-pons/");
 
 /// Solves the first `limit` lines of `file` (every `stride`-th line) with a cleared
 /// table and checks the scores; also checks that the node count stays sane.
@@ -14,11 +15,6 @@ fn run(file: &str, limit: usize, stride: usize, max_mean_nodes: f64) {
 }
 
 fn run_threads(file: &str, limit: usize, stride: usize, max_mean_nodes: f64, threads: usize) {
-    let path = format!("{DIR}{file}");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("skipping {file}: {path} not found");
-        return;
-    };
     let mut solver = Solver::new(SolverConfig {
         tt_bytes: 16 << 20,
         threads,
@@ -26,13 +22,7 @@ fn run_threads(file: &str, limit: usize, stride: usize, max_mean_nodes: f64, thr
     .unwrap();
     let cancel = AtomicBool::new(false);
     let (mut count, mut nodes) = (0u64, 0u64);
-    for line in text.lines().step_by(stride).take(limit) {
-        let mut parts = line.split_whitespace();
-        let (Some(moves), Some(score)) = (parts.next(), parts.next()) else {
-            continue;
-        };
-        let pos = Position::parse_pons(moves).unwrap();
-        let want: i32 = score.parse().unwrap();
+    for (moves, pos, want) in pons::load(file).into_iter().step_by(stride).take(limit) {
         solver.clear();
         let got = solver.solve(&pos, false, &cancel).unwrap();
         assert_eq!(got, want, "{file}: {moves}");
@@ -113,20 +103,9 @@ fn cancel_parallel_search() {
 
 #[test]
 fn analyze_and_best_move_agree() {
-    let path = format!("{DIR}Test_L2_R1");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("skipping: {path} not found");
-        return;
-    };
     let mut solver = Solver::new(SolverConfig::default()).unwrap();
     let cancel = AtomicBool::new(false);
-    for line in text.lines().step_by(50).take(20) {
-        let mut parts = line.split_whitespace();
-        let (Some(moves), Some(score)) = (parts.next(), parts.next()) else {
-            continue;
-        };
-        let pos = Position::parse_pons(moves).unwrap();
-        let want: i32 = score.parse().unwrap();
+    for (moves, pos, want) in pons::load("Test_L2_R1").into_iter().step_by(50).take(20) {
         let a = solver.analyze(&pos, false, &cancel).unwrap();
         assert_eq!(
             a.iter().flatten().max().copied(),

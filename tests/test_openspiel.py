@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install open_spiel)")
+pytestmark = pytest.mark.openspiel
 
 import openspiel_diff  # noqa: E402
 

@@ -3,24 +3,10 @@ and best move agree with the scores, over positions, limits and bad input."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from pons import positions
 
 import inarow
-
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4-pons"
-
-
-def lines(name: str, count: int) -> list[tuple[str, int]]:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (the shared test sets sit beside the repository)")
-    out = []
-    for line in path.read_text().splitlines()[:count]:
-        moves, score = line.split()
-        out.append((moves, int(score)))
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +19,7 @@ def solver():
 )
 def test_exact_scores_on_pons_sets(solver, name, count):
     nodes = 0
-    for moves, score in lines(name, count):
+    for moves, score in positions(name, count):
         board = inarow.Board.from_pons(moves)
         solver.clear()
         assert solver.solve(board) == score, moves
@@ -44,7 +30,7 @@ def test_exact_scores_on_pons_sets(solver, name, count):
 
 
 def test_analysis_and_best_move_agree_with_the_scores(solver):
-    for moves, score in lines("Test_L3_R1", 40):
+    for moves, score in positions("Test_L3_R1", 40):
         board = inarow.Board.from_pons(moves)
         scores = solver.analyze(board)
         assert len(scores) == 7

@@ -44,7 +44,7 @@
 //! (how each came about, and what was tried and dropped: BENCHMARKS.md, "Solver
 //! techniques: history").
 //!
-//! * Two bitboards per position in the shared [`Layout`](crate::layout::Layout)
+//! * Two bitboards per position in the shared `Layout` (the crate's private `layout` module)
 //!   (mover's stones, all stones); key `current + mask`, or its mirror image if
 //!   smaller, at every depth (empty board -4% nodes, -5% time); a position that
 //!   is its own mirror image searches half of the columns.

@@ -8,7 +8,7 @@ use crate::rules::Rules;
 /// A position of a gravity k-in-a-row game (Connect Four and its relatives).
 ///
 /// Stored as the stones of the player to move (`current`) and all stones (`mask`)
-/// in the [`Layout`](crate::layout::Layout). Built only through checked
+/// in the `Layout` (the crate's private `layout` module). Built only through checked
 /// constructors: from a [`Game`] (which validated it), from moves, or from cells
 /// checked by the same validator as [`Game::from_cells`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
