@@ -272,6 +272,7 @@ def test_pettingzoo_returns_never_alias():
         drive(lambda kwargs=kwargs: pz.env(**kwargs), play, 60, 0)
 
 
+@pytest.mark.rllib
 def test_rllib_returns_never_alias():
     rllib = pytest.importorskip("inarow.rllib", exc_type=ImportError)
 
