@@ -27,6 +27,7 @@ mod record;
 mod rng;
 mod rules;
 
+pub mod agents;
 pub mod batch;
 pub mod solver;
 
