@@ -5,6 +5,12 @@
 //! players `a` plays one seat and copies of `b` all the others. With `swap`, `a`'s
 //! seat rotates with the game index (game `i`: seat `i % players`, so every seat
 //! gets the same number of games up to one); without it `a` always moves first.
+//!
+//! Random streams belong to seats within a *round*: with `swap`, games
+//! `r * players .. (r + 1) * players` form round `r` and share the streams of each
+//! seat, so with 2 players `match(a, b)` and `match(b, a)` play exactly the same
+//! games with the agents' seats exchanged (a's wins in one are its losses in the
+//! other). Without `swap` every game is its own round.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -93,11 +99,13 @@ pub fn seat_of_a(game: u64, players: usize, swap: bool) -> usize {
     }
 }
 
-/// The generator of the agent at `seat` in game `game`: one stream per (game, seat).
-pub fn game_rng(seed: u64, game: u64, seat: usize) -> Rng {
+/// The generator of the agent at `seat` in game `game`: one stream per (round, seat).
+pub fn game_rng(seed: u64, game: u64, players: usize, swap: bool, seat: usize) -> Rng {
+    let round = if swap { game / players as u64 } else { game };
     Rng::new(
         seed,
-        game.wrapping_mul(MAX_PLAYERS as u64)
+        round
+            .wrapping_mul(MAX_PLAYERS as u64)
             .wrapping_add(seat as u64),
     )
 }
@@ -130,7 +138,7 @@ pub fn play_match(
                 break;
             }
             let seat = seat_of_a(i, rules.players(), config.swap);
-            match play_game(&mut game, &mut wa, &mut wb, seat, config.seed, i, cancel) {
+            match play_game(&mut game, &mut wa, &mut wb, seat, config, i, cancel) {
                 Ok(winner) => result.record(seat, winner, game.stones_on_board()),
                 Err(e) => {
                     failure
@@ -172,13 +180,15 @@ fn play_game(
     a: &mut AgentWorker,
     b: &mut AgentWorker,
     seat_a: usize,
-    seed: u64,
+    config: &MatchConfig,
     index: u64,
     cancel: &AtomicBool,
 ) -> Result<Option<usize>, AgentError> {
     game.reset();
     let players = game.rules().players();
-    let mut rngs: Vec<Rng> = (0..players).map(|s| game_rng(seed, index, s)).collect();
+    let mut rngs: Vec<Rng> = (0..players)
+        .map(|s| game_rng(config.seed, index, players, config.swap, s))
+        .collect();
     while !game.is_over() {
         let seat = game.to_move();
         let worker = if seat == seat_a { &mut *a } else { &mut *b };

@@ -398,6 +398,31 @@ fn greedy_beats_random_and_swapping_mirrors_the_match() {
     assert!(r.total.wins > 1700, "{r:?}");
     let back = run(c4, Agent::Random, Agent::Greedy, 2000, 1, true, 2);
     assert!(back.total.losses > 1700, "{back:?}");
+    // Swapping the agents replays the same games with the seats exchanged.
+    let ab = run(
+        c4,
+        Agent::Greedy,
+        Agent::Negamax { depth: 1 },
+        400,
+        5,
+        true,
+        2,
+    );
+    let ba = run(
+        c4,
+        Agent::Negamax { depth: 1 },
+        Agent::Greedy,
+        400,
+        5,
+        true,
+        2,
+    );
+    assert_eq!(
+        (ab.total.wins, ab.total.draws, ab.total.losses),
+        (ba.total.losses, ba.total.draws, ba.total.wins)
+    );
+    assert_eq!(ab.seats[0].wins, ba.seats[1].losses);
+    assert_eq!(ab.moves, ba.moves);
     // Same agent on both sides: the first seat's edge shows in per-seat results, and
     // a's wins in seat 0 mirror its losses in seat 1 in distribution.
     let same = run(c4, Agent::Random, Agent::Random, 20_000, 2, true, 2);
