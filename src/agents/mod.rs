@@ -134,6 +134,8 @@ pub struct AgentWorker {
     agent: Agent,
     board: Option<LineBoard>,
     solver: Option<Solver>,
+    /// The perfect agent's analyses of recent positions (cells -> scores).
+    analyses: perfect::Cache,
     legal: Vec<usize>,
     search: negamax::Scratch,
 }
@@ -144,6 +146,7 @@ impl AgentWorker {
             agent,
             board: None,
             solver: None,
+            analyses: perfect::Cache::default(),
             legal: Vec::new(),
             search: negamax::Scratch::default(),
         }
@@ -185,7 +188,7 @@ impl AgentWorker {
                     self.solver = Some(Solver::new(SolverConfig { tt_bytes, threads })?);
                 }
                 let solver = self.solver.as_mut().expect("just set");
-                perfect::choose(solver, game, temperature, rng, cancel)
+                perfect::choose(solver, &mut self.analyses, game, temperature, rng, cancel)
             }
         }
     }

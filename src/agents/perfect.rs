@@ -1,5 +1,6 @@
 //! The perfect agent: the exact solver's scores, played greedily or sampled.
 
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use super::{pick, unit_f64, AgentError};
@@ -18,9 +19,23 @@ pub fn check_rules(rules: &Rules) -> Result<(), AgentError> {
     Ok(())
 }
 
+/// Positions analysed before; sampling the same position again (temperature play,
+/// many games from one opening) costs a lookup instead of a search.
+#[derive(Default)]
+pub struct Cache {
+    scores: HashMap<CacheKey, Vec<Option<i32>>>,
+}
+
+/// Width, height, k and the cells of a position.
+type CacheKey = (usize, usize, usize, Vec<u8>);
+
+/// Entries kept before the cache starts over.
+const CACHE_ENTRIES: usize = 1 << 14;
+
 /// Scores every move exactly and picks one with [`softmax_pick`].
 pub fn choose(
     solver: &mut Solver,
+    cache: &mut Cache,
     game: &Game,
     temperature: f64,
     rng: &mut Rng,
@@ -30,9 +45,18 @@ pub fn choose(
     let mut cells = vec![0i8; r.num_cells()];
     game.write_cells(&mut cells);
     let cells: Vec<u8> = cells.into_iter().map(|c| c as u8).collect();
-    let pos = Position::from_cells(r.width(), r.height(), r.k(), &cells)?;
+    let key = (r.width(), r.height(), r.k(), cells);
+    if let Some(scores) = cache.scores.get(&key) {
+        return softmax_pick(scores, temperature, rng).ok_or(AgentError::GameOver);
+    }
+    let pos = Position::from_cells(r.width(), r.height(), r.k(), &key.3)?;
     let scores = solver.analyze(&pos, false, cancel)?;
-    softmax_pick(&scores, temperature, rng).ok_or(AgentError::GameOver)
+    let choice = softmax_pick(&scores, temperature, rng).ok_or(AgentError::GameOver);
+    if cache.scores.len() >= CACHE_ENTRIES {
+        cache.scores.clear();
+    }
+    cache.scores.insert(key, scores);
+    choice
 }
 
 /// An action given each action's score (`None`: illegal). Temperature 0: uniformly

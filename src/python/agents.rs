@@ -10,7 +10,6 @@ use pyo3::types::{PyDict, PyFloat, PyTuple};
 use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
 use super::board::{move_error, Board};
 use super::errors::{CancelledError, IllegalMoveError, SolverConfigError, UnsupportedRulesError};
-use super::interrupt::run_interruptible;
 use super::vec_env::{seed_arg, threads_arg};
 use crate::agents::{
     game_rng, play_match as core_play_match, seat_of_a, Agent as Spec, AgentError, AgentWorker,
@@ -350,6 +349,53 @@ impl Agent {
         let ctor = py.import("inarow.agents")?.getattr(name)?;
         PyTuple::new(py, [ctor, args.into_any()])
     }
+}
+
+/// Runs `work` on a scoped thread while this thread waits for it, checking for
+/// Ctrl-C every 50 ms (a `KeyboardInterrupt` raises `cancel`, waits for the worker
+/// and is re-raised). The worker reports through a channel, so a quick move
+/// returns as soon as it is done instead of at the next poll.
+fn run_interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+    mut on_tick: impl FnMut(Python<'_>) -> PyResult<()>,
+) -> PyResult<T> {
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    const POLL: std::time::Duration = std::time::Duration::from_millis(50);
+    std::thread::scope(|scope| {
+        let (send, mut receive) = channel();
+        std::thread::Builder::new()
+            .name("inarow-agent".into())
+            .spawn_scoped(scope, move || {
+                // The receiver lives until the scope ends: sending cannot fail.
+                let _ = send.send(work());
+            })
+            .map_err(|e| {
+                pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "cannot start a worker thread: {e}"
+                ))
+            })?;
+        loop {
+            // The receiver moves to the detached closure and back (it is not Sync).
+            let (outcome, back) = py.detach(move || (receive.recv_timeout(POLL), receive));
+            receive = back;
+            match outcome {
+                Ok(result) => return Ok(result),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                        "internal error: the worker thread panicked",
+                    ))
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Err(e) = py.check_signals().and_then(|()| on_tick(py)) {
+                cancel.store(true, Ordering::Relaxed);
+                let _ = py.detach(move || receive.recv());
+                return Err(e);
+            }
+        }
+    })
 }
 
 fn default_threads() -> usize {
