@@ -291,6 +291,7 @@ def test_pons_accuracy_from_computed_truth_then_from_generated_analysis_files(
             raise AssertionError("the shipped analysis must be used")
 
     monkeypatch.setattr(inarow, "Solver", NoSolver)
+    monkeypatch.setattr(evaluate, "_COMPUTED_PONS", {})  # only the files may answer
     shipped = evaluate.move_accuracy(agents.greedy(seed=1), "pons", progress=False)
     assert shipped.sets == computed.sets
     perfect = evaluate.move_accuracy(agents.perfect(seed=0), "pons", per_set=2, progress=False)

@@ -403,6 +403,11 @@ def pons_positions(per_set: int | None = None) -> dict[str, list[PonsPosition]]:
     return out
 
 
+#: Truths computed for Pons positions without a shipped analysis, kept for the process
+#: (move string -> per-column scores), so scoring several agents solves each once.
+_COMPUTED_PONS: dict[str, tuple[int | None, ...]] = {}
+
+
 def _analyze_all(
     boards: Sequence[Board], solver: Any, bar_wanted: bool | None, label: str
 ) -> list[tuple[int | None, ...]]:
@@ -497,8 +502,12 @@ def move_accuracy(
         shipped = {
             name: [p.analysis for p in ps] for name, ps in pons.items() if ps and ps[0].analysis
         }
+        pons_moves: dict[str, list[str]] | None = {
+            name: [p.moves for p in ps] for name, ps in pons.items()
+        }
     else:
         sets = _named_sets(positions)
+        pons_moves = None
         if per_set is not None:
             sets = {name: boards[:per_set] for name, boards in sets.items()}
         shipped = {}
@@ -516,10 +525,16 @@ def move_accuracy(
     for name, boards in sets.items():
         t0 = time.perf_counter()
         truth = shipped.get(name)
+        if truth is None and pons_moves is not None:
+            known = [_COMPUTED_PONS.get(m) for m in pons_moves[name]]
+            if all(t is not None for t in known):
+                truth = known
         if truth is None:
             if solver is None and own_solver is None:
                 own_solver = inarow.Solver(threads=min(os.cpu_count() or 1, 64))
             truth = _analyze_all(boards, solver or own_solver, progress, name)
+            if pons_moves is not None:
+                _COMPUTED_PONS.update(zip(pons_moves[name], truth))
         t1 = time.perf_counter()
         actions = _agent_actions(agent, boards, threads)
         t2 = time.perf_counter()
