@@ -37,9 +37,14 @@ def throughput(games: int, threads: int | None) -> None:
         )
 
 
-def round_robin(entrants: dict, games: int, perfect_games: int, threads: int | None) -> None:
+def round_robin(
+    entrants: dict, games: int, perfect_games: int, threads: int | None, opening: int
+) -> None:
     names = list(entrants)
-    print(f"\nscore of the row agent against the column agent ({games} games, both seats)")
+    print(
+        f"\nscore of the row agent against the column agent ({games} games, both seats, "
+        f"{opening} random opening plies)"
+    )
     print(" " * 10 + "".join(f"{n:>11}" for n in names) + f"{'perfect':>11}")
     for row in names:
         cells = []
@@ -47,11 +52,23 @@ def round_robin(entrants: dict, games: int, perfect_games: int, threads: int | N
             if row == col:
                 cells.append(f"{'-':>11}")
                 continue
-            r = evaluate.match(entrants[row], entrants[col], games=games, seed=1, threads=threads)
+            r = evaluate.match(
+                entrants[row],
+                entrants[col],
+                games=games,
+                seed=1,
+                threads=threads,
+                opening_plies=opening,
+            )
             cells.append(f"{r.score:>11.3f}")
         if perfect_games:
             r = evaluate.match(
-                entrants[row], agents.perfect(), games=perfect_games, seed=1, threads=threads
+                entrants[row],
+                agents.perfect(),
+                games=perfect_games,
+                seed=1,
+                threads=threads,
+                opening_plies=opening,
             )
             cells.append(f"{r.score:>7.3f} W{r.wins}/D{r.draws}/L{r.losses}")
         print(f"{row:>10}" + "".join(cells), flush=True)
@@ -81,6 +98,7 @@ def main() -> None:
     p.add_argument("--pons", type=int, default=50, help="positions per Pons set (0: skip)")
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--max-depth", type=int, default=6)
+    p.add_argument("--opening-plies", type=int, default=4, help="random plies opening each game")
     p.add_argument(
         "--pons-dir",
         type=Path,
@@ -96,7 +114,7 @@ def main() -> None:
     entrants = {"random": agents.random(), "greedy": agents.greedy()}
     entrants |= {f"negamax:{d}": agents.negamax(d) for d in range(1, args.max_depth + 1)}
     t0 = time.perf_counter()
-    round_robin(entrants, args.rr_games, args.perfect_games, args.threads)
+    round_robin(entrants, args.rr_games, args.perfect_games, args.threads, args.opening_plies)
     print(f"  ({time.perf_counter() - t0:.0f} s)")
     if args.pons:
         accuracy(entrants, args.pons, args.threads)

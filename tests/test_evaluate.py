@@ -71,6 +71,26 @@ def test_matches_are_deterministic_for_a_seed_and_independent_of_threads():
     assert (one.wins, one.moves) != (other.wins, other.moves)
 
 
+def test_random_openings_are_shared_by_each_round_and_keep_swap_symmetry():
+    a, b = agents.negamax(3), agents.negamax(2)
+    plain = evaluate.match(a, b, games=100, seed=2)
+    opened = evaluate.match(a, b, games=100, seed=2, opening_plies=4)
+    assert opened.opening_plies == 4 and opened.moves != plain.moves
+    back = evaluate.match(b, a, games=100, seed=2, opening_plies=4)
+    assert (opened.wins, opened.losses, opened.moves) == (back.losses, back.wins, back.moves)
+    # The Python slow path plays the same openings: a wrapper of a seeded random agent
+    # sees boards with 4 stones on its first move.
+    first_seen = []
+
+    def watcher(board):
+        if len(first_seen) < 10 and board.num_stones <= 5:
+            first_seen.append(board.num_stones)
+        return board.legal_moves()[0]
+
+    evaluate.match(watcher, agents.random(), games=6, opening_plies=4)
+    assert set(first_seen) <= {4, 5} and 4 in first_seen
+
+
 def test_three_players_rotate_a_seat_against_copies_of_b():
     r = evaluate.match(
         agents.negamax(2),
@@ -167,6 +187,9 @@ def test_an_agent_that_raises_propagates_its_exception():
         (dict(swap="yes"), TypeError, "swap"),
         (dict(threads=0), ValueError, "threads"),
         (dict(progress="bar"), TypeError, "progress"),
+        (dict(opening_plies=-1), ValueError, "opening_plies=-1"),
+        (dict(opening_plies=43), ValueError, "0..=42"),
+        (dict(opening_plies="4"), TypeError, "opening_plies"),
     ],
 )
 def test_bad_match_arguments(kwargs, error, match):

@@ -282,4 +282,5 @@ def play_match(
     swap: bool | None = None,
     threads: _Int | None = None,
     progress: Callable[[int, int], object] | None = None,
+    opening_plies: _Int | None = None,
 ) -> dict[str, Any]: ...

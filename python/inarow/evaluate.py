@@ -140,6 +140,7 @@ class MatchResult(SeatResult):
     rules: dict = field(default_factory=dict)
     seed: int = 0
     swap: bool = True
+    opening_plies: int = 0
 
     @property
     def games_per_minute(self) -> float:
@@ -226,6 +227,7 @@ def match(
     swap: bool = True,
     threads: int | None = None,
     progress: bool | Callable[[int, int], Any] = False,
+    opening_plies: int = 0,
 ) -> MatchResult:
     """Plays ``games`` games of agent ``a`` against agent ``b``; ``a``'s results.
 
@@ -260,6 +262,7 @@ def match(
             swap=swap,
             threads=threads,
             progress=callback,
+            opening_plies=opening_plies,
             **r,
         )
     finally:
@@ -282,6 +285,7 @@ def match(
         rules=r,
         seed=seed,
         swap=swap,
+        opening_plies=opening_plies,
     )
 
 

@@ -10,7 +10,9 @@
 //! `r * players .. (r + 1) * players` form round `r` and share the streams of each
 //! seat, so with 2 players `match(a, b)` and `match(b, a)` play exactly the same
 //! games with the agents' seats exchanged (a's wins in one are its losses in the
-//! other). Without `swap` every game is its own round.
+//! other). Without `swap` every game is its own round. With `opening_plies`, the
+//! games of a round also start from the same random opening; a game the opening
+//! already decided counts like any other.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -29,6 +31,9 @@ pub struct MatchConfig {
     pub swap: bool,
     /// Worker threads (at least 1).
     pub threads: usize,
+    /// Uniformly random moves that open every game before the agents play (the same
+    /// opening for every game of a round, so each is played from every seat).
+    pub opening_plies: usize,
 }
 
 /// Results of `a`: a loss is a game another player won.
@@ -110,6 +115,24 @@ pub fn game_rng(seed: u64, game: u64, players: usize, swap: bool, seat: usize) -
     )
 }
 
+/// The random opening of game `game`: shared by the games of its round.
+pub fn play_opening(game: &mut Game, config: &MatchConfig, index: u64) {
+    let players = game.rules().players();
+    let round = if config.swap {
+        index / players as u64
+    } else {
+        index
+    };
+    let mut rng = Rng::new(config.seed ^ 0x6F70_656E_696E_6773, round);
+    for _ in 0..config.opening_plies {
+        if game.is_over() {
+            break;
+        }
+        let a = crate::batch::random_legal_action(game, &mut rng);
+        game.play_unchecked(a);
+    }
+}
+
 /// Plays `config.games` games of `a` against `b`. `done` counts finished games;
 /// raising `cancel` stops within a move ([`AgentError::Cancelled`]).
 pub fn play_match(
@@ -185,6 +208,7 @@ fn play_game(
     cancel: &AtomicBool,
 ) -> Result<Option<usize>, AgentError> {
     game.reset();
+    play_opening(game, config, index);
     let players = game.rules().players();
     let mut rngs: Vec<Rng> = (0..players)
         .map(|s| game_rng(config.seed, index, players, config.swap, s))

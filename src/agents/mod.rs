@@ -25,7 +25,7 @@ mod perfect;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
-pub use arena::{game_rng, play_match, seat_of_a, MatchConfig, MatchResult, Tally};
+pub use arena::{game_rng, play_match, play_opening, seat_of_a, MatchConfig, MatchResult, Tally};
 pub use lines::{window_weight, LineBoard};
 pub use perfect::softmax_pick;
 

@@ -347,11 +347,26 @@ fn run(
     swap: bool,
     threads: usize,
 ) -> MatchResult {
+    run_from(rules, a, b, games, seed, swap, threads, 0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_from(
+    rules: Rules,
+    a: Agent,
+    b: Agent,
+    games: u64,
+    seed: u64,
+    swap: bool,
+    threads: usize,
+    opening_plies: usize,
+) -> MatchResult {
     let config = MatchConfig {
         games,
         seed,
         swap,
         threads,
+        opening_plies,
     };
     play_match(rules, &a, &b, &config, &AtomicU64::new(0), &no_cancel()).unwrap()
 }
@@ -442,6 +457,7 @@ fn a_cancelled_match_stops() {
         seed: 0,
         swap: true,
         threads: 2,
+        opening_plies: 0,
     };
     let r = play_match(
         Rules::connect_four(),
@@ -462,6 +478,7 @@ fn bad_parameters_are_refused() {
         seed: 0,
         swap: true,
         threads: 1,
+        opening_plies: 0,
     };
     let bad = [
         Agent::Negamax { depth: 0 },
@@ -508,4 +525,38 @@ fn bad_parameters_are_refused() {
         &no_cancel(),
     );
     assert!(matches!(r, Err(AgentError::Unsupported(_))));
+}
+
+#[test]
+fn random_openings_diversify_deterministic_agents_and_are_shared_by_a_round() {
+    let c4 = Rules::connect_four();
+    let (a, b) = (Agent::Negamax { depth: 3 }, Agent::Negamax { depth: 2 });
+    // Without an opening the two searchers replay very few distinct games.
+    let plain = run_from(c4, a, b, 200, 1, true, 2, 0);
+    let opened = run_from(c4, a, b, 200, 1, true, 2, 4);
+    assert_eq!(opened.total.games, 200);
+    assert_ne!(plain.moves, opened.moves);
+    // Both games of a round start from the same opening.
+    let config = MatchConfig {
+        games: 4,
+        seed: 3,
+        swap: true,
+        threads: 1,
+        opening_plies: 6,
+    };
+    let opening = |i: u64| {
+        let mut g = Game::new(c4);
+        play_opening(&mut g, &config, i);
+        g.history().to_vec()
+    };
+    assert_eq!(opening(0).len(), 6);
+    assert_eq!(opening(0), opening(1));
+    assert_ne!(opening(1), opening(2));
+    // Swap symmetry still holds with openings.
+    let ab = run_from(c4, a, b, 100, 5, true, 2, 4);
+    let ba = run_from(c4, b, a, 100, 5, true, 2, 4);
+    assert_eq!(
+        (ab.total.wins, ab.total.losses),
+        (ba.total.losses, ba.total.wins)
+    );
 }

@@ -12,8 +12,8 @@ use super::board::{move_error, Board};
 use super::errors::{CancelledError, IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::vec_env::{seed_arg, threads_arg};
 use crate::agents::{
-    game_rng, play_match as core_play_match, seat_of_a, Agent as Spec, AgentError, AgentWorker,
-    MatchConfig, MatchResult, MAX_DEPTH,
+    game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec, AgentError,
+    AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,
 };
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
 use crate::{Game, Rng};
@@ -498,7 +498,7 @@ fn short_repr(obj: &Bound<'_, PyAny>) -> String {
 /// Python agents with a copy of the board.
 #[pyfunction]
 #[pyo3(signature = (a, b, games, width=None, height=None, k=None, players=None, gravity=None,
-                    seed=None, swap=None, threads=None, progress=None))]
+                    seed=None, swap=None, threads=None, progress=None, opening_plies=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
@@ -514,6 +514,7 @@ pub fn play_match<'py>(
     swap: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
+    opening_plies: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (side_a, side_b) = (side(a, "a")?, side(b, "b")?);
     let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
@@ -527,6 +528,19 @@ pub fn play_match<'py>(
         }
     };
     let seed = seed_arg(seed)?.unwrap_or(0);
+    let cells = rules.num_cells() as i64;
+    let opening_plies = match opening_plies.filter(|o| !o.is_none()) {
+        None => 0,
+        Some(o) => match int_arg(o, "opening_plies")? {
+            Some(v) if (0..=cells).contains(&v) => v as usize,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "opening_plies={} is out of range: allowed 0..={cells} (the board's cells)",
+                    o.repr()?
+                )))
+            }
+        },
+    };
     let swap = swap
         .map(|s| bool_arg(s, "swap"))
         .transpose()?
@@ -551,6 +565,7 @@ pub fn play_match<'py>(
         seed,
         swap,
         threads,
+        opening_plies,
     };
     let start = std::time::Instant::now();
     let result = match (&side_a, &side_b) {
@@ -621,6 +636,7 @@ fn play_match_here(
             .map(|s| game_rng(config.seed, i, players, config.swap, s))
             .collect();
         let mut game = Game::new(rules);
+        play_opening(&mut game, config, i);
         while !game.is_over() {
             let seat = game.to_move();
             let which = usize::from(seat != seat_a);
