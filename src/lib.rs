@@ -32,6 +32,7 @@ mod rules;
 #[cfg_attr(not(feature = "python"), allow(dead_code))]
 mod watch;
 
+pub mod agents;
 pub mod batch;
 pub mod mcts;
 pub mod solver;

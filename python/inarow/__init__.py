@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 # Adapter submodules, imported on first attribute access (``inarow.gymnasium``...).
-_LAZY_SUBMODULES = ("gymnasium", "pettingzoo", "rllib", "plot", "cli")
+_LAZY_SUBMODULES = ("gymnasium", "pettingzoo", "rllib", "plot", "cli", "agents", "evaluate")
 
 
 def __getattr__(name: str):  # PEP 562: lazy adapter submodules

@@ -8,6 +8,7 @@ import numpy.typing as npt
 from typing_extensions import Self, disjoint_base
 
 __all__ = [
+    "Agent",
     "FORMAT_VERSION",
     "MAX_ENVS",
     "MAX_PLAYERS",
@@ -24,6 +25,7 @@ __all__ = [
     "SolverConfigError",
     "UnsupportedRulesError",
     "VecEnv",
+    "play_match",
     "simulate",
     "winners",
 ]
@@ -332,3 +334,47 @@ class MCTS:
     def num_trees(self) -> int: ...
     @property
     def num_actions(self) -> int: ...
+@final
+class Agent:
+    """A built-in agent: ``agent(board) -> action`` (see ``inarow.agents``)."""
+
+    @staticmethod
+    def random(seed: _Int | None = None) -> Agent: ...
+    @staticmethod
+    def greedy(seed: _Int | None = None) -> Agent: ...
+    @staticmethod
+    def negamax(depth: _Int, seed: _Int | None = None) -> Agent: ...
+    @staticmethod
+    def perfect(
+        temperature: float | None = None,
+        seed: _Int | None = None,
+        tt_bytes: _Int | None = None,
+        threads: _Int | None = None,
+    ) -> Agent: ...
+    def __call__(self, board: Board) -> int: ...
+    def actions(self, boards: Iterable[Board], threads: _Int | None = None) -> list[int]: ...
+    @property
+    def name(self) -> Literal["random", "greedy", "negamax", "perfect"]: ...
+    @property
+    def depth(self) -> int | None: ...
+    @property
+    def temperature(self) -> float | None: ...
+    @property
+    def seed(self) -> int | None: ...
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+def play_match(
+    a: Callable[[Board], object],
+    b: Callable[[Board], object],
+    games: _Int,
+    width: _Int | None = None,
+    height: _Int | None = None,
+    k: _Int | None = None,
+    players: _Int | None = None,
+    gravity: bool | None = None,
+    seed: _Int | None = None,
+    swap: bool | None = None,
+    threads: _Int | None = None,
+    progress: Callable[[int, int], object] | None = None,
+    opening_plies: _Int | None = None,
+) -> dict[str, Any]: ...

@@ -3,6 +3,8 @@
 Examples::
 
     inarow play                       # Connect Four against the solver
+    inarow play --opponent negamax:4  # against a depth-4 search (also: greedy, random,
+                                      # perfect, perfect:0.5 = solver with temperature 0.5)
     inarow play --width 3 --height 3 --k 3 --no-gravity --first engine
     inarow solve 4453                 # score of a position (Pons' 1-based columns)
     inarow solve 4453 --analyze       # score of each move
@@ -81,12 +83,49 @@ def _parse_move(text: str, board: inarow.Board) -> int:
     return int(parts[0])
 
 
+def _opponent(spec: str) -> str:
+    """Checks an ``--opponent`` value: random, greedy, negamax[:DEPTH], perfect[:TEMPERATURE]."""
+    name, _, arg = spec.partition(":")
+    try:
+        if name in ("random", "greedy") and not arg:
+            return spec
+        if name == "negamax" and (not arg or 1 <= int(arg) <= 64):
+            return spec
+        if name == "perfect" and (not arg or float(arg) >= 0):
+            return spec
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(
+        f"{spec!r}: allowed random, greedy, negamax[:DEPTH 1..64], perfect[:TEMPERATURE >= 0]"
+    )
+
+
+def _make_agent(spec: str, seed: int | None):
+    name, _, arg = spec.partition(":")
+    if name == "negamax":
+        return inarow.agents.negamax(int(arg or 4), seed=seed)
+    if name == "perfect":
+        return inarow.agents.perfect(float(arg or 0.0), seed=seed)
+    return getattr(inarow.agents, name)(seed=seed)
+
+
 def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     rules = _rules(args)
     board = inarow.Board(**rules)
     human = 1 if args.first == "human" else 2
     engine = args.engine
-    if engine == "auto":
+    agent = None
+    if args.opponent is not None:
+        engine = args.opponent
+        if engine.startswith("perfect") and not _solver_supports(rules):
+            print(
+                "error: the perfect opponent needs the solver's rules "
+                "(2 players, gravity, width * (height + 1) <= 64)",
+                file=sys.stderr,
+            )
+            return 2
+        agent = _make_agent(engine, args.seed)
+    elif engine == "auto":
         engine = "solver" if _solver_supports(rules) else "random"
     solver = None
     if engine == "solver":
@@ -126,7 +165,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             except (ValueError, TypeError) as e:  # IllegalMoveError is a ValueError
                 print(f"illegal: {e}", file=out)
             continue
-        if solver is not None:
+        if agent is not None:
+            action = agent(board)
+        elif solver is not None:
             action = solver.best_move(board)
         else:
             action = rng.choice(board.legal_moves())
@@ -228,16 +269,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"inarow {inarow.__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    play = sub.add_parser("play", help="play against the solver (or random) on stdin")
+    play = sub.add_parser("play", help="play against the solver or another agent on stdin")
     _add_rules(play)
     play.add_argument("--first", choices=["human", "engine"], default="human")
     play.add_argument(
         "--engine",
         choices=["auto", "solver", "random"],
         default="auto",
-        help="auto: the solver where it applies, else random",
+        help="auto: the solver where it applies, else random (--opponent overrides it)",
     )
-    play.add_argument("--seed", type=int, default=None, help="seed of the random engine")
+    play.add_argument(
+        "--opponent",
+        type=_opponent,
+        default=None,
+        metavar="AGENT",
+        help="random, greedy, negamax[:DEPTH] (default depth 4), perfect[:TEMPERATURE] "
+        "(see inarow.agents); plays every seat but yours",
+    )
+    play.add_argument("--seed", type=int, default=None, help="seed of the engine's random choices")
     play.set_defaults(func=_cmd_play)
 
     solve = sub.add_parser(

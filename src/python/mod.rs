@@ -1,6 +1,7 @@
 //! The Python surface: thin wrappers that convert, validate, release the
 //! interpreter around real work and map core errors to Python exceptions.
 
+mod agents;
 mod args;
 mod board;
 mod intake;
@@ -57,6 +58,8 @@ pub(crate) mod errors {
 mod _native {
     use super::*;
 
+    #[pymodule_export]
+    use super::agents::{play_match, Agent};
     #[pymodule_export]
     use super::board::{winners, Board};
     #[pymodule_export]

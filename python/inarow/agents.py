@@ -1,0 +1,76 @@
+"""Agents: callables ``agent(board) -> action`` for any rules of the family.
+
+Every built-in agent is an :class:`Agent` (native: ``inarow.evaluate.match`` plays
+two of them inside Rust, across threads). The board passed in is never modified;
+a finished board raises :class:`inarow.IllegalMoveError`. The action is a column
+with gravity, ``row * width + col`` without. An agent draws its tie-breaks and
+samples from its own generator, seeded by ``seed`` (``None``: a fresh seed), so a
+seeded agent replays the same moves for the same sequence of calls.
+
+>>> import inarow
+>>> board = inarow.Board.from_moves([3, 0, 3, 0, 3])
+>>> inarow.agents.greedy(seed=0)(board)    # the second player must block column 3
+3
+>>> inarow.agents.negamax(4, seed=0)(board)
+3
+
+See ``docs/agents.md`` for the evaluation function, the 3+ player rule and the
+strength of each agent.
+"""
+
+from __future__ import annotations
+
+from inarow._native import Agent
+
+__all__ = ["Agent", "greedy", "negamax", "perfect", "random"]
+
+
+def random(seed: int | None = None) -> Agent:
+    """A uniformly random legal move."""
+    return Agent.random(seed)
+
+
+def greedy(seed: int | None = None) -> Agent:
+    """One move of look-ahead for itself and one for the next player, any rules.
+
+    In order: a move that wins at once; else a move after which the next player
+    cannot win at once (so it blocks a single threat and, with gravity, never plays
+    under one); else a move onto one of the next player's winning cells; else any
+    legal move. Random among the candidates of the first class that has any.
+    """
+    return Agent.greedy(seed)
+
+
+def negamax(depth: int, seed: int | None = None) -> Agent:
+    """Depth-limited alpha-beta search, ``depth`` plies (1..=64), any rules and players.
+
+    Leaves are scored by line counting: every window of ``k`` cells in a row,
+    column or diagonal that holds stones of one player only is worth ``4**(n-1)``
+    to that player (``n`` its stones there); the value is the mover's sum minus
+    the sum of every other player's. Wins score above any evaluation, sooner wins
+    higher. With 2 players this is negamax; with 3 or more the *paranoid* rule:
+    every other player minimises the mover's value. Random among moves of equal
+    value. A forced win within ``depth`` plies is always found.
+    """
+    return Agent.negamax(depth, seed)
+
+
+def perfect(
+    temperature: float = 0.0,
+    seed: int | None = None,
+    tt_bytes: int | None = None,
+    threads: int | None = None,
+) -> Agent:
+    """The exact solver's choice (2 players, gravity, ``width * (height + 1) <= 64``).
+
+    Every legal move is scored exactly (Pons' convention, for the player who moves:
+    larger is better, see :meth:`inarow.Solver.analyze`). Temperature 0: a move with
+    the best score, uniformly among equals. Temperature ``t > 0``: move ``i`` with
+    probability proportional to ``exp(score_i / t)`` (on 7x6 scores step by 1 per
+    two plies of a win's distance, so ``t = 1`` already favours the best move
+    strongly and ``t = 100`` is nearly uniform). Other rules raise
+    :class:`inarow.UnsupportedRulesError` when the agent is called. ``tt_bytes``
+    and ``threads`` configure its solver (defaults: 64 MiB, 1 thread); the table
+    persists from call to call.
+    """
+    return Agent.perfect(temperature, seed, tt_bytes, threads)

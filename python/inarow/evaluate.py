@@ -1,0 +1,562 @@
+"""Scoring agents: matches between agents, and move accuracy against the truth.
+
+>>> import inarow
+>>> r = inarow.evaluate.match(inarow.agents.greedy(), inarow.agents.random(), games=200)
+>>> r.games == r.wins + r.draws + r.losses == 200
+True
+
+``match`` plays two agents against each other (natively across threads when both
+are built-in agents); ``move_accuracy`` measures how often an agent's move keeps
+the best outcome on Pascal Pons' Connect-Four test positions (or any boards),
+as AlphaZero.jl and c4a0 report it. Rates come with 95% Wilson intervals.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Union
+
+import inarow
+from inarow import _native
+from inarow._native import Agent, Board
+
+__all__ = [
+    "PONS_SETS",
+    "AccuracyResult",
+    "MatchResult",
+    "SeatResult",
+    "SetAccuracy",
+    "match",
+    "move_accuracy",
+    "pons_positions",
+    "wilson_interval",
+]
+
+#: Pascal Pons' six test sets: file name -> the name on his blog.
+PONS_SETS: dict[str, str] = {
+    "Test_L3_R1": "End-Easy",
+    "Test_L2_R1": "Middle-Easy",
+    "Test_L2_R2": "Middle-Medium",
+    "Test_L1_R1": "Begin-Easy",
+    "Test_L1_R2": "Begin-Medium",
+    "Test_L1_R3": "Begin-Hard",
+}
+
+_Z95 = 1.959963984540054
+_PRESETS = {
+    "connect_four": dict(width=7, height=6, k=4, players=2, gravity=True),
+    "tic_tac_toe": dict(width=3, height=3, k=3, players=2, gravity=False),
+    "gomoku": dict(width=15, height=15, k=5, players=2, gravity=False),
+}
+
+Rules = Union[None, str, Mapping[str, Any], Board]
+
+
+def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial rate (95% by default); (0, 1) for n = 0."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# ----------------------------------------------------------------------------- match
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """Results of agent ``a`` over some games: wins, draws, losses (another player won)."""
+
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    #: The player number (1-based) ``a`` played; 0 for the whole match.
+    seat: int = 0
+
+    def _rate(self, x: int) -> float:
+        return x / self.games if self.games else float("nan")
+
+    @property
+    def win_rate(self) -> float:
+        return self._rate(self.wins)
+
+    @property
+    def draw_rate(self) -> float:
+        return self._rate(self.draws)
+
+    @property
+    def loss_rate(self) -> float:
+        return self._rate(self.losses)
+
+    @property
+    def score(self) -> float:
+        """(wins + draws / 2) / games."""
+        return self._rate(2 * self.wins + self.draws) / 2
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def draw_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.draws, self.games)
+
+    @property
+    def loss_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.losses, self.games)
+
+    def _line(self, label: str) -> str:
+        lo, hi = self.win_interval
+        return (
+            f"{label:>8} {self.games:>8} {self.wins:>8} {self.draws:>7} {self.losses:>8}"
+            f"   {self.win_rate:6.1%} [{lo:6.1%}, {hi:6.1%}]"
+        )
+
+
+@dataclass(frozen=True)
+class MatchResult(SeatResult):
+    """The result of :func:`match`, from the point of view of agent ``a``.
+
+    ``seats[i]`` holds ``a``'s results when it played player ``i + 1`` (player 1
+    moves first).
+    """
+
+    seats: tuple[SeatResult, ...] = ()
+    moves: int = 0
+    seconds: float = 0.0
+    a: str = ""
+    b: str = ""
+    rules: dict = field(default_factory=dict)
+    seed: int = 0
+    swap: bool = True
+    opening_plies: int = 0
+
+    @property
+    def games_per_minute(self) -> float:
+        return 60 * self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def __str__(self) -> str:
+        head = (
+            f"{'a as':>8} {'games':>8} {'wins':>8} {'draws':>7} {'losses':>8}   win rate [95% CI]"
+        )
+        rows = [self._line("all")]
+        rows += [s._line(f"player {s.seat}") for s in self.seats if s.games]
+        return (
+            f"a = {self.a}\nb = {self.b}\n{head}\n"
+            + "\n".join(rows)
+            + f"\nscore of a: {self.score:.3f}; {self.moves} moves in {self.seconds:.2f} s"
+        )
+
+
+def _rules_dict(rules: Rules) -> dict:
+    if rules is None:
+        return dict(_PRESETS["connect_four"])
+    if isinstance(rules, str):
+        try:
+            return dict(_PRESETS[rules])
+        except KeyError:
+            raise ValueError(
+                f"rules={rules!r} is not a known game: allowed {sorted(_PRESETS)}, "
+                "a dict of Board arguments, or an empty Board"
+            ) from None
+    if isinstance(rules, Board):
+        if rules.num_stones:
+            raise ValueError(
+                "rules=Board(...) must be an empty board: matches start from the empty board"
+            )
+        return dict(
+            width=rules.width,
+            height=rules.height,
+            k=rules.k,
+            players=rules.players,
+            gravity=rules.gravity,
+        )
+    if isinstance(rules, Mapping):
+        unknown = set(rules) - {"width", "height", "k", "players", "gravity"}
+        if unknown:
+            raise ValueError(
+                f"rules has unknown keys {sorted(unknown)}: allowed width, height, k, players, gravity"
+            )
+        board = Board(**rules)  # validates, with the Board's messages
+        return _rules_dict(board)
+    raise TypeError(
+        "rules must be None (Connect Four), a game name, a dict of Board arguments or an "
+        f"empty Board, got {type(rules).__name__}"
+    )
+
+
+def _progress_callback(progress: Any, total: int, unit: str) -> tuple[Callable | None, Any]:
+    """(callback(done, total) or None, a tqdm bar to close or None)."""
+    if progress is None or progress is False:
+        return None, None
+    if progress is True:
+        try:
+            from tqdm.auto import tqdm
+        except ImportError as e:
+            raise ImportError("progress=True needs tqdm: pip install 'inarow[progress]'") from e
+        bar = tqdm(total=total, unit=unit, unit_scale=True)
+
+        def update(done: int, _total: int) -> None:
+            bar.update(done - bar.n)
+
+        return update, bar
+    if callable(progress):
+        return progress, None
+    raise TypeError(
+        f"progress must be a bool or a callable progress(done, total), got {type(progress).__name__}"
+    )
+
+
+def match(
+    a: Callable[[Board], int],
+    b: Callable[[Board], int],
+    games: int = 1000,
+    rules: Rules = None,
+    seed: int = 0,
+    swap: bool = True,
+    threads: int | None = None,
+    progress: bool | Callable[[int, int], Any] = False,
+    opening_plies: int = 0,
+) -> MatchResult:
+    """Plays ``games`` games of agent ``a`` against agent ``b``; ``a``'s results.
+
+    ``rules``: None (Connect Four), ``"connect_four"``, ``"tic_tac_toe"``,
+    ``"gomoku"``, a dict of :class:`inarow.Board` arguments, or an empty Board.
+
+    Seating: with 2 players ``a`` plays one seat and ``b`` the other; with more,
+    ``a`` plays one seat and copies of ``b`` every other seat. ``swap=True`` rotates
+    ``a``'s seat with the game index (game ``i``: player ``i % players + 1``, so
+    every seat gets the same number of games, up to one); ``swap=False`` keeps
+    ``a`` as player 1. A loss is a game another player won.
+
+    Deterministic for ``seed``: in game ``i`` the agent at each seat draws from its
+    own stream of ``seed`` (built-in agents' own generators are not used), so the
+    result does not depend on ``threads`` (default: all cores). Two built-in agents
+    play inside Rust across threads; with a Python callable the games run one by
+    one here, and the callable gets a copy of the board and must return a legal
+    action (else ``TypeError`` / :class:`inarow.IllegalMoveError` naming it).
+
+    Raises ``ValueError`` for ``games`` outside 1..=2**40, ``TypeError`` for agents
+    that are not callable, :class:`inarow.UnsupportedRulesError` for a ``perfect``
+    agent on rules beyond the solver. Ctrl-C stops the match.
+    """
+    r = _rules_dict(rules)
+    callback, bar = _progress_callback(progress, games if isinstance(games, int) else 0, "game")
+    try:
+        raw = _native.play_match(
+            a,
+            b,
+            games,
+            seed=seed,
+            swap=swap,
+            threads=threads,
+            progress=callback,
+            opening_plies=opening_plies,
+            **r,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    seats = tuple(
+        SeatResult(games=g, wins=w, draws=d, losses=lo, seat=i + 1)
+        for i, (g, w, d, lo) in enumerate(raw["seats"])
+    )
+    return MatchResult(
+        games=raw["games"],
+        wins=raw["wins"],
+        draws=raw["draws"],
+        losses=raw["losses"],
+        seats=seats,
+        moves=raw["moves"],
+        seconds=raw["seconds"],
+        a=repr(a),
+        b=repr(b),
+        rules=r,
+        seed=seed,
+        swap=swap,
+        opening_plies=opening_plies,
+    )
+
+
+# --------------------------------------------------------------------- move accuracy
+
+
+@dataclass(frozen=True)
+class SetAccuracy:
+    """Move accuracy over one set of positions.
+
+    ``good``: moves that keep the best win/draw/loss outcome of the position;
+    ``perfect``: moves with the best exact score (a subset of the good ones).
+    """
+
+    name: str
+    positions: int
+    good: int
+    perfect: int
+
+    @property
+    def good_rate(self) -> float:
+        return self.good / self.positions if self.positions else float("nan")
+
+    @property
+    def perfect_rate(self) -> float:
+        return self.perfect / self.positions if self.positions else float("nan")
+
+    @property
+    def good_interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the good-move rate."""
+        return wilson_interval(self.good, self.positions)
+
+    @property
+    def perfect_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.perfect, self.positions)
+
+    def _line(self) -> str:
+        label = self.name + (f" ({PONS_SETS[self.name]})" if self.name in PONS_SETS else "")
+        return f"{label:<28} {self.positions:>9} {self.good_rate:10.1%} {self.perfect_rate:13.1%}"
+
+
+@dataclass(frozen=True)
+class AccuracyResult:
+    """The result of :func:`move_accuracy`: per set and overall."""
+
+    sets: dict[str, SetAccuracy]
+    overall: SetAccuracy
+    #: Time spent choosing the agent's moves, and computing the truth where needed.
+    agent_seconds: float = 0.0
+    truth_seconds: float = 0.0
+
+    @property
+    def good_rate(self) -> float:
+        return self.overall.good_rate
+
+    @property
+    def perfect_rate(self) -> float:
+        return self.overall.perfect_rate
+
+    def __str__(self) -> str:
+        head = f"{'set':<28} {'positions':>9} {'good':>10} {'perfect':>13}"
+        lines = [s._line() for s in self.sets.values()] + [self.overall._line()]
+        return head + "\n" + "\n".join(lines)
+
+
+def _pons_dir() -> Path:
+    """Where the Pons sets and their analyses ship inside the package."""
+    return Path(str(resources.files("inarow") / "data" / "connect4-pons"))
+
+
+@dataclass(frozen=True)
+class PonsPosition:
+    """One test position: Pons' 1-based move string, its score, the exact score of
+    each column (``None`` where illegal; ``None`` as a whole if no analysis ships)."""
+
+    moves: str
+    score: int
+    analysis: tuple[int | None, ...] | None
+
+
+def _read_analysis(path: Path, lines: Sequence[str]) -> list[tuple[int | None, ...]] | None:
+    if not path.is_file():
+        return None
+    rows = path.read_text().splitlines()
+    if len(rows) < len(lines):
+        return None  # an incomplete generation run: computed instead
+    out = []
+    for i, (row, moves) in enumerate(zip(rows, lines)):
+        fields = row.split()
+        if len(fields) != 8 or fields[0] != moves:
+            raise ValueError(
+                f"{path} line {i + 1} is corrupt: expected {moves!r} and 7 scores, got {row!r}"
+            )
+        out.append(tuple(None if f == "." else int(f) for f in fields[1:]))
+    return out
+
+
+def pons_positions(per_set: int | None = None) -> dict[str, list[PonsPosition]]:
+    """Pascal Pons' six Connect-Four test sets (1000 positions each) with the shipped
+    per-column exact analyses (``python/inarow/data/connect4-pons``); ``per_set``
+    keeps the first positions of each set."""
+    directory = _pons_dir()
+    out: dict[str, list[PonsPosition]] = {}
+    for name in PONS_SETS:
+        path = directory / name
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"Pons' test set {name} is missing from {directory} (a broken installation?)"
+            )
+        entries = [line.split() for line in path.read_text().splitlines() if line.strip()]
+        if per_set is not None:
+            entries = entries[:per_set]
+        moves = [e[0] for e in entries]
+        analysis = _read_analysis(directory / f"{name}.analysis", moves)
+        out[name] = [
+            PonsPosition(m, int(e[1]), analysis[i] if analysis is not None else None)
+            for i, (m, e) in enumerate(zip(moves, entries))
+        ]
+    return out
+
+
+#: Truths computed for Pons positions without a shipped analysis, kept for the process
+#: (move string -> per-column scores), so scoring several agents solves each once.
+_COMPUTED_PONS: dict[str, tuple[int | None, ...]] = {}
+
+
+def _analyze_all(
+    boards: Sequence[Board], solver: Any, bar_wanted: bool | None, label: str
+) -> list[tuple[int | None, ...]]:
+    """The exact analysis of every board, with a progress bar where wanted."""
+    bar = None
+    if bar_wanted is True or (bar_wanted is None and len(boards) > 0):
+        try:
+            from tqdm.auto import tqdm
+        except ImportError as e:
+            if bar_wanted is True:
+                raise ImportError("progress=True needs tqdm: pip install 'inarow[progress]'") from e
+        else:
+            bar = tqdm(total=len(boards), unit="position", desc=f"solving {label}")
+    try:
+        out = []
+        for board in boards:
+            out.append(tuple(solver.analyze(board)))
+            if bar is not None:
+                bar.update(1)
+        return out
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _agent_actions(agent: Any, boards: Sequence[Board], threads: int | None) -> list[int]:
+    if isinstance(agent, Agent):
+        return agent.actions(boards, threads=threads)
+    if not callable(agent):
+        raise TypeError(
+            "agent must be an inarow.agents agent or a callable agent(board) -> action, "
+            f"got {type(agent).__name__}"
+        )
+    out = []
+    for i, board in enumerate(boards):
+        action = agent(board.copy())
+        if isinstance(action, bool) or not hasattr(action, "__index__"):
+            raise TypeError(
+                f"agent {agent!r} returned {action!r} ({type(action).__name__}) on position {i}: "
+                "an agent must return an integer action"
+            )
+        if not board.is_legal(action):
+            raise inarow.IllegalMoveError(
+                f"agent {agent!r} returned an illegal action {action!r} on position {i}: "
+                f"legal actions {board.legal_moves()}"
+            )
+        out.append(int(action))
+    return out
+
+
+def _named_sets(positions: Any) -> dict[str, list[Board]]:
+    if isinstance(positions, Mapping):
+        return {str(name): list(boards) for name, boards in positions.items()}
+    if isinstance(positions, (str, bytes)):
+        raise ValueError(f'positions={positions!r}: allowed "pons", boards, or a dict of them')
+    if isinstance(positions, Iterable):
+        return {"positions": list(positions)}
+    raise TypeError(
+        f'positions must be "pons", an iterable of Boards or a dict of them, got {type(positions).__name__}'
+    )
+
+
+def move_accuracy(
+    agent: Callable[[Board], int],
+    positions: str | Iterable[Board] | Mapping[str, Iterable[Board]] = "pons",
+    per_set: int | None = None,
+    solver: inarow.Solver | None = None,
+    threads: int | None = None,
+    progress: bool | None = None,
+) -> AccuracyResult:
+    """How often ``agent``'s move keeps the best outcome (good-move rate) and has the
+    best exact score (perfect-move rate), per set and overall.
+
+    ``positions``: ``"pons"`` (Pascal Pons' six sets, 6000 Connect-Four positions,
+    with the exact analyses shipped in the package), an iterable of
+    :class:`inarow.Board` (one set named ``"positions"``) or a dict of named
+    iterables. ``per_set`` keeps the first positions of each set. Where no analysis
+    ships, the truth is computed with ``solver`` (default: ``inarow.Solver`` on all
+    cores) with a progress bar if tqdm is installed (``progress=False``: never a
+    bar; ``True``: always). Built-in agents choose across ``threads``; a Python
+    callable is called on a copy of each board and must return a legal action.
+    Boards must suit the solver (2 players, gravity, ``width * (height + 1) <= 64``)
+    and not be over.
+    """
+    if per_set is not None and (
+        isinstance(per_set, bool) or not isinstance(per_set, int) or per_set < 1
+    ):
+        raise ValueError(f"per_set={per_set!r}: allowed None or an integer >= 1")
+    if positions == "pons":
+        pons = pons_positions(per_set)
+        sets = {name: [Board.from_pons(p.moves) for p in ps] for name, ps in pons.items()}
+        shipped = {
+            name: [p.analysis for p in ps] for name, ps in pons.items() if ps and ps[0].analysis
+        }
+        pons_moves: dict[str, list[str]] | None = {
+            name: [p.moves for p in ps] for name, ps in pons.items()
+        }
+    else:
+        sets = _named_sets(positions)
+        pons_moves = None
+        if per_set is not None:
+            sets = {name: boards[:per_set] for name, boards in sets.items()}
+        shipped = {}
+        for name, boards in sets.items():
+            for i, board in enumerate(boards):
+                if not isinstance(board, Board):
+                    raise TypeError(
+                        f"positions[{name!r}][{i}] must be an inarow.Board, got {type(board).__name__}"
+                    )
+                if board.is_over:
+                    raise ValueError(f"positions[{name!r}][{i}]: the game is over")
+    truth_seconds = agent_seconds = 0.0
+    results = {}
+    own_solver = None
+    for name, boards in sets.items():
+        t0 = time.perf_counter()
+        truth = shipped.get(name)
+        if truth is None and pons_moves is not None:
+            known = [_COMPUTED_PONS.get(m) for m in pons_moves[name]]
+            if all(t is not None for t in known):
+                truth = known
+        if truth is None:
+            if solver is None and own_solver is None:
+                own_solver = inarow.Solver(threads=min(os.cpu_count() or 1, 64))
+            truth = _analyze_all(boards, solver or own_solver, progress, name)
+            if pons_moves is not None:
+                _COMPUTED_PONS.update(zip(pons_moves[name], truth))
+        t1 = time.perf_counter()
+        actions = _agent_actions(agent, boards, threads)
+        t2 = time.perf_counter()
+        truth_seconds += t1 - t0
+        agent_seconds += t2 - t1
+        good = perfect = 0
+        for scores, action in zip(truth, actions):
+            best = max(s for s in scores if s is not None)
+            mine = scores[action]
+            if mine is None:  # the shipped analysis disagrees with the board
+                raise ValueError(f"set {name}: the analysis marks legal action {action} illegal")
+            good += (mine > 0) - (mine < 0) == (best > 0) - (best < 0)
+            perfect += mine == best
+        results[name] = SetAccuracy(name, len(boards), good, perfect)
+    total = SetAccuracy(
+        "overall",
+        sum(s.positions for s in results.values()),
+        sum(s.good for s in results.values()),
+        sum(s.perfect for s in results.values()),
+    )
+    return AccuracyResult(results, total, agent_seconds, truth_seconds)

@@ -1,0 +1,228 @@
+//! Matches: agent `a` against agent `b` over many games, across threads,
+//! deterministic for a seed whatever the thread count.
+//!
+//! Seating: with 2 players `a` plays one seat and `b` the other; with more
+//! players `a` plays one seat and copies of `b` all the others. With `swap`, `a`'s
+//! seat rotates with the game index (game `i`: seat `i % players`, so every seat
+//! gets the same number of games up to one); without it `a` always moves first.
+//!
+//! Random streams belong to seats within a *round*: with `swap`, games
+//! `r * players .. (r + 1) * players` form round `r` and share the streams of each
+//! seat, so with 2 players `match(a, b)` and `match(b, a)` play exactly the same
+//! games with the agents' seats exchanged (a's wins in one are its losses in the
+//! other). Without `swap` every game is its own round. With `opening_plies`, the
+//! games of a round also start from the same random opening; a game the opening
+//! already decided counts like any other.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use super::{Agent, AgentError, AgentWorker};
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::rules::{Rules, MAX_PLAYERS};
+
+/// How to run a match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub games: u64,
+    pub seed: u64,
+    /// Rotate `a`'s seat from game to game (else `a` always moves first).
+    pub swap: bool,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Uniformly random moves that open every game before the agents play (the same
+    /// opening for every game of a round, so each is played from every seat).
+    pub opening_plies: usize,
+}
+
+/// Results of `a`: a loss is a game another player won.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Tally {
+    /// Adds `o`'s counts to these.
+    pub fn add(&mut self, o: &Tally) {
+        self.games += o.games;
+        self.wins += o.wins;
+        self.draws += o.draws;
+        self.losses += o.losses;
+    }
+}
+
+/// `a`'s results over the whole match and per seat (0-based, seat 0 moves first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchResult {
+    pub total: Tally,
+    pub seats: Vec<Tally>,
+    /// Moves played in all games.
+    pub moves: u64,
+}
+
+impl MatchResult {
+    pub fn new(players: usize) -> MatchResult {
+        MatchResult {
+            total: Tally::default(),
+            seats: vec![Tally::default(); players],
+            moves: 0,
+        }
+    }
+
+    /// Adds one game: `a` sat at `seat`, `winner` won (`None`: a draw) after `moves`.
+    pub fn record(&mut self, seat: usize, winner: Option<usize>, moves: usize) {
+        let one = Tally {
+            games: 1,
+            wins: u64::from(winner == Some(seat)),
+            draws: u64::from(winner.is_none()),
+            losses: u64::from(winner.is_some_and(|w| w != seat)),
+        };
+        self.total.add(&one);
+        self.seats[seat].add(&one);
+        self.moves += moves as u64;
+    }
+
+    fn merge(&mut self, other: &MatchResult) {
+        self.total.add(&other.total);
+        for (s, o) in self.seats.iter_mut().zip(&other.seats) {
+            s.add(o);
+        }
+        self.moves += other.moves;
+    }
+}
+
+/// `a`'s seat (0-based) in game `game`.
+pub fn seat_of_a(game: u64, players: usize, swap: bool) -> usize {
+    if swap {
+        (game % players as u64) as usize
+    } else {
+        0
+    }
+}
+
+/// The generator of the agent at `seat` in game `game`: one stream per (round, seat).
+pub fn game_rng(seed: u64, game: u64, players: usize, swap: bool, seat: usize) -> Rng {
+    let round = if swap { game / players as u64 } else { game };
+    Rng::new(
+        seed,
+        round
+            .wrapping_mul(MAX_PLAYERS as u64)
+            .wrapping_add(seat as u64),
+    )
+}
+
+/// The random opening of game `game`: shared by the games of its round.
+pub fn play_opening(game: &mut Game, config: &MatchConfig, index: u64) {
+    let players = game.rules().players();
+    let round = if config.swap {
+        index / players as u64
+    } else {
+        index
+    };
+    let mut rng = Rng::new(config.seed ^ 0x6F70_656E_696E_6773, round);
+    for _ in 0..config.opening_plies {
+        if game.is_over() {
+            break;
+        }
+        let a = crate::batch::random_legal_action(game, &mut rng);
+        game.play_unchecked(a);
+    }
+}
+
+/// Plays `config.games` games of `a` against `b`. `done` counts finished games;
+/// raising `cancel` stops within a move ([`AgentError::Cancelled`]).
+pub fn play_match(
+    rules: Rules,
+    a: &Agent,
+    b: &Agent,
+    config: &MatchConfig,
+    done: &AtomicU64,
+    cancel: &AtomicBool,
+) -> Result<MatchResult, AgentError> {
+    for agent in [a, b] {
+        agent.validate()?;
+        agent.check_rules(&rules)?;
+    }
+    let next = AtomicU64::new(0);
+    let failure: Mutex<Option<AgentError>> = Mutex::new(None);
+    let total = Mutex::new(MatchResult::new(rules.players()));
+    let work = || {
+        let mut result = MatchResult::new(rules.players());
+        let (mut wa, mut wb) = (AgentWorker::new(*a), AgentWorker::new(*b));
+        let mut game = Game::new(rules);
+        game.reserve_history();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= config.games || cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let seat = seat_of_a(i, rules.players(), config.swap);
+            match play_game(&mut game, &mut wa, &mut wb, seat, config, i, cancel) {
+                Ok(winner) => result.record(seat, winner, game.stones_on_board()),
+                Err(e) => {
+                    failure
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
+                    // Stops the other workers too.
+                    next.store(config.games, Ordering::Relaxed);
+                    break;
+                }
+            }
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        total
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .merge(&result);
+    };
+    let threads = config.threads.clamp(1, config.games.clamp(1, 256) as usize);
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            // A thread the system refuses leaves its share to the others.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+        }
+        work();
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    if cancel.load(Ordering::Relaxed) {
+        return Err(AgentError::Cancelled);
+    }
+    Ok(total.into_inner().unwrap_or_else(|p| p.into_inner()))
+}
+
+/// One game from the empty board; returns the winner (`None`: a draw).
+fn play_game(
+    game: &mut Game,
+    a: &mut AgentWorker,
+    b: &mut AgentWorker,
+    seat_a: usize,
+    config: &MatchConfig,
+    index: u64,
+    cancel: &AtomicBool,
+) -> Result<Option<usize>, AgentError> {
+    game.reset();
+    play_opening(game, config, index);
+    let players = game.rules().players();
+    let mut rngs: Vec<Rng> = (0..players)
+        .map(|s| game_rng(config.seed, index, players, config.swap, s))
+        .collect();
+    while !game.is_over() {
+        let seat = game.to_move();
+        let worker = if seat == seat_a { &mut *a } else { &mut *b };
+        let action = worker.choose(game, &mut rngs[seat], cancel)?;
+        game.play(action).map_err(|e| {
+            AgentError::InvalidConfig(format!(
+                "internal error: {:?} chose an illegal move: {e}",
+                worker.agent()
+            ))
+        })?;
+    }
+    Ok(game.winner())
+}

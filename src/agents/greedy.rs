@@ -1,0 +1,64 @@
+//! The greedy agent: one move of look-ahead for itself, one for the next player.
+
+use super::{pick, LineBoard};
+use crate::rng::Rng;
+
+/// In order: a move that wins at once; else a move after which the next player
+/// cannot win at once; else a move onto one of the next player's winning cells
+/// (blocking one of several); else any legal move. Random among the candidates of
+/// the first non-empty class. `board` is not over.
+pub fn choose(board: &LineBoard, legal: &mut Vec<usize>, rng: &mut Rng) -> usize {
+    let rules = *board.rules();
+    let me = board.to_move();
+    let next = (me + 1) % rules.players();
+    board.legal_actions(legal);
+    let cell = |a: usize| board.cell_of(a).expect("a legal action fills a cell");
+
+    let wins: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&a| board.completes_line(cell(a), me))
+        .collect();
+    if !wins.is_empty() {
+        return pick(&wins, rng);
+    }
+
+    // The cells where the next player would win if it moved now.
+    let threats: Vec<usize> = if rules.gravity() {
+        legal
+            .iter()
+            .map(|&a| cell(a))
+            .filter(|&c| board.completes_line(c, next))
+            .collect()
+    } else {
+        legal
+            .iter()
+            .copied()
+            .filter(|&c| board.completes_line(c, next))
+            .collect()
+    };
+    let width = rules.width();
+    // With gravity a move also opens the cell above it to the next player.
+    let opens_threat =
+        |c: usize| rules.gravity() && c >= width && board.completes_line(c - width, next);
+    let safe: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&a| {
+            let c = cell(a);
+            threats.iter().all(|&t| t == c) && !opens_threat(c)
+        })
+        .collect();
+    if !safe.is_empty() {
+        return pick(&safe, rng);
+    }
+    let blocks: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&a| threats.contains(&cell(a)))
+        .collect();
+    if !blocks.is_empty() {
+        return pick(&blocks, rng);
+    }
+    pick(legal, rng)
+}

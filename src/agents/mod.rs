@@ -1,0 +1,226 @@
+//! Agents that choose moves for any rules of the family, and a match runner that
+//! plays them against each other across threads.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use inarow::agents::{Agent, AgentWorker};
+//! use inarow::{Game, Rng, Rules};
+//!
+//! let mut game = Game::from_actions(Rules::connect_four(), &[3, 0, 3, 0, 3]).unwrap();
+//! let mut greedy = AgentWorker::new(Agent::Greedy);
+//! let mut rng = Rng::new(0, 0);
+//! // The second player must block the vertical three in column 3.
+//! assert_eq!(greedy.choose(&game, &mut rng, &AtomicBool::new(false)).unwrap(), 3);
+//! ```
+//!
+//! Every agent is a pure function of the position and a random generator (used
+//! only to break ties or to sample), so a seed makes it deterministic.
+
+mod arena;
+mod greedy;
+mod lines;
+mod negamax;
+mod perfect;
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+pub use arena::{game_rng, play_match, play_opening, seat_of_a, MatchConfig, MatchResult, Tally};
+pub use lines::{window_weight, LineBoard};
+pub use perfect::softmax_pick;
+
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::rules::Rules;
+use crate::solver::{SolveError, Solver, SolverConfig};
+
+/// Deepest accepted look-ahead of [`Agent::Negamax`].
+pub const MAX_DEPTH: u32 = 64;
+
+/// A built-in agent and its parameters (cheap to copy; the working state lives in
+/// an [`AgentWorker`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Agent {
+    /// A uniformly random legal move.
+    Random,
+    /// Wins at once if it can; else never hands the next player an immediate win
+    /// when a move avoids it; else blocks one of the next player's wins; else random.
+    Greedy,
+    /// Depth-limited alpha-beta over the line-counting evaluation of
+    /// [`LineBoard`]: minimax for 2 players, paranoid (every other player minimises
+    /// the mover's value) for 3 or more; random among the moves of equal value.
+    Negamax { depth: u32 },
+    /// The exact solver's scores: the best score (random among equals) at
+    /// temperature 0, else a softmax over the scores divided by the temperature.
+    Perfect {
+        temperature: f64,
+        tt_bytes: usize,
+        threads: usize,
+    },
+}
+
+/// Why an agent could not choose a move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentError {
+    /// The game is over: there is no move to choose.
+    GameOver,
+    /// The agent does not play these rules (the perfect agent outside the solver).
+    Unsupported(String),
+    /// A parameter outside its limits.
+    InvalidConfig(String),
+    /// The solver's table could not be allocated.
+    OutOfMemory(String),
+    /// The cancel flag was raised.
+    Cancelled,
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentError::GameOver => f.write_str("the game is over: there is no move to choose"),
+            AgentError::Unsupported(m) | AgentError::InvalidConfig(m) => f.write_str(m),
+            AgentError::OutOfMemory(m) => write!(f, "out of memory: {m}"),
+            AgentError::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+impl From<SolveError> for AgentError {
+    fn from(e: SolveError) -> AgentError {
+        match e {
+            SolveError::Unsupported(m) => AgentError::Unsupported(m),
+            SolveError::OutOfMemory(m) => AgentError::OutOfMemory(m),
+            SolveError::InvalidConfig(m) => AgentError::InvalidConfig(m),
+            SolveError::Interrupted => AgentError::Cancelled,
+            SolveError::GameOver(_) => AgentError::GameOver,
+            // A position built from a valid `Game` is always one the solver accepts.
+            SolveError::IllegalMove(m) | SolveError::InvalidPosition(m) => {
+                AgentError::Unsupported(m)
+            }
+            // The agent's solver never has a node limit set.
+            SolveError::NodeLimit => AgentError::Cancelled,
+        }
+    }
+}
+
+impl Agent {
+    /// Checks the parameters.
+    pub fn validate(&self) -> Result<(), AgentError> {
+        match *self {
+            Agent::Negamax { depth } if !(1..=MAX_DEPTH).contains(&depth) => {
+                Err(AgentError::InvalidConfig(format!(
+                    "depth={depth} is out of range: allowed 1..={MAX_DEPTH}"
+                )))
+            }
+            Agent::Perfect { temperature, .. }
+                if !(temperature >= 0.0 && temperature.is_finite()) =>
+            {
+                Err(AgentError::InvalidConfig(format!(
+                    "temperature={temperature} is out of range: allowed a finite number >= 0"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether the agent plays `rules`: every agent does except the perfect one,
+    /// which needs the solver's rules (2 players, gravity, `width * (height + 1) <= 64`).
+    pub fn check_rules(&self, rules: &Rules) -> Result<(), AgentError> {
+        if let Agent::Perfect { .. } = self {
+            perfect::check_rules(rules)?;
+        }
+        Ok(())
+    }
+}
+
+/// An agent with its working state (look-ahead board, solver table), reused from
+/// move to move. One per thread.
+pub struct AgentWorker {
+    agent: Agent,
+    board: Option<LineBoard>,
+    solver: Option<Solver>,
+    /// The perfect agent's analyses of recent positions (cells -> scores).
+    analyses: perfect::Cache,
+    legal: Vec<usize>,
+    search: negamax::Scratch,
+}
+
+impl AgentWorker {
+    pub fn new(agent: Agent) -> AgentWorker {
+        AgentWorker {
+            agent,
+            board: None,
+            solver: None,
+            analyses: perfect::Cache::default(),
+            legal: Vec::new(),
+            search: negamax::Scratch::default(),
+        }
+    }
+
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// A legal action for the side to move in `game` (never modified). `rng` breaks
+    /// ties and samples; `cancel` stops long searches ([`AgentError::Cancelled`]).
+    pub fn choose(
+        &mut self,
+        game: &Game,
+        rng: &mut Rng,
+        cancel: &AtomicBool,
+    ) -> Result<usize, AgentError> {
+        if game.is_over() {
+            return Err(AgentError::GameOver);
+        }
+        self.agent.validate()?;
+        match self.agent {
+            Agent::Random => Ok(crate::batch::random_legal_action(game, rng)),
+            Agent::Greedy => {
+                let board = Self::line_board(&mut self.board, game);
+                Ok(greedy::choose(board, &mut self.legal, rng))
+            }
+            Agent::Negamax { depth } => {
+                let board = Self::line_board(&mut self.board, game);
+                negamax::choose(board, depth, &mut self.search, rng, cancel)
+            }
+            Agent::Perfect {
+                temperature,
+                tt_bytes,
+                threads,
+            } => {
+                perfect::check_rules(game.rules())?;
+                if self.solver.is_none() {
+                    self.solver = Some(Solver::new(SolverConfig { tt_bytes, threads })?);
+                }
+                let solver = self.solver.as_mut().expect("just set");
+                perfect::choose(solver, &mut self.analyses, game, temperature, rng, cancel)
+            }
+        }
+    }
+
+    /// The look-ahead board, (re)built for `game`'s rules and set to its position.
+    fn line_board<'a>(slot: &'a mut Option<LineBoard>, game: &Game) -> &'a mut LineBoard {
+        let rules = *game.rules();
+        if slot.as_ref().is_none_or(|b| *b.rules() != rules) {
+            *slot = Some(LineBoard::new(rules));
+        }
+        let board = slot.as_mut().expect("just set");
+        board.load(game);
+        board
+    }
+}
+
+/// A uniform draw in `[0, 1)` with 53 random bits.
+pub(crate) fn unit_f64(rng: &mut Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// One of `items`, uniformly (`items` not empty).
+pub(crate) fn pick<T: Copy>(items: &[T], rng: &mut Rng) -> T {
+    items[rng.below(items.len() as u32) as usize]
+}
+
+#[cfg(test)]
+mod tests;

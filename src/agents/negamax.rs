@@ -1,0 +1,198 @@
+//! The negamax agent: depth-limited alpha-beta over [`LineBoard`]'s evaluation.
+//!
+//! Values are from the point of view of the player to move at the root (the
+//! *root player*): a win for it scores `WIN - plies` (sooner is better), any other
+//! player's win `-(WIN - plies)`, a draw 0, and a position at the depth limit the
+//! root player's evaluation minus the sum of the other players' evaluations. The
+//! root player maximises; every other player minimises (with 2 players this is
+//! negamax; with 3 or more it is the *paranoid* assumption: the others act as one
+//! coalition against the root player).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::{pick, AgentError, LineBoard};
+use crate::rng::Rng;
+
+/// The value of a win on the move after the root.
+pub const WIN: i64 = 1 << 60;
+const INFINITY: i64 = WIN + 1;
+/// The cancel flag is polled every this many nodes.
+const POLL_NODES: u64 = 1 << 12;
+
+/// Move buffers reused from search to search (one per ply).
+#[derive(Default)]
+pub struct Scratch {
+    moves: Vec<Vec<(usize, usize, i64)>>,
+    nodes: u64,
+}
+
+struct Search<'a> {
+    board: &'a mut LineBoard,
+    root: usize,
+    scratch: &'a mut Scratch,
+    cancel: &'a AtomicBool,
+}
+
+/// A move with the best value `depth` plies ahead, random among equals.
+pub fn choose(
+    board: &mut LineBoard,
+    depth: u32,
+    scratch: &mut Scratch,
+    rng: &mut Rng,
+    cancel: &AtomicBool,
+) -> Result<usize, AgentError> {
+    let values = root_values(board, depth, scratch, cancel)?;
+    let best = values
+        .iter()
+        .map(|&(_, v)| v)
+        .max()
+        .ok_or(AgentError::GameOver)?;
+    let ties: Vec<usize> = values
+        .iter()
+        .filter(|&&(_, v)| v == best)
+        .map(|&(a, _)| a)
+        .collect();
+    Ok(pick(&ties, rng))
+}
+
+/// Each root move with its value, exact where it could tie for the best (values
+/// below the best are upper bounds).
+pub fn root_values(
+    board: &mut LineBoard,
+    depth: u32,
+    scratch: &mut Scratch,
+    cancel: &AtomicBool,
+) -> Result<Vec<(usize, i64)>, AgentError> {
+    let root = board.to_move();
+    let mut search = Search {
+        board,
+        root,
+        scratch,
+        cancel,
+    };
+    search.scratch.nodes = 0;
+    let moves = search.ordered_moves(0, true);
+    let mut best = -INFINITY;
+    let mut values = Vec::with_capacity(moves.len());
+    for &(a, cell, _) in &moves {
+        // A window one below the best: a move that ties gets its exact value.
+        let v = search.child_value(cell, depth, 0, best - 1, INFINITY)?;
+        best = best.max(v);
+        values.push((a, v));
+    }
+    search.scratch.moves[0] = moves;
+    Ok(values)
+}
+
+impl Search<'_> {
+    /// The legal moves of the side to move with their cells, best-looking first
+    /// (ordering only when `sort`, i.e. where the children are searched further).
+    fn ordered_moves(&mut self, ply: usize, sort: bool) -> Vec<(usize, usize, i64)> {
+        if self.scratch.moves.len() <= ply {
+            self.scratch.moves.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.scratch.moves[ply]);
+        moves.clear();
+        let rules = *self.board.rules();
+        let (w, h) = (rules.width(), rules.height());
+        let mover = self.board.to_move();
+        let centre = |a: usize| -> i64 {
+            let (row, col) = if rules.gravity() {
+                (0, a)
+            } else {
+                (a / w, a % w)
+            };
+            let dc = (2 * col as i64 - (w as i64 - 1)).abs();
+            let dr = if rules.gravity() {
+                0
+            } else {
+                (2 * row as i64 - (h as i64 - 1)).abs()
+            };
+            -(dc.max(dr) * 64 + dc + dr)
+        };
+        let n = rules.num_actions();
+        for a in 0..n {
+            if let Some(cell) = self.board.cell_of(a) {
+                let key = if sort {
+                    self.board.move_value(cell, mover) * 256 + centre(a)
+                } else {
+                    centre(a)
+                };
+                moves.push((a, cell, key));
+            }
+        }
+        moves.sort_by_key(|&(a, _, key)| (std::cmp::Reverse(key), a));
+        moves
+    }
+
+    /// The value of filling `cell` at `ply`, searched `depth - 1` further.
+    fn child_value(
+        &mut self,
+        cell: usize,
+        depth: u32,
+        ply: usize,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<i64, AgentError> {
+        self.board.play(cell);
+        let v = match self.board.winner() {
+            Some(w) => {
+                let win = WIN - ply as i64;
+                Ok(if w == self.root { win } else { -win })
+            }
+            None if self.board.is_over() => Ok(0),
+            None if depth <= 1 => Ok(self.evaluate()),
+            None => self.search(depth - 1, ply + 1, alpha, beta),
+        };
+        self.board.unplay(cell);
+        v
+    }
+
+    fn evaluate(&self) -> i64 {
+        let players = self.board.rules().players();
+        let mut v = self.board.score(self.root);
+        for p in (0..players).filter(|&p| p != self.root) {
+            v -= self.board.score(p);
+        }
+        v
+    }
+
+    /// The value of the current position (not over) searched `depth` plies.
+    fn search(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        mut alpha: i64,
+        mut beta: i64,
+    ) -> Result<i64, AgentError> {
+        self.scratch.nodes += 1;
+        if self.scratch.nodes % POLL_NODES == 0 && self.cancel.load(Ordering::Relaxed) {
+            return Err(AgentError::Cancelled);
+        }
+        let maximise = self.board.to_move() == self.root;
+        let moves = self.ordered_moves(ply, depth > 1);
+        let mut best = if maximise { -INFINITY } else { INFINITY };
+        let mut result = Ok(());
+        for &(_, cell, _) in &moves {
+            let v = match self.child_value(cell, depth, ply, alpha, beta) {
+                Ok(v) => v,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            if maximise {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.scratch.moves[ply] = moves;
+        result.map(|()| best)
+    }
+}

@@ -1,0 +1,100 @@
+//! The perfect agent: the exact solver's scores, played greedily or sampled.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use super::{pick, unit_f64, AgentError};
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::rules::Rules;
+use crate::solver::{Position, Solver};
+
+/// The solver's rules: 2 players, gravity, `width * (height + 1) <= 64`.
+pub fn check_rules(rules: &Rules) -> Result<(), AgentError> {
+    if rules.players() != 2 || !rules.gravity() || rules.width() * (rules.height() + 1) > 64 {
+        return Err(AgentError::Unsupported(format!(
+            "the perfect agent needs the solver's rules (2 players, gravity, width * (height + 1) <= 64), got {rules}"
+        )));
+    }
+    Ok(())
+}
+
+/// Positions analysed before; sampling the same position again (temperature play,
+/// many games from one opening) costs a lookup instead of a search.
+#[derive(Default)]
+pub struct Cache {
+    scores: HashMap<CacheKey, Vec<Option<i32>>>,
+}
+
+/// Width, height, k and the cells of a position.
+type CacheKey = (usize, usize, usize, Vec<u8>);
+
+/// Entries kept before the cache starts over.
+const CACHE_ENTRIES: usize = 1 << 14;
+
+/// Scores every move exactly and picks one with [`softmax_pick`].
+pub fn choose(
+    solver: &mut Solver,
+    cache: &mut Cache,
+    game: &Game,
+    temperature: f64,
+    rng: &mut Rng,
+    cancel: &AtomicBool,
+) -> Result<usize, AgentError> {
+    let r = game.rules();
+    let mut cells = vec![0i8; r.num_cells()];
+    game.write_cells(&mut cells);
+    let cells: Vec<u8> = cells.into_iter().map(|c| c as u8).collect();
+    let key = (r.width(), r.height(), r.k(), cells);
+    if let Some(scores) = cache.scores.get(&key) {
+        return softmax_pick(scores, temperature, rng).ok_or(AgentError::GameOver);
+    }
+    let pos = Position::from_cells(r.width(), r.height(), r.k(), &key.3)?;
+    let scores = solver.analyze(&pos, false, cancel)?;
+    let choice = softmax_pick(&scores, temperature, rng).ok_or(AgentError::GameOver);
+    if cache.scores.len() >= CACHE_ENTRIES {
+        cache.scores.clear();
+    }
+    cache.scores.insert(key, scores);
+    choice
+}
+
+/// An action given each action's score (`None`: illegal). Temperature 0: uniformly
+/// among the best scores. Temperature `t > 0`: action `i` with probability
+/// proportional to `exp(score_i / t)`. `None` when no action is legal.
+pub fn softmax_pick(scores: &[Option<i32>], temperature: f64, rng: &mut Rng) -> Option<usize> {
+    let legal: Vec<(usize, i32)> = scores
+        .iter()
+        .enumerate()
+        .filter_map(|(a, s)| s.map(|s| (a, s)))
+        .collect();
+    let best = legal.iter().map(|&(_, s)| s).max()?;
+    if temperature == 0.0 {
+        let ties: Vec<usize> = legal
+            .iter()
+            .filter(|&&(_, s)| s == best)
+            .map(|&(a, _)| a)
+            .collect();
+        return Some(pick(&ties, rng));
+    }
+    // Shifted by the best score so that the largest weight is 1 (no overflow).
+    let weights: Vec<f64> = legal
+        .iter()
+        .map(|&(_, s)| ((s - best) as f64 / temperature).exp())
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = unit_f64(rng) * total;
+    for (&(a, _), &w) in legal.iter().zip(&weights) {
+        if x < w {
+            return Some(a);
+        }
+        x -= w;
+    }
+    // Rounding left `x` at the very top: the last action with weight.
+    legal
+        .iter()
+        .zip(&weights)
+        .rev()
+        .find(|(_, &w)| w > 0.0)
+        .map(|(&(a, _), _)| a)
+}

@@ -1,0 +1,674 @@
+//! `inarow.agents` and the native half of `inarow.evaluate.match`.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyFloat, PyTuple};
+
+use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
+use super::board::{move_error, Board};
+use super::errors::{CancelledError, IllegalMoveError, SolverConfigError, UnsupportedRulesError};
+use super::interrupt::run_interruptible;
+use super::vec_env::{seed_arg, threads_arg};
+use crate::agents::{
+    game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec, AgentError,
+    AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,
+};
+use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
+use crate::watch::CancelToken;
+use crate::{Game, Rng};
+
+/// Most games one match accepts.
+const MAX_GAMES: i64 = 1 << 40;
+
+fn agent_error(e: AgentError) -> PyErr {
+    match e {
+        AgentError::GameOver => IllegalMoveError::new_err(e.to_string()),
+        AgentError::Unsupported(m) => UnsupportedRulesError::new_err(m),
+        AgentError::InvalidConfig(m) => PyValueError::new_err(m),
+        AgentError::OutOfMemory(m) => PyMemoryError::new_err(m),
+        AgentError::Cancelled => CancelledError::new_err("cancelled"),
+    }
+}
+
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(std::process::id() as u64);
+    h.finish() >> 1
+}
+
+/// A built-in agent: `agent(board) -> action`. Made by the functions of
+/// `inarow.agents` (`random`, `greedy`, `negamax`, `perfect`).
+#[pyclass(module = "inarow._native", name = "Agent", frozen)]
+pub struct Agent {
+    pub(crate) spec: Spec,
+    seed: Option<u64>,
+    rng: Mutex<Rng>,
+    worker: Mutex<AgentWorker>,
+}
+
+impl Agent {
+    fn build(spec: Spec, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Agent> {
+        spec.validate().map_err(agent_error)?;
+        let seed = seed_arg(seed)?;
+        Ok(Agent {
+            spec,
+            seed,
+            rng: Mutex::new(Rng::new(seed.unwrap_or_else(fresh_seed), 0)),
+            worker: Mutex::new(AgentWorker::new(spec)),
+        })
+    }
+
+    /// Whether a move can take long enough to need Ctrl-C handling off the interpreter.
+    fn searches(&self) -> bool {
+        matches!(self.spec, Spec::Negamax { .. } | Spec::Perfect { .. })
+    }
+
+    /// A move for `game` from this agent's own generator.
+    fn choose_here(&self, py: Python<'_>, game: &Game) -> PyResult<usize> {
+        self.spec.check_rules(game.rules()).map_err(agent_error)?;
+        if game.is_over() {
+            return Err(agent_error(AgentError::GameOver));
+        }
+        let token = CancelToken::new();
+        let work = || {
+            let mut worker = self.worker.lock().unwrap_or_else(|p| p.into_inner());
+            let mut rng = self.rng.lock().unwrap_or_else(|p| p.into_inner());
+            worker.choose(game, &mut rng, token.flag())
+        };
+        let chosen = if self.searches() {
+            run_interruptible(py, &token, work, |_| Ok(()))?
+        } else {
+            work()
+        };
+        chosen.map_err(agent_error)
+    }
+
+    /// Its name in `inarow.agents` and its arguments, as Python values.
+    fn constructor<'py>(&self, py: Python<'py>) -> PyResult<(&'static str, Bound<'py, PyTuple>)> {
+        let seed = self.seed.into_pyobject(py)?.into_any();
+        Ok(match self.spec {
+            Spec::Random => ("random", PyTuple::new(py, [seed])?),
+            Spec::Greedy => ("greedy", PyTuple::new(py, [seed])?),
+            Spec::Negamax { depth } => (
+                "negamax",
+                PyTuple::new(py, [depth.into_pyobject(py)?.into_any(), seed])?,
+            ),
+            Spec::Perfect {
+                temperature,
+                tt_bytes,
+                threads,
+            } => (
+                "perfect",
+                PyTuple::new(
+                    py,
+                    [
+                        PyFloat::new(py, temperature).into_any(),
+                        seed,
+                        tt_bytes.into_pyobject(py)?.into_any(),
+                        threads.into_pyobject(py)?.into_any(),
+                    ],
+                )?,
+            ),
+        })
+    }
+}
+
+fn board_game(board: &Bound<'_, PyAny>, what: &str) -> PyResult<Game> {
+    let b = board.cast::<Board>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be an inarow.Board, got {}",
+            board
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    let game = b.try_borrow()?.game.clone();
+    Ok(game)
+}
+
+fn temperature_arg(t: &Bound<'_, PyAny>) -> PyResult<f64> {
+    if t.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "temperature must be a number, not bool ({})",
+            t.repr()?
+        )));
+    }
+    let v: f64 = t.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "temperature must be a number, got {}: {}",
+            t.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+            t.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })?;
+    if !(v >= 0.0 && v.is_finite()) {
+        return Err(PyValueError::new_err(format!(
+            "temperature={} is out of range: allowed a finite number >= 0",
+            t.repr()?
+        )));
+    }
+    Ok(v)
+}
+
+fn ranged(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    lo: i64,
+    hi: i64,
+    default: i64,
+) -> PyResult<i64> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(default);
+    };
+    match int_arg(obj, name)? {
+        Some(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(SolverConfigError::new_err(format!(
+            "{name}={} is out of range: allowed {lo}..={hi}",
+            obj.repr()?
+        ))),
+    }
+}
+
+#[pymethods]
+impl Agent {
+    /// A uniformly random legal move.
+    #[staticmethod]
+    #[pyo3(signature = (seed=None))]
+    fn random(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Agent> {
+        Agent::build(Spec::Random, seed)
+    }
+
+    /// Wins at once if it can, else avoids handing the next player an immediate
+    /// win, else blocks one of its winning cells, else random.
+    #[staticmethod]
+    #[pyo3(signature = (seed=None))]
+    fn greedy(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Agent> {
+        Agent::build(Spec::Greedy, seed)
+    }
+
+    /// Depth-limited alpha-beta over a line-counting evaluation (1 <= depth <= 64).
+    #[staticmethod]
+    #[pyo3(signature = (depth, seed=None))]
+    fn negamax(depth: &Bound<'_, PyAny>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Agent> {
+        let d = match int_arg(depth, "depth")? {
+            Some(d) if (1..=MAX_DEPTH as i64).contains(&d) => d as u32,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "depth={} is out of range: allowed 1..={MAX_DEPTH}",
+                    depth.repr()?
+                )))
+            }
+        };
+        Agent::build(Spec::Negamax { depth: d }, seed)
+    }
+
+    /// The exact solver's choice: best score at temperature 0, else a softmax.
+    #[staticmethod]
+    #[pyo3(signature = (temperature=None, seed=None, tt_bytes=None, threads=None))]
+    fn perfect(
+        temperature: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        tt_bytes: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Agent> {
+        let temperature = temperature.map(temperature_arg).transpose()?.unwrap_or(0.0);
+        let tt_bytes = ranged(
+            tt_bytes,
+            "tt_bytes",
+            MIN_TT_BYTES as i64,
+            MAX_TT_BYTES as i64,
+            DEFAULT_TT_BYTES as i64,
+        )? as usize;
+        let threads = ranged(threads, "threads", 1, MAX_THREADS as i64, 1)? as usize;
+        Agent::build(
+            Spec::Perfect {
+                temperature,
+                tt_bytes,
+                threads,
+            },
+            seed,
+        )
+    }
+
+    /// The action this agent plays on `board` (never modified). Raises
+    /// `IllegalMoveError` on a finished game, `UnsupportedRulesError` for rules the
+    /// agent does not play, `TypeError` for anything but a Board.
+    fn __call__(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let game = board_game(board, "board")?;
+        self.choose_here(py, &game)
+    }
+
+    /// The actions for many boards, computed across `threads` (default: all cores);
+    /// board `i` draws from stream `i` of one seed taken from this agent's
+    /// generator, so the result does not depend on the thread count. All boards are
+    /// checked first (finished games, rules, types), naming the first bad index.
+    #[pyo3(signature = (boards, threads=None))]
+    fn actions(
+        &self,
+        py: Python<'_>,
+        boards: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<usize>> {
+        let threads = threads_arg(threads)?.unwrap_or_else(default_threads);
+        let mut games = Vec::new();
+        for (i, board) in boards.try_iter()?.enumerate() {
+            let game = board_game(&board?, &format!("boards[{i}]"))?;
+            self.spec
+                .check_rules(game.rules())
+                .map_err(|e| with_index(py, agent_error(e), i))?;
+            if game.is_over() {
+                return Err(IllegalMoveError::new_err(format!(
+                    "boards[{i}]: the game is over: there is no move to choose"
+                )));
+            }
+            games.push(game);
+        }
+        let base = self
+            .rng
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .next_u64();
+        let spec = self.spec;
+        let token = CancelToken::new();
+        let games = &games;
+        let result = run_interruptible(
+            py,
+            &token,
+            || choose_many(spec, games, base, threads, token.flag()),
+            |_| Ok(()),
+        )?;
+        result.map_err(agent_error)
+    }
+
+    /// `"random"`, `"greedy"`, `"negamax"` or `"perfect"`.
+    #[getter]
+    fn name(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(self.constructor(py)?.0)
+    }
+    /// The look-ahead of `negamax` (None for the others).
+    #[getter]
+    fn depth(&self) -> Option<u32> {
+        match self.spec {
+            Spec::Negamax { depth } => Some(depth),
+            _ => None,
+        }
+    }
+    /// The temperature of `perfect` (None for the others).
+    #[getter]
+    fn temperature(&self) -> Option<f64> {
+        match self.spec {
+            Spec::Perfect { temperature, .. } => Some(temperature),
+            _ => None,
+        }
+    }
+    /// The seed given at construction (None: a fresh one was drawn).
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+
+    fn __repr__(&self) -> String {
+        let seed = self
+            .seed
+            .map_or_else(|| "None".to_string(), |s| s.to_string());
+        match self.spec {
+            Spec::Random => format!("inarow.agents.random(seed={seed})"),
+            Spec::Greedy => format!("inarow.agents.greedy(seed={seed})"),
+            Spec::Negamax { depth } => format!("inarow.agents.negamax({depth}, seed={seed})"),
+            Spec::Perfect {
+                temperature,
+                tt_bytes,
+                threads,
+            } => {
+                let mut s =
+                    format!("inarow.agents.perfect(temperature={temperature:?}, seed={seed}");
+                if tt_bytes != DEFAULT_TT_BYTES {
+                    s += &format!(", tt_bytes={tt_bytes}");
+                }
+                if threads != 1 {
+                    s += &format!(", threads={threads}");
+                }
+                s + ")"
+            }
+        }
+    }
+
+    /// Pickles as the same constructor call: the copy restarts its generator from
+    /// the seed (a fresh one if the seed was None).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let (name, args) = self.constructor(py)?;
+        let ctor = py.import("inarow.agents")?.getattr(name)?;
+        PyTuple::new(py, [ctor, args.into_any()])
+    }
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+fn with_index(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
+    let msg = format!("boards[{i}]: {}", e.value(py));
+    let new = match e.get_type(py).call1((msg,)) {
+        Ok(v) => PyErr::from_value(v),
+        Err(_) => return e,
+    };
+    new.set_cause(py, Some(e));
+    new
+}
+
+/// `spec`'s move on each game, across threads; game `i` uses stream `i` of `base`.
+fn choose_many(
+    spec: Spec,
+    games: &[Game],
+    base: u64,
+    threads: usize,
+    cancel: &AtomicBool,
+) -> Result<Vec<usize>, AgentError> {
+    let next = AtomicU64::new(0);
+    let out: Vec<AtomicU64> = (0..games.len()).map(|_| AtomicU64::new(0)).collect();
+    let failure: Mutex<Option<AgentError>> = Mutex::new(None);
+    let work = || {
+        let mut worker = AgentWorker::new(spec);
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+            if i >= games.len() {
+                break;
+            }
+            let mut rng = Rng::new(base, i as u64);
+            match worker.choose(&games[i], &mut rng, cancel) {
+                Ok(a) => out[i].store(a as u64, Ordering::Relaxed),
+                Err(e) => {
+                    failure
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
+                    next.store(games.len() as u64, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+    };
+    let threads = threads.clamp(1, games.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            // A thread the system refuses leaves its share to the others.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
+        }
+        work();
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    Ok(out.into_iter().map(|a| a.into_inner() as usize).collect())
+}
+
+/// One side of a match: a built-in agent (played natively) or a Python callable.
+enum Side<'py> {
+    Native(Spec),
+    Python(Bound<'py, PyAny>),
+}
+
+fn side<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Side<'py>> {
+    if let Ok(agent) = obj.cast::<Agent>() {
+        return Ok(Side::Native(agent.get().spec));
+    }
+    if !obj.is_callable() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an agent: an inarow.agents agent or a callable agent(board) -> action, got {}: {}",
+            obj.get_type().name()?,
+            short_repr(obj)
+        )));
+    }
+    Ok(Side::Python(obj.clone()))
+}
+
+fn short_repr(obj: &Bound<'_, PyAny>) -> String {
+    let r = obj
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "<unrepresentable>".into());
+    if r.chars().count() > 80 {
+        r.chars().take(77).collect::<String>() + "..."
+    } else {
+        r
+    }
+}
+
+/// Plays `games` games of `a` against `b` (see `inarow.evaluate.match`); returns
+/// the counts as a dict. Built-in agents on both sides play natively across
+/// `threads`; otherwise the games run one by one on this thread, calling the
+/// Python agents with a copy of the board.
+#[pyfunction]
+#[pyo3(signature = (a, b, games, width=None, height=None, k=None, players=None, gravity=None,
+                    seed=None, swap=None, threads=None, progress=None, opening_plies=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn play_match<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+    games: &Bound<'py, PyAny>,
+    width: Option<&Bound<'py, PyAny>>,
+    height: Option<&Bound<'py, PyAny>>,
+    k: Option<&Bound<'py, PyAny>>,
+    players: Option<&Bound<'py, PyAny>>,
+    gravity: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+    swap: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
+    opening_plies: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (side_a, side_b) = (side(a, "a")?, side(b, "b")?);
+    let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+    let games = match int_arg(games, "games")? {
+        Some(g) if (1..=MAX_GAMES).contains(&g) => g as u64,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "games={} is out of range: allowed 1..=2**40",
+                games.repr()?
+            )))
+        }
+    };
+    let seed = seed_arg(seed)?.unwrap_or(0);
+    let cells = rules.num_cells() as i64;
+    let opening_plies = match opening_plies.filter(|o| !o.is_none()) {
+        None => 0,
+        Some(o) => match int_arg(o, "opening_plies")? {
+            Some(v) if (0..=cells).contains(&v) => v as usize,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "opening_plies={} is out of range: allowed 0..={cells} (the board's cells)",
+                    o.repr()?
+                )))
+            }
+        },
+    };
+    let swap = swap
+        .map(|s| bool_arg(s, "swap"))
+        .transpose()?
+        .unwrap_or(true);
+    let threads = threads_arg(threads)?.unwrap_or_else(default_threads);
+    let progress = progress.filter(|p| !p.is_none());
+    if let Some(p) = progress {
+        if !p.is_callable() {
+            return Err(PyTypeError::new_err(
+                "progress must be None or a callable progress(done, total)",
+            ));
+        }
+    }
+    for (side, name) in [(&side_a, "a"), (&side_b, "b")] {
+        if let Side::Native(spec) = side {
+            spec.check_rules(&rules)
+                .map_err(|e| UnsupportedRulesError::new_err(format!("agent {name}: {e}")))?;
+        }
+    }
+    let config = MatchConfig {
+        games,
+        seed,
+        swap,
+        threads,
+        opening_plies,
+    };
+    let start = std::time::Instant::now();
+    let result = match (&side_a, &side_b) {
+        (Side::Native(sa), Side::Native(sb)) => {
+            let done = AtomicU64::new(0);
+            let token = CancelToken::new();
+            let tick = |_: Python<'_>| -> PyResult<()> {
+                if let Some(p) = progress {
+                    p.call1((done.load(Ordering::Relaxed), games))?;
+                }
+                Ok(())
+            };
+            let r = run_interruptible(
+                py,
+                &token,
+                || core_play_match(rules, sa, sb, &config, &done, token.flag()),
+                tick,
+            )?;
+            r.map_err(agent_error)?
+        }
+        _ => play_match_here(py, rules, [&side_a, &side_b], &config, progress)?,
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let out = PyDict::new(py);
+    let t = result.total;
+    out.set_item("games", t.games)?;
+    out.set_item("wins", t.wins)?;
+    out.set_item("draws", t.draws)?;
+    out.set_item("losses", t.losses)?;
+    let seats: Vec<(u64, u64, u64, u64)> = result
+        .seats
+        .iter()
+        .map(|s| (s.games, s.wins, s.draws, s.losses))
+        .collect();
+    out.set_item("seats", seats)?;
+    out.set_item("moves", result.moves)?;
+    out.set_item("seconds", seconds)?;
+    Ok(out)
+}
+
+/// The match on this thread, one game after the other (some side is Python).
+fn play_match_here(
+    py: Python<'_>,
+    rules: crate::Rules,
+    sides: [&Side<'_>; 2],
+    config: &MatchConfig,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<MatchResult> {
+    /// A side ready to move: a native worker, or the Python callable.
+    enum Mover<'a, 'py> {
+        Native(Box<AgentWorker>),
+        Python(&'a Bound<'py, PyAny>),
+    }
+    let mut movers: Vec<Mover<'_, '_>> = sides
+        .iter()
+        .map(|s| match s {
+            Side::Native(spec) => Mover::Native(Box::new(AgentWorker::new(*spec))),
+            Side::Python(f) => Mover::Python(f),
+        })
+        .collect();
+    let players = rules.players();
+    let mut result = MatchResult::new(players);
+    let token = CancelToken::new();
+    for i in 0..config.games {
+        py.check_signals()?;
+        let seat_a = seat_of_a(i, players, config.swap);
+        let mut rngs: Vec<Rng> = (0..players)
+            .map(|s| game_rng(config.seed, i, players, config.swap, s))
+            .collect();
+        let mut game = Game::new(rules);
+        play_opening(&mut game, config, i);
+        while !game.is_over() {
+            let seat = game.to_move();
+            let which = usize::from(seat != seat_a);
+            let action = match &mut movers[which] {
+                Mover::Native(worker) => {
+                    let searches =
+                        matches!(worker.agent(), Spec::Negamax { .. } | Spec::Perfect { .. });
+                    let (rng, game, token) = (&mut rngs[seat], &game, &token);
+                    let r = if searches {
+                        run_interruptible(
+                            py,
+                            token,
+                            || worker.choose(game, rng, token.flag()),
+                            |_| Ok(()),
+                        )?
+                    } else {
+                        worker.choose(game, rng, token.flag())
+                    };
+                    r.map_err(agent_error)?
+                }
+                Mover::Python(agent) => {
+                    let copy = Bound::new(py, Board { game: game.clone() })?;
+                    let ret = agent.call1((copy,))?;
+                    python_action(py, &ret, &game, ["a", "b"][which], agent, i)?
+                }
+            };
+            game.play(action).map_err(move_error)?;
+        }
+        result.record(seat_a, game.winner(), game.stones_on_board());
+        if let Some(p) = progress {
+            p.call1((i + 1, config.games))?;
+        }
+    }
+    Ok(result)
+}
+
+/// The action a Python agent returned, checked: an integer, legal here.
+fn python_action(
+    py: Python<'_>,
+    ret: &Bound<'_, PyAny>,
+    game: &Game,
+    name: &str,
+    agent: &Bound<'_, PyAny>,
+    index: u64,
+) -> PyResult<usize> {
+    let whose = format!(
+        "agent {name} ({}) in game {index}, move {}",
+        short_repr(agent),
+        game.stones_on_board() + 1
+    );
+    let n = game.rules().num_actions();
+    let v = match int_arg(ret, "action") {
+        Ok(v) => v,
+        Err(e) => {
+            let err = PyTypeError::new_err(format!(
+                "{whose} returned {} ({}): an agent must return an integer action 0..={}",
+                short_repr(ret),
+                ret.get_type().name()?,
+                n - 1
+            ));
+            err.set_cause(py, Some(e));
+            return Err(err);
+        }
+    };
+    match v {
+        Some(v) if v >= 0 && (v as u64) < n as u64 && game.is_legal(v as usize) => Ok(v as usize),
+        _ => {
+            let why = match v {
+                Some(v) if v >= 0 && (v as u64) < n as u64 => {
+                    let mut g = game.clone();
+                    g.play(v as usize)
+                        .err()
+                        .map_or_else(String::new, |e| e.to_string())
+                }
+                _ => format!("out of range: allowed 0..={}", n - 1),
+            };
+            Err(IllegalMoveError::new_err(format!(
+                "{whose} returned an illegal action {}: {why}",
+                short_repr(ret)
+            )))
+        }
+    }
+}

@@ -1,0 +1,377 @@
+"""inarow.evaluate: matches, move accuracy, the Pons analysis files and their generator."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+import inarow
+from inarow import agents, evaluate
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_PONS = ROOT.parents[1] / "shared" / "data" / "connect4-pons"
+
+
+def _pons_source() -> Path | None:
+    """The six set files: in the package, else the shared data directory."""
+    for d in (evaluate._pons_dir(), SHARED_PONS):
+        if all((d / name).is_file() for name in evaluate.PONS_SETS):
+            return d
+    return None
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location(
+        "pons_analysis", ROOT / "scripts" / "pons_analysis.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ----------------------------------------------------------------------------- match
+
+
+def test_match_counts_add_up_per_seat_and_overall():
+    r = evaluate.match(agents.greedy(), agents.random(), games=301, seed=3)
+    assert r.games == 301 == r.wins + r.draws + r.losses
+    assert [s.seat for s in r.seats] == [1, 2]
+    assert [s.games for s in r.seats] == [151, 150]
+    for field in ("games", "wins", "draws", "losses"):
+        assert sum(getattr(s, field) for s in r.seats) == getattr(r, field)
+    assert r.win_rate > 0.9 and r.win_interval[0] < r.win_rate < r.win_interval[1]
+    assert r.score == pytest.approx((r.wins + r.draws / 2) / r.games)
+    assert "player 1" in str(r) and "inarow.agents.greedy" in str(r)
+    fixed = evaluate.match(agents.greedy(), agents.random(), games=40, swap=False)
+    assert [s.games for s in fixed.seats] == [40, 0]
+
+
+def test_swapping_the_agents_replays_the_same_games_from_the_other_side():
+    a, b = agents.negamax(1), agents.greedy()
+    ab = evaluate.match(a, b, games=200, seed=9)
+    ba = evaluate.match(b, a, games=200, seed=9)
+    assert (ab.wins, ab.draws, ab.losses) == (ba.losses, ba.draws, ba.wins)
+    assert ab.seats[0].wins == ba.seats[1].losses and ab.moves == ba.moves
+
+
+def test_matches_are_deterministic_for_a_seed_and_independent_of_threads():
+    a, b = agents.random(), agents.random()
+    one = evaluate.match(a, b, games=2000, seed=1, threads=1)
+    two = evaluate.match(a, b, games=2000, seed=1, threads=2)
+    other = evaluate.match(a, b, games=2000, seed=2, threads=2)
+    assert (one.wins, one.draws, one.losses, one.moves) == (
+        two.wins,
+        two.draws,
+        two.losses,
+        two.moves,
+    )
+    assert (one.wins, one.moves) != (other.wins, other.moves)
+
+
+def test_random_openings_are_shared_by_each_round_and_keep_swap_symmetry():
+    a, b = agents.negamax(3), agents.negamax(2)
+    plain = evaluate.match(a, b, games=100, seed=2)
+    opened = evaluate.match(a, b, games=100, seed=2, opening_plies=4)
+    assert opened.opening_plies == 4 and opened.moves != plain.moves
+    back = evaluate.match(b, a, games=100, seed=2, opening_plies=4)
+    assert (opened.wins, opened.losses, opened.moves) == (back.losses, back.wins, back.moves)
+    # The Python slow path plays the same openings: a wrapper of a seeded random agent
+    # sees boards with 4 stones on its first move.
+    first_seen = []
+
+    def watcher(board):
+        if len(first_seen) < 10 and board.num_stones <= 5:
+            first_seen.append(board.num_stones)
+        return board.legal_moves()[0]
+
+    evaluate.match(watcher, agents.random(), games=6, opening_plies=4)
+    assert set(first_seen) <= {4, 5} and 4 in first_seen
+
+
+def test_three_players_rotate_a_seat_against_copies_of_b():
+    r = evaluate.match(
+        agents.negamax(2),
+        agents.random(),
+        games=90,
+        rules=dict(width=6, height=6, players=3, k=3, gravity=False),
+    )
+    assert [s.games for s in r.seats] == [30, 30, 30]
+    assert r.games == 90 and r.wins > r.losses
+    assert r.rules == dict(width=6, height=6, k=3, players=3, gravity=False)
+
+
+def test_rules_by_name_board_or_dict():
+    for rules in (
+        "tic_tac_toe",
+        inarow.Board.tic_tac_toe(),
+        dict(width=3, height=3, k=3, gravity=False),
+    ):
+        r = evaluate.match(agents.negamax(9), agents.negamax(9), games=20, rules=rules)
+        assert r.draws == 20  # tic-tac-toe is a draw under perfect play
+
+
+def test_python_callable_agents_play_through_the_slow_path():
+    def first_legal(board):
+        board.move(board.legal_moves()[0])  # a copy: the match's board is untouched
+        return board.legal_moves()[0] if not board.is_over else board.moves[-1]
+
+    class Seeded:
+        def __init__(self, seed):
+            self.rng = random.Random(seed)
+
+        def __call__(self, board):
+            return self.rng.choice(board.legal_moves())
+
+    r = evaluate.match(agents.greedy(), Seeded(0), games=60, seed=1)
+    assert r.games == 60 and r.wins > 45
+    again = evaluate.match(agents.greedy(), Seeded(0), games=60, seed=1)
+    assert (r.wins, r.draws, r.moves) == (again.wins, again.draws, again.moves)
+    r = evaluate.match(first_legal, agents.random(), games=10)
+    assert r.games == 10
+    # A Python wrapper of a native agent gets the same games as the agent itself
+    # only statistically; both beat random by far.
+    greedy = agents.greedy(seed=0)
+    wrapped = evaluate.match(lambda b: greedy(b), agents.random(), games=100)
+    assert wrapped.win_rate > 0.8
+    calls = []
+    evaluate.match(agents.random(), Seeded(1), games=5, progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (5, 5)
+
+
+@pytest.mark.parametrize(
+    "agent,error,match",
+    [
+        (lambda b: "3", TypeError, r"agent a \(.*\) in game 0, move 1 returned '3'"),
+        (lambda b: None, TypeError, "returned None"),
+        (lambda b: 2.0, TypeError, "integer action"),
+        (lambda b: True, TypeError, "returned True"),
+        (lambda b: 99, inarow.IllegalMoveError, "illegal action 99: out of range: allowed 0..=2"),
+        (lambda b: -1, inarow.IllegalMoveError, "illegal action -1"),
+        (lambda b: 0, inarow.IllegalMoveError, "column 0 is full"),
+    ],
+)
+def test_agents_returning_garbage_raise_errors_naming_them(agent, error, match):
+    with pytest.raises(error, match=match) as info:
+        # 3x2, k=3: only rows win, so always playing column 0 fills it before any line.
+        evaluate.match(
+            agent, agents.random(), games=4, swap=False, rules=dict(width=3, height=2, k=3)
+        )
+    if error is TypeError:
+        assert info.value.__cause__ is not None
+
+
+def test_an_agent_that_raises_propagates_its_exception():
+    def broken(board):
+        raise KeyError("no move")
+
+    with pytest.raises(KeyError, match="no move"):
+        evaluate.match(agents.random(), broken, games=2)
+
+
+@pytest.mark.parametrize(
+    "kwargs,error,match",
+    [
+        (dict(games=0), ValueError, "games=0"),
+        (dict(games=-5), ValueError, "games=-5"),
+        (dict(games=2**41), ValueError, "games"),
+        (dict(games=2.5), TypeError, "games"),
+        (dict(rules="chess"), ValueError, "chess"),
+        (dict(rules=42), TypeError, "rules"),
+        (dict(rules=dict(width=0)), inarow.InvalidRulesError, "width=0"),
+        (dict(rules=dict(colour="red")), ValueError, "unknown keys"),
+        (dict(rules=inarow.Board.from_moves([3])), ValueError, "empty board"),
+        (dict(seed=-1), ValueError, "seed"),
+        (dict(swap="yes"), TypeError, "swap"),
+        (dict(threads=0), ValueError, "threads"),
+        (dict(progress="bar"), TypeError, "progress"),
+        (dict(opening_plies=-1), ValueError, "opening_plies=-1"),
+        (dict(opening_plies=43), ValueError, "0..=42"),
+        (dict(opening_plies="4"), TypeError, "opening_plies"),
+    ],
+)
+def test_bad_match_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        evaluate.match(agents.random(), agents.random(), **kwargs)
+
+
+def test_non_agents_and_mismatched_rules_are_refused():
+    with pytest.raises(TypeError, match="a must be an agent"):
+        evaluate.match(42, agents.random())
+    with pytest.raises(TypeError, match="b must be an agent"):
+        evaluate.match(agents.random(), "greedy")
+    with pytest.raises(inarow.UnsupportedRulesError, match="agent b"):
+        evaluate.match(agents.random(), agents.perfect(), rules=dict(players=3))
+    with pytest.raises(inarow.UnsupportedRulesError):
+        evaluate.match(agents.perfect(), agents.random(), rules="tic_tac_toe")
+
+
+def test_wilson_interval_known_values():
+    lo, hi = evaluate.wilson_interval(0, 10)
+    assert lo == 0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = evaluate.wilson_interval(5, 10)
+    assert (lo, hi) == (pytest.approx(0.2366, abs=1e-4), pytest.approx(0.7634, abs=1e-4))
+    assert evaluate.wilson_interval(0, 0) == (0.0, 1.0)
+
+
+# --------------------------------------------------------------------- move accuracy
+
+
+def _late_boards(n, seed=0, plies=(24, 34)):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        b = inarow.Board()
+        for _ in range(rng.randrange(*plies)):
+            if b.is_over:
+                break
+            b.move(rng.choice(b.legal_moves()))
+        if not b.is_over:
+            out.append(b)
+    return out
+
+
+def test_move_accuracy_on_boards_against_an_independent_count():
+    boards = _late_boards(40)
+    solver = inarow.Solver()
+    truth = [solver.analyze(b) for b in boards]
+    perfect = evaluate.move_accuracy(agents.perfect(seed=0), boards, progress=False)
+    assert perfect.overall.positions == 40
+    assert perfect.good_rate == perfect.perfect_rate == 1.0
+
+    def leftmost(board):
+        return board.legal_moves()[0]
+
+    sign = lambda x: (x > 0) - (x < 0)  # noqa: E731
+    good = sum(
+        sign(t[b.legal_moves()[0]]) == sign(max(s for s in t if s is not None))
+        for b, t in zip(boards, truth)
+    )
+    best = sum(
+        t[b.legal_moves()[0]] == max(s for s in t if s is not None) for b, t in zip(boards, truth)
+    )
+    r = evaluate.move_accuracy(leftmost, {"late": boards}, progress=False)
+    assert (r.sets["late"].good, r.sets["late"].perfect) == (good, best)
+    assert best < 40
+    assert r.sets["late"].good_interval[0] <= r.good_rate <= r.sets["late"].good_interval[1]
+    assert "late" in str(r) and "overall" in str(r)
+
+
+def test_move_accuracy_refuses_bad_positions_and_agents():
+    boards = _late_boards(3)
+    done = inarow.Board.from_moves([0, 1, 0, 1, 0, 1, 0])
+    with pytest.raises(ValueError, match="game is over"):
+        evaluate.move_accuracy(agents.random(), [boards[0], done], progress=False)
+    with pytest.raises(TypeError, match="inarow.Board"):
+        evaluate.move_accuracy(agents.random(), [boards[0], "4453"], progress=False)
+    with pytest.raises(inarow.UnsupportedRulesError):
+        evaluate.move_accuracy(agents.random(), [inarow.Board(players=3)], progress=False)
+    with pytest.raises(ValueError, match="positions='kaggle'"):
+        evaluate.move_accuracy(agents.random(), "kaggle")
+    with pytest.raises(ValueError, match="per_set"):
+        evaluate.move_accuracy(agents.random(), boards, per_set=0)
+    with pytest.raises(inarow.IllegalMoveError, match="illegal action 9"):
+        evaluate.move_accuracy(lambda b: 9, boards, progress=False)
+    with pytest.raises(TypeError, match="returned 'x'"):
+        evaluate.move_accuracy(lambda b: "x", boards, progress=False)
+    with pytest.raises(TypeError, match="agent must be"):
+        evaluate.move_accuracy(3, boards, progress=False)
+
+
+@pytest.fixture
+def small_pons(tmp_path, monkeypatch):
+    """A data directory of six small sets (late positions, quick to solve)."""
+    source = _pons_source()
+    if source is None:
+        pytest.skip("Pons' set files are not available")
+    lines = (source / "Test_L3_R1").read_text().splitlines()[:30]
+    for i, name in enumerate(evaluate.PONS_SETS):
+        (tmp_path / name).write_text("\n".join(lines[5 * i : 5 * i + 5]) + "\n")
+    monkeypatch.setattr(evaluate, "_pons_dir", lambda: tmp_path)
+    return tmp_path
+
+
+def test_pons_accuracy_from_computed_truth_then_from_generated_analysis_files(
+    small_pons, monkeypatch
+):
+    computed = evaluate.move_accuracy(agents.greedy(seed=1), "pons", progress=False)
+    assert list(computed.sets) == list(evaluate.PONS_SETS)
+    assert computed.overall.positions == 30
+    script = _script()
+    solver = inarow.Solver()
+    for name in evaluate.PONS_SETS:
+        assert (
+            script.generate(
+                small_pons / name, small_pons / f"{name}.analysis", solver, progress=False
+            )
+            == 5
+        )
+
+    class NoSolver:
+        def __init__(self, *a, **k):
+            raise AssertionError("the shipped analysis must be used")
+
+    monkeypatch.setattr(inarow, "Solver", NoSolver)
+    monkeypatch.setattr(evaluate, "_COMPUTED_PONS", {})  # only the files may answer
+    shipped = evaluate.move_accuracy(agents.greedy(seed=1), "pons", progress=False)
+    assert shipped.sets == computed.sets
+    perfect = evaluate.move_accuracy(agents.perfect(seed=0), "pons", per_set=2, progress=False)
+    assert perfect.overall.positions == 12 and perfect.perfect_rate == 1.0
+    # A corrupted analysis line is reported, not trusted.
+    path = small_pons / "Test_L2_R1.analysis"
+    rows = path.read_text().splitlines()
+    rows[1] = "1234 0 0 0 0 0 0 0"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(ValueError, match="line 2 is corrupt"):
+        evaluate.move_accuracy(agents.random(), "pons", progress=False)
+
+
+def test_the_generator_resumes_after_a_cut_and_verifies(small_pons):
+    script = _script()
+    solver = inarow.Solver()
+    name = "Test_L3_R1"
+    full = small_pons / "full.analysis"
+    script.generate(small_pons / name, full, solver, progress=False)
+    part = small_pons / f"{name}.analysis"
+    assert script.generate(small_pons / name, part, solver, limit=2, progress=False) == 2
+    with open(part, "a") as f:
+        f.write("4455 1 2")  # a line cut by an interruption
+    assert script.generate(small_pons / name, part, solver, progress=False) == 3
+    assert part.read_text() == full.read_text()
+    assert script.verify(small_pons / name, part, solver, sample=5, seed=0) == 0
+    rows = part.read_text().splitlines()
+    fields = rows[3].split()
+    fields[1] = "." if fields[1] != "." else "0"
+    rows[3] = " ".join(fields)
+    part.write_text("\n".join(rows) + "\n")
+    assert script.verify(small_pons / name, part, solver, sample=5, seed=0) == 1
+    assert (
+        script.main(["--sets", str(small_pons), "--only", name, "--verify", "5", "--no-progress"])
+        == 1
+    )
+
+
+def test_shipped_analysis_files_agree_with_the_solver_on_a_sample():
+    directory = evaluate._pons_dir()
+    files = [directory / f"{n}.analysis" for n in ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2")]
+    if not all(f.is_file() for f in files):
+        pytest.skip("the Pons analysis files are not generated yet")
+    script = _script()
+    solver = inarow.Solver()
+    for f in files:
+        assert script.verify(directory / f.stem, f, solver, sample=5, seed=1) == 0
+
+
+def test_pons_positions_load_the_six_sets(monkeypatch):
+    source = _pons_source()
+    if source is None:
+        pytest.skip("Pons' set files are not available")
+    monkeypatch.setattr(evaluate, "_pons_dir", lambda: source)
+    sets = evaluate.pons_positions(per_set=3)
+    assert list(sets) == list(evaluate.PONS_SETS)
+    for positions in sets.values():
+        assert len(positions) == 3
+        for p in positions:
+            inarow.Board.from_pons(p.moves)
