@@ -102,6 +102,7 @@
 //! this machine: 1 GiB searches as many nodes but waits longer on memory (17 s
 //! against 13 s on 2 threads, before the prefetch changes).
 
+pub mod book;
 mod error;
 mod geometry;
 mod order;
