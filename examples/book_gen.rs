@@ -523,7 +523,7 @@ fn solve_level(
     let solved = ckpt.codes.len() - start;
     let wall = t0.elapsed().as_secs_f64();
     eprintln!(
-        "this run: {solved} positions in {:.3} h ({:.2} CPU h, {:.1} positions/s); level so far: {} of {} in {:.3} h, {:.3e} nodes",
+        "this run: {solved} positions in {:.3} h ({:.3} CPU h, {:.1} positions/s); level so far: {} of {} in {:.3} h, {:.3e} nodes",
         wall / 3600.0,
         (cpu_seconds() - cpu0) / 3600.0,
         solved as f64 / wall.max(1e-9),
