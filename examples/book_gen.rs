@@ -770,6 +770,27 @@ fn check(args: &Args) {
         positions.iter().map(Vec::len).sum::<usize>()
     );
     let records = to_solve(&index, depth, &positions[depth]);
+    // Lookup speed over the deepest level (positions built beforehand).
+    let sample: Vec<Position> = records
+        .iter()
+        .take(100_000)
+        .map(|&slot| index.position(depth, slot).expect("in range"))
+        .collect();
+    let t = Instant::now();
+    let found = sample.iter().filter(|p| book.weak(p).is_some()).count();
+    let per = t.elapsed().as_secs_f64() / sample.len().max(1) as f64;
+    if found != sample.len() {
+        fail(format!(
+            "{} of {} positions of ply {depth} have no entry",
+            sample.len() - found,
+            sample.len()
+        ));
+    }
+    println!(
+        "lookups: {:.0} ns each over {} positions of ply {depth}",
+        per * 1e9,
+        sample.len()
+    );
     // A sample from scratch: cleared table, exact search.
     let mut rng = Rng::new(args.seed, depth as u64);
     let mut solver = Solver::new(SolverConfig::default()).unwrap_or_else(|e| fail(e.to_string()));
