@@ -50,7 +50,7 @@ const WIDTH: usize = 7;
 const HEIGHT: usize = 6;
 const K: usize = 4;
 const CHECKPOINT_MAGIC: &[u8; 8] = b"INAROWCK";
-const CHECKPOINT_VERSION: u32 = 1;
+const CHECKPOINT_VERSION: u32 = 2;
 const CHECKPOINT_HEADER: usize = 64;
 
 /// Set by SIGINT / SIGTERM; the searches poll it as their cancel flag.
@@ -229,7 +229,8 @@ fn cpu_seconds() -> f64 {
 /// 16  1 kind (1 weak, 2 exact)  17 7 zero
 /// 24  8 positions to solve   32 8 positions solved   40 8 CRC-64 of the position list
 /// 48  8 seconds spent (f64)   56 8 nodes searched
-/// 64    one byte per solved position: its book code
+/// 64    the solved positions' book codes: four a byte (weak, 2 bits each from the
+///       lowest) or one a byte (exact)
 /// ```
 /// Written to a temporary file and renamed, so a crash leaves the previous one.
 struct Checkpoint {
@@ -272,7 +273,14 @@ impl Checkpoint {
         out.extend_from_slice(&self.list_crc.to_le_bytes());
         out.extend_from_slice(&self.seconds.to_le_bytes());
         out.extend_from_slice(&self.nodes.to_le_bytes());
-        out.extend_from_slice(&self.codes);
+        match self.kind {
+            Kind::Weak => out.extend(self.codes.chunks(4).map(|four| {
+                four.iter()
+                    .enumerate()
+                    .fold(0u8, |byte, (i, &code)| byte | code << (2 * i))
+            })),
+            Kind::Exact => out.extend_from_slice(&self.codes),
+        }
         out
     }
 
@@ -306,10 +314,17 @@ impl Checkpoint {
             return bad("made for another position list (did the enumeration change?)");
         }
         let done = u64_at(&bytes, 32);
-        if done > total || bytes.len() as u64 != CHECKPOINT_HEADER as u64 + done {
+        let per_byte = if kind == Kind::Weak { 4 } else { 1 };
+        if done > total || (bytes.len() - CHECKPOINT_HEADER) as u64 != done.div_ceil(per_byte) {
             return bad("truncated or inconsistent");
         }
-        let codes = bytes[CHECKPOINT_HEADER..].to_vec();
+        let payload = &bytes[CHECKPOINT_HEADER..];
+        let codes: Vec<u8> = (0..done as usize)
+            .map(|i| match kind {
+                Kind::Weak => payload[i / 4] >> (2 * (i % 4)) & 3,
+                Kind::Exact => payload[i],
+            })
+            .collect();
         if codes.iter().any(|&c| kind.score(c).is_none()) {
             return bad("holds an invalid code");
         }
