@@ -78,6 +78,7 @@
 //!
 //! Today's figures per set and for the empty board: BENCHMARKS.md.
 
+pub mod book;
 mod error;
 mod geometry;
 mod order;
