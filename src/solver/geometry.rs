@@ -102,6 +102,18 @@ impl Geometry {
         self.layout.width() as u32
     }
 
+    /// Board height.
+    #[inline(always)]
+    pub fn height(&self) -> u32 {
+        self.layout.height() as u32
+    }
+
+    /// Bits per column: the height and a spare bit.
+    #[inline(always)]
+    pub fn stride(&self) -> u32 {
+        self.layout.stride() as u32
+    }
+
     /// The bottom cell of every column.
     #[inline(always)]
     pub fn bottom(&self) -> u64 {

@@ -35,7 +35,11 @@ impl SlotIndex {
     }
 
     pub(crate) fn new(geo: Geometry) -> SlotIndex {
-        let (w, h, cells) = (geo.width as usize, geo.height as usize, geo.cells as usize);
+        let (w, h, cells) = (
+            geo.width() as usize,
+            geo.height() as usize,
+            geo.cells as usize,
+        );
         let mut ways = vec![vec![0u64; cells + 1]; w + 1];
         ways[w][0] = 1;
         for c in (0..w).rev() {
@@ -56,12 +60,12 @@ impl SlotIndex {
 
     /// Board width.
     pub fn width(&self) -> usize {
-        self.geo.width as usize
+        self.geo.width() as usize
     }
 
     /// Board height.
     pub fn height(&self) -> usize {
-        self.geo.height as usize
+        self.geo.height() as usize
     }
 
     /// Line length.
@@ -122,11 +126,11 @@ impl SlotIndex {
         } else {
             current ^ mask
         };
-        let column = (1u64 << g.height) - 1;
+        let column = (1u64 << g.height()) - 1;
         let (mut heights_rank, mut left) = (0u64, ply);
         let (mut colours_rank, mut stone, mut firsts) = (0u64, 0usize, 0usize);
-        for c in 0..g.width as usize {
-            let shift = c as u32 * g.h1;
+        for c in 0..g.width() as usize {
+            let shift = c as u32 * g.stride();
             let height = (((mask >> shift) & column).count_ones() as usize).min(left);
             for v in 0..height {
                 heights_rank = heights_rank.wrapping_add(self.ways[c + 1][left - v]);
@@ -157,7 +161,7 @@ impl SlotIndex {
         let g = self.geo;
         let colours = self.binom[ply][ply.div_ceil(2)];
         let (mut heights_rank, mut colours_rank) = (slot / colours, slot % colours);
-        let mut heights = vec![0usize; g.width as usize];
+        let mut heights = vec![0usize; g.width() as usize];
         let mut left = ply;
         for (c, height) in heights.iter_mut().enumerate() {
             let mut v = 0;
@@ -184,7 +188,7 @@ impl SlotIndex {
         let (mut first, mut mask, mut stone) = (0u64, 0u64, 0usize);
         for (c, &height) in heights.iter().enumerate() {
             for row in 0..height {
-                let bit = 1u64 << (c as u32 * g.h1 + row as u32);
+                let bit = 1u64 << (c as u32 * g.stride() + row as u32);
                 mask |= bit;
                 if is_first[stone] {
                     first |= bit;
