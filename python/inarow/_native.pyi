@@ -334,6 +334,7 @@ class MCTS:
     def num_trees(self) -> int: ...
     @property
     def num_actions(self) -> int: ...
+
 @final
 class Agent:
     """A built-in agent: ``agent(board) -> action`` (see ``inarow.agents``)."""
