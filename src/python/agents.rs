@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyTuple};
 
 use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
-use super::board::{move_error, Board};
+use super::board::{game_arg, move_error, Board};
 use super::errors::{CancelledError, IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
 use super::vec_env::{seed_arg, threads_arg};
@@ -115,21 +115,6 @@ impl Agent {
             ),
         })
     }
-}
-
-fn board_game(board: &Bound<'_, PyAny>, what: &str) -> PyResult<Game> {
-    let b = board.cast::<Board>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{what} must be an inarow.Board, got {}",
-            board
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ))
-    })?;
-    let game = b.try_borrow()?.game.clone();
-    Ok(game)
 }
 
 fn temperature_arg(t: &Bound<'_, PyAny>) -> PyResult<f64> {
@@ -242,7 +227,7 @@ impl Agent {
     /// `IllegalMoveError` on a finished game, `UnsupportedRulesError` for rules the
     /// agent does not play, `TypeError` for anything but a Board.
     fn __call__(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let game = board_game(board, "board")?;
+        let game = game_arg(board, "board")?;
         self.choose_here(py, &game)
     }
 
@@ -260,7 +245,7 @@ impl Agent {
         let threads = threads_arg(threads)?.unwrap_or_else(default_threads);
         let mut games = Vec::new();
         for (i, board) in boards.try_iter()?.enumerate() {
-            let game = board_game(&board?, &format!("boards[{i}]"))?;
+            let game = game_arg(&board?, &format!("boards[{i}]"))?;
             self.spec
                 .check_rules(game.rules())
                 .map_err(|e| with_index(py, agent_error(e), i))?;

@@ -16,6 +16,22 @@ use super::intake::{int_array, Axis, Spec};
 use super::interrupt::run_count;
 use crate::{Game, MoveError, Rules};
 
+/// A copy of the game of `obj`, which must be an `inarow.Board` (`what` names the
+/// argument in the error).
+pub(crate) fn game_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Game> {
+    let board = obj.cast::<Board>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be an inarow.Board, got {}",
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    let game = board.try_borrow()?.game.clone();
+    Ok(game)
+}
+
 /// Symbols of players 1..=16 in `str(board)`.
 const SYMBOLS: &[u8; 16] = b"XOABCDEFGHIJKLMN";
 

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
 use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
-use super::board::Board;
+use super::board::{game_arg, Board};
 use super::errors::{CancelledError, IllegalMoveError};
 use super::interrupt::run_interruptible;
 use crate::mcts::{
@@ -125,16 +125,7 @@ fn games_arg(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Game>> {
     let mut games = Vec::new();
     for (i, item) in boards.try_iter().map_err(|_| not_a_list())?.enumerate() {
         let item = item?;
-        let board = item.cast::<Board>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "boards[{i}] must be an inarow.Board, got {}",
-                item.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            ))
-        })?;
-        games.push(board.borrow().game.clone());
+        games.push(game_arg(&item, &format!("boards[{i}]"))?);
     }
     if games.is_empty() {
         return Err(PyValueError::new_err(

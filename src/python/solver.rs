@@ -3,11 +3,11 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
 use pyo3::prelude::*;
 
 use super::args::{bool_arg, int_arg};
-use super::board::Board;
+use super::board::game_arg;
 use super::errors::{
     CancelledError, IllegalMoveError, InvalidPositionError, SolverConfigError,
     UnsupportedRulesError,
@@ -67,17 +67,7 @@ impl Drop for Call<'_> {
 }
 
 fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
-    let board = board.cast::<Board>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "board must be an inarow.Board, got {}",
-            board
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ))
-    })?;
-    Position::from_game(&board.borrow().game).map_err(solve_error)
+    Position::from_game(&game_arg(board, "board")?).map_err(solve_error)
 }
 
 impl Solver {
