@@ -546,10 +546,12 @@ fn a_node_limit_stops_the_call_and_the_table_keeps_its_work() {
         assert!((1 << 12..1 << 13).contains(&s.nodes()), "{}", s.nodes());
         assert_eq!(s.analyze(&p, false, &c), Err(SolveError::NodeLimit));
         assert_eq!(s.best_move(&p, &c), Err(SolveError::NodeLimit));
-        // A limit above the single-thread budget: the parallel search stops too.
+        // A limit above the single-thread budget: the parallel search stops too (on a
+        // position needing millions of nodes, so no thread can finish under it).
         s.clear();
         s.set_node_limit(Some(SOLO_NODE_BUDGET + (1 << 13)));
-        assert_eq!(s.solve(&p, false, &c), Err(SolveError::NodeLimit));
+        let opening = Position::parse_pons("44").unwrap();
+        assert_eq!(s.solve(&opening, false, &c), Err(SolveError::NodeLimit));
         s.set_node_limit(None);
         assert_eq!(s.solve(&p, false, &c), Ok(4));
         // Small searches finish under a limit.
