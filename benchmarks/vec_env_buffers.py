@@ -35,21 +35,32 @@ def legal_plan(num_envs: int, steps: int) -> list[np.ndarray]:
     return plan
 
 
-def median_step_seconds(mode: str, plan: list[np.ndarray], repeats: int) -> float:
-    """Median over `repeats` replays of `plan` of the seconds per `step` call."""
-    env = inarow.VecEnv(len(plan[0]), threads=1, reuse_buffers=mode != "fresh")
-    times = []
+MODES = ("reuse", "fresh", "reuse+copy")
+
+
+def step_seconds(env: inarow.VecEnv, mode: str, plan: list[np.ndarray]) -> float:
+    """Seconds per `step` call replaying `plan` from `reset(seed=0)`."""
+    env.reset(seed=0)
+    start = time.perf_counter()
+    if mode == "reuse+copy":
+        for actions in plan:
+            copy_all(env.step(actions))
+    else:
+        for actions in plan:
+            env.step(actions)
+    return (time.perf_counter() - start) / len(plan)
+
+
+def median_step_seconds(plan: list[np.ndarray], repeats: int) -> dict[str, float]:
+    """Per mode, the median over `repeats` of the seconds per `step` call; the modes
+    take turns so that a change in the machine's load hits them alike."""
+    n = len(plan[0])
+    envs = {m: inarow.VecEnv(n, threads=1, reuse_buffers=m != "fresh") for m in MODES}
+    times: dict[str, list[float]] = {m: [] for m in MODES}
     for _ in range(repeats):
-        env.reset(seed=0)
-        start = time.perf_counter()
-        if mode == "reuse+copy":
-            for actions in plan:
-                copy_all(env.step(actions))
-        else:
-            for actions in plan:
-                env.step(actions)
-        times.append((time.perf_counter() - start) / len(plan))
-    return statistics.median(times)
+        for m in MODES:
+            times[m].append(step_seconds(envs[m], m, plan))
+    return {m: statistics.median(t) for m, t in times.items()}
 
 
 def main() -> None:
@@ -60,9 +71,7 @@ def main() -> None:
     print("num_envs  reuse us/step  fresh/reuse  (reuse+copy)/reuse")
     for n in (1, 256, 4096):
         plan = legal_plan(n, args.steps)
-        t = {
-            m: median_step_seconds(m, plan, args.repeats) for m in ("reuse", "fresh", "reuse+copy")
-        }
+        t = median_step_seconds(plan, args.repeats)
         print(
             f"{n:8d}  {t['reuse'] * 1e6:13.1f}  {t['fresh'] / t['reuse']:11.2f}"
             f"  {t['reuse+copy'] / t['reuse']:18.2f}"
