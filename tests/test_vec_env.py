@@ -68,7 +68,8 @@ def test_batch_matches_separate_boards(rules, seed, mode):
         assert not truncated.any()
         for i, b in enumerate(boards):
             np.testing.assert_array_equal(obs[i], planes_of(b))
-            np.testing.assert_array_equal(info["action_mask"][i], b.legal_mask())
+            expected_mask = np.ones(b.num_actions, bool) if pending[i] else b.legal_mask()
+            np.testing.assert_array_equal(info["action_mask"][i], expected_mask)
             assert info["current_player"][i] == b.current_player
             assert env.board(i) == b
             if expected_terminated[i]:
@@ -108,6 +109,7 @@ def test_next_step_autoreset_ignores_the_action():
     obs, rewards, terminated, _, info = env.step(np.array([0]))
     assert terminated[0] and rewards[0] == 1 and info["winner"][0] == 1
     np.testing.assert_array_equal(info["player_rewards"][0], [1, -1])
+    assert info["action_mask"][0].all() and env.legal_mask()[0].all()
     obs, rewards, terminated, _, info = env.step(np.array([123456]))  # ignored
     assert not terminated[0] and info["autoreset"][0] and obs.sum() == 0
     assert env.board(0).moves == []
@@ -118,6 +120,7 @@ def test_disabled_autoreset_refuses_finished_envs_until_reset():
     for a0, a1 in [(0, 0), (3, 1), (1, 2), (4, 3), (2, 4)]:
         env.step(np.array([a0, a1]))
     assert env.board(0).winner == 1
+    assert not env.legal_mask()[0].any() and env.legal_mask()[1].sum() == 4
     with pytest.raises(inarow.IllegalMoveError, match="env 0.*over"):
         env.step(np.array([5, 5]))
     env.reset(options={"reset_mask": np.array([True, False])})
@@ -134,12 +137,96 @@ def test_observation_dtypes():
         assert obs[:, 1, 5, 3].all() and not obs[:, 0].any()
 
 
-def test_buffers_are_reused_without_copy():
-    env = inarow.VecEnv(8, seed=0)
-    obs1, *_ = env.step(env.random_actions())
-    obs2, *_ = env.step(env.random_actions())
-    assert obs1 is obs2 and np.shares_memory(obs1, obs2)
-    assert env.legal_mask() is env.legal_mask()
+def returned_arrays(result):
+    *arrays, info = result
+    return arrays + [v for v in info.values() if isinstance(v, np.ndarray)]
+
+
+@pytest.mark.parametrize("autoreset", ["next_step", "same_step"])
+def test_returned_arrays_survive_later_calls(autoreset):
+    env = inarow.VecEnv(16, width=3, height=3, k=3, gravity=False, seed=0, autoreset=autoreset)
+    kept = [returned_arrays(env.reset())]
+    for _ in range(12):
+        actions = env.random_actions()
+        kept.append([*returned_arrays(env.step(actions)), actions])
+    snapshots = [[a.copy() for a in arrays] for arrays in kept]
+    env.step(env.random_actions())
+    env.reset(options={"reset_mask": np.ones(16, bool)})
+    for arrays, snapshot in zip(kept, snapshots):
+        for a, before in zip(arrays, snapshot):
+            np.testing.assert_array_equal(a, before)
+    assert any(t.any() for t in (arrays[2] for arrays in kept[1:]))
+    assert not any(np.shares_memory(x, y) for x in kept[-1] for y in kept[-2])
+    assert not env.reuse_buffers
+
+
+def test_reuse_buffers_writes_every_call_into_the_same_arrays():
+    env = inarow.VecEnv(8, seed=0, reuse_buffers=True)
+    assert env.reuse_buffers and "reuse_buffers=True" in repr(env)
+    first = returned_arrays(env.step(env.random_actions()))
+    second = returned_arrays(env.step(env.random_actions()))
+    assert all(a is b for a, b in zip(first, second))
+    assert env.legal_mask() is second[5] and env.random_actions() is env.random_actions()
+    obs, info = env.reset()
+    assert obs is first[0] and info["action_mask"] is first[5]
+
+
+def test_reuse_buffers_rejects_non_booleans():
+    with pytest.raises(TypeError, match="reuse_buffers"):
+        inarow.VecEnv(2, reuse_buffers="yes")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [dict(width=3, height=3, k=3, gravity=False), dict(width=4, height=2, k=2), {}],
+    ids=["ttt", "4x2k2", "c4"],
+)
+def test_a_masked_categorical_sampler_never_sees_an_empty_row(rules):
+    env = inarow.VecEnv(64, **rules, seed=1)
+    rng = np.random.default_rng(0)
+    obs, info = env.reset()
+    mask = info["action_mask"]
+    finished = 0
+    for _ in range(200):
+        assert mask.any(axis=1).all()
+        logits = np.where(mask, rng.normal(size=mask.shape), -np.inf)
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        assert np.isfinite(probs).all()
+        actions = (probs.cumsum(axis=1) < rng.random((len(probs), 1))).sum(axis=1)
+        actions = np.minimum(actions, mask.shape[1] - 1)
+        assert mask[np.arange(len(actions)), actions].all()
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        mask = info["action_mask"]
+        np.testing.assert_array_equal(mask[terminated], True)
+        finished += int(terminated.sum())
+    assert finished > 100
+
+
+def finished_and_running_pair():
+    env = inarow.VecEnv(2, width=3, height=3, k=3, gravity=False, seed=0)
+    for a0, a1 in [(0, 0), (3, 1), (1, 2), (4, 3), (2, 4)]:
+        _, _, terminated, _, info = env.step(np.array([a0, a1]))
+    assert terminated.tolist() == [True, False]
+    return env, info
+
+
+def test_finished_envs_keep_an_all_true_mask_until_reset():
+    env, info = finished_and_running_pair()
+    np.testing.assert_array_equal(info["action_mask"], [[1] * 9, [0] * 5 + [1] * 4])
+    obs, info = env.reset(options={"reset_mask": np.array([False, True])})
+    np.testing.assert_array_equal(info["action_mask"], [[1] * 9, [1] * 9])
+    np.testing.assert_array_equal(env.legal_mask(), info["action_mask"])
+    assert env.board(0).winner == 1 and env.board(1).moves == []
+
+
+@pytest.mark.parametrize("ignored", [0, 8, -5, 10**6])
+def test_any_action_of_a_finished_env_is_accepted_and_ignored(ignored):
+    env, _ = finished_and_running_pair()
+    _, _, terminated, _, info = env.step(np.array([ignored, 5]))
+    assert info["autoreset"].tolist() == [True, False] and not terminated.any()
+    assert env.board(0).moves == [] and env.board(1).moves == [0, 1, 2, 3, 4, 5]
+    np.testing.assert_array_equal(info["action_mask"][0], [1] * 9)
 
 
 def test_actions_of_any_integer_dtype_and_strides():

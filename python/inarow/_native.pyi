@@ -151,7 +151,13 @@ def winners(boards: npt.ArrayLike, k: _Int = 4) -> npt.NDArray[np.int64]: ...
 
 @final
 class VecEnv:
-    """A batch of games stepped together (Gymnasium vector conventions)."""
+    """A batch of games stepped together (Gymnasium vector conventions).
+
+    ``reset``/``step``/``random_actions`` return fresh arrays that later calls never
+    modify; ``reuse_buffers=True`` writes every call into the same arrays (no
+    allocation; copy what you keep). With next-step autoreset, a game that ended
+    shows an all-True ``info["action_mask"]`` / ``legal_mask()`` row until its reset
+    (pgx's terminal mask): that step ignores its action."""
 
     def __new__(
         cls,
@@ -165,6 +171,7 @@ class VecEnv:
         autoreset: Literal["next_step", "same_step", "disabled"] = "next_step",
         obs_dtype: _ObsDtype = "uint8",
         threads: _Int | None = None,
+        reuse_buffers: bool = False,
     ) -> VecEnv: ...
     @property
     def num_envs(self) -> int: ...
@@ -186,6 +193,8 @@ class VecEnv:
     def obs_dtype(self) -> str: ...
     @property
     def current_player(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def reuse_buffers(self) -> bool: ...
     def reset(
         self, seed: _Int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[Any], dict[str, Any]]: ...

@@ -449,7 +449,9 @@ class InARowVectorEnv(VectorEnv):
     vector env is self-play: there is no opponent to award the game to). Seeds: any
     non-negative int; those >= 2**63 are reduced deterministically for the native
     engine (see `native_seed`). With ``copy=True`` (default) every returned array is
-    fresh; ``copy=False`` returns the native buffers (overwritten by the next step).
+    fresh (the native env's own fresh arrays: nothing is copied twice); ``copy=False``
+    runs the native env with ``reuse_buffers=True`` and returns its buffers
+    (overwritten by the next step).
     """
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -501,6 +503,7 @@ class InARowVectorEnv(VectorEnv):
             autoreset=native,
             obs_dtype=obs_dtype,
             threads=threads,
+            reuse_buffers=not copy,
         )
         self.metadata = {
             "render_modes": [],
@@ -541,18 +544,14 @@ class InARowVectorEnv(VectorEnv):
         """The legal actions of every env as a fresh ``(num_envs, num_actions)``
         bool array (sb3-contrib's ``MaskablePPO`` convention); all True in an env
         whose game ended and waits for its autoreset."""
-        mask = self._env.legal_mask().copy()
-        mask[~mask.any(axis=1)] = True
-        return mask
+        return self._env.legal_mask().copy()
 
     def _obs(self, planes: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
         if self.copy:
-            planes = planes.copy()
             out = mask.astype(np.int8)
         else:
             out = self._mask
             np.copyto(out, mask, casting="unsafe")
-        out[~mask.any(axis=1)] = 1
         return {"observation": planes, "action_mask": out}
 
     def _info(self, native: dict[str, Any]) -> dict[str, Any]:
@@ -561,11 +560,11 @@ class InARowVectorEnv(VectorEnv):
         pr = native["player_rewards"]
         n = self.num_envs
         info: dict[str, Any] = {
-            "current_player": cp.copy() if self.copy else cp,
+            "current_player": cp,
             "_current_player": np.ones(n, dtype=bool),
-            "winner": win.copy() if self.copy else win,
+            "winner": win,
             "_winner": np.ones(n, dtype=bool),
-            "player_rewards": pr.copy() if self.copy else pr,
+            "player_rewards": pr,
             "_player_rewards": np.ones(n, dtype=bool),
         }
         if "final_obs" in native:
@@ -605,8 +604,6 @@ class InARowVectorEnv(VectorEnv):
         if self._needs_reset:
             raise ResetNeeded("step() called before reset(): call reset() first")
         obs, rew, term, trunc, info = self._env.step(np.asarray(actions))
-        if self.copy:
-            rew, term, trunc = rew.copy(), term.copy(), trunc.copy()
         return self._obs(obs, info["action_mask"]), rew, term, trunc, self._info(info)
 
     def close_extras(self, **kwargs: Any) -> None:

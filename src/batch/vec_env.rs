@@ -120,7 +120,8 @@ pub struct StepBuffers<'a> {
     pub terminated: &'a mut [bool],
     /// `(n,)` never set (the games always end); kept for the API.
     pub truncated: &'a mut [bool],
-    /// `(n, num_actions)` legal actions after the step.
+    /// `(n, num_actions)` legal actions after the step; all true for a game that
+    /// ended and waits for its next-step autoreset.
     pub mask: &'a mut [bool],
     /// `(n,)` 1-based player to move after the step.
     pub current_player: &'a mut [i8],
@@ -400,11 +401,16 @@ impl VecGames {
         }
     }
 
-    /// Writes the legal-action mask `(n, num_actions)`.
+    /// Writes the action mask `(n, num_actions)` (see `write_mask`).
     pub fn write_mask(&self, mask: &mut [bool]) {
         let a = self.rules.num_actions();
-        for (g, row) in self.games.iter().zip(mask.chunks_mut(a)) {
-            write_mask(g, row);
+        for ((g, &pending), row) in self
+            .games
+            .iter()
+            .zip(&self.needs_reset)
+            .zip(mask.chunks_mut(a))
+        {
+            write_mask(g, pending, row);
         }
     }
 
@@ -442,8 +448,15 @@ fn pool_for(pool: &Option<rayon::ThreadPool>, n: usize) -> Option<&rayon::Thread
     pool.as_ref().filter(|_| n >= 2 * GRAIN)
 }
 
-fn write_mask(g: &Game, row: &mut [bool]) {
-    g.write_legal_mask(row);
+/// The legal actions of `g`, or every action where the game ended and waits for
+/// its next-step autoreset (pgx's terminal mask): that step ignores the action, and
+/// a masked sampler must never see an empty row.
+fn write_mask(g: &Game, waits_for_reset: bool, row: &mut [bool]) {
+    if waits_for_reset {
+        row.fill(true);
+    } else {
+        g.write_legal_mask(row);
+    }
 }
 
 /// A contiguous range of environments with their actions.
@@ -530,7 +543,11 @@ impl Envs<'_> {
                 }
             }
             out.obs.write(i, d.obs, game);
-            write_mask(game, &mut out.mask[i * d.actions..(i + 1) * d.actions]);
+            write_mask(
+                game,
+                self.needs_reset[i],
+                &mut out.mask[i * d.actions..(i + 1) * d.actions],
+            );
             out.current_player[i] = game.to_move() as i8 + 1;
         }
     }
@@ -649,6 +666,7 @@ mod tests {
         }
         v.step(&[0], out.bufs()).unwrap();
         assert!(out.terminated[0]);
+        assert!(out.mask.iter().all(|&m| m));
         assert_eq!(out.rewards[0], 1.0);
         assert_eq!(out.player_rewards, vec![1.0, -1.0]);
         assert_eq!(out.winner[0], 1);
@@ -656,6 +674,31 @@ mod tests {
         assert!(out.reset[0] && !out.terminated[0]);
         assert_eq!(v.games()[0].stones_on_board(), 0);
         assert!(out.obs.iter().all(|&x| x == 0));
+        assert!(out.mask.iter().all(|&m| m));
+    }
+
+    #[test]
+    fn finished_games_show_an_all_true_mask_only_while_they_wait() {
+        let rules = Rules::new(3, 3, 3, 2, false).unwrap();
+        for mode in [Autoreset::NextStep, Autoreset::Disabled] {
+            let mut v = VecGames::new(rules, 2, 0, mode, Some(1)).unwrap();
+            let mut out = Owned::new(&v);
+            for (a0, a1) in [(0, 0), (3, 1), (1, 2), (4, 3), (2, 4)] {
+                v.step(&[a0, a1], out.bufs()).unwrap();
+            }
+            assert!(out.terminated[0] && !out.terminated[1]);
+            let waits = mode == Autoreset::NextStep;
+            assert!(out.mask[..9].iter().all(|&m| m == waits));
+            assert_eq!(
+                &out.mask[9..],
+                &[false, false, false, false, false, true, true, true, true]
+            );
+            let mut mask = vec![false; 18];
+            v.write_mask(&mut mask);
+            assert_eq!(mask, out.mask);
+            v.observe(out.bufs());
+            assert_eq!(mask, out.mask);
+        }
     }
 
     #[test]

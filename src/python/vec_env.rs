@@ -104,12 +104,27 @@ fn fresh_seed() -> u64 {
     h.finish() >> 1
 }
 
-/// A batch of `num_envs` games stepped together, in the form of Gymnasium's vector
-/// API (see the class docs in `inarow/__init__.pyi`).
+/// A batch of games stepped together (Gymnasium vector conventions).
+///
+/// `reset`/`step`/`random_actions` return fresh arrays that later calls never
+/// modify; `reuse_buffers=True` writes every call into the same arrays (no
+/// allocation; copy what you keep). With next-step autoreset, a game that ended
+/// shows an all-True `info["action_mask"]` / `legal_mask()` row until its reset
+/// (pgx's terminal mask): that step ignores its action.
 #[pyclass(module = "inarow._native", name = "VecEnv")]
 pub struct VecEnv {
     core: VecGames,
     obs_kind: ObsKind,
+    /// The arrays of the latest `reset`/`step`.
+    out: Outputs,
+    random: Py<PyArray1<i64>>,
+    actions: Vec<i64>,
+    /// Write every call into the same arrays instead of fresh ones.
+    reuse_buffers: bool,
+}
+
+/// The arrays one `reset`/`step` fills and returns.
+struct Outputs {
     obs: Py<PyAny>,
     final_obs: Option<Py<PyAny>>,
     rewards: Py<PyArray1<f32>>,
@@ -120,28 +135,76 @@ pub struct VecEnv {
     current_player: Py<PyArray1<i8>>,
     winner: Py<PyArray1<i8>>,
     reset_flags: Py<PyArray1<bool>>,
-    random: Py<PyArray1<i64>>,
-    actions: Vec<i64>,
 }
 
-fn zeros<'py>(py: Python<'py>, shape: Vec<usize>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("numpy")?
-        .call_method1("zeros", (PyTuple::new(py, shape)?, dtype))
+impl Outputs {
+    /// Zeroed arrays for `num_envs` games of `rules`; `final_obs` for same-step autoreset.
+    fn new(
+        py: Python<'_>,
+        rules: &crate::rules::Rules,
+        num_envs: usize,
+        kind: ObsKind,
+        final_obs: bool,
+    ) -> Outputs {
+        let n = num_envs;
+        let planes = [n, rules.players(), rules.height(), rules.width()];
+        let obs = || -> Py<PyAny> {
+            match kind {
+                ObsKind::U8 => numpy::PyArray4::<u8>::zeros(py, planes, false)
+                    .into_any()
+                    .unbind(),
+                ObsKind::Bool => numpy::PyArray4::<bool>::zeros(py, planes, false)
+                    .into_any()
+                    .unbind(),
+                ObsKind::F32 => numpy::PyArray4::<f32>::zeros(py, planes, false)
+                    .into_any()
+                    .unbind(),
+            }
+        };
+        Outputs {
+            obs: obs(),
+            final_obs: final_obs.then(obs),
+            rewards: PyArray1::zeros(py, n, false).unbind(),
+            player_rewards: PyArray2::zeros(py, [n, rules.players()], false).unbind(),
+            terminated: PyArray1::zeros(py, n, false).unbind(),
+            truncated: PyArray1::zeros(py, n, false).unbind(),
+            mask: PyArray2::zeros(py, [n, rules.num_actions()], false).unbind(),
+            current_player: PyArray1::zeros(py, n, false).unbind(),
+            winner: PyArray1::zeros(py, n, false).unbind(),
+            reset_flags: PyArray1::zeros(py, n, false).unbind(),
+        }
+    }
+
+    fn clone_ref(&self, py: Python<'_>) -> Outputs {
+        Outputs {
+            obs: self.obs.clone_ref(py),
+            final_obs: self.final_obs.as_ref().map(|f| f.clone_ref(py)),
+            rewards: self.rewards.clone_ref(py),
+            player_rewards: self.player_rewards.clone_ref(py),
+            terminated: self.terminated.clone_ref(py),
+            truncated: self.truncated.clone_ref(py),
+            mask: self.mask.clone_ref(py),
+            current_player: self.current_player.clone_ref(py),
+            winner: self.winner.clone_ref(py),
+            reset_flags: self.reset_flags.clone_ref(py),
+        }
+    }
 }
 
-/// Runs `f` with every output buffer borrowed mutably.
+/// Runs `f` with every output array of `$out` borrowed mutably.
 macro_rules! with_buffers {
-    ($self:ident, $py:ident, |$bufs:ident| $body:expr) => {{
-        let mut rewards = $self.rewards.bind($py).try_readwrite()?;
-        let mut player_rewards = $self.player_rewards.bind($py).try_readwrite()?;
-        let mut terminated = $self.terminated.bind($py).try_readwrite()?;
-        let mut truncated = $self.truncated.bind($py).try_readwrite()?;
-        let mut mask = $self.mask.bind($py).try_readwrite()?;
-        let mut current_player = $self.current_player.bind($py).try_readwrite()?;
-        let mut winner = $self.winner.bind($py).try_readwrite()?;
-        let mut reset = $self.reset_flags.bind($py).try_readwrite()?;
-        let obs_any = $self.obs.bind($py).clone();
-        let final_any = $self.final_obs.as_ref().map(|f| f.bind($py).clone());
+    ($out:expr, $kind:expr, $py:ident, |$bufs:ident| $body:expr) => {{
+        let out = &$out;
+        let mut rewards = out.rewards.bind($py).try_readwrite()?;
+        let mut player_rewards = out.player_rewards.bind($py).try_readwrite()?;
+        let mut terminated = out.terminated.bind($py).try_readwrite()?;
+        let mut truncated = out.truncated.bind($py).try_readwrite()?;
+        let mut mask = out.mask.bind($py).try_readwrite()?;
+        let mut current_player = out.current_player.bind($py).try_readwrite()?;
+        let mut winner = out.winner.bind($py).try_readwrite()?;
+        let mut reset = out.reset_flags.bind($py).try_readwrite()?;
+        let obs_any = out.obs.bind($py).clone();
+        let final_any = out.final_obs.as_ref().map(|f| f.bind($py).clone());
         // One arm per observation dtype; only the element type and variant differ.
         macro_rules! arm {
             ($t:ty, $variant:ident) => {{
@@ -168,7 +231,7 @@ macro_rules! with_buffers {
                 $body
             }};
         }
-        match $self.obs_kind {
+        match $kind {
             ObsKind::U8 => arm!(u8, U8),
             ObsKind::Bool => arm!(bool, Bool),
             ObsKind::F32 => arm!(f32, F32),
@@ -177,10 +240,28 @@ macro_rules! with_buffers {
 }
 
 impl VecEnv {
+    /// The arrays the next call fills: the same ones with `reuse_buffers`, else fresh.
+    fn next_outputs(&self, py: Python<'_>) -> Outputs {
+        if self.reuse_buffers {
+            self.out.clone_ref(py)
+        } else {
+            Outputs::new(
+                py,
+                self.core.rules(),
+                self.core.num_envs(),
+                self.obs_kind,
+                self.out.final_obs.is_some(),
+            )
+        }
+    }
+
     /// Writes observations and masks of the current state.
     fn observe(&mut self, py: Python<'_>) -> PyResult<()> {
+        let out = self.next_outputs(py);
         let core = &mut self.core;
-        with_buffers!(self, py, |bufs| py.detach(|| core.observe(bufs)));
+        with_buffers!(out, self.obs_kind, py, |bufs| py
+            .detach(|| core.observe(bufs)));
+        self.out = out;
         Ok(())
     }
 
@@ -207,15 +288,16 @@ impl VecEnv {
 
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
-        info.set_item("current_player", self.current_player.bind(py))?;
-        info.set_item("action_mask", self.mask.bind(py))?;
-        info.set_item("winner", self.winner.bind(py))?;
-        info.set_item("player_rewards", self.player_rewards.bind(py))?;
-        if let Some(f) = &self.final_obs {
+        let out = &self.out;
+        info.set_item("current_player", out.current_player.bind(py))?;
+        info.set_item("action_mask", out.mask.bind(py))?;
+        info.set_item("winner", out.winner.bind(py))?;
+        info.set_item("player_rewards", out.player_rewards.bind(py))?;
+        if let Some(f) = &out.final_obs {
             info.set_item("final_obs", f.bind(py))?;
-            info.set_item("_final_obs", self.reset_flags.bind(py))?;
+            info.set_item("_final_obs", out.reset_flags.bind(py))?;
         } else {
-            info.set_item("autoreset", self.reset_flags.bind(py))?;
+            info.set_item("autoreset", out.reset_flags.bind(py))?;
         }
         Ok(info)
     }
@@ -224,11 +306,14 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     /// `VecEnv(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None,
-    /// autoreset="next_step", obs_dtype="uint8", threads=None)`.
+    /// autoreset="next_step", obs_dtype="uint8", threads=None, reuse_buffers=False)`.
+    /// Every `reset`/`step`/`random_actions` returns fresh arrays that later calls
+    /// never touch; `reuse_buffers=True` writes every call into the same arrays
+    /// instead (no allocation; copy what you keep before the next call).
     #[new]
     #[pyo3(signature = (num_envs, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                        autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None),
-           text_signature = "(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None)")]
+                        autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None, reuse_buffers=None),
+           text_signature = "(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None, reuse_buffers=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -242,7 +327,12 @@ impl VecEnv {
         autoreset: Arg<'_>,
         obs_dtype: Arg<'_>,
         threads: Option<&Bound<'_, PyAny>>,
+        reuse_buffers: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VecEnv> {
+        let reuse_buffers = match reuse_buffers {
+            Some(r) => super::args::bool_arg(r, "reuse_buffers")?,
+            None => false,
+        };
         let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
         let n = match int_arg(num_envs, "num_envs")? {
             Some(v) if (1..=MAX_ENVS as i64).contains(&v) => v as usize,
@@ -283,35 +373,16 @@ impl VecEnv {
                 total as f64 / (1u64 << 30) as f64
             )));
         }
-        let obs = zeros(py, vec![n, p, h, w], kind.name())?.unbind();
-        let final_obs = if mode == Autoreset::SameStep {
-            Some(zeros(py, vec![n, p, h, w], kind.name())?.unbind())
-        } else {
-            None
-        };
-        let cast1 = |dtype: &str| zeros(py, vec![n], dtype);
         let core = py
             .detach(|| VecGames::new(rules, n, seed, mode, threads))
             .map_err(batch_error)?;
         let mut env = VecEnv {
+            out: Outputs::new(py, &rules, n, kind, mode == Autoreset::SameStep),
             core,
             obs_kind: kind,
-            obs,
-            final_obs,
-            rewards: cast1("float32")?.cast_into::<PyArray1<f32>>()?.unbind(),
-            player_rewards: zeros(py, vec![n, p], "float32")?
-                .cast_into::<PyArray2<f32>>()?
-                .unbind(),
-            terminated: cast1("bool")?.cast_into::<PyArray1<bool>>()?.unbind(),
-            truncated: cast1("bool")?.cast_into::<PyArray1<bool>>()?.unbind(),
-            mask: zeros(py, vec![n, a], "bool")?
-                .cast_into::<PyArray2<bool>>()?
-                .unbind(),
-            current_player: cast1("int8")?.cast_into::<PyArray1<i8>>()?.unbind(),
-            winner: cast1("int8")?.cast_into::<PyArray1<i8>>()?.unbind(),
-            reset_flags: cast1("bool")?.cast_into::<PyArray1<bool>>()?.unbind(),
-            random: cast1("int64")?.cast_into::<PyArray1<i64>>()?.unbind(),
+            random: PyArray1::zeros(py, n, false).unbind(),
             actions: vec![0; n],
+            reuse_buffers,
         };
         env.observe(py)?;
         Ok(env)
@@ -354,11 +425,16 @@ impl VecEnv {
     fn obs_dtype(&self) -> &'static str {
         self.obs_kind.name()
     }
-    /// `(num_envs,)` int8, the player to move in each env, 1..players (a view of a
-    /// buffer updated in place by every step).
+    /// `(num_envs,)` int8, the player to move in each env, 1..players: the array
+    /// of `info["current_player"]` of the latest call.
     #[getter]
     fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        self.current_player.bind(py).clone()
+        self.out.current_player.bind(py).clone()
+    }
+    /// Whether every call writes into the same arrays (see the class docs).
+    #[getter]
+    fn reuse_buffers(&self) -> bool {
+        self.reuse_buffers
     }
 
     /// Resets every env (`seed` re-seeds each env's random stream); with
@@ -414,45 +490,55 @@ impl VecEnv {
         }
         self.observe(py)?;
         let info = self.info(py)?;
-        PyTuple::new(py, [self.obs.bind(py).clone(), info.into_any()])
+        PyTuple::new(py, [self.out.obs.bind(py).clone(), info.into_any()])
     }
 
     /// Plays one action per env and returns `(obs, rewards, terminated, truncated,
     /// info)`. The whole batch is validated first: a refused call (wrong length,
     /// dtype or dimensions, an out-of-range or illegal action) raises and steps no
-    /// env. Returned arrays are buffers reused by the next call: copy what you keep.
+    /// env. The arrays returned are fresh, or with `reuse_buffers=True` the same
+    /// ones every call (overwritten by the next call: copy what you keep).
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         self.read_actions(actions)?;
+        let out = self.next_outputs(py);
         let core = &mut self.core;
         let actions = &self.actions;
-        let result = with_buffers!(self, py, |bufs| py.detach(|| core.step(actions, bufs)));
+        let result = with_buffers!(out, self.obs_kind, py, |bufs| py
+            .detach(|| core.step(actions, bufs)));
         result.map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        self.out = out;
         let info = self.info(py)?;
+        let out = &self.out;
         PyTuple::new(
             py,
             [
-                self.obs.bind(py).clone(),
-                self.rewards.bind(py).clone().into_any(),
-                self.terminated.bind(py).clone().into_any(),
-                self.truncated.bind(py).clone().into_any(),
+                out.obs.bind(py).clone(),
+                out.rewards.bind(py).clone().into_any(),
+                out.terminated.bind(py).clone().into_any(),
+                out.truncated.bind(py).clone().into_any(),
                 info.into_any(),
             ],
         )
     }
 
-    /// `(num_envs, num_actions)` bool: the legal actions of each env (0 rows where
-    /// the game is over). The buffer behind `info["action_mask"]`.
+    /// `(num_envs, num_actions)` bool: the legal actions of each env; all True in
+    /// an env whose game ended and waits for its next-step autoreset (pgx's terminal
+    /// mask: that step ignores the action), all False in a finished env under
+    /// `autoreset="disabled"`. The array of `info["action_mask"]` of the latest call.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
-        self.mask.bind(py).clone()
+        self.out.mask.bind(py).clone()
     }
 
     /// One uniformly random legal action per env, drawn in Rust from each env's
-    /// stream (0 where the game is over). A reused int64 buffer.
+    /// stream (0 where the game is over). An int64 array, fresh unless `reuse_buffers`.
     fn random_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        if !self.reuse_buffers {
+            self.random = PyArray1::zeros(py, self.core.num_envs(), false).unbind();
+        }
         let out = self.random.bind(py).clone();
         {
             let mut w = out.try_readwrite()?;
@@ -485,7 +571,7 @@ impl VecEnv {
     fn __repr__(&self) -> String {
         let r = self.core.rules();
         format!(
-            "VecEnv({}, width={}, height={}, k={}, players={}, gravity={}, autoreset={:?}, obs_dtype={:?})",
+            "VecEnv({}, width={}, height={}, k={}, players={}, gravity={}, autoreset={:?}, obs_dtype={:?}{})",
             self.core.num_envs(),
             r.width(),
             r.height(),
@@ -493,7 +579,12 @@ impl VecEnv {
             r.players(),
             if r.gravity() { "True" } else { "False" },
             autoreset_name(self.core.autoreset()),
-            self.obs_kind.name()
+            self.obs_kind.name(),
+            if self.reuse_buffers {
+                ", reuse_buffers=True"
+            } else {
+                ""
+            }
         )
     }
 }
