@@ -46,7 +46,7 @@ def timed(call, solver: inarow.Solver, board: inarow.Board) -> float:
 def cell(times: list[float]) -> str:
     if not times:
         return "-"
-    return f"{statistics.median(times) * 1e3:9.1f} / {max(times) * 1e3:9.1f}"
+    return f"{statistics.median(times) * 1e3:9.3f} / {max(times) * 1e3:9.3f}"
 
 
 def main() -> None:
