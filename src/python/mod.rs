@@ -4,6 +4,7 @@
 mod agents;
 mod args;
 mod board;
+mod book;
 mod intake;
 mod interrupt;
 mod mcts;

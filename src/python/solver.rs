@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 
 use super::args::{bool_arg, int_arg};
 use super::board::game_arg;
+use super::book::shipped_book;
 use super::errors::{
     CancelledError, IllegalMoveError, InvalidPositionError, SolverConfigError,
     UnsupportedRulesError,
@@ -51,6 +52,8 @@ pub struct Solver {
     nodes: AtomicU64,
     tt_bytes: usize,
     threads: usize,
+    /// Whether calls answer from the shipped opening book.
+    book: bool,
 }
 
 /// A call's registration: its token stays cancellable by `Solver.cancel()` from
@@ -110,11 +113,13 @@ impl Solver {
         py: Python<'_>,
         work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
     ) -> PyResult<T> {
+        let book = if self.book { shipped_book(py) } else { None };
         let call = self.register();
         let token = &call.token;
         let _turn = self.wait_turn(py, token)?;
         let mut guard = self.lock_core();
         let core: &mut CoreSolver = &mut guard;
+        core.set_book(book);
         let quick = py.detach(|| {
             core.set_node_limit(Some(INLINE_NODES));
             let r = work(core, token.flag());
@@ -136,18 +141,26 @@ impl Solver {
 
 #[pymethods]
 impl Solver {
-    /// `Solver(tt_bytes=256 MiB, threads=None)`: `tt_bytes` in 1 KiB..=16 GiB (the
+    /// `Solver(tt_bytes=256 MiB, threads=None, book=True)`: `tt_bytes` in 1 KiB..=16 GiB (the
     /// table's memory is reserved at once and taken as the searches fill it: up to
     /// 256 MiB by default, a few MiB for small searches), `threads` in 1..=64 or
     /// None for one per core (more threads share one table). Bad values raise `SolverConfigError` (a `ValueError`); a table that
-    /// cannot be allocated raises `MemoryError`.
+    /// cannot be allocated raises `MemoryError`. `book=True` answers the 7x6
+    /// Connect-Four openings the shipped book holds without a search (loaded once per
+    /// process on first use; a book that cannot be loaded warns and is done without);
+    /// `book=False` always searches.
     #[new]
-    #[pyo3(signature = (tt_bytes=None, threads=None), text_signature = "(tt_bytes=268435456, threads=None)")]
+    #[pyo3(signature = (tt_bytes=None, threads=None, book=None), text_signature = "(tt_bytes=268435456, threads=None, book=True)")]
     fn new(
         py: Python<'_>,
         tt_bytes: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
+        book: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Solver> {
+        let book = book
+            .map(|b| bool_arg(b, "book"))
+            .transpose()?
+            .unwrap_or(true);
         let tt = match tt_bytes {
             None => DEFAULT_TT_BYTES,
             Some(v) => match int_arg(v, "tt_bytes")? {
@@ -188,6 +201,7 @@ impl Solver {
             nodes: AtomicU64::new(0),
             tt_bytes: tt,
             threads,
+            book,
         })
     }
 
@@ -228,8 +242,10 @@ impl Solver {
         self.run(py, |s, c| s.analyze(&pos, weak, c))
     }
 
-    /// An optimal action (ties broken centre first). Raises `IllegalMoveError` on a
-    /// finished game.
+    /// An optimal action: the best exact score, ties broken centre first. Where the
+    /// book holds every child, the best win/draw/loss outcome without a search
+    /// (never a worse outcome; among equal outcomes, centre first). Raises
+    /// `IllegalMoveError` on a finished game.
     fn best_move(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<usize> {
         let pos = position(board)?;
         self.run(py, |s, c| s.best_move(&pos, c))
@@ -247,6 +263,11 @@ impl Solver {
     #[getter]
     fn threads(&self) -> usize {
         self.threads
+    }
+    /// Whether calls answer from the opening book.
+    #[getter]
+    fn book(&self) -> bool {
+        self.book
     }
 
     /// Empties the transposition table (once the running search is done).
@@ -267,8 +288,10 @@ impl Solver {
 
     fn __repr__(&self) -> String {
         format!(
-            "Solver(tt_bytes={}, threads={})",
-            self.tt_bytes, self.threads
+            "Solver(tt_bytes={}, threads={}, book={})",
+            self.tt_bytes,
+            self.threads,
+            if self.book { "True" } else { "False" }
         )
     }
 }

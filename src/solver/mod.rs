@@ -89,10 +89,12 @@ mod table;
 mod tests;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 pub use error::SolveError;
 pub use position::Position;
 
+use book::Book;
 use geometry::Geometry;
 use search::Search;
 use table::Table;
@@ -148,6 +150,8 @@ pub struct Solver {
     node_limit: Option<u64>,
     /// The geometry the table's entries belong to (keys of other shapes would clash).
     geometry: Option<Geometry>,
+    /// Solved positions answered without a search.
+    book: Option<Arc<Book>>,
 }
 
 impl Solver {
@@ -171,7 +175,25 @@ impl Solver {
             nodes: 0,
             node_limit: None,
             geometry: None,
+            book: None,
         })
+    }
+
+    /// Answers the positions `book` holds from it (`solve`, `analyze` and
+    /// `best_move`, see there); `None`: always search.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The book's value of `pos`: its sign if `weak`, else its exact score where
+    /// the book stores exact scores.
+    fn book_value(&self, pos: &Position, weak: bool) -> Option<i32> {
+        let book = self.book.as_deref()?;
+        if weak {
+            book.weak(pos)
+        } else {
+            book.exact(pos)
+        }
     }
 
     /// Nodes (negamax calls, all threads) searched by the last `solve`, `analyze` or
@@ -228,6 +250,9 @@ impl Solver {
         }
         if g.winning_cells(pos.current, pos.mask) & g.possible(pos.mask) != 0 {
             return Ok(sign((n + 1 - moves) / 2));
+        }
+        if let Some(value) = self.book_value(pos, weak) {
+            return Ok(value);
         }
         if cancel.load(Ordering::Relaxed) {
             return Err(SolveError::Interrupted);
@@ -358,21 +383,27 @@ impl Solver {
         Ok(out)
     }
 
-    /// An optimal column for the player to move; ties go to the column nearest the
-    /// centre (the left one of two equally near). Fails with
-    /// [`SolveError::GameOver`] if the game is over.
+    /// An optimal column for the player to move: the best exact score, ties to the
+    /// column nearest the centre (the left one of two equally near). When the book
+    /// holds every child's win/draw/loss value but not all exact scores, the best
+    /// win/draw/loss outcome instead (never a worse outcome; among equal outcomes,
+    /// centre first), without a search. Fails with [`SolveError::GameOver`] if the
+    /// game is over.
     pub fn best_move(&mut self, pos: &Position, cancel: &AtomicBool) -> Result<usize, SolveError> {
         if pos.is_over() {
             return Err(SolveError::GameOver(
                 "the game is over: there is no move to choose".into(),
             ));
         }
-        let scores = self.analyze(pos, false, cancel)?;
-        let w = pos.width() as i32;
+        let scores = match self.book_scores(pos) {
+            Some(scores) => {
+                self.nodes = 0;
+                scores
+            }
+            None => self.analyze(pos, false, cancel)?,
+        };
         let mut best: Option<(i32, usize)> = None;
-        let mut cols: Vec<usize> = (0..pos.width()).collect();
-        cols.sort_by_key(|&c| ((2 * c as i32 - (w - 1)).abs(), c));
-        for c in cols {
+        for c in centre_first(pos.width()) {
             if let Some(s) = scores[c] {
                 let better = match best {
                     None => true,
@@ -386,4 +417,39 @@ impl Solver {
         best.map(|(_, c)| c)
             .ok_or_else(|| SolveError::GameOver("no legal move".into()))
     }
+
+    /// Each column's value for the mover from the book alone (a winning move
+    /// counts as the best value): exact scores if the book has them all, else
+    /// win/draw/loss; `None` if some legal child is missing from the book.
+    fn book_scores(&self, pos: &Position) -> Option<Vec<Option<i32>>> {
+        self.book.as_ref()?;
+        let n = pos.geo.cells;
+        let by = |weak: bool| -> Option<Vec<Option<i32>>> {
+            let mut out = vec![None; pos.width()];
+            for (col, slot) in out.iter_mut().enumerate() {
+                if !pos.can_play(col) {
+                    continue;
+                }
+                if pos.is_winning_move(col) {
+                    let s = (n + 1 - pos.moves as i32) / 2;
+                    *slot = Some(if weak { 1 } else { s });
+                    continue;
+                }
+                let mut child = *pos;
+                child.play_unchecked(col);
+                *slot = Some(-self.book_value(&child, weak)?);
+            }
+            Some(out)
+        };
+        by(false).or_else(|| by(true))
+    }
+}
+
+/// The columns of a board `width` wide, nearest the centre first (the left one
+/// of two equally near).
+fn centre_first(width: usize) -> Vec<usize> {
+    let w = width as i32;
+    let mut cols: Vec<usize> = (0..width).collect();
+    cols.sort_by_key(|&c| ((2 * c as i32 - (w - 1)).abs(), c));
+    cols
 }

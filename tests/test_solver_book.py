@@ -1,0 +1,191 @@
+"""The solver answers from the shipped opening book: known opening values without a
+search, the book's values agree with the search's, positions past the book fall back
+to the search, and a book that cannot be loaded only warns."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from pons import positions
+
+import inarow
+
+PONS = Path(inarow.__file__).parent / "data" / "connect4-pons"
+
+# Pons: the empty board's moves score -2 -1 0 1 0 -1 -2 (columns 1..7); as
+# win/draw/loss for the first player, and for the second player after each.
+FIRST_MOVES = [-1, -1, 0, 1, 0, -1, -1]
+
+
+def sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def random_board(rng: random.Random, plies: int) -> inarow.Board:
+    board = inarow.Board()
+    for _ in range(plies):
+        board.move(rng.choice(board.legal_moves()))
+    return board
+
+
+@pytest.fixture(scope="module")
+def book_solver():
+    return inarow.Solver(tt_bytes=16 << 20)
+
+
+def test_the_empty_board_is_answered_without_a_search(book_solver):
+    board = inarow.Board()
+    assert book_solver.solve(board, weak=True) == 1
+    assert book_solver.nodes == 0
+    assert book_solver.analyze(board, weak=True) == FIRST_MOVES
+    assert book_solver.nodes == 0
+    assert book_solver.best_move(board) == 3
+    assert book_solver.nodes == 0
+
+
+@pytest.mark.parametrize("col", range(7))
+def test_positions_after_one_move_are_answered_without_a_search(book_solver, col):
+    board = inarow.Board.from_moves([col])
+    assert book_solver.solve(board, weak=True) == -FIRST_MOVES[col]
+    assert book_solver.nodes == 0
+    scores = book_solver.analyze(board, weak=True)
+    assert book_solver.nodes == 0
+    assert max(s for s in scores if s is not None) == -FIRST_MOVES[col]
+    best = book_solver.best_move(board)
+    assert book_solver.nodes == 0
+    assert scores[best] == max(s for s in scores if s is not None)
+
+
+def test_book_answers_agree_with_pons_scores(book_solver):
+    """Pons' positions within the book's plies (an independent source): solve
+    (weak) is the sign of Pons' exact score, without a search."""
+    checked = 0
+    for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3"):
+        for moves, score in positions(name):
+            if len(moves) > 4:
+                continue
+            board = inarow.Board.from_pons(moves)
+            assert book_solver.solve(board, weak=True) == sign(score), moves
+            assert book_solver.nodes == 0
+            checked += 1
+    assert checked > 200
+
+
+def test_book_analysis_agrees_with_pons_per_move_truth(book_solver):
+    """The shipped per-move analysis of Pons' positions with at most 3 stones
+    (children within the book): analyze (weak) is its signs, best_move is never
+    a worse outcome than the best."""
+    checked = 0
+    for line in (PONS / "Test_L1_R3.analysis").read_text().splitlines():
+        moves, *fields = line.split()
+        if len(moves) > 3:
+            continue
+        truth = [None if f == "." else sign(int(f)) for f in fields]
+        board = inarow.Board.from_pons(moves)
+        assert book_solver.analyze(board, weak=True) == truth, moves
+        assert book_solver.nodes == 0
+        assert truth[book_solver.best_move(board)] == max(t for t in truth if t is not None)
+        checked += 1
+    assert checked > 0
+
+
+def test_book_values_agree_with_the_search_at_ply_4():
+    rng = random.Random(4)
+    searcher = inarow.Solver(tt_bytes=64 << 20, book=False)
+    book_solver = inarow.Solver(tt_bytes=1 << 16)
+    for _ in range(3):
+        board = random_board(rng, 4)
+        assert book_solver.solve(board, weak=True) == searcher.solve(board, weak=True), board.moves
+        assert book_solver.nodes == 0
+        assert searcher.nodes > 0
+
+
+def test_positions_past_the_book_fall_back_to_the_search():
+    rng = random.Random(5)
+    searcher = inarow.Solver(tt_bytes=64 << 20, book=False)
+    book_solver = inarow.Solver(tt_bytes=64 << 20)
+    for _ in range(2):
+        board = random_board(rng, 5)
+        assert book_solver.solve(board, weak=True) == searcher.solve(board, weak=True), board.moves
+        assert book_solver.nodes > 0
+
+
+def test_analyze_of_a_ply_3_position_is_consistent_and_free():
+    rng = random.Random(3)
+    book_solver = inarow.Solver(tt_bytes=1 << 16)
+    for _ in range(5):
+        board = random_board(rng, 3)
+        scores = book_solver.analyze(board, weak=True)
+        assert book_solver.nodes == 0
+        best = max(s for s in scores if s is not None)
+        assert book_solver.solve(board, weak=True) == best, board.moves
+        col = book_solver.best_move(board)
+        assert book_solver.nodes == 0
+        assert scores[col] == best, board.moves
+        # Centre first among the equally good moves.
+        order = sorted(range(7), key=lambda c: (abs(2 * c - 6), c))
+        assert col == next(c for c in order if scores[c] == best), board.moves
+
+
+def test_exact_calls_still_search(book_solver):
+    board = inarow.Board.from_pons("2252576253462244111563365343671351441")
+    assert book_solver.solve(board) == -1
+    assert book_solver.book
+    assert not inarow.Solver(tt_bytes=1 << 16, book=False).book
+
+
+@pytest.mark.parametrize("value", [1, 0, "yes", None.__class__])
+def test_book_must_be_a_bool(value):
+    with pytest.raises(TypeError, match="book"):
+        inarow.Solver(tt_bytes=1 << 16, book=value)
+
+
+def test_repr_names_the_book_setting():
+    assert "book=False" in repr(inarow.Solver(tt_bytes=1 << 16, book=False))
+    assert "book=True" in repr(inarow.Solver(tt_bytes=1 << 16))
+
+
+@pytest.mark.parametrize(
+    "read_bytes",
+    [
+        "raise FileNotFoundError('no such file')",
+        "return b'INAROWBK' + bytes(40)",
+    ],
+    ids=["missing", "corrupt"],
+)
+def test_a_book_that_cannot_be_loaded_warns_and_the_solver_searches(read_bytes):
+    script = textwrap.dedent(
+        f"""
+        import importlib.resources, warnings
+        import inarow
+
+        class Resource:
+            def joinpath(self, name):
+                return self
+            def read_bytes(self):
+                {read_bytes}
+
+        importlib.resources.files = lambda package: Resource()
+        board = inarow.Board.from_pons("2252576253462244111563365343671351441")
+        solver = inarow.Solver(tt_bytes=1 << 20)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert solver.solve(board, weak=True) == -1
+            assert solver.solve(board, weak=True) == -1
+        assert len(caught) == 1, caught
+        assert caught[0].category is RuntimeWarning
+        assert "opening book" in str(caught[0].message)
+        assert solver.analyze(inarow.Board.from_pons("22525762534622441115633653436713514"), weak=True)
+        print("ok")
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
