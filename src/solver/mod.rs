@@ -361,26 +361,10 @@ impl Solver {
         cancel: &AtomicBool,
     ) -> Result<Vec<Option<i32>>, SolveError> {
         self.nodes = 0;
-        let w = pos.width();
-        let mut out = vec![None; w];
         if pos.is_over() {
-            return Ok(out);
+            return Ok(vec![None; pos.width()]);
         }
-        let n = pos.geo.cells;
-        for (col, slot) in out.iter_mut().enumerate() {
-            if !pos.can_play(col) {
-                continue;
-            }
-            if pos.is_winning_move(col) {
-                let s = (n + 1 - pos.moves as i32) / 2;
-                *slot = Some(if weak { 1 } else { s });
-                continue;
-            }
-            let mut child = *pos;
-            child.play_unchecked(col);
-            *slot = Some(-self.solve_inner(&child, weak, cancel)?);
-        }
-        Ok(out)
+        per_column(pos, weak, |child| self.solve_inner(child, weak, cancel))
     }
 
     /// An optimal column for the player to move: the best exact score, ties to the
@@ -423,24 +407,8 @@ impl Solver {
     /// win/draw/loss; `None` if some legal child is missing from the book.
     fn book_scores(&self, pos: &Position) -> Option<Vec<Option<i32>>> {
         self.book.as_ref()?;
-        let n = pos.geo.cells;
-        let by = |weak: bool| -> Option<Vec<Option<i32>>> {
-            let mut out = vec![None; pos.width()];
-            for (col, slot) in out.iter_mut().enumerate() {
-                if !pos.can_play(col) {
-                    continue;
-                }
-                if pos.is_winning_move(col) {
-                    let s = (n + 1 - pos.moves as i32) / 2;
-                    *slot = Some(if weak { 1 } else { s });
-                    continue;
-                }
-                let mut child = *pos;
-                child.play_unchecked(col);
-                *slot = Some(-self.book_value(&child, weak)?);
-            }
-            Some(out)
-        };
+        let by =
+            |weak: bool| per_column(pos, weak, |child| self.book_value(child, weak).ok_or(())).ok();
         by(false).or_else(|| by(true))
     }
 }
@@ -452,4 +420,30 @@ fn centre_first(width: usize) -> Vec<usize> {
     let mut cols: Vec<usize> = (0..width).collect();
     cols.sort_by_key(|&c| ((2 * c as i32 - (w - 1)).abs(), c));
     cols
+}
+
+/// Each column's value for the player to move: `None` where the column is full, the
+/// immediate win's score (1 when `weak`) for a winning move, else the negated
+/// `child_value` of the position after the move.
+fn per_column<E>(
+    pos: &Position,
+    weak: bool,
+    mut child_value: impl FnMut(&Position) -> Result<i32, E>,
+) -> Result<Vec<Option<i32>>, E> {
+    let n = pos.geo.cells;
+    let mut out = vec![None; pos.width()];
+    for (col, slot) in out.iter_mut().enumerate() {
+        if !pos.can_play(col) {
+            continue;
+        }
+        if pos.is_winning_move(col) {
+            let s = (n + 1 - pos.moves as i32) / 2;
+            *slot = Some(if weak { 1 } else { s });
+            continue;
+        }
+        let mut child = *pos;
+        child.play_unchecked(col);
+        *slot = Some(-child_value(&child)?);
+    }
+    Ok(out)
 }

@@ -67,7 +67,7 @@ fn line_through(w: usize, h: usize, k: usize, cells: &[u8], row: usize, col: usi
 }
 
 /// A reproducible xorshift64 stream (`seed | 1`: never the stuck zero state).
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut x = seed | 1;
     move || {
         x ^= x << 13;

@@ -226,15 +226,7 @@ mod tests {
         }
     }
 
-    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-        let mut x = seed | 1;
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
-    }
+    use crate::solver::tests::xorshift;
 
     #[test]
     fn slot_counts_on_7x6() {

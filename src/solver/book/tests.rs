@@ -7,15 +7,7 @@ use std::sync::atomic::AtomicBool;
 use super::*;
 use crate::solver::{Solver, SolverConfig};
 
-fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut x = seed | 1;
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    }
-}
+use crate::solver::tests::xorshift;
 
 /// A complete book of `kind` for `w`x`h`, line `k`, down to `depth` plies, solved
 /// at the deepest ply and backed up from there; with the position lists.
