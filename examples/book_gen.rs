@@ -38,7 +38,7 @@
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -53,28 +53,9 @@ const CHECKPOINT_MAGIC: &[u8; 8] = b"INAROWCK";
 const CHECKPOINT_VERSION: u32 = 2;
 const CHECKPOINT_HEADER: usize = 64;
 
-/// Set by SIGINT / SIGTERM; the searches poll it as their cancel flag.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-#[cfg(unix)]
-fn install_interrupt_handler() {
-    extern "C" fn on_signal(_: i32) {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-    }
-    extern "C" {
-        fn signal(signum: i32, handler: extern "C" fn(i32)) -> usize;
-    }
-    const SIGINT: i32 = 2;
-    const SIGTERM: i32 = 15;
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
-    }
-}
-
-#[cfg(not(unix))]
-fn install_interrupt_handler() {}
+#[path = "support/interrupt.rs"]
+mod interrupt;
+use interrupt::{install_interrupt_handler, INTERRUPTED};
 
 fn fail(message: String) -> ! {
     eprintln!("book_gen: {message}");

@@ -19,32 +19,16 @@
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use inarow::solver::{Position, Solver, SolverConfig};
 
 const ALL_SETS: [&str; 6] = ["L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3"];
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-#[cfg(unix)]
-fn install_interrupt_handler() {
-    extern "C" fn on_signal(_: i32) {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-    }
-    extern "C" {
-        fn signal(signum: i32, handler: extern "C" fn(i32)) -> usize;
-    }
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        signal(2, on_signal);
-        signal(15, on_signal);
-    }
-}
-
-#[cfg(not(unix))]
-fn install_interrupt_handler() {}
+#[path = "support/interrupt.rs"]
+mod interrupt;
+use interrupt::{install_interrupt_handler, INTERRUPTED};
 
 fn fail(message: String) -> ! {
     eprintln!("pons_analysis: {message}");

@@ -16,9 +16,8 @@ use super::intake::{int_array, Axis, Spec};
 use super::interrupt::run_count;
 use crate::{Game, MoveError, Rules};
 
-/// A copy of the game of `obj`, which must be an `inarow.Board` (`what` names the
-/// argument in the error).
-pub(crate) fn game_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Game> {
+/// `obj` borrowed as an `inarow.Board` (`what` names the argument in the error).
+pub(crate) fn board_arg<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<PyRef<'py, Board>> {
     let board = obj.cast::<Board>().map_err(|_| {
         PyTypeError::new_err(format!(
             "{what} must be an inarow.Board, got {}",
@@ -28,8 +27,12 @@ pub(crate) fn game_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Game> {
                 .unwrap_or_default()
         ))
     })?;
-    let game = board.try_borrow()?.game.clone();
-    Ok(game)
+    Ok(board.try_borrow()?)
+}
+
+/// A copy of the game of `obj`, for work that outlives the borrow (see [`board_arg`]).
+pub(crate) fn game_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Game> {
+    Ok(board_arg(obj, what)?.game.clone())
 }
 
 /// Symbols of players 1..=16 in `str(board)`.

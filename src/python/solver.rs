@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
 use pyo3::prelude::*;
 
 use super::args::{bool_arg, int_arg};
-use super::board::game_arg;
+use super::board::board_arg;
 use super::book::shipped_book;
 use super::errors::{
     CancelledError, IllegalMoveError, InvalidPositionError, SolverConfigError,
@@ -70,7 +70,7 @@ impl Drop for Call<'_> {
 }
 
 fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
-    Position::from_game(&game_arg(board, "board")?).map_err(solve_error)
+    Position::from_game(&board_arg(board, "board")?.game).map_err(solve_error)
 }
 
 impl Solver {
