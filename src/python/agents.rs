@@ -3,13 +3,13 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyTuple};
 
 use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
-use super::board::{game_arg, move_error, Board};
-use super::errors::{CancelledError, IllegalMoveError, SolverConfigError, UnsupportedRulesError};
+use super::board::{game_arg, Board};
+use super::errors::{IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
 use super::vec_env::{seed_arg, threads_arg};
 use crate::agents::{
@@ -22,16 +22,6 @@ use crate::{Game, Rng};
 
 /// Most games one match accepts.
 const MAX_GAMES: i64 = 1 << 40;
-
-fn agent_error(e: AgentError) -> PyErr {
-    match e {
-        AgentError::GameOver => IllegalMoveError::new_err(e.to_string()),
-        AgentError::Unsupported(m) => UnsupportedRulesError::new_err(m),
-        AgentError::InvalidConfig(m) => PyValueError::new_err(m),
-        AgentError::OutOfMemory(m) => PyMemoryError::new_err(m),
-        AgentError::Cancelled => CancelledError::new_err("cancelled"),
-    }
-}
 
 fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
@@ -52,7 +42,7 @@ pub struct Agent {
 
 impl Agent {
     fn build(spec: Spec, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Agent> {
-        spec.validate().map_err(agent_error)?;
+        spec.validate().map_err(PyErr::from)?;
         let seed = seed_arg(seed)?;
         Ok(Agent {
             spec,
@@ -69,9 +59,9 @@ impl Agent {
 
     /// A move for `game` from this agent's own generator.
     fn choose_here(&self, py: Python<'_>, game: &Game) -> PyResult<usize> {
-        self.spec.check_rules(game.rules()).map_err(agent_error)?;
+        self.spec.check_rules(game.rules()).map_err(PyErr::from)?;
         if game.is_over() {
-            return Err(agent_error(AgentError::GameOver));
+            return Err(AgentError::GameOver.into());
         }
         let token = CancelToken::new();
         let work = || {
@@ -84,7 +74,7 @@ impl Agent {
         } else {
             work()
         };
-        chosen.map_err(agent_error)
+        chosen.map_err(PyErr::from)
     }
 
     /// Its name in `inarow.agents` and its arguments, as Python values.
@@ -248,7 +238,7 @@ impl Agent {
             let game = game_arg(&board?, &format!("boards[{i}]"))?;
             self.spec
                 .check_rules(game.rules())
-                .map_err(|e| with_index(py, agent_error(e), i))?;
+                .map_err(|e| with_index(py, PyErr::from(e), i))?;
             if game.is_over() {
                 return Err(IllegalMoveError::new_err(format!(
                     "boards[{i}]: the game is over: there is no move to choose"
@@ -270,7 +260,7 @@ impl Agent {
             || choose_many(spec, games, base, threads, token.flag()),
             |_| Ok(()),
         )?;
-        result.map_err(agent_error)
+        result.map_err(PyErr::from)
     }
 
     /// `"random"`, `"greedy"`, `"negamax"` or `"perfect"`.
@@ -521,7 +511,7 @@ pub fn play_match<'py>(
                 || core_play_match(rules, sa, sb, &config, &done, token.flag()),
                 tick,
             )?;
-            r.map_err(agent_error)?
+            r.map_err(PyErr::from)?
         }
         _ => play_match_here(py, rules, [&side_a, &side_b], &config, progress)?,
     };
@@ -592,7 +582,7 @@ fn play_match_here(
                     } else {
                         worker.choose(game, rng, token.flag())
                     };
-                    r.map_err(agent_error)?
+                    r.map_err(PyErr::from)?
                 }
                 Mover::Python(agent) => {
                     let copy = Bound::new(py, Board { game: game.clone() })?;
@@ -600,7 +590,7 @@ fn play_match_here(
                     python_action(py, &ret, &game, ["a", "b"][which], agent, i)?
                 }
             };
-            game.play(action).map_err(move_error)?;
+            game.play(action)?;
         }
         result.record(seat_a, game.winner(), game.stones_on_board());
         if let Some(p) = progress {

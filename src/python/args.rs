@@ -6,8 +6,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
-use super::errors::InvalidRulesError;
-use crate::{RuleValue, Rules, RulesError};
+use crate::{RuleValue, Rules};
 
 /// An argument as the caller gave it, or `Omitted`: tells an explicit `None`
 /// apart from no argument at all.
@@ -265,11 +264,41 @@ pub(crate) fn dtype_arg(
     )))
 }
 
-/// The dtypes of observation planes.
-pub(crate) const PLANE_DTYPES: [&str; 3] = ["uint8", "bool", "float32"];
+/// The element type of observation planes: the one place their names are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PlaneDtype {
+    U8,
+    Bool,
+    F32,
+}
 
-pub(crate) fn rules_error(e: RulesError) -> PyErr {
-    InvalidRulesError::new_err(e.to_string())
+impl PlaneDtype {
+    const ALL: [PlaneDtype; 3] = [PlaneDtype::U8, PlaneDtype::Bool, PlaneDtype::F32];
+    const NAMES: [&'static str; 3] = ["uint8", "bool", "float32"];
+
+    /// The numpy name.
+    pub(crate) fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// Bytes per element.
+    pub(crate) fn size(self) -> u128 {
+        if self == PlaneDtype::F32 {
+            4
+        } else {
+            1
+        }
+    }
+
+    /// The dtype argument `name` (uint8 when omitted), spelled as a name or any
+    /// way numpy understands (see [`dtype_arg`]).
+    pub(crate) fn from_arg(arg: Arg<'_>, name: &str) -> PyResult<PlaneDtype> {
+        let Arg::Given(obj) = arg else {
+            return Ok(PlaneDtype::U8);
+        };
+        let found = dtype_arg(&obj, name, &Self::NAMES)?;
+        Ok(Self::ALL[Self::NAMES.iter().position(|n| *n == found).unwrap_or(0)])
+    }
 }
 
 /// Connect Four's rules, the default of every constructor.
@@ -299,5 +328,5 @@ pub(crate) fn rules_from_args(
         Some(g) => bool_arg(g, "gravity")?,
         None => defaults.4,
     };
-    Rules::from_values(&w, &h, &kk, &p, g).map_err(rules_error)
+    Ok(Rules::from_values(&w, &h, &kk, &p, g)?)
 }

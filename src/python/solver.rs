@@ -3,34 +3,17 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError};
 use pyo3::prelude::*;
 
-use super::args::{bool_arg, int_arg};
-use super::board::board_arg;
+use super::args::{bool_arg, int_arg, shown, type_name};
+use super::board::{board_arg, Board};
 use super::book::shipped_book;
-use super::errors::{
-    CancelledError, IllegalMoveError, InvalidPositionError, SolverConfigError,
-    UnsupportedRulesError,
-};
+use super::errors::SolverConfigError;
 use super::interrupt::{run_interruptible, POLL};
+use super::rules::Rules as PyRules;
 use crate::solver::{default_threads, Position, SolveError, Solver as CoreSolver, SolverConfig};
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES, SOLO_NODE_BUDGET};
 use crate::watch::{CancelToken, Entry, Gate, GateGuard};
-
-fn solve_error(e: SolveError) -> PyErr {
-    match e {
-        SolveError::Unsupported(m) => UnsupportedRulesError::new_err(m),
-        SolveError::OutOfMemory(m) => PyMemoryError::new_err(m),
-        SolveError::InvalidConfig(m) => SolverConfigError::new_err(m),
-        SolveError::IllegalMove(m) | SolveError::GameOver(m) => IllegalMoveError::new_err(m),
-        SolveError::InvalidPosition(m) => InvalidPositionError::new_err(m),
-        SolveError::Interrupted => CancelledError::new_err("search cancelled"),
-        SolveError::NodeLimit => {
-            PyRuntimeError::new_err("internal error: a node limit was left set")
-        }
-    }
-}
 
 /// Nodes a call searches on the calling thread before it moves to a worker thread
 /// that Ctrl-C can interrupt (about 10 ms): small calls never pay for a thread.
@@ -70,7 +53,7 @@ impl Drop for Call<'_> {
 }
 
 fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
-    Position::from_game(&board_arg(board, "board")?.game).map_err(solve_error)
+    Ok(Position::from_game(&board_arg(board, "board")?.game)?)
 }
 
 impl Solver {
@@ -97,7 +80,7 @@ impl Solver {
         loop {
             match py.detach(|| self.turn.enter(POLL, token)) {
                 Entry::Entered(turn) => return Ok(turn),
-                Entry::Cancelled => return Err(solve_error(SolveError::Interrupted)),
+                Entry::Cancelled => return Err(SolveError::Interrupted.into()),
                 Entry::TimedOut => py.check_signals()?,
             }
         }
@@ -135,7 +118,7 @@ impl Solver {
             done => (done, core.nodes()),
         };
         self.nodes.store(nodes, Ordering::Relaxed);
-        result.map_err(solve_error)
+        Ok(result?)
     }
 }
 
@@ -186,14 +169,12 @@ impl Solver {
                 }
             },
         };
-        let core = py
-            .detach(|| {
-                CoreSolver::new(SolverConfig {
-                    tt_bytes: tt,
-                    threads,
-                })
+        let core = py.detach(|| {
+            CoreSolver::new(SolverConfig {
+                tt_bytes: tt,
+                threads,
             })
-            .map_err(solve_error)?;
+        })?;
         Ok(Solver {
             turn: Gate::new(),
             core: Mutex::new(core),
@@ -252,6 +233,25 @@ impl Solver {
     }
 
     /// Nodes searched by the last call.
+    /// Whether the solver covers `rules_or_board` (an `inarow.Rules` or an
+    /// `inarow.Board`): 2 players, gravity and `width * (height + 1) <= 64`.
+    /// `TypeError` for anything else.
+    #[staticmethod]
+    fn supports(rules_or_board: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let rules = if let Ok(board) = rules_or_board.cast::<Board>() {
+            *board.try_borrow()?.game.rules()
+        } else if let Ok(rules) = rules_or_board.cast::<PyRules>() {
+            rules.get().rules
+        } else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "rules_or_board must be an inarow.Rules or an inarow.Board, got {}: {}",
+                type_name(rules_or_board),
+                shown(rules_or_board)
+            )));
+        };
+        Ok(Position::check_rules(&rules).is_ok())
+    }
+
     #[getter]
     fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
