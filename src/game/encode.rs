@@ -43,16 +43,14 @@ impl Game {
 
     /// Writes egocentric planes `(players, height, width)`: plane `i` holds the stones of
     /// the player `i` turns after the side to move (plane 0 = the side to move).
-    #[inline]
     pub fn write_planes<T: Copy>(&self, out: &mut [T], zero: T, one: T) {
-        self.write_planes_of(self.to_move, out, zero, one);
+        self.write_planes_as(self.to_move, out, zero, one);
     }
 
-    /// Writes planes `(players, height, width)` from the point of view of `player`
-    /// (0-based): plane `i` holds the stones of the player `i` turns after `player`.
-    pub fn write_planes_of<T: Copy>(&self, player: usize, out: &mut [T], zero: T, one: T) {
+    /// [`Game::write_planes`] from the view of `player` (0-based): plane `i` holds the
+    /// stones of the player `i` turns after `player`.
+    pub fn write_planes_as<T: Copy>(&self, player: usize, out: &mut [T], zero: T, one: T) {
         let (p, cells) = (self.rules.players(), self.rules.num_cells());
-        debug_assert!(player < p);
         let w = self.rules.width();
         if self.words == 1 {
             // Dense boards: write every cell without branches on the stones.

@@ -390,7 +390,7 @@ impl Board {
         Ok(match dtype {
             PlaneDtype::Bool => {
                 let mut v = vec![false; n];
-                self.game.write_planes_of(me, &mut v, false, true);
+                self.game.write_planes_as(me, &mut v, false, true);
                 Array3::from_shape_vec(shape, v)
                     .expect("shape")
                     .into_pyarray(py)
@@ -398,7 +398,7 @@ impl Board {
             }
             PlaneDtype::F32 => {
                 let mut v = vec![0f32; n];
-                self.game.write_planes_of(me, &mut v, 0.0, 1.0);
+                self.game.write_planes_as(me, &mut v, 0.0, 1.0);
                 let a: Bound<'py, PyArray3<f32>> = Array3::from_shape_vec(shape, v)
                     .expect("shape")
                     .into_pyarray(py);
@@ -406,7 +406,7 @@ impl Board {
             }
             PlaneDtype::U8 => {
                 let mut v = vec![0u8; n];
-                self.game.write_planes_of(me, &mut v, 0, 1);
+                self.game.write_planes_as(me, &mut v, 0, 1);
                 Array3::from_shape_vec(shape, v)
                     .expect("shape")
                     .into_pyarray(py)
