@@ -191,7 +191,8 @@ impl Rules {
     }
 
     /// The five fields as a dict: `Board(**rules.to_dict())` spells the keyword form.
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    #[pyo3(name = "to_dict")]
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("width", self.rules.width())?;
         d.set_item("height", self.rules.height())?;
