@@ -42,14 +42,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 import inarow
 from inarow._svg import BOARD_COLOR, EMPTY_COLOR, LAST_COLOR, PLAYER_COLORS, WIN_COLOR
-from inarow.opponents import (
-    OpponentError,
-    check_agent_player,
-    check_opponent,
-    episode_opponent,
-    play_opponents,
-    uses_solver,
-)
+from inarow.opponents import OpponentError, OpponentSeats, check_agent_player
 
 __all__ = [
     "ENV_IDS",
@@ -250,9 +243,7 @@ class InARowEnv(gymnasium.Env):
         self.illegal_action = check_illegal_action_mode(illegal_action)
         self.illegal_reward = float(illegal_reward)
         self.agent_player = check_agent_player(agent_player, self.rules, allow_random=True)
-        check_opponent(opponent, self.rules)
-        self.opponent = opponent
-        self._solver: inarow.Solver | None = inarow.Solver() if uses_solver(opponent) else None
+        self._opponents = OpponentSeats(opponent, self.rules)
         if obs_dtype not in ("uint8", "float32"):
             raise ValueError(f"obs_dtype {obs_dtype!r} is not supported: allowed uint8, float32")
         self.obs_dtype = obs_dtype
@@ -269,8 +260,6 @@ class InARowEnv(gymnasium.Env):
         self._board: inarow.Board | None = None
         self._seat = 1
         self._done = True
-        self._episodes = 0
-        self._episode_opponent: Any = opponent
 
     # -- helpers -------------------------------------------------------------
     @property
@@ -284,9 +273,26 @@ class InARowEnv(gymnasium.Env):
         return self._seat
 
     @property
+    def opponent(self) -> Any:
+        """What ``opponent=`` was given; assigning takes effect at the next ``reset()``."""
+        return self._opponents.opponent
+
+    @opponent.setter
+    def opponent(self, opponent: Any) -> None:
+        self._opponents.opponent = opponent
+
+    @property
+    def _solver(self) -> Any:
+        return self._opponents.solver
+
+    @_solver.setter
+    def _solver(self, solver: Any) -> None:
+        self._opponents.solver = solver
+
+    @property
     def episode_opponent(self) -> Any:
         """The opponent of the current episode (drawn from a list or a curriculum)."""
-        return self._episode_opponent
+        return self._opponents.current
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a ``(num_actions,)`` bool array (sb3-contrib's
@@ -327,11 +333,6 @@ class InARowEnv(gymnasium.Env):
         assert b is not None
         return float(b.returns()[self._seat - 1])
 
-    def _play_opponents(self, b: inarow.Board, opponent: Any) -> None:
-        if isinstance(opponent, str) and opponent == "solver" and self._solver is None:
-            self._solver = inarow.Solver()
-        play_opponents(b, opponent, (self._seat,), self.np_random, self._solver)
-
     def _forfeit(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Ends the episode as a loss for the agent, who played an illegal action."""
         self._done = True
@@ -353,18 +354,11 @@ class InARowEnv(gymnasium.Env):
             seat = int(self.np_random.integers(1, self.rules.players + 1))
         else:
             seat = int(self.agent_player)
-        opponent = episode_opponent(self.opponent, self._episodes, self.np_random, self.rules)
-        previous_seat, self._seat = self._seat, seat
         board = self._empty.copy()
-        try:
-            self._play_opponents(board, opponent)
-        except BaseException:
-            self._seat = previous_seat
-            raise
+        self._opponents.begin(board, self.np_random, (seat,))  # on error nothing changed
+        self._seat = seat
         self._board = board
         self._done = False
-        self._episode_opponent = opponent
-        self._episodes += 1
         return self._obs(), self._game_info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
@@ -389,7 +383,7 @@ class InARowEnv(gymnasium.Env):
             if self.illegal_action == "raise" or not in_action_space(action, b.num_actions):
                 raise
             return self._forfeit()
-        self._play_opponents(b, self._episode_opponent)  # on error `before` stays
+        self._opponents.play(b, self.np_random, (self._seat,))  # on error `before` stays
         self._board = b
         terminated = b.is_over
         self._done = terminated

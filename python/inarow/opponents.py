@@ -19,7 +19,7 @@ Every choice comes from the env's seed, so a seeded env replays the same opponen
 from __future__ import annotations
 
 import numbers
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from typing import Any, Callable, Union
 
 import numpy as np
@@ -30,6 +30,7 @@ from inarow.agents import Curriculum
 __all__ = [
     "Opponent",
     "OpponentError",
+    "OpponentSeats",
     "check_agent_player",
     "check_opponent",
     "describe",
@@ -169,3 +170,46 @@ def play_opponents(
                 f"{board.moves}, which is not a legal action ({e}); the call that asked it "
                 "for a move is undone"
             ) from e
+
+
+class OpponentSeats:
+    """The opponent of one env: what ``opponent=`` was given, this episode's choice,
+    and the solver it may need (made on first use where a curriculum names it)."""
+
+    def __init__(self, opponent: Any, rules: inarow.Rules, learners: Sequence[int] = ()) -> None:
+        check_opponent(opponent, rules)
+        self.opponent = opponent
+        self.rules = rules
+        self.learners = tuple(learners)
+        self.solver: Any = inarow.Solver() if uses_solver(opponent) else None
+        #: Episodes started so far (a curriculum's next index).
+        self.episodes = 0
+        #: The opponent of the current episode.
+        self.current: Any = opponent
+
+    def begin(
+        self,
+        board: inarow.Board,
+        rng: np.random.Generator,
+        learners: Container[int] | None = None,
+    ) -> None:
+        """Draws this episode's opponent and plays it on `board` up to a learner's
+        turn; the episode counts (and its opponent stays) only if that succeeds."""
+        chosen = episode_opponent(self.opponent, self.episodes, rng, self.rules)
+        self.play(board, rng, learners, chosen)
+        self.current = chosen
+        self.episodes += 1
+
+    def play(
+        self,
+        board: inarow.Board,
+        rng: np.random.Generator,
+        learners: Container[int] | None = None,
+        opponent: Any = None,
+    ) -> None:
+        """`play_opponents` with this episode's opponent (or `opponent`)."""
+        opponent = self.current if opponent is None else opponent
+        if isinstance(opponent, str) and opponent == "solver" and self.solver is None:
+            self.solver = inarow.Solver()
+        seats = self.learners if learners is None else learners
+        play_opponents(board, opponent, seats, rng, self.solver)

@@ -52,13 +52,7 @@ from inarow.gymnasium import (
     in_action_space,
     render_rgb,
 )
-from inarow.opponents import (
-    check_agent_player,
-    check_opponent,
-    episode_opponent,
-    play_opponents,
-    uses_solver,
-)
+from inarow.opponents import OpponentSeats, check_agent_player
 
 __all__ = ["InARowAECEnv", "env", "raw_env"]
 
@@ -101,17 +95,14 @@ class InARowAECEnv(AECEnv):
         self.illegal_reward = float(illegal_reward)
         self.channel_last = bool(connect_four_v3_layout)
         self._names = [f"player_{i}" for i in range(r.players)]  # seat s is _names[s - 1]
-        self.opponent = opponent
+        self._opponents: OpponentSeats | None = None
         if opponent is None:
-            learners = range(1, r.players + 1)
+            learners = list(range(1, r.players + 1))
         else:
-            check_opponent(opponent, r)
             learners = [check_agent_player(agent_player, r)]
+            self._opponents = OpponentSeats(opponent, r, learners)
         self.possible_agents = [self._names[s - 1] for s in learners]
         self._index = {self._names[s - 1]: s - 1 for s in learners}
-        self._solver = inarow.Solver() if uses_solver(opponent) else None
-        self._episodes = 0
-        self._episode_opponent: Any = opponent
         self.np_random: np.random.Generator | None = None  # type: ignore[assignment]
         shape = (
             (r.height, r.width, r.players) if self.channel_last else (r.players, r.height, r.width)
@@ -154,16 +145,6 @@ class InARowAECEnv(AECEnv):
             mask = np.zeros(b.num_actions, dtype=np.int8)
         return {"observation": planes, "action_mask": mask}
 
-    def _play_opponents(self, board: inarow.Board, opponent: Any) -> None:
-        """The opponent's moves up to a learner's turn (nothing without an opponent)."""
-        if opponent is None:
-            return
-        if isinstance(opponent, str) and opponent == "solver" and self._solver is None:
-            self._solver = inarow.Solver()
-        assert self.np_random is not None
-        seats = [i + 1 for i in self._index.values()]
-        play_opponents(board, opponent, seats, self.np_random, self._solver)
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game. `seed` seeds the generator of the opponent's choices (the
         rules themselves are deterministic); with an opponent that fails, the
@@ -171,12 +152,8 @@ class InARowAECEnv(AECEnv):
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         board = self._empty.copy()
-        opponent = None
-        if self.opponent is not None:
-            opponent = episode_opponent(self.opponent, self._episodes, self.np_random, self.rules)
-            self._play_opponents(board, opponent)
-            self._episode_opponent = opponent
-            self._episodes += 1
+        if self._opponents is not None:
+            self._opponents.begin(board, self.np_random)  # on error nothing changed
         self.board = board
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -205,8 +182,9 @@ class InARowAECEnv(AECEnv):
             self.infos[agent]["illegal_move"] = True
             self._accumulate_rewards()
             return
-        if self.opponent is not None:
-            self._play_opponents(b, self._episode_opponent)  # on error the board stays
+        if self._opponents is not None:
+            assert self.np_random is not None
+            self._opponents.play(b, self.np_random)  # on error the board stays
         self.board = b
         self._cumulative_rewards[agent] = 0.0
         returns = b.returns().tolist()

@@ -37,13 +37,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import inarow
 from inarow.gymnasium import check_illegal_action_mode, in_action_space
-from inarow.opponents import (
-    check_agent_player,
-    check_opponent,
-    episode_opponent,
-    play_opponents,
-    uses_solver,
-)
+from inarow.opponents import OpponentSeats, check_agent_player
 
 __all__ = ["ENV_NAME", "InARowMultiAgentEnv", "register"]
 
@@ -64,7 +58,7 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         self.observation_mode = cfg.pop("observation", "flat")
         self.illegal_action = check_illegal_action_mode(cfg.pop("illegal_action", "loss"))
         self.illegal_reward = float(cfg.pop("illegal_reward", -1.0))
-        self.opponent = cfg.pop("opponent", None)
+        opponent = cfg.pop("opponent", None)
         agent_player = cfg.pop("agent_player", 1)
         if self.observation_mode not in ("flat", "dict"):
             raise ValueError(
@@ -76,14 +70,12 @@ class InARowMultiAgentEnv(MultiAgentEnv):
             raise ValueError(f"unknown env_config keys: {sorted(cfg)}")
         self._empty = inarow.Board(**rules)
         self.rules = r = self._empty.rules
-        if self.opponent is None:
+        self._opponents: OpponentSeats | None = None
+        if opponent is None:
             self._learners = list(range(1, r.players + 1))
         else:
-            check_opponent(self.opponent, r)
             self._learners = [check_agent_player(agent_player, r)]
-        self._solver = inarow.Solver() if uses_solver(self.opponent) else None
-        self._episodes = 0
-        self._episode_opponent: Any = self.opponent
+            self._opponents = OpponentSeats(opponent, r, self._learners)
         self.agents = self.possible_agents = [self._agent(p) for p in self._learners]
         shape = (r.players, r.height, r.width)
         n = r.num_actions
@@ -112,14 +104,6 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         mask = b.legal_mask().astype(np.float32)
         return {"observations": planes, "action_mask": mask}
 
-    def _play_opponents(self, board: inarow.Board, opponent: Any) -> None:
-        """The opponent's moves up to a learner's turn (nothing without an opponent)."""
-        if opponent is None:
-            return
-        if isinstance(opponent, str) and opponent == "solver" and self._solver is None:
-            self._solver = inarow.Solver()
-        play_opponents(board, opponent, self._learners, self.np_random, self._solver)
-
     def _end(self, rewards: dict[str, float], infos: dict[str, Any]) -> tuple:
         """The step that ends the game: every agent observes and gets its reward."""
         self._over = True
@@ -131,11 +115,8 @@ class InARowMultiAgentEnv(MultiAgentEnv):
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         board = self._empty.copy()
-        if self.opponent is not None:
-            opponent = episode_opponent(self.opponent, self._episodes, self.np_random, self.rules)
-            self._play_opponents(board, opponent)  # on error the previous state stays
-            self._episode_opponent = opponent
-            self._episodes += 1
+        if self._opponents is not None:
+            self._opponents.begin(board, self.np_random)  # on error nothing changed
         self.board = board
         self._over = False
         nxt = board.current_player
@@ -162,7 +143,8 @@ class InARowMultiAgentEnv(MultiAgentEnv):
             return self._end(rewards, {agent: {"illegal_action": True}})
         except TypeError as e:
             raise TypeError(f"{agent}: {e}") from e
-        self._play_opponents(b, self._episode_opponent)  # on error the board stays
+        if self._opponents is not None:
+            self._opponents.play(b, self.np_random)  # on error the board stays
         self.board = b
         if b.is_over:
             returns = b.returns().tolist()
