@@ -58,9 +58,9 @@ __all__ = [
 
 #: The registered ids and their rules.
 ENV_IDS: dict[str, dict[str, Any]] = {
-    "inarow/ConnectFour-v0": dict(width=7, height=6, k=4, players=2, gravity=True),
-    "inarow/TicTacToe-v0": dict(width=3, height=3, k=3, players=2, gravity=False),
-    "inarow/Gomoku-v0": dict(width=15, height=15, k=5, players=2, gravity=False),
+    "inarow/ConnectFour-v0": inarow.Rules.connect_four().to_dict(),
+    "inarow/TicTacToe-v0": inarow.Rules.tic_tac_toe().to_dict(),
+    "inarow/Gomoku-v0": inarow.Rules.gomoku().to_dict(),
     "inarow/KInARow-v0": {},
 }
 
