@@ -110,7 +110,7 @@ impl Board {
         gravity: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Board> {
-        let rules = rules_or_keywords(rules, width, height, k, players, gravity, DEFAULTS)?;
+        let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
         Ok(Board::from_game(Game::new(rules)))
     }
 
@@ -149,7 +149,7 @@ impl Board {
         gravity: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Board> {
-        let rules = rules_or_keywords(rules, width, height, k, players, gravity, DEFAULTS)?;
+        let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
         let mut board = Board::from_game(Game::new(rules));
         for (i, item) in moves.try_iter()?.enumerate() {
             let item = item?;

@@ -41,17 +41,13 @@ pub(crate) fn rules_kwargs(r: &CoreRules) -> String {
 /// The rules of a call that takes `rules=` or the five keywords: `rules` (an
 /// `inarow.Rules`; None when omitted) wins, and a keyword given beside it must
 /// agree with it (`TypeError` naming both otherwise); without `rules`, the
-/// keywords over `defaults`.
-#[allow(clippy::too_many_arguments)]
+/// keywords (`[width, height, k, players, gravity]`) over `defaults`.
 pub(crate) fn rules_or_keywords(
     rules: Option<&Bound<'_, PyAny>>,
-    width: Option<&Bound<'_, PyAny>>,
-    height: Option<&Bound<'_, PyAny>>,
-    k: Option<&Bound<'_, PyAny>>,
-    players: Option<&Bound<'_, PyAny>>,
-    gravity: Option<&Bound<'_, PyAny>>,
+    keywords: [Option<&Bound<'_, PyAny>>; 5],
     defaults: (i64, i64, i64, i64, bool),
 ) -> PyResult<CoreRules> {
+    let [width, height, k, players, gravity] = keywords;
     let Some(given) = rules.filter(|r| !r.is_none()) else {
         return rules_from_args(width, height, k, players, gravity, defaults);
     };

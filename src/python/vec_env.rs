@@ -293,7 +293,7 @@ impl VecEnv {
             Some(r) => super::args::bool_arg(r, "reuse_buffers")?,
             None => false,
         };
-        let rules = rules_or_keywords(rules, width, height, k, players, gravity, DEFAULTS)?;
+        let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
         let n = match int_arg(num_envs, "num_envs")? {
             Some(v) if (1..=MAX_ENVS as i64).contains(&v) => v as usize,
             _ => {
@@ -631,7 +631,7 @@ pub fn simulate(
         }
         _ => None,
     };
-    let rules = rules_or_keywords(rules, width, height, k, players, gravity, DEFAULTS)?;
+    let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
     let games = match int_arg(num_games, "num_games")? {
         Some(v) if (0..=1i64 << 50).contains(&v) => v as u64,
         _ => {
