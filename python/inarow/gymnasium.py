@@ -318,10 +318,10 @@ class InARowEnv(gymnasium.Env):
             "outcome": outcome,
         }
 
-    def _game_info(self) -> dict[str, Any]:
+    def _game_info(self, result: float = 0.0) -> dict[str, Any]:
+        """The info of a step whose reward is `result`."""
         b = self._board
         assert b is not None
-        result = self._reward()
         if result:
             outcome = "win" if result > 0 else "loss"
         else:
@@ -329,9 +329,10 @@ class InARowEnv(gymnasium.Env):
         return self._info(outcome, b.winner or 0)
 
     def _reward(self) -> float:
+        """The agent's entry of the returns (all 0 while the game runs)."""
         b = self._board
         assert b is not None
-        return float(b.returns()[self._seat - 1])
+        return float(b.returns()[self._seat - 1]) if b.is_over else 0.0
 
     def _forfeit(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Ends the episode as a loss for the agent, who played an illegal action."""
@@ -359,7 +360,7 @@ class InARowEnv(gymnasium.Env):
         self._seat = seat
         self._board = board
         self._done = False
-        return self._obs(), self._game_info()
+        return self._obs(), self._game_info(self._reward())
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Plays the agent's `action`, then the opponents until it is the agent's
@@ -387,7 +388,8 @@ class InARowEnv(gymnasium.Env):
         self._board = b
         terminated = b.is_over
         self._done = terminated
-        return self._obs(), self._reward(), terminated, False, self._game_info()
+        reward = self._reward()
+        return self._obs(), reward, terminated, False, self._game_info(reward)
 
     def render(self) -> str | np.ndarray | None:
         """ "ansi": the board as text; "rgb_array": an ``(h*32, w*32, 3)`` uint8 image."""

@@ -169,7 +169,8 @@ class InARowAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        b = self.board.copy()
+        # With an opponent the step may fail after the agent's move: work on a copy.
+        b = self.board if self._opponents is None else self.board.copy()
         try:
             b.move(action)  # validates (type, range, legality); unchanged on error
         except inarow.IllegalMoveError:
@@ -187,10 +188,12 @@ class InARowAECEnv(AECEnv):
             self._opponents.play(b, self.np_random)  # on error the board stays
         self.board = b
         self._cumulative_rewards[agent] = 0.0
-        returns = b.returns().tolist()
-        self.rewards = {a: returns[self._index[a]] for a in self.agents}
         if b.is_over:
+            returns = b.returns().tolist()
+            self.rewards = {a: returns[self._index[a]] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         self.agent_selection = self._agent_selector.next()
         self._accumulate_rewards()
         # AgentSelector cycles in seat order, which is the board's turn order.
