@@ -123,7 +123,8 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         return {self._agent(nxt): self._obs(nxt)}, {}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        b = self.board.copy()
+        # With an opponent the step may fail after the agent's move: work on a copy.
+        b = self.board if self._opponents is None else self.board.copy()
         mover = b.current_player
         agent = self._agent(mover)
         if self._over:
