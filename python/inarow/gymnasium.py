@@ -134,7 +134,7 @@ def native_seed(seed: Any, name: str = "seed") -> int | None:
 
 def solver_supports(width: int, height: int, players: int, gravity: bool) -> bool:
     """Whether `inarow.Solver` covers these rules (2 players, gravity, and
-    ``width * (height + 1) <= 64``); `inarow.Solver.supports` for a `inarow.Rules`
+    ``width * (height + 1) <= 64``); `inarow.Solver.supports` takes an `inarow.Rules`
     or a board. Rules beyond the limits are not covered."""
     try:
         rules = inarow.Rules(width, height, 1, players, gravity)
