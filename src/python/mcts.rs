@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError}
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
-use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
+use super::args::{bool_arg, ranged_int, rules_from_args, type_name, DEFAULTS};
 use super::board::{game_arg, Board};
 use super::errors::{CancelledError, IllegalMoveError};
 use super::intake::{float_array, int_array, unravel, Axis, NonFinite, Numbers, Spec};
@@ -113,11 +113,7 @@ fn games_arg(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Game>> {
     let not_a_list = || {
         PyTypeError::new_err(format!(
             "boards must be a list of Board or a VecEnv, got {}",
-            boards
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            type_name(boards)
         ))
     };
     if boards.is_instance_of::<PyString>() {
@@ -325,11 +321,7 @@ impl Mcts {
                     .ok_or_else(|| {
                         PyTypeError::new_err(format!(
                             "evaluate must return a tuple (logits, values), got {}",
-                            returned
-                                .get_type()
-                                .name()
-                                .map(|n| n.to_string())
-                                .unwrap_or_default()
+                            type_name(&returned)
                         ))
                     })?;
                 self.feed_outputs(py, &pair.get_item(0)?, &pair.get_item(1)?)
@@ -374,7 +366,7 @@ fn float_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: f32) -> PyResu
     })
 }
 
-/// A settings argument: an integer in `lo..=hi`.
+/// A settings argument: an integer in `lo..=hi` (at most `i64::MAX`).
 fn bounded_int(
     obj: Option<&Bound<'_, PyAny>>,
     name: &str,
@@ -382,16 +374,7 @@ fn bounded_int(
     lo: u64,
     hi: u64,
 ) -> PyResult<u64> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(default);
-    };
-    match int_arg(obj, name)? {
-        Some(v) if v >= lo as i64 && v as u64 <= hi => Ok(v as u64),
-        _ => Err(PyValueError::new_err(format!(
-            "{name}={} is out of range: allowed {lo}..={hi}",
-            obj.repr()?
-        ))),
-    }
+    ranged_int::<PyValueError>(obj, name, lo as i64, hi as i64, default as i64).map(|v| v as u64)
 }
 
 #[pymethods]
@@ -433,9 +416,7 @@ impl Mcts {
                 )))
             }
         };
-        let cores = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(MAX_THREADS);
+        let cores = crate::watch::cores().min(MAX_THREADS);
         let config = Config {
             num_simulations: bounded_int(
                 num_simulations,
