@@ -493,15 +493,29 @@ pub(crate) fn float_array(
             }
         }
         let shape = array.shape().to_vec();
-        let array = native(array)?;
+        // Read as one row-major slice: numpy's copy of a strided array (a slice
+        // of a network's output) costs a fraction of an element-wise walk of a
+        // dynamic-rank view.
+        let mut array = native(array)?;
+        if !array.is_c_contiguous() {
+            array = obj
+                .py()
+                .import("numpy")?
+                .call_method1("ascontiguousarray", (array,))?
+                .cast_into::<PyUntypedArray>()?;
+        }
         let values = if let Ok(f) = array.cast::<PyArrayDyn<f64>>() {
-            f.try_readonly()?.as_array().iter().copied().collect()
+            let f = f.try_readonly()?;
+            match f.as_slice() {
+                Ok(slice) => slice.to_vec(),
+                Err(_) => f.as_array().iter().copied().collect(),
+            }
         } else if let Ok(f) = array.cast::<PyArrayDyn<f32>>() {
-            f.try_readonly()?
-                .as_array()
-                .iter()
-                .map(|&x| f64::from(x))
-                .collect()
+            let f = f.try_readonly()?;
+            match f.as_slice() {
+                Ok(slice) => slice.iter().map(|&x| f64::from(x)).collect(),
+                Err(_) => f.as_array().iter().map(|&x| f64::from(x)).collect(),
+            }
         } else {
             let wide = array.call_method1("astype", ("float64",))?;
             let wide = wide.cast::<PyArrayDyn<f64>>()?.try_readonly()?;
