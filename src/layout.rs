@@ -192,7 +192,7 @@ impl Layout {
         let values = [zero, one];
         for (row, line) in out.chunks_exact_mut(self.width()).enumerate() {
             for (col, cell) in line.iter_mut().enumerate() {
-                *cell = values[(stones.0 >> self.bit(row, col) & 1) as usize];
+                *cell = values[usize::from(stones.contains(self.bit(row, col)))];
             }
         }
     }
