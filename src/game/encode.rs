@@ -56,17 +56,9 @@ impl Game {
             // Dense boards: write every cell without branches on the stones.
             for plane in 0..p {
                 let owner = (player + plane) % p;
-                let stones = Bitboard(self.stones[owner]);
                 let dst = &mut out[plane * cells..(plane + 1) * cells];
-                for (row, line) in dst.chunks_exact_mut(w).enumerate() {
-                    for (col, cell) in line.iter_mut().enumerate() {
-                        *cell = if stones.contains(self.layout.bit(row, col)) {
-                            one
-                        } else {
-                            zero
-                        };
-                    }
-                }
+                self.layout
+                    .write_plane(Bitboard(self.stones[owner]), dst, zero, one);
             }
             return;
         }

@@ -1,23 +1,23 @@
 //! `inarow.agents` and the native half of `inarow.evaluate.match`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyTuple};
 
-use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
+use super::args::{bool_arg, int_arg, ranged_int, rules_from_args, DEFAULTS};
 use super::board::{game_arg, Board};
 use super::errors::{IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
 use super::vec_env::{seed_arg, threads_arg};
 use crate::agents::{
-    game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec, AgentError,
-    AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,
+    choose_many, game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec,
+    AgentError, AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,
 };
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
-use crate::watch::CancelToken;
+use crate::watch::{cores, CancelToken};
 use crate::{Game, Rng};
 
 /// Most games one match accepts.
@@ -133,25 +133,6 @@ fn temperature_arg(t: &Bound<'_, PyAny>) -> PyResult<f64> {
     Ok(v)
 }
 
-fn ranged(
-    obj: Option<&Bound<'_, PyAny>>,
-    name: &str,
-    lo: i64,
-    hi: i64,
-    default: i64,
-) -> PyResult<i64> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(default);
-    };
-    match int_arg(obj, name)? {
-        Some(v) if (lo..=hi).contains(&v) => Ok(v),
-        _ => Err(SolverConfigError::new_err(format!(
-            "{name}={} is out of range: allowed {lo}..={hi}",
-            obj.repr()?
-        ))),
-    }
-}
-
 #[pymethods]
 impl Agent {
     /// A uniformly random legal move.
@@ -195,14 +176,15 @@ impl Agent {
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Agent> {
         let temperature = temperature.map(temperature_arg).transpose()?.unwrap_or(0.0);
-        let tt_bytes = ranged(
+        let tt_bytes = ranged_int::<SolverConfigError>(
             tt_bytes,
             "tt_bytes",
             MIN_TT_BYTES as i64,
             MAX_TT_BYTES as i64,
             DEFAULT_TT_BYTES as i64,
         )? as usize;
-        let threads = ranged(threads, "threads", 1, MAX_THREADS as i64, 1)? as usize;
+        let threads =
+            ranged_int::<SolverConfigError>(threads, "threads", 1, MAX_THREADS as i64, 1)? as usize;
         Agent::build(
             Spec::Perfect {
                 temperature,
@@ -232,7 +214,7 @@ impl Agent {
         boards: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<usize>> {
-        let threads = threads_arg(threads)?.unwrap_or_else(default_threads);
+        let threads = threads_arg(threads)?.unwrap_or_else(cores);
         let mut games = Vec::new();
         for (i, board) in boards.try_iter()?.enumerate() {
             let game = game_arg(&board?, &format!("boards[{i}]"))?;
@@ -325,12 +307,6 @@ impl Agent {
     }
 }
 
-fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-}
-
 fn with_index(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     let msg = format!("boards[{i}]: {}", e.value(py));
     let new = match e.get_type(py).call1((msg,)) {
@@ -339,52 +315,6 @@ fn with_index(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     };
     new.set_cause(py, Some(e));
     new
-}
-
-/// `spec`'s move on each game, across threads; game `i` uses stream `i` of `base`.
-fn choose_many(
-    spec: Spec,
-    games: &[Game],
-    base: u64,
-    threads: usize,
-    cancel: &AtomicBool,
-) -> Result<Vec<usize>, AgentError> {
-    let next = AtomicU64::new(0);
-    let out: Vec<AtomicU64> = (0..games.len()).map(|_| AtomicU64::new(0)).collect();
-    let failure: Mutex<Option<AgentError>> = Mutex::new(None);
-    let work = || {
-        let mut worker = AgentWorker::new(spec);
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-            if i >= games.len() {
-                break;
-            }
-            let mut rng = Rng::new(base, i as u64);
-            match worker.choose(&games[i], &mut rng, cancel) {
-                Ok(a) => out[i].store(a as u64, Ordering::Relaxed),
-                Err(e) => {
-                    failure
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .get_or_insert(e);
-                    next.store(games.len() as u64, Ordering::Relaxed);
-                    break;
-                }
-            }
-        }
-    };
-    let threads = threads.clamp(1, games.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            // A thread the system refuses leaves its share to the others.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
-        }
-        work();
-    });
-    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
-    Ok(out.into_iter().map(|a| a.into_inner() as usize).collect())
 }
 
 /// One side of a match: a built-in agent (played natively) or a Python callable.
@@ -472,7 +402,7 @@ pub fn play_match<'py>(
         .map(|s| bool_arg(s, "swap"))
         .transpose()?
         .unwrap_or(true);
-    let threads = threads_arg(threads)?.unwrap_or_else(default_threads);
+    let threads = threads_arg(threads)?.unwrap_or_else(cores);
     let progress = progress.filter(|p| !p.is_none());
     if let Some(p) = progress {
         if !p.is_callable() {

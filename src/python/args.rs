@@ -158,6 +158,27 @@ pub(crate) fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i64
     })
 }
 
+/// An integer setting in `lo..=hi`, `default` when omitted or None; a value out of
+/// range (however large) raises `E` naming the setting and its range.
+pub(crate) fn ranged_int<E: pyo3::PyTypeInfo>(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    lo: i64,
+    hi: i64,
+    default: i64,
+) -> PyResult<i64> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(default);
+    };
+    match int_arg(obj, name)? {
+        Some(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(PyErr::new::<E, _>(format!(
+            "{name}={} is out of range: allowed {lo}..={hi}",
+            shown(obj)
+        ))),
+    }
+}
+
 /// Strictly a bool: Python's `bool` or numpy's `bool_`, nothing that merely
 /// has a truth value.
 pub(crate) fn bool_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
