@@ -123,6 +123,14 @@ impl<'a> ObsOut<'a> {
         }
     }
 
+    fn reborrow(&mut self) -> ObsOut<'_> {
+        match self {
+            ObsOut::U8(s) => ObsOut::U8(s),
+            ObsOut::Bool(s) => ObsOut::Bool(s),
+            ObsOut::F32(s) => ObsOut::F32(s),
+        }
+    }
+
     fn len(&self) -> usize {
         match self {
             ObsOut::U8(s) => s.len(),
@@ -207,6 +215,22 @@ impl<'a> StepBuffers<'a> {
                 final_obs: f_b,
             },
         )
+    }
+
+    /// The same buffers, borrowed again (for calls that fill them in turns).
+    pub fn reborrow(&mut self) -> StepBuffers<'_> {
+        StepBuffers {
+            obs: self.obs.reborrow(),
+            rewards: self.rewards,
+            player_rewards: self.player_rewards,
+            terminated: self.terminated,
+            truncated: self.truncated,
+            mask: self.mask,
+            current_player: self.current_player,
+            winner: self.winner,
+            reset: self.reset,
+            final_obs: self.final_obs.as_mut().map(|f| f.reborrow()),
+        }
     }
 
     fn check(&self, n: usize, d: &Dims) {
@@ -630,6 +654,16 @@ impl VecGames {
         (0..self.games.len())
             .filter(|&i| waits_for_opponent(&self.games[i], self.needs_reset[i], v.seats[i]))
             .collect()
+    }
+
+    /// Writes the side to move's observation and legal mask of each env in `envs`
+    /// (row `j` for `envs[j]`): what an external opponent sees.
+    pub fn write_pending(&self, envs: &[usize], mut obs: ObsOut<'_>, mask: &mut [bool]) {
+        let d = self.dims();
+        for (j, &i) in envs.iter().enumerate() {
+            obs.write(j, d.obs, &self.games[i]);
+            self.games[i].write_legal_mask(&mut mask[j * d.actions..(j + 1) * d.actions]);
+        }
     }
 
     /// Checks the external opponent's `actions` for `envs` (from `opponent_pending`):

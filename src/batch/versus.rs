@@ -192,6 +192,14 @@ pub struct ExtraBuffers<'a> {
 }
 
 impl<'a> ExtraBuffers<'a> {
+    /// The same buffers, borrowed again.
+    pub fn reborrow(&mut self) -> ExtraBuffers<'_> {
+        ExtraBuffers {
+            agent_player: self.agent_player,
+            illegal: self.illegal,
+        }
+    }
+
     pub(super) fn split_at(self, mid: usize) -> (ExtraBuffers<'a>, ExtraBuffers<'a>) {
         let (aa, ab) = self.agent_player.split_at_mut(mid);
         let (ia, ib) = self.illegal.split_at_mut(mid);

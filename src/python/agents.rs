@@ -23,7 +23,7 @@ use crate::{Game, Rng};
 /// Most games one match accepts.
 const MAX_GAMES: i64 = 1 << 40;
 
-fn agent_error(e: AgentError) -> PyErr {
+pub(crate) fn agent_error(e: AgentError) -> PyErr {
     match e {
         AgentError::GameOver => IllegalMoveError::new_err(e.to_string()),
         AgentError::Unsupported(m) => UnsupportedRulesError::new_err(m),

@@ -10,6 +10,7 @@ mod interrupt;
 mod mcts;
 mod solver;
 mod vec_env;
+mod vec_opponent;
 
 use pyo3::prelude::*;
 
