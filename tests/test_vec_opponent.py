@@ -135,7 +135,9 @@ def test_a_python_policy_agrees_with_a_board_oracle():
                 b = oracle[i] = inarow.Board(**TTT)
                 b.move(0)
             assert env.board(i).moves == b.moves
-    assert all(shape[1:] == (2, 3, 3) and dt == np.uint8 and md == np.bool_ for shape, dt, md in calls)
+    assert all(
+        shape[1:] == (2, 3, 3) and dt == np.uint8 and md == np.bool_ for shape, dt, md in calls
+    )
 
 
 def snapshot(env):
@@ -253,3 +255,28 @@ def test_repr_and_getters():
     assert selfplay.opponent is None and selfplay.agent_player is None
     assert selfplay.player_rewards.shape == (2, 2)
     assert "agent_player" not in selfplay.step([0, 0])[4]
+
+
+def test_the_gymnasium_vector_env_plays_the_opponent():
+    pytest.importorskip("gymnasium")
+    from inarow.gymnasium import InARowVectorEnv
+
+    env = InARowVectorEnv(8, seed=0, opponent="greedy", agent_player="random")
+    obs, info = env.reset(seed=0)
+    assert set(info["agent_player"]) <= {1, 2} and info["_agent_player"].all()
+    total = 0.0
+    for _ in range(100):
+        mask = env.action_masks()
+        np.testing.assert_array_equal(mask, obs["action_mask"].astype(bool))
+        actions = [int(np.flatnonzero(m)[0]) for m in mask]
+        obs, rewards, terminated, _, info = env.step(actions)
+        assert obs in env.observation_space
+        assert np.all(rewards[~terminated] == 0)
+        total += rewards.sum()
+    assert total < -10  # the lowest-column agent loses to greedy
+    lossy = InARowVectorEnv(2, seed=0, illegal_action="loss")
+    lossy.reset(seed=0)
+    for _ in range(6):
+        lossy.step([0, 0])
+    _, rewards, terminated, _, info = lossy.step([0, 1])
+    assert list(info["illegal_action"]) == [True, False] and rewards[0] == -1

@@ -186,7 +186,9 @@ class VecEnv:
         obs_dtype: _ObsDtype = "uint8",
         threads: _Int | None = None,
         reuse_buffers: bool = False,
-        opponent: str | Agent | Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], npt.ArrayLike]
+        opponent: str
+        | Agent
+        | Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], npt.ArrayLike]
         | None = None,
         agent_player: _Int | Literal["random"] | None = 1,
         illegal_action: Literal["raise", "loss"] = "raise",
