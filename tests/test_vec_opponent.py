@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_vec_env import planes_of
 
 import inarow
-from test_vec_env import planes_of
 
 TTT = dict(width=3, height=3, k=3, gravity=False)
 
