@@ -169,7 +169,8 @@ class VecEnv:
     wrong shape, dtype or an illegal action raises and the step is undone).
     ``agent_player``: the agent's seat, ``1..players`` or ``"random"`` (drawn per
     episode); the opponent plays the seats before it after every (auto)reset.
-    Rewards, observations and ``info["agent_player"]`` are the agent's.
+    Rewards, observations and ``info["agent_player"]`` (its seat; in an env whose
+    episode ended, ``info["final_agent_player"]``) are the agent's.
     ``illegal_action="loss"``: an illegal action in range ends its episode as a
     loss for its player (``info["illegal_action"]``) instead of refusing the batch."""
 

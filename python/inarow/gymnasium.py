@@ -447,7 +447,9 @@ class InARowVectorEnv(VectorEnv):
     ``agent_player`` (``1..players`` or ``"random"`` per episode; the opponent
     opens after every reset when the agent is not first), every step is the
     agent's move and the opponent's replies, and rewards are the agent's (+1 win,
-    -1 loss, 0 draw); ``info["agent_player"]`` holds each env's seat. Observations
+    -1 loss, 0 draw); ``info["agent_player"]`` holds each env's seat
+    (``info["final_agent_player"]``: the seat of an episode that ended in the step,
+    which a same-step reset has already replaced). Observations
     are batched Dicts ``{"observation": (n, players, h, w), "action_mask": (n, A)
     int8}`` (egocentric: plane 0 = side to move, the agent against an opponent);
     ``info`` holds ``current_player``, ``winner`` (0 none), ``player_rewards``,
@@ -593,7 +595,7 @@ class InARowVectorEnv(VectorEnv):
             "player_rewards": pr,
             "_player_rewards": np.ones(n, dtype=bool),
         }
-        for key in ("agent_player", "illegal_action"):
+        for key in ("agent_player", "final_agent_player", "illegal_action"):
             if key in native:
                 info[key] = native[key]
                 info["_" + key] = np.ones(n, dtype=bool)

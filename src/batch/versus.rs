@@ -189,6 +189,9 @@ pub struct ExtraBuffers<'a> {
     pub agent_player: &'a mut [i8],
     /// `(n,)` this step ended the env's episode by an illegal action.
     pub illegal: &'a mut [bool],
+    /// `(n,)` the agent's seat (1-based) in the episode this step ended, 0 where
+    /// none ended or in self-play (a same-step reset draws the next seat at once).
+    pub final_agent_player: &'a mut [i8],
 }
 
 impl<'a> ExtraBuffers<'a> {
@@ -197,20 +200,24 @@ impl<'a> ExtraBuffers<'a> {
         ExtraBuffers {
             agent_player: self.agent_player,
             illegal: self.illegal,
+            final_agent_player: self.final_agent_player,
         }
     }
 
     pub(super) fn split_at(self, mid: usize) -> (ExtraBuffers<'a>, ExtraBuffers<'a>) {
         let (aa, ab) = self.agent_player.split_at_mut(mid);
         let (ia, ib) = self.illegal.split_at_mut(mid);
+        let (fa, fb) = self.final_agent_player.split_at_mut(mid);
         (
             ExtraBuffers {
                 agent_player: aa,
                 illegal: ia,
+                final_agent_player: fa,
             },
             ExtraBuffers {
                 agent_player: ab,
                 illegal: ib,
+                final_agent_player: fb,
             },
         )
     }
@@ -243,6 +250,7 @@ impl Envs<'_> {
             out.winner[i] = 0;
             out.reset[i] = false;
             extra.illegal[i] = false;
+            extra.final_agent_player[i] = 0;
             if let Some(actions) = self.actions {
                 if self.needs_reset[i] {
                     self.games[i].reset();
@@ -395,6 +403,9 @@ impl Envs<'_> {
             (None, Ending::Rules) => (game.to_move() + d.players - 1) % d.players,
         };
         out.rewards[i] = rewards[view];
+        if let Some(rows) = &self.versus {
+            extra.final_agent_player[i] = rows.seats[i] as i8 + 1;
+        }
         out.winner[i] = winner.map_or(0, |w| w as i8 + 1);
         out.terminated[i] = true;
         match mode {

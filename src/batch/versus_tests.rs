@@ -16,6 +16,7 @@ struct Owned {
     final_obs: Vec<u8>,
     agent_player: Vec<i8>,
     illegal: Vec<bool>,
+    final_agent_player: Vec<i8>,
 }
 
 impl Owned {
@@ -34,6 +35,7 @@ impl Owned {
             final_obs: vec![0; n * v.obs_size()],
             agent_player: vec![0; n],
             illegal: vec![false; n],
+            final_agent_player: vec![0; n],
         }
     }
     fn bufs(&mut self) -> (StepBuffers<'_>, ExtraBuffers<'_>) {
@@ -53,6 +55,7 @@ impl Owned {
             ExtraBuffers {
                 agent_player: &mut self.agent_player,
                 illegal: &mut self.illegal,
+                final_agent_player: &mut self.final_agent_player,
             },
         )
     }
@@ -118,6 +121,7 @@ fn the_agent_is_to_move_after_every_step_and_rewards_are_its_own() {
                 let s = v.agent_seat(i).unwrap();
                 assert_eq!(o.agent_player[i] as usize, s + 1);
                 if o.terminated[i] {
+                    assert_eq!(o.final_agent_player[i] as usize, s + 1);
                     let w = o.winner[i];
                     let expect = if w == 0 {
                         0.0

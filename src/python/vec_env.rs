@@ -159,6 +159,7 @@ struct Outputs {
 struct Extra {
     agent_player: Py<PyArray1<i8>>,
     illegal: Py<PyArray1<bool>>,
+    final_agent_player: Py<PyArray1<i8>>,
 }
 
 impl Outputs {
@@ -200,6 +201,7 @@ impl Outputs {
             extra: general.then(|| Extra {
                 agent_player: PyArray1::zeros(py, n, false).unbind(),
                 illegal: PyArray1::zeros(py, n, false).unbind(),
+                final_agent_player: PyArray1::zeros(py, n, false).unbind(),
             }),
         }
     }
@@ -219,6 +221,7 @@ impl Outputs {
             extra: self.extra.as_ref().map(|e| Extra {
                 agent_player: e.agent_player.clone_ref(py),
                 illegal: e.illegal.clone_ref(py),
+                final_agent_player: e.final_agent_player.clone_ref(py),
             }),
         }
     }
@@ -328,9 +331,11 @@ impl VecEnv {
             let mut bufs = bufs;
             let mut agent_player = extra.agent_player.bind(py).try_readwrite()?;
             let mut illegal = extra.illegal.bind(py).try_readwrite()?;
+            let mut final_agent_player = extra.final_agent_player.bind(py).try_readwrite()?;
             let mut extra = ExtraBuffers {
                 agent_player: agent_player.as_slice_mut()?,
                 illegal: illegal.as_slice_mut()?,
+                final_agent_player: final_agent_player.as_slice_mut()?,
             };
             let mut work = |cancel: &std::sync::atomic::AtomicBool| match actions {
                 Some(a) => core.step_general(a, bufs.reborrow(), extra.reborrow(), cancel),
@@ -399,6 +404,7 @@ impl VecEnv {
         if let Some(extra) = &out.extra {
             if self.opponent.is_some() {
                 info.set_item("agent_player", extra.agent_player.bind(py))?;
+                info.set_item("final_agent_player", extra.final_agent_player.bind(py))?;
             }
             if self.core.illegal_loss() {
                 info.set_item("illegal_action", extra.illegal.bind(py))?;

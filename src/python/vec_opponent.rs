@@ -136,7 +136,7 @@ pub(crate) fn play_python_rounds(
         })?;
         core.validate_opponent(&pending, &actions).map_err(|e| {
             IllegalMoveError::new_err(format!(
-                "opponent policy {} returned an illegal action for env {}",
+                "opponent policy {} returned an illegal action in {}",
                 short(policy),
                 e
             ))
