@@ -563,6 +563,11 @@ class InARowVectorEnv(VectorEnv):
         return self._env.board(index)
 
     @property
+    def autoreset_mode(self) -> AutoresetMode:
+        """The autoreset mode, as Gymnasium's own vector envs expose it (TorchRL reads it)."""
+        return self.metadata["autoreset_mode"]
+
+    @property
     def player_rewards(self) -> np.ndarray:
         """``(num_envs, players)`` float32 of the latest step: each player's zero-sum
         credit (+1 to the winner of a game that ended, -1 to the others, 0 elsewhere)."""
