@@ -740,16 +740,6 @@ impl VecGames {
     /// Writes every env's observation (the agent's view), mask and players.
     pub fn write_views(&mut self, mut out: StepBuffers<'_>, mut extra: ExtraBuffers<'_>) {
         let d = self.dims();
-        let cancel = AtomicBool::new(false);
-        let failure = Mutex::new(None);
-        let opponent = self.versus_opponent();
-        let shared = Shared {
-            opponent,
-            workers: &[],
-            illegal_loss: self.illegal_loss,
-            cancel: &cancel,
-            failure: &failure,
-        };
         let mut all = Envs {
             games: &mut self.games,
             needs_reset: &mut self.needs_reset,
@@ -760,7 +750,7 @@ impl VecGames {
             }),
         };
         for i in 0..all.games.len() {
-            all.write_view(i, &mut out, &mut extra, &d, &shared);
+            all.write_view(i, &mut out, &mut extra, &d);
         }
     }
 

@@ -294,7 +294,7 @@ impl Envs<'_> {
             {
                 self.native_turns(i, &mut out, &mut extra, d, mode, shared);
             }
-            self.write_view(i, &mut out, &mut extra, d, shared);
+            self.write_view(i, &mut out, &mut extra, d);
         }
     }
 
@@ -431,7 +431,6 @@ impl Envs<'_> {
         out: &mut StepBuffers<'_>,
         extra: &mut ExtraBuffers<'_>,
         d: &Dims,
-        _shared: &Shared<'_>,
     ) {
         let game = &self.games[i];
         let seat = self.versus.as_ref().map(|r| r.seats[i] as usize);
