@@ -280,3 +280,16 @@ def test_the_gymnasium_vector_env_plays_the_opponent():
         lossy.step([0, 0])
     _, rewards, terminated, _, info = lossy.step([0, 1])
     assert list(info["illegal_action"]) == [True, False] and rewards[0] == -1
+
+
+def test_ctrl_c_lands_in_a_searching_opponent_and_the_step_is_undone():
+    from test_interrupts import land
+
+    # 8x7 has no opening book: the perfect opponent's first reply is a long search.
+    env = inarow.VecEnv(2, width=8, height=7, seed=0, opponent="perfect")
+    before = boards(env)
+    land(lambda: env.step([3, 4]))
+    assert boards(env) == before
+    quick = inarow.VecEnv(2, seed=0, opponent="negamax:1")
+    quick.step([3, 4])
+    assert all(len(m) == 2 for m in boards(quick))
