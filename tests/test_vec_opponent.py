@@ -293,3 +293,32 @@ def test_ctrl_c_lands_in_a_searching_opponent_and_the_step_is_undone():
     quick = inarow.VecEnv(2, seed=0, opponent="negamax:1")
     quick.step([3, 4])
     assert all(len(m) == 2 for m in boards(quick))
+
+
+@pytest.mark.parametrize("agent_player", [1, 2, 3])
+def test_three_players_the_opponent_holds_both_other_seats(agent_player):
+    rules = dict(width=5, height=4, k=3, players=3)
+    env = inarow.VecEnv(16, **rules, seed=2, opponent="greedy", agent_player=agent_player)
+    assert all(len(m) == agent_player - 1 for m in boards(env))
+    outcomes = set()
+    for _ in range(40):
+        _, rewards, terminated, _, info = env.step(env.random_actions())
+        for i in range(16):
+            b = env.board(i)
+            if terminated[i]:
+                winner = b.winner or 0
+                assert rewards[i] == expected_reward(winner, agent_player)
+                outcomes.add(float(rewards[i]))
+            else:
+                assert b.current_player == agent_player and rewards[i] == 0
+    assert -1.0 in outcomes
+
+
+def test_reused_buffers_with_an_opponent():
+    env = inarow.VecEnv(8, seed=0, opponent="random", reuse_buffers=True)
+    first = env.step(env.random_actions())
+    second = env.step(env.random_actions())
+    assert first[0] is second[0] and first[4]["agent_player"] is second[4]["agent_player"]
+    fresh = inarow.VecEnv(8, seed=0, opponent="random")
+    fresh.step(fresh.random_actions())
+    np.testing.assert_array_equal(fresh.step(fresh.random_actions())[0], second[0])
