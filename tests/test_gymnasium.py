@@ -369,10 +369,17 @@ def test_vector_env_errors_and_copies():
     assert env.board(1).moves == [3, 1, 2, 1, 2, 1, 2]  # ... and env 1 did not move
     with pytest.raises(ValueError, match="autoreset_mode"):
         InARowVectorEnv(2, autoreset_mode="disabled")
-    with pytest.raises(ValueError, match="single-agent"):
+    vs = gym.make_vec(
+        "inarow/ConnectFour-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        opponent="solver",
+    )
+    assert vs.unwrapped.native.opponent == "perfect"
+    with pytest.raises(ValueError, match="illegal_reward"):
         gym.make_vec(
             "inarow/ConnectFour-v0",
             num_envs=2,
             vectorization_mode="vector_entry_point",
-            opponent="random",
+            illegal_reward=-5,
         )

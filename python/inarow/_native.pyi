@@ -211,7 +211,22 @@ class VecEnv:
     modify; ``reuse_buffers=True`` writes every call into the same arrays (no
     allocation; copy what you keep). With next-step autoreset, a game that ended
     shows an all-True ``info["action_mask"]`` / ``legal_mask()`` row until its reset
-    (pgx's terminal mask): that step ignores its action."""
+    (pgx's terminal mask): that step ignores its action.
+
+    ``opponent``: None (self-play: each step plays one action for the side to move
+    in every env), a built-in agent (an ``inarow.agents`` agent, or ``"random"``,
+    ``"greedy"``, ``"negamax:D"``, ``"perfect"``), played in Rust inside ``step``
+    from each env's seeded stream, or a batched callable ``policy(obs, mask) ->
+    actions`` called once per round with the ``(m, players, h, w)`` observations
+    (its own view) and ``(m, num_actions)`` bool masks of the ``m`` envs where it is
+    to move, returning ``m`` integer actions (read like every array argument; a
+    wrong shape, dtype or an illegal action raises and the step is undone).
+    ``agent_player``: the agent's seat, ``1..players`` or ``"random"`` (drawn per
+    episode); the opponent plays the seats before it after every (auto)reset.
+    Rewards, observations and ``info["agent_player"]`` (its seat; in an env whose
+    episode ended, ``info["final_agent_player"]``) are the agent's.
+    ``illegal_action="loss"``: an illegal action in range ends its episode as a
+    loss for its player (``info["illegal_action"]``) instead of refusing the batch."""
 
     def __new__(
         cls,
@@ -226,6 +241,12 @@ class VecEnv:
         obs_dtype: _ObsDtype = "uint8",
         threads: _Int | None = None,
         reuse_buffers: bool = False,
+        opponent: str
+        | Agent
+        | Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], npt.ArrayLike]
+        | None = None,
+        agent_player: _Int | Literal["random"] | None = 1,
+        illegal_action: Literal["raise", "loss"] = "raise",
         *,
         rules: Rules | None = None,
     ) -> VecEnv: ...
@@ -253,6 +274,14 @@ class VecEnv:
     def current_player(self) -> npt.NDArray[np.int8]: ...
     @property
     def reuse_buffers(self) -> bool: ...
+    @property
+    def player_rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def opponent(self) -> Any: ...
+    @property
+    def agent_player(self) -> Any: ...
+    @property
+    def illegal_action(self) -> str: ...
     def reset(
         self, seed: _Int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[Any], dict[str, Any]]: ...

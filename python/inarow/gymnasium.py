@@ -4,8 +4,9 @@
   other seat is played by an opponent ("random", "solver", any agent
   ``agent(board) -> action``, a list of them drawn per episode, or a curriculum: see
   `inarow.opponents`).
-- `InARowVectorEnv`: a ``gymnasium.vector.VectorEnv`` over the native `inarow.VecEnv`
-  (self-play: each step plays one action for the side to move in every env).
+- `InARowVectorEnv`: a ``gymnasium.vector.VectorEnv`` over the native `inarow.VecEnv`,
+  in self-play (each step plays one action for the side to move in every env) or
+  against an opponent played inside the native step (``opponent=``, ``agent_player=``).
 
 Registered ids (on ``import inarow`` when gymnasium is installed):
 ``inarow/ConnectFour-v0`` (7x6, k=4, gravity), ``inarow/TicTacToe-v0`` (3x3, k=3),
@@ -21,7 +22,7 @@ loss for the agent: reward ``illegal_reward`` (-1), ``terminated=True``,
 ``illegal_action="raise"`` it raises `inarow.IllegalMoveError` (a ``ValueError``)
 and leaves the state unchanged. In both modes an action outside the action space
 raises (``TypeError`` for a non-integer, `inarow.IllegalMoveError` out of range).
-The vector env is self-play over the native `inarow.VecEnv` and raises. Stepping
+The vector env raises by default (``illegal_action="loss"`` on request). Stepping
 before ``reset()`` or after the episode ended raises `ResetNeeded`.
 
 Terminal observations carry an all-ones action mask (pgx's convention): the action
@@ -402,21 +403,36 @@ class InARowEnv(gymnasium.Env):
 
 
 class InARowVectorEnv(VectorEnv):
-    """``num_envs`` self-play games stepped together by the native `inarow.VecEnv`.
+    """``num_envs`` games stepped together by the native `inarow.VecEnv`, in
+    self-play or against an opponent.
 
-    Each step takes one action per env for the side to move there. Observations
+    Self-play (``opponent=None``, the default): each step takes one action per env
+    for the side to move there; rewards are those of the player who just moved (1
+    for a win, else 0) and ``info["player_rewards"]`` ``(n, players)`` is every
+    player's zero-sum credit (+1 winner, -1 others: the loser's -1 arrives on the
+    winning step; see ``examples/selfplay_credit.py``). Against an opponent
+    (``opponent="random"``, ``"greedy"``, ``"negamax:D"``, ``"perfect"`` or an
+    ``inarow.agents`` agent, played in Rust inside ``step``; or a batched callable
+    ``policy(obs, mask) -> actions``, see `inarow.VecEnv`), the agent holds seat
+    ``agent_player`` (``1..players`` or ``"random"`` per episode; the opponent
+    opens after every reset when the agent is not first), every step is the
+    agent's move and the opponent's replies, and rewards are the agent's (+1 win,
+    -1 loss, 0 draw); ``info["agent_player"]`` holds each env's seat
+    (``info["final_agent_player"]``: the seat of an episode that ended in the step,
+    which a same-step reset has already replaced). Observations
     are batched Dicts ``{"observation": (n, players, h, w), "action_mask": (n, A)
-    int8}`` (egocentric: plane 0 = side to move); rewards are those of the player
-    who just moved (1 for a win, else 0); ``info`` holds ``current_player``,
-    ``winner`` (0 none), ``player_rewards`` (n, players) (+1 winner, -1 others),
+    int8}`` (egocentric: plane 0 = side to move, the agent against an opponent);
+    ``info`` holds ``current_player``, ``winner`` (0 none), ``player_rewards``,
     each with its ``_key`` mask. ``autoreset_mode``: "next_step" (default) or
     "same_step" (then ``info["final_obs"]`` / ``info["_final_obs"]`` hold the
     terminal observations). An env with no legal action (its game ended and
     waits for the next-step autoreset, or a ``final_obs``) shows an all-ones action
     mask, as in pgx: the action it gets is ignored and a masked sampler never sees an
     empty mask; ``action_masks()`` returns the same ``(num_envs, A)`` bool array. An
-    illegal action anywhere raises `inarow.IllegalMoveError` and steps no env (the
-    vector env is self-play: there is no opponent to award the game to). Seeds: any
+    illegal action anywhere raises `inarow.IllegalMoveError` and steps no env
+    (``illegal_action="raise"``, the default); with ``illegal_action="loss"`` it ends
+    that env's episode as a loss for its player (reward -1, ``info["illegal_action"]``)
+    and the other envs step. Seeds: any
     non-negative int; those >= 2**63 are reduced deterministically for the native
     engine (see `native_seed`). With ``copy=True`` (default) every returned array is
     fresh (the native env's own fresh arrays: nothing is copied twice); ``copy=False``
@@ -440,6 +456,9 @@ class InARowVectorEnv(VectorEnv):
         copy: bool = True,
         render_mode: str | None = None,
         seed: int | None = None,
+        opponent: Any = None,
+        agent_player: int | str | None = None,
+        illegal_action: str = "raise",
     ) -> None:
         mode = (
             AutoresetMode(autoreset_mode)
@@ -474,6 +493,9 @@ class InARowVectorEnv(VectorEnv):
             obs_dtype=obs_dtype,
             threads=threads,
             reuse_buffers=not copy,
+            opponent=opponent,
+            agent_player=agent_player,
+            illegal_action=illegal_action,
         )
         self.metadata = {
             "render_modes": [],
@@ -510,6 +532,17 @@ class InARowVectorEnv(VectorEnv):
         """A copy of env `index` as an `inarow.Board`."""
         return self._env.board(index)
 
+    @property
+    def autoreset_mode(self) -> AutoresetMode:
+        """The autoreset mode, as Gymnasium's own vector envs expose it (TorchRL reads it)."""
+        return self.metadata["autoreset_mode"]
+
+    @property
+    def player_rewards(self) -> np.ndarray:
+        """``(num_envs, players)`` float32 of the latest step: each player's zero-sum
+        credit (+1 to the winner of a game that ended, -1 to the others, 0 elsewhere)."""
+        return self._env.player_rewards
+
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env as a fresh ``(num_envs, num_actions)``
         bool array (sb3-contrib's ``MaskablePPO`` convention); all True in an env
@@ -537,6 +570,10 @@ class InARowVectorEnv(VectorEnv):
             "player_rewards": pr,
             "_player_rewards": np.ones(n, dtype=bool),
         }
+        for key in ("agent_player", "final_agent_player", "illegal_action"):
+            if key in native:
+                info[key] = native[key]
+                info["_" + key] = np.ones(n, dtype=bool)
         if "final_obs" in native:
             done = native["_final_obs"].copy()
             final = np.empty(n, dtype=object)
@@ -584,10 +621,16 @@ _RULES_KEYS = ("width", "height", "k", "players", "gravity")
 
 
 def _make_vector(num_envs: int = 1, **kwargs: Any) -> InARowVectorEnv:
-    """Vector entry point: drops single-env-only keyword arguments it cannot honour."""
-    for key in ("opponent", "agent_player", "illegal_action", "illegal_reward"):
-        if key in kwargs:
-            raise ValueError(f"{key}= applies to the single-agent env; the vector env is self-play")
+    """Vector entry point: the single env's ``opponent="solver"`` is the vector env's
+    ``"perfect"``; ``illegal_reward`` other than -1 is refused (the vector env's
+    illegal loss is always -1)."""
+    if kwargs.get("opponent") == "solver":
+        kwargs["opponent"] = "perfect"
+    reward = kwargs.pop("illegal_reward", -1.0)
+    if reward != -1.0:
+        raise ValueError(
+            f"illegal_reward={reward!r} is not supported by the vector env: its illegal loss is -1"
+        )
     kwargs.pop("max_episode_steps", None)
     return InARowVectorEnv(num_envs=num_envs, **kwargs)
 

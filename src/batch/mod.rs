@@ -4,9 +4,13 @@
 mod fast;
 mod simulate;
 mod vec_env;
+mod versus;
 
 pub use simulate::{simulate, SimulateConfig, SimulateResult};
-pub use vec_env::{ActionError, Autoreset, BatchError, ObsOut, StepBuffers, VecGames, MAX_ENVS};
+pub use vec_env::{
+    ActionError, Autoreset, BatchError, ObsOut, Saved, StepBuffers, VecGames, MAX_ENVS,
+};
+pub use versus::{AgentSeat, ExtraBuffers, Opponent, OpponentKind, StepError};
 
 use crate::game::Game;
 use crate::rng::Rng;

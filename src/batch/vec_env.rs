@@ -7,7 +7,14 @@
 
 use std::fmt;
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+
 use super::random_legal_action;
+use super::versus::{
+    waits_for_opponent, ExtraBuffers, Opponent, OpponentKind, Shared, StepError, Versus, VersusRows,
+};
+use crate::agents::AgentError;
 use crate::error::MoveError;
 use crate::game::Game;
 use crate::rng::Rng;
@@ -99,6 +106,31 @@ impl<'a> ObsOut<'a> {
         }
     }
 
+    /// Env `env`'s planes from the view of `seat` (0-based; `None`: the side to move).
+    pub(super) fn write_as(
+        &mut self,
+        env: usize,
+        per_env: usize,
+        game: &Game,
+        seat: Option<usize>,
+    ) {
+        let seat = seat.unwrap_or(game.to_move());
+        let range = env * per_env..(env + 1) * per_env;
+        match self {
+            ObsOut::U8(s) => game.write_planes_as(seat, &mut s[range], 0, 1),
+            ObsOut::Bool(s) => game.write_planes_as(seat, &mut s[range], false, true),
+            ObsOut::F32(s) => game.write_planes_as(seat, &mut s[range], 0.0, 1.0),
+        }
+    }
+
+    fn reborrow(&mut self) -> ObsOut<'_> {
+        match self {
+            ObsOut::U8(s) => ObsOut::U8(s),
+            ObsOut::Bool(s) => ObsOut::Bool(s),
+            ObsOut::F32(s) => ObsOut::F32(s),
+        }
+    }
+
     fn len(&self) -> usize {
         match self {
             ObsOut::U8(s) => s.len(),
@@ -133,10 +165,10 @@ pub struct StepBuffers<'a> {
     pub final_obs: Option<ObsOut<'a>>,
 }
 
-struct Dims {
-    obs: usize,
-    actions: usize,
-    players: usize,
+pub(super) struct Dims {
+    pub(super) obs: usize,
+    pub(super) actions: usize,
+    pub(super) players: usize,
 }
 
 impl<'a> StepBuffers<'a> {
@@ -185,6 +217,22 @@ impl<'a> StepBuffers<'a> {
         )
     }
 
+    /// The same buffers, borrowed again (for calls that fill them in turns).
+    pub fn reborrow(&mut self) -> StepBuffers<'_> {
+        StepBuffers {
+            obs: self.obs.reborrow(),
+            rewards: self.rewards,
+            player_rewards: self.player_rewards,
+            terminated: self.terminated,
+            truncated: self.truncated,
+            mask: self.mask,
+            current_player: self.current_player,
+            winner: self.winner,
+            reset: self.reset,
+            final_obs: self.final_obs.as_mut().map(|f| f.reborrow()),
+        }
+    }
+
     fn check(&self, n: usize, d: &Dims) {
         assert_eq!(self.obs.len(), n * d.obs, "obs buffer size");
         assert_eq!(self.rewards.len(), n);
@@ -209,6 +257,20 @@ pub struct VecGames {
     needs_reset: Vec<bool>,
     autoreset: Autoreset,
     pool: Option<rayon::ThreadPool>,
+    threads: usize,
+    seed: u64,
+    /// The opponent, when the agent does not play every seat.
+    versus: Option<Versus>,
+    /// An illegal action ends its episode as a loss instead of refusing the batch.
+    illegal_loss: bool,
+}
+
+/// The state a general step can change, kept to undo it (see [`VecGames::save`]).
+pub struct Saved {
+    games: Vec<Game>,
+    needs_reset: Vec<bool>,
+    seats: Vec<u8>,
+    rngs: Vec<Rng>,
 }
 
 fn reserve<T>(n: usize, what: &str) -> Result<Vec<T>, BatchError> {
@@ -279,7 +341,77 @@ impl VecGames {
             needs_reset,
             autoreset,
             pool,
+            threads,
+            seed,
+            versus: None,
+            illegal_loss: false,
         })
+    }
+
+    /// Plays `opponent` in every seat but the agent's, from now on: each env
+    /// starts a new episode (its seat drawn, the opponent's opening moves played by
+    /// the next `observe_general`). Opponent streams follow the construction seed.
+    pub fn set_opponent(&mut self, opponent: Opponent) -> Result<(), AgentError> {
+        opponent.check(&self.rules)?;
+        let n = self.games.len();
+        self.versus = Some(Versus::new(opponent, n, self.seed, self.threads));
+        self.reset_all(None);
+        Ok(())
+    }
+
+    /// Illegal actions (in range) end their episode as a loss for their player
+    /// instead of refusing the batch. Needs an autoreset mode.
+    pub fn set_illegal_loss(&mut self) -> Result<(), BatchError> {
+        if self.autoreset == Autoreset::Disabled {
+            return Err(BatchError::InvalidSize(
+                "illegal_action=\"loss\" needs autoreset \"next_step\" or \"same_step\": \
+                 a forfeited game has no legal continuation"
+                    .into(),
+            ));
+        }
+        self.illegal_loss = true;
+        Ok(())
+    }
+
+    pub fn opponent(&self) -> Option<Opponent> {
+        self.versus.as_ref().map(|v| v.opponent)
+    }
+    pub fn illegal_loss(&self) -> bool {
+        self.illegal_loss
+    }
+    /// The agent's seat (0-based) in env `i`'s episode, with an opponent.
+    pub fn agent_seat(&self, i: usize) -> Option<usize> {
+        self.versus.as_ref().map(|v| v.seats[i] as usize)
+    }
+
+    /// Whether `step` and `observe` take the general path (opponent or illegal loss),
+    /// which needs [`ExtraBuffers`].
+    pub fn is_general(&self) -> bool {
+        self.versus.is_some() || self.illegal_loss
+    }
+
+    /// A copy of everything a general step changes.
+    pub fn save(&self) -> Saved {
+        let (seats, rngs) = match &self.versus {
+            Some(v) => (v.seats.clone(), v.rngs.clone()),
+            None => (Vec::new(), Vec::new()),
+        };
+        Saved {
+            games: self.games.clone(),
+            needs_reset: self.needs_reset.clone(),
+            seats,
+            rngs,
+        }
+    }
+
+    /// Puts back what [`VecGames::save`] copied.
+    pub fn restore(&mut self, saved: Saved) {
+        self.games = saved.games;
+        self.needs_reset = saved.needs_reset;
+        if let Some(v) = self.versus.as_mut() {
+            v.seats = saved.seats;
+            v.rngs = saved.rngs;
+        }
     }
 
     pub fn rules(&self) -> &Rules {
@@ -319,14 +451,31 @@ impl VecGames {
             }
         }
         self.needs_reset.fill(false);
+        if let Some(v) = self.versus.as_mut() {
+            if let Some(s) = seed {
+                v.reseed(s);
+            }
+            for i in 0..self.games.len() {
+                v.draw_seat(i, self.rules.players());
+            }
+        }
     }
 
     /// Resets the environments whose `which` flag is set.
     pub fn reset_some(&mut self, which: &[bool]) {
-        for ((g, flag), pending) in self.games.iter_mut().zip(which).zip(&mut self.needs_reset) {
+        for (i, ((g, flag), pending)) in self
+            .games
+            .iter_mut()
+            .zip(which)
+            .zip(&mut self.needs_reset)
+            .enumerate()
+        {
             if *flag {
                 g.reset();
                 *pending = false;
+                if let Some(v) = self.versus.as_mut() {
+                    v.draw_seat(i, self.rules.players());
+                }
             }
         }
     }
@@ -334,6 +483,11 @@ impl VecGames {
     /// Checks every action; the first refused one is reported and nothing moves.
     /// Environments waiting for their autoreset accept any action (it is ignored).
     pub fn validate(&self, actions: &[i64]) -> Result<(), ActionError> {
+        self.validate_with(actions, self.illegal_loss)
+    }
+
+    /// [`VecGames::validate`], accepting in-range illegal actions when `in_range_only`.
+    fn validate_with(&self, actions: &[i64], in_range_only: bool) -> Result<(), ActionError> {
         assert_eq!(actions.len(), self.games.len());
         let num_actions = self.rules.num_actions();
         for (env, (&a, g)) in actions.iter().zip(&self.games).enumerate() {
@@ -350,7 +504,7 @@ impl VecGames {
                 });
             }
             let a = a as usize;
-            if !g.is_legal(a) {
+            if !in_range_only && !g.is_legal(a) {
                 let mut probe = g.clone();
                 let error = probe.play(a).expect_err("an illegal action is refused");
                 return Err(ActionError { env, error });
@@ -359,8 +513,13 @@ impl VecGames {
         Ok(())
     }
 
-    /// Validates, then steps every environment and fills `out`.
+    /// Validates, then steps every environment and fills `out`. Envs with an
+    /// opponent or illegal losses step through [`VecGames::step_general`] (asserted).
     pub fn step(&mut self, actions: &[i64], out: StepBuffers<'_>) -> Result<(), ActionError> {
+        assert!(
+            !self.is_general(),
+            "an opponent or illegal losses need step_general"
+        );
         self.validate(actions)?;
         let d = self.dims();
         let n = self.games.len();
@@ -375,6 +534,7 @@ impl VecGames {
             games: &mut self.games,
             needs_reset: &mut self.needs_reset,
             actions: Some(actions),
+            versus: None,
         };
         let mode = self.autoreset;
         match pool_for(&self.pool, n) {
@@ -394,10 +554,203 @@ impl VecGames {
             games: &mut self.games,
             needs_reset: &mut self.needs_reset,
             actions: None,
+            versus: None,
         };
         match pool_for(&self.pool, n) {
             Some(pool) => pool.install(|| envs.run(out, &d, Autoreset::Disabled)),
             None => envs.run_serial(out, &d, Autoreset::Disabled),
+        }
+    }
+
+    /// The general step (an opponent, or illegal actions that lose): validates,
+    /// plays every env's action, then a built-in opponent's moves until the agent is
+    /// to move (an external opponent's are left to `opponent_pending` /
+    /// `play_opponent`), and fills `out` and `extra` from the agent's view. When the
+    /// opponent fails (cancelled through `cancel`, out of memory) some envs may
+    /// have moved: undo with [`VecGames::save`] / [`VecGames::restore`].
+    pub fn step_general(
+        &mut self,
+        actions: &[i64],
+        out: StepBuffers<'_>,
+        extra: ExtraBuffers<'_>,
+        cancel: &AtomicBool,
+    ) -> Result<(), StepError> {
+        self.validate(actions)?;
+        self.run_general(Some(actions), out, extra, cancel)
+    }
+
+    /// `observe` for the general path: a built-in opponent first plays its moves
+    /// where it holds the first seats of a new episode.
+    pub fn observe_general(
+        &mut self,
+        out: StepBuffers<'_>,
+        extra: ExtraBuffers<'_>,
+        cancel: &AtomicBool,
+    ) -> Result<(), StepError> {
+        self.run_general(None, out, extra, cancel)
+    }
+
+    fn run_general(
+        &mut self,
+        actions: Option<&[i64]>,
+        out: StepBuffers<'_>,
+        extra: ExtraBuffers<'_>,
+        cancel: &AtomicBool,
+    ) -> Result<(), StepError> {
+        let d = self.dims();
+        let n = self.games.len();
+        out.check(n, &d);
+        assert_eq!(extra.agent_player.len(), n);
+        assert_eq!(extra.illegal.len(), n);
+        let failure = Mutex::new(None);
+        let no_workers = Vec::new();
+        let opponent = self.versus_opponent();
+        let (versus, workers) = match self.versus.as_mut() {
+            Some(v) => (
+                Some(VersusRows {
+                    seats: &mut v.seats,
+                    rngs: &mut v.rngs,
+                }),
+                &v.workers,
+            ),
+            None => (None, &no_workers),
+        };
+        let shared = Shared {
+            opponent,
+            workers,
+            illegal_loss: self.illegal_loss,
+            cancel,
+            failure: &failure,
+        };
+        let envs = Envs {
+            games: &mut self.games,
+            needs_reset: &mut self.needs_reset,
+            actions,
+            versus,
+        };
+        let mode = self.autoreset;
+        match pool_for(&self.pool, n) {
+            Some(pool) => pool.install(|| envs.run_general(out, extra, &d, mode, &shared)),
+            None => envs.run_general_serial(out, extra, &d, mode, &shared),
+        }
+        match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(e) => Err(StepError::Opponent(e)),
+            None => Ok(()),
+        }
+    }
+
+    fn versus_opponent(&self) -> Option<Opponent> {
+        self.versus.as_ref().map(|v| v.opponent)
+    }
+
+    /// The envs where an external opponent is to move, in order.
+    pub fn opponent_pending(&self) -> Vec<usize> {
+        let Some(v) = self.versus.as_ref() else {
+            return Vec::new();
+        };
+        if v.opponent.kind != OpponentKind::External {
+            return Vec::new();
+        }
+        (0..self.games.len())
+            .filter(|&i| waits_for_opponent(&self.games[i], self.needs_reset[i], v.seats[i]))
+            .collect()
+    }
+
+    /// Writes the side to move's observation and legal mask of each env in `envs`
+    /// (row `j` for `envs[j]`): what an external opponent sees.
+    pub fn write_pending(&self, envs: &[usize], mut obs: ObsOut<'_>, mask: &mut [bool]) {
+        let d = self.dims();
+        for (j, &i) in envs.iter().enumerate() {
+            obs.write(j, d.obs, &self.games[i]);
+            self.games[i].write_legal_mask(&mut mask[j * d.actions..(j + 1) * d.actions]);
+        }
+    }
+
+    /// Checks the external opponent's `actions` for `envs` (from `opponent_pending`):
+    /// the first illegal one is refused, naming its env.
+    pub fn validate_opponent(&self, envs: &[usize], actions: &[i64]) -> Result<(), ActionError> {
+        assert_eq!(envs.len(), actions.len());
+        let num_actions = self.rules.num_actions();
+        for (&env, &a) in envs.iter().zip(actions) {
+            if a < 0 || a as u64 >= num_actions as u64 {
+                return Err(ActionError {
+                    env,
+                    error: MoveError::OutOfRange {
+                        action: a as i128,
+                        num_actions,
+                    },
+                });
+            }
+            let g = &self.games[env];
+            if !g.is_legal(a as usize) {
+                let mut probe = g.clone();
+                let error = probe
+                    .play(a as usize)
+                    .expect_err("an illegal action is refused");
+                return Err(ActionError { env, error });
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays the external opponent's validated `actions` in `envs` (one move each),
+    /// recording episodes that end into `out` / `extra`, which must hold the outputs
+    /// of this step so far. Finish with [`VecGames::write_views`].
+    pub fn play_opponent(
+        &mut self,
+        envs: &[usize],
+        actions: &[i64],
+        mut out: StepBuffers<'_>,
+        mut extra: ExtraBuffers<'_>,
+    ) {
+        let d = self.dims();
+        let cancel = AtomicBool::new(false);
+        let failure = Mutex::new(None);
+        let opponent = self.versus_opponent();
+        let v = self.versus.as_mut().expect("an external opponent");
+        let shared = Shared {
+            opponent,
+            workers: &[],
+            illegal_loss: self.illegal_loss,
+            cancel: &cancel,
+            failure: &failure,
+        };
+        let mut all = Envs {
+            games: &mut self.games,
+            needs_reset: &mut self.needs_reset,
+            actions: None,
+            versus: Some(VersusRows {
+                seats: &mut v.seats,
+                rngs: &mut v.rngs,
+            }),
+        };
+        for (&i, &a) in envs.iter().zip(actions) {
+            all.opponent_move(
+                i,
+                a as usize,
+                &mut out,
+                &mut extra,
+                &d,
+                self.autoreset,
+                &shared,
+            );
+        }
+    }
+
+    /// Writes every env's observation (the agent's view), mask and players.
+    pub fn write_views(&mut self, mut out: StepBuffers<'_>, mut extra: ExtraBuffers<'_>) {
+        let d = self.dims();
+        let mut all = Envs {
+            games: &mut self.games,
+            needs_reset: &mut self.needs_reset,
+            actions: None,
+            versus: self.versus.as_mut().map(|v| VersusRows {
+                seats: &mut v.seats,
+                rngs: &mut v.rngs,
+            }),
+        };
+        for i in 0..all.games.len() {
+            all.write_view(i, &mut out, &mut extra, &d);
         }
     }
 
@@ -451,7 +804,7 @@ fn pool_for(pool: &Option<rayon::ThreadPool>, n: usize) -> Option<&rayon::Thread
 /// The legal actions of `g`, or every action where the game ended and waits for
 /// its next-step autoreset (pgx's terminal mask): that step ignores the action, and
 /// a masked sampler must never see an empty row.
-fn write_mask(g: &Game, waits_for_reset: bool, row: &mut [bool]) {
+pub(super) fn write_mask(g: &Game, waits_for_reset: bool, row: &mut [bool]) {
     if waits_for_reset {
         row.fill(true);
     } else {
@@ -460,13 +813,71 @@ fn write_mask(g: &Game, waits_for_reset: bool, row: &mut [bool]) {
 }
 
 /// A contiguous range of environments with their actions.
-struct Envs<'a> {
-    games: &'a mut [Game],
-    needs_reset: &'a mut [bool],
-    actions: Option<&'a [i64]>,
+pub(super) struct Envs<'a> {
+    pub(super) games: &'a mut [Game],
+    pub(super) needs_reset: &'a mut [bool],
+    pub(super) actions: Option<&'a [i64]>,
+    /// The opponent's per-env state (general path only).
+    pub(super) versus: Option<VersusRows<'a>>,
 }
 
-impl Envs<'_> {
+impl<'a> Envs<'a> {
+    /// Splits off the first `mid` environments.
+    fn split_at(self, mid: usize) -> (Envs<'a>, Envs<'a>) {
+        let (ga, gb) = self.games.split_at_mut(mid);
+        let (na, nb) = self.needs_reset.split_at_mut(mid);
+        let (aa, ab) = match self.actions {
+            Some(a) => {
+                let (x, y) = a.split_at(mid);
+                (Some(x), Some(y))
+            }
+            None => (None, None),
+        };
+        let (va, vb) = match self.versus {
+            Some(v) => {
+                let (x, y) = v.split_at(mid);
+                (Some(x), Some(y))
+            }
+            None => (None, None),
+        };
+        (
+            Envs {
+                games: ga,
+                needs_reset: na,
+                actions: aa,
+                versus: va,
+            },
+            Envs {
+                games: gb,
+                needs_reset: nb,
+                actions: ab,
+                versus: vb,
+            },
+        )
+    }
+
+    fn run_general(
+        self,
+        out: StepBuffers<'_>,
+        extra: ExtraBuffers<'_>,
+        d: &Dims,
+        mode: Autoreset,
+        shared: &Shared<'_>,
+    ) {
+        let n = self.games.len();
+        if n <= GRAIN {
+            return self.run_general_serial(out, extra, d, mode, shared);
+        }
+        let mid = n / 2;
+        let (ea, eb) = self.split_at(mid);
+        let (oa, ob) = out.split_at(mid, d);
+        let (xa, xb) = extra.split_at(mid);
+        rayon::join(
+            || ea.run_general(oa, xa, d, mode, shared),
+            || eb.run_general(ob, xb, d, mode, shared),
+        );
+    }
+
     fn run(self, out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {
         let n = self.games.len();
         if n <= GRAIN {
@@ -489,6 +900,7 @@ impl Envs<'_> {
                     games: ga,
                     needs_reset: na,
                     actions: aa,
+                    versus: None,
                 }
                 .run(oa, d, mode)
             },
@@ -497,6 +909,7 @@ impl Envs<'_> {
                     games: gb,
                     needs_reset: nb,
                     actions: ab,
+                    versus: None,
                 }
                 .run(ob, d, mode)
             },

@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
 use crate::agents::AgentError;
-use crate::batch::{ActionError, BatchError};
+use crate::batch::{ActionError, BatchError, StepError};
 use crate::solver::SolveError;
 use crate::{MoveError, PonsError, PositionError, RulesError};
 
@@ -110,6 +110,15 @@ impl From<AgentError> for PyErr {
             AgentError::InvalidConfig(m) => PyValueError::new_err(m),
             AgentError::OutOfMemory(m) => PyMemoryError::new_err(m),
             AgentError::Cancelled => CancelledError::new_err("cancelled"),
+        }
+    }
+}
+
+impl From<StepError> for PyErr {
+    fn from(e: StepError) -> PyErr {
+        match e {
+            StepError::Action(e) => e.into(),
+            StepError::Opponent(e) => e.into(),
         }
     }
 }

@@ -12,6 +12,7 @@ mod mcts;
 mod rules;
 mod solver;
 mod vec_env;
+mod vec_opponent;
 
 use pyo3::prelude::*;
 

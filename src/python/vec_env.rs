@@ -7,13 +7,18 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::args::{choice_arg, int_arg, shown, Arg, PlaneDtype as ObsKind, DEFAULTS};
+pub(crate) use super::args::PlaneDtype as ObsKind;
+use super::args::{choice_arg, int_arg, shown, Arg, DEFAULTS};
 use super::board::Board;
 use super::errors::IllegalMoveError;
 use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
 use super::rules::{rules_or_keywords, Rules as PyRules};
-use crate::batch::{Autoreset, ObsOut, SimulateConfig, StepBuffers, VecGames, MAX_ENVS};
+use super::vec_opponent::{agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches};
+use crate::batch::{
+    AgentSeat, Autoreset, ExtraBuffers, ObsOut, Opponent, OpponentKind, SimulateConfig,
+    StepBuffers, VecGames, MAX_ENVS,
+};
 use crate::watch::CancelToken;
 
 /// Bytes of output buffers a batch may ask for.
@@ -79,6 +84,12 @@ pub struct VecEnv {
     actions: Vec<i64>,
     /// Write every call into the same arrays instead of fresh ones.
     reuse_buffers: bool,
+    /// What `opponent=` was given (None: self-play).
+    opponent: Option<Py<PyAny>>,
+    /// The batched Python policy, when the opponent is one.
+    policy: Option<Py<PyAny>>,
+    /// `agent_player=` as given (an int or "random"), with an opponent.
+    agent_player: Option<Py<PyAny>>,
 }
 
 /// The arrays one `reset`/`step` fills and returns.
@@ -93,6 +104,15 @@ struct Outputs {
     current_player: Py<PyArray1<i8>>,
     winner: Py<PyArray1<i8>>,
     reset_flags: Py<PyArray1<bool>>,
+    /// The general step's outputs (an opponent or illegal losses).
+    extra: Option<Extra>,
+}
+
+/// `(n,)` the agent's seat (1-based, 0 in self-play) and `(n,)` illegal-loss flags.
+struct Extra {
+    agent_player: Py<PyArray1<i8>>,
+    illegal: Py<PyArray1<bool>>,
+    final_agent_player: Py<PyArray1<i8>>,
 }
 
 impl Outputs {
@@ -103,6 +123,7 @@ impl Outputs {
         num_envs: usize,
         kind: ObsKind,
         final_obs: bool,
+        general: bool,
     ) -> Outputs {
         let n = num_envs;
         let planes = [n, rules.players(), rules.height(), rules.width()];
@@ -130,6 +151,11 @@ impl Outputs {
             current_player: PyArray1::zeros(py, n, false).unbind(),
             winner: PyArray1::zeros(py, n, false).unbind(),
             reset_flags: PyArray1::zeros(py, n, false).unbind(),
+            extra: general.then(|| Extra {
+                agent_player: PyArray1::zeros(py, n, false).unbind(),
+                illegal: PyArray1::zeros(py, n, false).unbind(),
+                final_agent_player: PyArray1::zeros(py, n, false).unbind(),
+            }),
         }
     }
 
@@ -145,6 +171,11 @@ impl Outputs {
             current_player: self.current_player.clone_ref(py),
             winner: self.winner.clone_ref(py),
             reset_flags: self.reset_flags.clone_ref(py),
+            extra: self.extra.as_ref().map(|e| Extra {
+                agent_player: e.agent_player.clone_ref(py),
+                illegal: e.illegal.clone_ref(py),
+                final_agent_player: e.final_agent_player.clone_ref(py),
+            }),
         }
     }
 }
@@ -209,18 +240,73 @@ impl VecEnv {
                 self.core.num_envs(),
                 self.obs_kind,
                 self.out.final_obs.is_some(),
+                self.core.is_general(),
             )
         }
     }
 
-    /// Writes observations and masks of the current state.
+    /// Writes observations and masks of the current state (after the opponent's
+    /// opening moves, with an opponent). On failure the caller restores the batch.
     fn observe(&mut self, py: Python<'_>) -> PyResult<()> {
         let out = self.next_outputs(py);
-        let core = &mut self.core;
-        with_buffers!(out, self.obs_kind, py, |bufs| py
-            .detach(|| core.observe(bufs)));
+        if self.core.is_general() {
+            self.run_general(py, false, &out)?;
+        } else {
+            let core = &mut self.core;
+            with_buffers!(out, self.obs_kind, py, |bufs| py
+                .detach(|| core.observe(bufs)));
+        }
         self.out = out;
         Ok(())
+    }
+
+    /// A copy of the batch to restore when the step can fail half-way.
+    fn undo_point(&self) -> Option<crate::batch::Saved> {
+        can_fail(self.core.opponent().map(|o| o.kind)).then(|| self.core.save())
+    }
+
+    /// The general step (`actions`: `self.actions`) or observation into `out`:
+    /// a searching opponent runs on a watched worker (Ctrl-C), a Python one in
+    /// rounds on this thread.
+    fn run_general(&mut self, py: Python<'_>, actions: bool, out: &Outputs) -> PyResult<()> {
+        let extra = out.extra.as_ref().expect("general outputs");
+        let VecEnv {
+            core,
+            actions: action_values,
+            policy,
+            obs_kind,
+            ..
+        } = self;
+        let actions = actions.then_some(&action_values[..]);
+        let kind = *obs_kind;
+        let searching = searches(core.opponent().map(|o| o.kind));
+        with_buffers!(out, kind, py, |bufs| {
+            let mut bufs = bufs;
+            let mut agent_player = extra.agent_player.bind(py).try_readwrite()?;
+            let mut illegal = extra.illegal.bind(py).try_readwrite()?;
+            let mut final_agent_player = extra.final_agent_player.bind(py).try_readwrite()?;
+            let mut extra = ExtraBuffers {
+                agent_player: agent_player.as_slice_mut()?,
+                illegal: illegal.as_slice_mut()?,
+                final_agent_player: final_agent_player.as_slice_mut()?,
+            };
+            let mut work = |cancel: &std::sync::atomic::AtomicBool| match actions {
+                Some(a) => core.step_general(a, bufs.reborrow(), extra.reborrow(), cancel),
+                None => core.observe_general(bufs.reborrow(), extra.reborrow(), cancel),
+            };
+            let result = if searching {
+                let token = CancelToken::new();
+                run_interruptible(py, &token, || work(token.flag()), |_| Ok(()))?
+            } else {
+                let never = std::sync::atomic::AtomicBool::new(false);
+                py.detach(|| work(&never))
+            };
+            result?;
+            if let Some(policy) = policy {
+                play_python_rounds(py, core, policy.bind(py), kind, bufs, extra)?;
+            }
+            Ok::<(), PyErr>(())
+        })
     }
 
     /// Reads `actions` (one integer per env, any array-like, dtype or layout)
@@ -244,6 +330,23 @@ impl VecEnv {
         Ok(())
     }
 
+    /// The `opponent=`, `agent_player=` and `illegal_action=` part of the repr.
+    fn versus_repr(&self) -> String {
+        Python::attach(|py| {
+            let mut s = String::new();
+            if let Some(o) = &self.opponent {
+                s += &format!(", opponent={}", shown(o.bind(py)));
+            }
+            if let Some(p) = &self.agent_player {
+                s += &format!(", agent_player={}", shown(p.bind(py)));
+            }
+            if self.core.illegal_loss() {
+                s += ", illegal_action='loss'";
+            }
+            s
+        })
+    }
+
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
         let out = &self.out;
@@ -251,6 +354,15 @@ impl VecEnv {
         info.set_item("action_mask", out.mask.bind(py))?;
         info.set_item("winner", out.winner.bind(py))?;
         info.set_item("player_rewards", out.player_rewards.bind(py))?;
+        if let Some(extra) = &out.extra {
+            if self.opponent.is_some() {
+                info.set_item("agent_player", extra.agent_player.bind(py))?;
+                info.set_item("final_agent_player", extra.final_agent_player.bind(py))?;
+            }
+            if self.core.illegal_loss() {
+                info.set_item("illegal_action", extra.illegal.bind(py))?;
+            }
+        }
         if let Some(f) = &out.final_obs {
             info.set_item("final_obs", f.bind(py))?;
             info.set_item("_final_obs", out.reset_flags.bind(py))?;
@@ -264,15 +376,24 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     /// `VecEnv(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None,
-    /// autoreset="next_step", obs_dtype="uint8", threads=None, reuse_buffers=False, *,
-    /// rules=None)`: the rules as an `inarow.Rules` or as keywords (see `Board`).
+    /// autoreset="next_step", obs_dtype="uint8", threads=None, reuse_buffers=False,
+    /// opponent=None, agent_player=1, illegal_action="raise", *, rules=None)`: the rules
+    /// as an `inarow.Rules` or as keywords (see `Board`).
     /// Every `reset`/`step`/`random_actions` returns fresh arrays that later calls
     /// never touch; `reuse_buffers=True` writes every call into the same arrays
     /// instead (no allocation; copy what you keep before the next call).
+    /// `opponent`: None (self-play), a built-in agent (`inarow.agents.*` or
+    /// "random", "greedy", "negamax:D", "perfect"; it moves inside `step`, drawing
+    /// from each env's seeded stream) or a callable `policy(obs, mask) -> actions`
+    /// called once per round with the envs where it is to move. `agent_player`:
+    /// the agent's seat, 1..players or "random" (drawn per episode).
+    /// `illegal_action="loss"`: an illegal action in range ends its episode as a
+    /// loss for its player instead of refusing the batch.
     #[new]
     #[pyo3(signature = (num_envs, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                        autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None, reuse_buffers=None, *, rules=None),
-           text_signature = "(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None, reuse_buffers=False, *, rules=None)")]
+                        autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None, reuse_buffers=None,
+                        opponent=None, agent_player=None, illegal_action=Arg::Omitted, *, rules=None),
+           text_signature = "(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None, reuse_buffers=False, opponent=None, agent_player=1, illegal_action='raise', *, rules=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -287,6 +408,9 @@ impl VecEnv {
         obs_dtype: Arg<'_>,
         threads: Option<&Bound<'_, PyAny>>,
         reuse_buffers: Option<&Bound<'_, PyAny>>,
+        opponent: Option<&Bound<'_, PyAny>>,
+        agent_player: Option<&Bound<'_, PyAny>>,
+        illegal_action: Arg<'_>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VecEnv> {
         let reuse_buffers = match reuse_buffers {
@@ -315,6 +439,33 @@ impl VecEnv {
         let kind = ObsKind::from_arg(obs_dtype, "obs_dtype")?;
         let threads = threads_arg(threads)?;
         let seed = seed_arg(seed)?.unwrap_or_else(fresh_seed);
+        let illegal_loss = match illegal_action {
+            Arg::Omitted => false,
+            Arg::Given(i) => choice_arg(&i, "illegal_action", &["raise", "loss"])? == "loss",
+        };
+        let opponent = opponent.filter(|o| !o.is_none());
+        let agent_player = agent_player.filter(|o| !o.is_none());
+        let versus = match opponent {
+            Some(o) => Some(Opponent {
+                kind: opponent_arg(o)?,
+                seat: match agent_player {
+                    Some(p) => agent_player_arg(p, rules.players())?,
+                    None => AgentSeat::Fixed(0),
+                },
+            }),
+            None => {
+                if let Some(p) = agent_player {
+                    return Err(PyValueError::new_err(format!(
+                        "agent_player={} needs an opponent: without one the env is self-play                          (every seat is the caller's)",
+                        shown(p)
+                    )));
+                }
+                None
+            }
+        };
+        if let Some(v) = &versus {
+            v.check(&rules)?;
+        }
         let (p, h, w, a) = (
             rules.players(),
             rules.height(),
@@ -330,14 +481,33 @@ impl VecEnv {
                 total as f64 / (1u64 << 30) as f64
             )));
         }
-        let core = py.detach(|| VecGames::new(rules, n, seed, mode, threads))?;
+        let mut core = py
+            .detach(|| VecGames::new(rules, n, seed, mode, threads))
+            ?;
+        if illegal_loss {
+            core.set_illegal_loss()?;
+        }
+        if let Some(v) = versus {
+            core.set_opponent(v)?;
+        }
+        let general = core.is_general();
+        let policy = match versus.map(|v| v.kind) {
+            Some(OpponentKind::External) => opponent.map(|o| o.clone().unbind()),
+            _ => None,
+        };
         let mut env = VecEnv {
-            out: Outputs::new(py, &rules, n, kind, mode == Autoreset::SameStep),
+            out: Outputs::new(py, &rules, n, kind, mode == Autoreset::SameStep, general),
             core,
             obs_kind: kind,
             random: PyArray1::zeros(py, n, false).unbind(),
             actions: vec![0; n],
             reuse_buffers,
+            opponent: opponent.map(|o| o.clone().unbind()),
+            policy,
+            agent_player: versus.map(|_| match agent_player {
+                Some(p) => p.clone().unbind(),
+                None => 1i64.into_pyobject(py).expect("an int").into_any().unbind(),
+            }),
         };
         env.observe(py)?;
         Ok(env)
@@ -396,6 +566,34 @@ impl VecEnv {
     fn reuse_buffers(&self) -> bool {
         self.reuse_buffers
     }
+    /// `(num_envs, players)` float32 of the latest call: +1 to the winner of a game
+    /// that ended with it, -1 to every other player (an illegal action: -1 to its
+    /// player, +1 to the other of two), 0 elsewhere: `info["player_rewards"]`.
+    /// In self-play, the zero-sum credit of every player, the loser's included.
+    #[getter]
+    fn player_rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.out.player_rewards.bind(py).clone()
+    }
+    /// What `opponent=` was given (None: self-play).
+    #[getter]
+    fn opponent(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.opponent.as_ref().map(|o| o.clone_ref(py))
+    }
+    /// The agent's seat as given (1..players or "random"); None in self-play.
+    /// Each episode's seat is `info["agent_player"]`.
+    #[getter]
+    fn agent_player(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.agent_player.as_ref().map(|o| o.clone_ref(py))
+    }
+    /// "raise" or "loss".
+    #[getter]
+    fn illegal_action(&self) -> &'static str {
+        if self.core.illegal_loss() {
+            "loss"
+        } else {
+            "raise"
+        }
+    }
 
     /// Resets every env (`seed` re-seeds each env's random stream); with
     /// `options={"reset_mask": bool array}` resets only those envs. Returns `(obs, info)`.
@@ -437,18 +635,22 @@ impl VecEnv {
                 }
             }
         };
+        if mask.is_some() && seed.is_some() {
+            return Err(PyValueError::new_err(
+                "seed cannot be combined with reset_mask",
+            ));
+        }
+        let saved = self.undo_point();
         match mask {
-            Some(m) => {
-                if seed.is_some() {
-                    return Err(PyValueError::new_err(
-                        "seed cannot be combined with reset_mask",
-                    ));
-                }
-                self.core.reset_some(&m);
-            }
+            Some(m) => self.core.reset_some(&m),
             None => self.core.reset_all(seed),
         }
-        self.observe(py)?;
+        if let Err(e) = self.observe(py) {
+            if let Some(saved) = saved {
+                self.core.restore(saved);
+            }
+            return Err(e);
+        }
         let info = self.info(py)?;
         PyTuple::new(py, [self.out.obs.bind(py).clone(), info.into_any()])
     }
@@ -465,11 +667,21 @@ impl VecEnv {
     ) -> PyResult<Bound<'py, PyTuple>> {
         self.read_actions(actions)?;
         let out = self.next_outputs(py);
-        let core = &mut self.core;
-        let actions = &self.actions;
-        let result = with_buffers!(out, self.obs_kind, py, |bufs| py
-            .detach(|| core.step(actions, bufs)));
-        result?;
+        if self.core.is_general() {
+            let saved = self.undo_point();
+            if let Err(e) = self.run_general(py, true, &out) {
+                if let Some(saved) = saved {
+                    self.core.restore(saved);
+                }
+                return Err(e);
+            }
+        } else {
+            let core = &mut self.core;
+            let actions = &self.actions;
+            let result = with_buffers!(out, self.obs_kind, py, |bufs| py
+                .detach(|| core.step(actions, bufs)));
+            result?;
+        }
         self.out = out;
         let info = self.info(py)?;
         let out = &self.out;
@@ -531,7 +743,7 @@ impl VecEnv {
     fn __repr__(&self) -> String {
         let r = self.core.rules();
         format!(
-            "VecEnv({}, width={}, height={}, k={}, players={}, gravity={}, autoreset={:?}, obs_dtype={:?}{})",
+            "VecEnv({}, width={}, height={}, k={}, players={}, gravity={}, autoreset={:?}, obs_dtype={:?}{}{})",
             self.core.num_envs(),
             r.width(),
             r.height(),
@@ -544,7 +756,8 @@ impl VecEnv {
                 ", reuse_buffers=True"
             } else {
                 ""
-            }
+            },
+            self.versus_repr()
         )
     }
 }

@@ -1,0 +1,463 @@
+//! The vector of environments against an opponent, and illegal actions that lose.
+//!
+//! The agent holds one seat per environment (fixed, or drawn per episode); the
+//! opponent plays every other seat. A built-in opponent moves inside the step, on
+//! the env's own thread and random stream, until the agent is to move again or the
+//! game ends; an external one (the caller, e.g. a Python policy) is asked between
+//! rounds: `opponent_pending` lists the environments waiting for it and
+//! `play_opponent` applies its moves. Rewards and observations are the agent's.
+//!
+//! With `illegal_loss`, an action in range that the rules forbid now ends the
+//! episode as a loss for its player (pgx, PettingZoo classic, Kaggle ConnectX);
+//! otherwise the whole batch is refused, as without an opponent.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+use super::vec_env::{Autoreset, Dims, Envs, StepBuffers};
+use crate::agents::{Agent, AgentError, AgentWorker};
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::rules::Rules;
+
+/// First stream of the opponents' generators: env `i` draws its opponent's moves
+/// and its seats from stream `OPPONENT_STREAMS + i`, apart from its own stream `i`
+/// (which `random_actions` uses), so the two never disturb each other.
+pub(super) const OPPONENT_STREAMS: u64 = 1 << 32;
+
+/// The seat the agent holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentSeat {
+    /// This seat (0-based) in every episode.
+    Fixed(usize),
+    /// A seat drawn uniformly at the start of every episode from the env's opponent stream.
+    Random,
+}
+
+/// Who plays the seats the agent does not hold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OpponentKind {
+    /// A built-in agent, played inside `step` and `observe`.
+    Native(Agent),
+    /// The caller, between rounds (`opponent_pending`, `play_opponent`).
+    External,
+}
+
+/// An opponent and the agent's seat.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Opponent {
+    pub kind: OpponentKind,
+    pub seat: AgentSeat,
+}
+
+impl Opponent {
+    /// Checks the opponent against `rules`: the seat exists, a built-in agent plays
+    /// these rules, and when the agent may move second no game can end before its
+    /// first move (that needs `k >= 2` and at least one cell per player).
+    pub fn check(&self, rules: &Rules) -> Result<(), AgentError> {
+        let players = rules.players();
+        if let AgentSeat::Fixed(s) = self.seat {
+            if s >= players {
+                return Err(AgentError::InvalidConfig(format!(
+                    "agent_player={} is out of range: allowed 1..={players} or \"random\"",
+                    s + 1
+                )));
+            }
+        }
+        if let OpponentKind::Native(agent) = self.kind {
+            agent.validate()?;
+            agent.check_rules(rules)?;
+        }
+        let may_follow = self.seat != AgentSeat::Fixed(0);
+        if may_follow && (rules.k() < 2 || rules.num_cells() < players) {
+            return Err(AgentError::InvalidConfig(format!(
+                "with {rules} a game can end before the agent's first move: agent_player \
+                 other than 1 needs k >= 2 and at least one cell per player"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// An opponent that could not move: the step that asked is undone.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepError {
+    Action(super::ActionError),
+    Opponent(AgentError),
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepError::Action(e) => e.fmt(f),
+            StepError::Opponent(e) => write!(f, "opponent: {e}"),
+        }
+    }
+}
+impl std::error::Error for StepError {}
+
+impl From<super::ActionError> for StepError {
+    fn from(e: super::ActionError) -> StepError {
+        StepError::Action(e)
+    }
+}
+
+/// The opponent's per-env state and one worker per thread.
+pub(super) struct Versus {
+    pub(super) opponent: Opponent,
+    /// The agent's seat (0-based) in each env's current episode.
+    pub(super) seats: Vec<u8>,
+    pub(super) rngs: Vec<Rng>,
+    /// Indexed by the pool's thread index; the last one serves the calling thread.
+    /// Agents are pure functions of the position and their generator, so which
+    /// worker serves an env never changes its moves.
+    pub(super) workers: Vec<Mutex<AgentWorker>>,
+}
+
+impl Versus {
+    pub(super) fn new(opponent: Opponent, num_envs: usize, seed: u64, threads: usize) -> Versus {
+        let agent = match opponent.kind {
+            OpponentKind::Native(a) => a,
+            OpponentKind::External => Agent::Random,
+        };
+        let mut v = Versus {
+            opponent,
+            seats: vec![0; num_envs],
+            rngs: Vec::with_capacity(num_envs),
+            workers: (0..=threads)
+                .map(|_| Mutex::new(AgentWorker::new(agent)))
+                .collect(),
+        };
+        v.reseed(seed);
+        v
+    }
+
+    /// Draws the agent's seat for env `i`'s new episode.
+    pub(super) fn draw_seat(&mut self, i: usize, players: usize) {
+        self.seats[i] = match self.opponent.seat {
+            AgentSeat::Fixed(s) => s as u8,
+            AgentSeat::Random => self.rngs[i].below(players as u32) as u8,
+        };
+    }
+
+    pub(super) fn reseed(&mut self, seed: u64) {
+        let n = self.seats.len();
+        self.rngs.clear();
+        self.rngs
+            .extend((0..n).map(|i| Rng::new(seed, OPPONENT_STREAMS + i as u64)));
+    }
+}
+
+/// The per-env opponent state of a range of environments.
+pub(super) struct VersusRows<'a> {
+    pub(super) seats: &'a mut [u8],
+    pub(super) rngs: &'a mut [Rng],
+}
+
+impl<'a> VersusRows<'a> {
+    pub(super) fn split_at(self, mid: usize) -> (VersusRows<'a>, VersusRows<'a>) {
+        let (sa, sb) = self.seats.split_at_mut(mid);
+        let (ra, rb) = self.rngs.split_at_mut(mid);
+        (
+            VersusRows {
+                seats: sa,
+                rngs: ra,
+            },
+            VersusRows {
+                seats: sb,
+                rngs: rb,
+            },
+        )
+    }
+}
+
+/// What the general step shares across threads.
+pub(super) struct Shared<'a> {
+    pub(super) opponent: Option<Opponent>,
+    pub(super) workers: &'a [Mutex<AgentWorker>],
+    pub(super) illegal_loss: bool,
+    pub(super) cancel: &'a AtomicBool,
+    /// The first opponent failure; once set, the remaining envs are left as they are
+    /// (the caller restores the batch).
+    pub(super) failure: &'a Mutex<Option<AgentError>>,
+}
+
+/// The outputs the general step adds to [`StepBuffers`].
+pub struct ExtraBuffers<'a> {
+    /// `(n,)` 1-based seat of the agent in each env's current episode (0 in self-play).
+    pub agent_player: &'a mut [i8],
+    /// `(n,)` this step ended the env's episode by an illegal action.
+    pub illegal: &'a mut [bool],
+    /// `(n,)` the agent's seat (1-based) in the episode this step ended, 0 where
+    /// none ended or in self-play (a same-step reset draws the next seat at once).
+    pub final_agent_player: &'a mut [i8],
+}
+
+impl<'a> ExtraBuffers<'a> {
+    /// The same buffers, borrowed again.
+    pub fn reborrow(&mut self) -> ExtraBuffers<'_> {
+        ExtraBuffers {
+            agent_player: self.agent_player,
+            illegal: self.illegal,
+            final_agent_player: self.final_agent_player,
+        }
+    }
+
+    pub(super) fn split_at(self, mid: usize) -> (ExtraBuffers<'a>, ExtraBuffers<'a>) {
+        let (aa, ab) = self.agent_player.split_at_mut(mid);
+        let (ia, ib) = self.illegal.split_at_mut(mid);
+        let (fa, fb) = self.final_agent_player.split_at_mut(mid);
+        (
+            ExtraBuffers {
+                agent_player: aa,
+                illegal: ia,
+                final_agent_player: fa,
+            },
+            ExtraBuffers {
+                agent_player: ab,
+                illegal: ib,
+                final_agent_player: fb,
+            },
+        )
+    }
+}
+
+/// How an episode ended.
+#[derive(Clone, Copy)]
+enum Ending {
+    /// By the rules: a line or a full board.
+    Rules,
+    /// By an illegal action of this (0-based) player.
+    Forfeit(usize),
+}
+
+/// The general step, one environment at a time (a thread's share of the batch).
+impl Envs<'_> {
+    pub(super) fn run_general_serial(
+        mut self,
+        mut out: StepBuffers<'_>,
+        mut extra: ExtraBuffers<'_>,
+        d: &Dims,
+        mode: Autoreset,
+        shared: &Shared<'_>,
+    ) {
+        for i in 0..self.games.len() {
+            out.rewards[i] = 0.0;
+            out.player_rewards[i * d.players..(i + 1) * d.players].fill(0.0);
+            out.terminated[i] = false;
+            out.truncated[i] = false;
+            out.winner[i] = 0;
+            out.reset[i] = false;
+            extra.illegal[i] = false;
+            extra.final_agent_player[i] = 0;
+            if let Some(actions) = self.actions {
+                if self.needs_reset[i] {
+                    self.games[i].reset();
+                    self.needs_reset[i] = false;
+                    out.reset[i] = true;
+                    self.new_episode(i, d, shared);
+                } else {
+                    let a = actions[i] as usize;
+                    let game = &mut self.games[i];
+                    let mover = game.to_move();
+                    if shared.illegal_loss && !game.is_legal(a) {
+                        self.end_episode(
+                            i,
+                            &mut out,
+                            &mut extra,
+                            d,
+                            mode,
+                            shared,
+                            Ending::Forfeit(mover),
+                        );
+                    } else {
+                        game.play_unchecked(a);
+                        if game.is_over() {
+                            self.end_episode(
+                                i,
+                                &mut out,
+                                &mut extra,
+                                d,
+                                mode,
+                                shared,
+                                Ending::Rules,
+                            );
+                        }
+                    }
+                }
+            }
+            if let Some(Opponent {
+                kind: OpponentKind::Native(_),
+                ..
+            }) = shared.opponent
+            {
+                self.native_turns(i, &mut out, &mut extra, d, mode, shared);
+            }
+            self.write_view(i, &mut out, &mut extra, d);
+        }
+    }
+
+    /// The built-in opponent moves until the agent is to move or the episode ends.
+    fn native_turns(
+        &mut self,
+        i: usize,
+        out: &mut StepBuffers<'_>,
+        extra: &mut ExtraBuffers<'_>,
+        d: &Dims,
+        mode: Autoreset,
+        shared: &Shared<'_>,
+    ) {
+        while let Some(rows) = self.versus.as_mut() {
+            let game = &self.games[i];
+            if self.needs_reset[i] || game.is_over() || game.to_move() == rows.seats[i] as usize {
+                return;
+            }
+            if shared.cancel.load(Ordering::Relaxed) {
+                record_failure(shared, AgentError::Cancelled);
+                return;
+            }
+            let slot = rayon::current_thread_index()
+                .filter(|&t| t + 1 < shared.workers.len())
+                .unwrap_or(shared.workers.len() - 1);
+            let mut worker = shared.workers[slot]
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            match worker.choose(game, &mut rows.rngs[i], shared.cancel) {
+                Ok(a) => {
+                    drop(worker);
+                    self.opponent_move(i, a, out, extra, d, mode, shared);
+                }
+                Err(e) => {
+                    record_failure(shared, e);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Plays the opponent's legal action `a` in env `i` and ends the episode if it ends the game.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn opponent_move(
+        &mut self,
+        i: usize,
+        a: usize,
+        out: &mut StepBuffers<'_>,
+        extra: &mut ExtraBuffers<'_>,
+        d: &Dims,
+        mode: Autoreset,
+        shared: &Shared<'_>,
+    ) {
+        let game = &mut self.games[i];
+        game.play_unchecked(a);
+        if game.is_over() {
+            self.end_episode(i, out, extra, d, mode, shared, Ending::Rules);
+        }
+    }
+
+    /// Draws the agent's seat of a new episode in env `i`.
+    fn new_episode(&mut self, i: usize, d: &Dims, shared: &Shared<'_>) {
+        if let (Some(rows), Some(opponent)) = (self.versus.as_mut(), shared.opponent) {
+            rows.seats[i] = match opponent.seat {
+                AgentSeat::Fixed(s) => s as u8,
+                AgentSeat::Random => rows.rngs[i].below(d.players as u32) as u8,
+            };
+        }
+    }
+
+    /// Records the end of env `i`'s episode (rewards, winner, flags) and applies the autoreset.
+    #[allow(clippy::too_many_arguments)]
+    fn end_episode(
+        &mut self,
+        i: usize,
+        out: &mut StepBuffers<'_>,
+        extra: &mut ExtraBuffers<'_>,
+        d: &Dims,
+        mode: Autoreset,
+        shared: &Shared<'_>,
+        ending: Ending,
+    ) {
+        let game = &mut self.games[i];
+        let rewards = &mut out.player_rewards[i * d.players..(i + 1) * d.players];
+        let winner = match ending {
+            Ending::Rules => game.winner(),
+            Ending::Forfeit(p) => {
+                extra.illegal[i] = true;
+                // The offender loses; with two players the other one wins by forfeit.
+                (d.players == 2).then_some(1 - p)
+            }
+        };
+        match (winner, ending) {
+            (Some(w), _) => {
+                rewards.fill(-1.0);
+                rewards[w] = 1.0;
+            }
+            (None, Ending::Forfeit(p)) => rewards[p] = -1.0,
+            (None, Ending::Rules) => {}
+        }
+        // Self-play: the reward of the player who just moved (the mover of a
+        // finished game is the one before the side to move; the offender did not move).
+        let view = match (&self.versus, ending) {
+            (Some(rows), _) => rows.seats[i] as usize,
+            (None, Ending::Forfeit(p)) => p,
+            (None, Ending::Rules) => (game.to_move() + d.players - 1) % d.players,
+        };
+        out.rewards[i] = rewards[view];
+        if let Some(rows) = &self.versus {
+            extra.final_agent_player[i] = rows.seats[i] as i8 + 1;
+        }
+        out.winner[i] = winner.map_or(0, |w| w as i8 + 1);
+        out.terminated[i] = true;
+        match mode {
+            Autoreset::NextStep => self.needs_reset[i] = true,
+            Autoreset::SameStep => {
+                if let Some(f) = out.final_obs.as_mut() {
+                    let seat = self.versus.as_ref().map(|r| r.seats[i] as usize);
+                    f.write_as(i, d.obs, game, seat);
+                }
+                game.reset();
+                out.reset[i] = true;
+                self.new_episode(i, d, shared);
+            }
+            // Refused with `illegal_loss` (the game would go on after a forfeit).
+            Autoreset::Disabled => {}
+        }
+    }
+
+    /// Writes env `i`'s observation (the agent's view), mask and players.
+    pub(super) fn write_view(
+        &mut self,
+        i: usize,
+        out: &mut StepBuffers<'_>,
+        extra: &mut ExtraBuffers<'_>,
+        d: &Dims,
+    ) {
+        let game = &self.games[i];
+        let seat = self.versus.as_ref().map(|r| r.seats[i] as usize);
+        out.obs.write_as(i, d.obs, game, seat);
+        super::vec_env::write_mask(
+            game,
+            self.needs_reset[i],
+            &mut out.mask[i * d.actions..(i + 1) * d.actions],
+        );
+        out.current_player[i] = game.to_move() as i8 + 1;
+        extra.agent_player[i] = seat.map_or(0, |s| s as i8 + 1);
+    }
+}
+
+fn record_failure(shared: &Shared<'_>, e: AgentError) {
+    shared
+        .failure
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get_or_insert(e);
+}
+
+/// Whether env `game` waits for the external opponent.
+pub(super) fn waits_for_opponent(game: &Game, needs_reset: bool, seat: u8) -> bool {
+    !needs_reset && !game.is_over() && game.to_move() != seat as usize
+}
+
+#[cfg(test)]
+#[path = "versus_tests.rs"]
+mod tests;

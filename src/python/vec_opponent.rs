@@ -1,0 +1,219 @@
+//! `VecEnv(opponent=..., agent_player=..., illegal_action=...)`: reading the
+//! arguments, and the rounds of a batched Python opponent.
+
+use numpy::{PyArray2, PyArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use super::agents::Agent;
+use super::args::{int_arg, shown};
+use super::errors::IllegalMoveError;
+use super::intake::{int_array, Axis, Spec};
+use crate::agents::{Agent as AgentSpec, MAX_DEPTH};
+use crate::batch::{AgentSeat, ExtraBuffers, ObsOut, OpponentKind, StepBuffers, VecGames};
+use crate::solver::DEFAULT_TT_BYTES;
+
+/// The names `opponent=` accepts besides agents and callables.
+const OPPONENT_NAMES: &str = "\"random\", \"greedy\", \"negamax:D\" (1 <= D <= 64), \"perfect\"";
+
+/// `opponent=`: an `inarow.agents` agent or a name (played in Rust), or a
+/// callable `policy(obs, mask) -> actions` (the caller's batched policy).
+pub(crate) fn opponent_arg(obj: &Bound<'_, PyAny>) -> PyResult<OpponentKind> {
+    if let Ok(agent) = obj.cast::<Agent>() {
+        return Ok(OpponentKind::Native(agent.get().spec));
+    }
+    if let Ok(name) = obj.cast::<PyString>() {
+        let name = name.to_cow()?;
+        let spec = match name.as_ref() {
+            "random" => Some(AgentSpec::Random),
+            "greedy" => Some(AgentSpec::Greedy),
+            "perfect" => Some(AgentSpec::Perfect {
+                temperature: 0.0,
+                tt_bytes: DEFAULT_TT_BYTES,
+                threads: 1,
+            }),
+            other => other
+                .strip_prefix("negamax:")
+                .and_then(|d| d.parse::<u32>().ok())
+                .filter(|d| (1..=MAX_DEPTH).contains(d))
+                .map(|depth| AgentSpec::Negamax { depth }),
+        };
+        return spec.map(OpponentKind::Native).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "opponent={} is not a known opponent: allowed {OPPONENT_NAMES}, an inarow.agents \
+                 agent or a callable policy(obs, mask) -> actions",
+                shown(obj)
+            ))
+        });
+    }
+    if obj.is_callable() {
+        return Ok(OpponentKind::External);
+    }
+    Err(PyTypeError::new_err(format!(
+        "opponent must be None (self-play), one of {OPPONENT_NAMES}, an inarow.agents agent or a \
+         callable policy(obs, mask) -> actions; got {}: {}",
+        obj.get_type().name()?,
+        shown(obj)
+    )))
+}
+
+/// `agent_player=`: 1..=players or "random".
+pub(crate) fn agent_player_arg(obj: &Bound<'_, PyAny>, players: usize) -> PyResult<AgentSeat> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        if s.to_cow()? == "random" {
+            return Ok(AgentSeat::Random);
+        }
+    } else if let Some(p) = int_arg(obj, "agent_player")? {
+        if (1..=players as i64).contains(&p) {
+            return Ok(AgentSeat::Fixed(p as usize - 1));
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "agent_player={} is out of range: allowed 1..={players} or \"random\"",
+        shown(obj)
+    )))
+}
+
+/// Plays the rounds of the batched Python `policy` until the agent is to move in
+/// every env: each round passes the observations (the opponent's own view) and
+/// legal masks of the envs waiting for it, reads one action per env through the
+/// intake, checks them all, then plays them. Any failure leaves the batch to the
+/// caller to restore.
+pub(crate) fn play_python_rounds(
+    py: Python<'_>,
+    core: &mut VecGames,
+    policy: &Bound<'_, PyAny>,
+    kind: super::vec_env::ObsKind,
+    mut bufs: StepBuffers<'_>,
+    mut extra: ExtraBuffers<'_>,
+) -> PyResult<()> {
+    let rules = *core.rules();
+    loop {
+        let pending = core.opponent_pending();
+        if pending.is_empty() {
+            break;
+        }
+        let m = pending.len();
+        let obs = kind.zeros(py, [m, rules.players(), rules.height(), rules.width()]);
+        let mask = PyArray2::<bool>::zeros(py, [m, rules.num_actions()], false);
+        {
+            let mut mask_rw = mask.try_readwrite()?;
+            kind.with_slice(obs.bind(py), |o| {
+                core.write_pending(&pending, o, mask_rw.as_slice_mut()?);
+                Ok(())
+            })?;
+        }
+        let returned = policy.call1(PyTuple::new(py, [obs.bind(py).clone(), mask.into_any()])?)?;
+        let last = rules.num_actions() - 1;
+        let actions = int_array(
+            &returned,
+            &Spec {
+                name: "the opponent's actions",
+                axes: &[Axis::exactly("envs where the opponent is to move", m)],
+            },
+        )
+        .and_then(|a| {
+            a.values(i64::MIN..=i64::MAX, |value, at| {
+                IllegalMoveError::new_err(format!(
+                    "the opponent returned action {value} for env {}: allowed 0..={last}",
+                    pending[at[0]]
+                ))
+            })
+        })
+        .map_err(|e| {
+            let wrapped = e
+                .get_type(py)
+                .call1((format!(
+                    "opponent policy {}: {}",
+                    short(policy),
+                    e.value(py)
+                ),))
+                .map(PyErr::from_value)
+                .unwrap_or_else(|_| e.clone_ref(py));
+            wrapped.set_cause(py, Some(e));
+            wrapped
+        })?;
+        core.validate_opponent(&pending, &actions).map_err(|e| {
+            IllegalMoveError::new_err(format!(
+                "opponent policy {} returned an illegal action in {}",
+                short(policy),
+                e
+            ))
+        })?;
+        core.play_opponent(&pending, &actions, bufs.reborrow(), extra.reborrow());
+    }
+    core.write_views(bufs, extra);
+    Ok(())
+}
+
+fn short(obj: &Bound<'_, PyAny>) -> String {
+    let r = shown(obj);
+    if r.chars().count() > 60 {
+        r.chars().take(57).collect::<String>() + "..."
+    } else {
+        r
+    }
+}
+
+/// Whether the env's opponent can fail mid-step (a search that Ctrl-C stops, a
+/// solver table to allocate, a Python policy): such steps are undone on failure.
+pub(crate) fn can_fail(kind: Option<OpponentKind>) -> bool {
+    matches!(
+        kind,
+        Some(OpponentKind::External)
+            | Some(OpponentKind::Native(
+                AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. }
+            ))
+    )
+}
+
+/// Whether stepping needs the interpreter released on a watched worker (searches).
+pub(crate) fn searches(kind: Option<OpponentKind>) -> bool {
+    matches!(
+        kind,
+        Some(OpponentKind::Native(
+            AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. }
+        ))
+    )
+}
+
+/// The observation buffer kinds `ObsOut` takes, for the opponent's inputs.
+impl super::vec_env::ObsKind {
+    fn zeros(self, py: Python<'_>, shape: [usize; 4]) -> Py<PyAny> {
+        use super::vec_env::ObsKind;
+        match self {
+            ObsKind::U8 => numpy::PyArray4::<u8>::zeros(py, shape, false)
+                .into_any()
+                .unbind(),
+            ObsKind::Bool => numpy::PyArray4::<bool>::zeros(py, shape, false)
+                .into_any()
+                .unbind(),
+            ObsKind::F32 => numpy::PyArray4::<f32>::zeros(py, shape, false)
+                .into_any()
+                .unbind(),
+        }
+    }
+
+    fn with_slice<R>(
+        self,
+        arr: &Bound<'_, PyAny>,
+        f: impl FnOnce(ObsOut<'_>) -> PyResult<R>,
+    ) -> PyResult<R> {
+        use super::vec_env::ObsKind;
+        match self {
+            ObsKind::U8 => {
+                let mut a = arr.cast::<numpy::PyArray4<u8>>()?.try_readwrite()?;
+                f(ObsOut::U8(a.as_slice_mut()?))
+            }
+            ObsKind::Bool => {
+                let mut a = arr.cast::<numpy::PyArray4<bool>>()?.try_readwrite()?;
+                f(ObsOut::Bool(a.as_slice_mut()?))
+            }
+            ObsKind::F32 => {
+                let mut a = arr.cast::<numpy::PyArray4<f32>>()?.try_readwrite()?;
+                f(ObsOut::F32(a.as_slice_mut()?))
+            }
+        }
+    }
+}
