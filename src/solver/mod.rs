@@ -492,7 +492,7 @@ impl Solver {
         let outer = self.node_limit.unwrap_or(u64::MAX);
         let mut moves: Vec<Option<MoveValue>> = vec![None; pos.width()];
         let n = pos.geo.cells;
-        for c in 0..pos.width() {
+        for (c, slot) in moves.iter_mut().enumerate() {
             if !pos.can_play(c) {
                 continue;
             }
@@ -500,7 +500,7 @@ impl Solver {
             child.play_unchecked(c);
             // Known without a search (whatever the deadline): immediate wins,
             // replies that win at once, the book.
-            moves[c] = Some(if pos.is_winning_move(c) {
+            *slot = Some(if pos.is_winning_move(c) {
                 let s = (n + 1 - pos.moves as i32) / 2;
                 MoveValue::proven(1, Some(s))
             } else if let Some(v) = self.known_value(&child, true) {
