@@ -30,6 +30,16 @@ impl Deadline {
         }
     }
 
+    /// A deadline that never passes.
+    pub fn never() -> Deadline {
+        Deadline {
+            at: None,
+            passes_at_check: None,
+            checks: AtomicU64::new(0),
+            passed: AtomicBool::new(false),
+        }
+    }
+
     /// The deadline at `at`.
     pub fn at(at: Instant) -> Deadline {
         Deadline {
