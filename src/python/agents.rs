@@ -1,7 +1,7 @@
 //! `inarow.agents` and the native half of `inarow.evaluate.match`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -9,6 +9,7 @@ use pyo3::types::{PyDict, PyFloat, PyTuple};
 
 use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
 use super::board::{game_arg, move_error, Board};
+use super::book::shipped_book;
 use super::errors::{CancelledError, IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
 use super::vec_env::{seed_arg, threads_arg};
@@ -16,6 +17,7 @@ use crate::agents::{
     game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec, AgentError,
     AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,
 };
+use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
 use crate::watch::CancelToken;
 use crate::{Game, Rng};
@@ -38,6 +40,15 @@ fn fresh_seed() -> u64 {
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u64(std::process::id() as u64);
     h.finish() >> 1
+}
+
+/// The shipped opening book for a perfect agent (loaded on first use), `None`
+/// for the others.
+fn perfect_book(py: Python<'_>, spec: &Spec) -> Option<Arc<Book>> {
+    match spec {
+        Spec::Perfect { .. } => shipped_book(py),
+        _ => None,
+    }
 }
 
 /// A built-in agent: `agent(board) -> action`. Made by the functions of
@@ -74,8 +85,10 @@ impl Agent {
             return Err(agent_error(AgentError::GameOver));
         }
         let token = CancelToken::new();
+        let book = perfect_book(py, &self.spec);
         let work = || {
             let mut worker = self.worker.lock().unwrap_or_else(|p| p.into_inner());
+            worker.set_book(book);
             let mut rng = self.rng.lock().unwrap_or_else(|p| p.into_inner());
             worker.choose(game, &mut rng, token.flag())
         };
@@ -264,10 +277,11 @@ impl Agent {
         let spec = self.spec;
         let token = CancelToken::new();
         let games = &games;
+        let book = perfect_book(py, &spec);
         let result = run_interruptible(
             py,
             &token,
-            || choose_many(spec, games, base, threads, token.flag()),
+            || choose_many(spec, book, games, base, threads, token.flag()),
             |_| Ok(()),
         )?;
         result.map_err(agent_error)
@@ -354,6 +368,7 @@ fn with_index(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
 /// `spec`'s move on each game, across threads; game `i` uses stream `i` of `base`.
 fn choose_many(
     spec: Spec,
+    book: Option<Arc<Book>>,
     games: &[Game],
     base: u64,
     threads: usize,
@@ -363,7 +378,7 @@ fn choose_many(
     let out: Vec<AtomicU64> = (0..games.len()).map(|_| AtomicU64::new(0)).collect();
     let failure: Mutex<Option<AgentError>> = Mutex::new(None);
     let work = || {
-        let mut worker = AgentWorker::new(spec);
+        let mut worker = AgentWorker::new(spec).with_book(book.clone());
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed) as usize;
             if i >= games.len() {
@@ -497,12 +512,17 @@ pub fn play_match<'py>(
                 .map_err(|e| UnsupportedRulesError::new_err(format!("agent {name}: {e}")))?;
         }
     }
+    let book = [&side_a, &side_b].into_iter().find_map(|side| match side {
+        Side::Native(spec) => perfect_book(py, spec),
+        Side::Python(_) => None,
+    });
     let config = MatchConfig {
         games,
         seed,
         swap,
         threads,
         opening_plies,
+        book,
     };
     let start = std::time::Instant::now();
     let result = match (&side_a, &side_b) {
@@ -559,7 +579,9 @@ fn play_match_here(
     let mut movers: Vec<Mover<'_, '_>> = sides
         .iter()
         .map(|s| match s {
-            Side::Native(spec) => Mover::Native(Box::new(AgentWorker::new(*spec))),
+            Side::Native(spec) => Mover::Native(Box::new(
+                AgentWorker::new(*spec).with_book(perfect_book(py, spec)),
+            )),
             Side::Python(f) => Mover::Python(f),
         })
         .collect();

@@ -105,3 +105,39 @@ fn a_book_for_other_rules_is_never_probed() {
     );
     assert_eq!(s.book_hits(), 0);
 }
+
+#[test]
+fn the_perfect_agent_with_a_book_never_picks_a_worse_outcome() {
+    use crate::agents::{Agent, AgentWorker};
+    use crate::{Game, Rng, Rules};
+    let (w, h, depth) = (6, 5, 4);
+    let book = weak_book(w, h, depth, |_| true);
+    let cancel = AtomicBool::new(false);
+    let mut truth = solver();
+    let agent = Agent::Perfect {
+        temperature: 0.0,
+        tt_bytes: 1 << 22,
+        threads: 1,
+    };
+    let mut with = AgentWorker::new(agent).with_book(Some(book));
+    let mut without = AgentWorker::new(agent);
+    let rules = Rules::new(w as i64, h as i64, 4, 2, true).unwrap();
+    let mut next = xorshift(0xa9e7);
+    for i in 0..40 {
+        let pos = random_position(w, h, i % (depth + 3), &mut next);
+        let game = Game::from_cells(rules, &pos.cells()).unwrap();
+        let weak = truth.analyze(&pos, true, &cancel).unwrap();
+        let exact = truth.analyze(&pos, false, &cancel).unwrap();
+        let best_weak = weak.iter().flatten().max().copied();
+        let best_exact = exact.iter().flatten().max().copied();
+        let mut rng = Rng::new(i as u64, 0);
+        let a = with.choose(&game, &mut rng, &cancel).unwrap();
+        assert_eq!(weak[a], best_weak, "{:?}", pos.cells());
+        // Beyond the book's reach the scores are exact, as without it.
+        let b = without.choose(&game, &mut rng, &cancel).unwrap();
+        assert_eq!(exact[b], best_exact);
+        if pos.moves() >= depth {
+            assert_eq!(exact[a], best_exact, "{:?}", pos.cells());
+        }
+    }
+}

@@ -594,8 +594,8 @@ impl Solver {
     /// Each column's value for the mover from the book alone (a winning move
     /// counts as the best value): exact scores if the book has them all, else
     /// win/draw/loss (and whether they are exact); `None` if some legal child is
-    /// missing from the book.
-    fn book_scores(&self, pos: &Position) -> Option<(Vec<Option<i32>>, bool)> {
+    /// missing from the book. No search.
+    pub fn book_scores(&self, pos: &Position) -> Option<(Vec<Option<i32>>, bool)> {
         self.book.as_ref()?;
         let by =
             |weak: bool| per_column(pos, weak, |child| self.book_value(child, weak).ok_or(())).ok();
