@@ -97,9 +97,7 @@ def test_the_book_answers_timed_calls_too():
     assert s.nodes == 0
 
 
-@pytest.mark.parametrize(
-    "bad", [-1, -1e-9, math.nan, math.inf, -math.inf, 2**2000], ids=repr
-)
+@pytest.mark.parametrize("bad", [-1, -1e-9, math.nan, math.inf, -math.inf, 2**2000], ids=repr)
 def test_out_of_range_budgets_raise_value_error(solver, bad):
     board = inarow.Board.from_pons("4453")
     with pytest.raises(ValueError, match="time_limit"):
