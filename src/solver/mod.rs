@@ -446,7 +446,9 @@ impl Solver {
     /// outcomes, without a search. Fails with [`SolveError::GameOver`] if the game
     /// is over.
     ///
-    /// Each move's outcome is proven first (the weak search, cheaper); exact
+    /// A move that wins at once, the only legal move, or the only one after
+    /// which the opponent cannot win at once is played without a search. Otherwise each
+    /// move's outcome is proven first (the weak search, cheaper); exact
     /// scores are searched only where several moves share the best outcome and it
     /// is a win or a loss (all draws score 0).
     pub fn best_move(&mut self, pos: &Position, cancel: &AtomicBool) -> Result<usize, SolveError> {
@@ -508,6 +510,35 @@ impl Solver {
             } else {
                 MoveValue::unknown()
             });
+        }
+        // A move that lets the opponent win at once has the worst exact score
+        // there is: when all moves but one do, that one is the best move.
+        let g = pos.geo;
+        let loses_at_once = |c: usize| {
+            let mut ch = *pos;
+            ch.play_unchecked(c);
+            !pos.is_winning_move(c)
+                && g.winning_cells(ch.current, ch.mask) & g.possible(ch.mask) != 0
+        };
+        let legal: Vec<usize> = (0..pos.width()).filter(|&c| pos.can_play(c)).collect();
+        let survivors: Vec<usize> = legal
+            .iter()
+            .copied()
+            .filter(|&c| !loses_at_once(c))
+            .collect();
+        if legal.iter().any(|&c| pos.is_winning_move(c)) {
+            // The soonest win there is (ties centre first).
+            return Ok(TimedMove::choose(moves, true));
+        }
+        if legal.len() == 1 || survivors.len() == 1 {
+            let only = if legal.len() == 1 {
+                legal[0]
+            } else {
+                survivors[0]
+            };
+            let mut chosen = TimedMove::choose(moves, true);
+            chosen.column = only;
+            return Ok(chosen);
         }
         let order = centre_first(pos.width());
         let child = |c: usize| {
