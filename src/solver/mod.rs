@@ -265,7 +265,7 @@ impl Solver {
         let allowed = self
             .node_limit
             .map_or(u64::MAX, |l| l.saturating_sub(self.nodes));
-        match self.search(pos, weak, cancel, allowed, None)? {
+        match self.search(pos, weak, cancel, allowed, None, None)? {
             Searched::Done(v) => Ok(v),
             Searched::Stopped { .. } => Err(SolveError::NodeLimit),
         }
@@ -291,7 +291,8 @@ impl Solver {
     }
 
     /// The value of `pos` (its sign if `weak`), searching at most about `allowed`
-    /// nodes and stopping at `deadline`; [`Searched::Stopped`] with the bounds
+    /// nodes and stopping at `deadline`. With a `window` `(a, b)` a value `<= a`
+    /// only bounds the score from above and one `>= b` from below (fail-soft). [`Searched::Stopped`] with the bounds
     /// proven so far when either ends the search first. `Interrupted` once
     /// `cancel` is raised.
     fn search(
@@ -301,6 +302,7 @@ impl Solver {
         cancel: &AtomicBool,
         allowed: u64,
         deadline: Option<&Deadline>,
+        window: Option<(i32, i32)>,
     ) -> Result<Searched, SolveError> {
         if let Some(value) = self.known_value(pos, weak) {
             return Ok(Searched::Done(value));
@@ -329,6 +331,17 @@ impl Solver {
         if weak {
             lo = lo.max(-1);
             hi = hi.min(1);
+        }
+        if let Some((a, b)) = window {
+            // Only which side of the window the score lies on is asked for.
+            if hi <= a {
+                return Ok(Searched::Done(hi));
+            }
+            if lo >= b {
+                return Ok(Searched::Done(lo));
+            }
+            lo = lo.max(a);
+            hi = hi.min(b);
         }
         let stop = AtomicBool::new(false);
         let table = &self.table;
@@ -566,7 +579,7 @@ impl Solver {
                 } else {
                     left
                 };
-                let m = match self.search(&child(c), true, cancel, budget, deadline)? {
+                let m = match self.search(&child(c), true, cancel, budget, deadline, None)? {
                     Searched::Done(v) => MoveValue::proven(-v, None),
                     Searched::Stopped { lo, hi } => {
                         if self.nodes >= outer {
@@ -597,6 +610,13 @@ impl Solver {
             .collect();
         let mut complete = all_proven;
         if all_proven && contenders.len() > 1 && best != Some(0) {
+            // The first contender's exact score, then for each later one only
+            // whether it beats the best so far (one null-window probe), and its
+            // exact score if it does.
+            let mut best_exact = contenders
+                .iter()
+                .filter_map(|&c| moves[c].and_then(|m| m.exact))
+                .max();
             for &c in &contenders {
                 let Some(m) = moves[c] else { continue };
                 if m.exact.is_some() {
@@ -606,9 +626,28 @@ impl Solver {
                     complete = false;
                     break;
                 }
+                if let Some(b) = best_exact {
+                    // Beats `b` <=> the child scores <= -b - 1.
+                    let a = -b - 1;
+                    let left = outer.saturating_sub(self.nodes);
+                    match self.search(&child(c), false, cancel, left, deadline, Some((a, a + 1)))? {
+                        Searched::Done(v) if v > a => continue,
+                        Searched::Done(_) => {}
+                        Searched::Stopped { .. } => {
+                            if self.nodes >= outer {
+                                return Err(SolveError::NodeLimit);
+                            }
+                            complete = false;
+                            break;
+                        }
+                    }
+                }
                 let left = outer.saturating_sub(self.nodes);
-                match self.search(&child(c), false, cancel, left, deadline)? {
-                    Searched::Done(v) => moves[c] = Some(MoveValue::proven(m.lo, Some(-v))),
+                match self.search(&child(c), false, cancel, left, deadline, None)? {
+                    Searched::Done(v) => {
+                        moves[c] = Some(MoveValue::proven(m.lo, Some(-v)));
+                        best_exact = best_exact.max(Some(-v));
+                    }
                     Searched::Stopped { .. } => {
                         if self.nodes >= outer {
                             return Err(SolveError::NodeLimit);
