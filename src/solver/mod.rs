@@ -332,6 +332,9 @@ impl Solver {
             lo = lo.max(-1);
             hi = hi.min(1);
         }
+        // The bounds proven before any probe (inside a window, the window's
+        // edges are no facts).
+        let facts = (lo, hi);
         if let Some((a, b)) = window {
             // Only which side of the window the score lies on is asked for.
             if hi <= a {
@@ -426,7 +429,7 @@ impl Solver {
         if cancel.load(Ordering::Relaxed) {
             return Err(SolveError::Interrupted);
         }
-        let (lo, hi) = proven;
+        let (lo, hi) = if window.is_some() { facts } else { proven };
         Ok(Searched::Stopped {
             lo: sign(lo),
             hi: sign(hi),
@@ -559,14 +562,33 @@ impl Solver {
             ch.play_unchecked(c);
             ch
         };
-        // Outcomes, in rounds of four times the nodes per unproven move.
+        // Outcomes, in rounds of four times the nodes per open move. A move is
+        // settled once proven, or once it cannot be chosen whatever it turns out
+        // to be: it cannot beat a proven outcome, or at best draws where a move
+        // nearer the centre draws at least. Once a win is proven, or a move
+        // nearer the centre is proven to draw at least, a move is searched only
+        // for whether it wins (one probe instead of two).
+        let settled = |moves: &[Option<MoveValue>], i: usize| {
+            let Some(m) = moves[order[i]] else {
+                return true;
+            };
+            let floor = moves.iter().flatten().map(|m| m.lo).max().unwrap_or(-1);
+            let nearer = order[..i]
+                .iter()
+                .filter_map(|&d| moves[d])
+                .map(|m| m.lo)
+                .max();
+            m.lo == m.hi || m.hi < floor || (m.hi <= 0 && nearer >= Some(0))
+        };
         let mut round_nodes: u64 = 1 << 10;
         'rounds: loop {
             let mut open = false;
-            for &c in &order {
-                let Some(m) = moves[c].filter(|m| m.lo < m.hi) else {
+            for i in 0..order.len() {
+                if settled(&moves, i) {
                     continue;
-                };
+                }
+                let c = order[i];
+                let Some(m) = moves[c] else { continue };
                 let left = outer.saturating_sub(self.nodes);
                 if left == 0 {
                     return Err(SolveError::NodeLimit);
@@ -579,7 +601,19 @@ impl Solver {
                 } else {
                     left
                 };
-                let m = match self.search(&child(c), true, cancel, budget, deadline, None)? {
+                let nearer = order[..i]
+                    .iter()
+                    .filter_map(|&d| moves[d])
+                    .map(|m| m.lo)
+                    .max();
+                let wins_only = moves.iter().flatten().any(|m| m.lo == 1) || nearer >= Some(0);
+                // The child's side of -1/0: <= -1 means this move wins.
+                let window = wins_only.then_some((-1, 0));
+                let m = match self.search(&child(c), true, cancel, budget, deadline, window)? {
+                    Searched::Done(0) if window.is_some() => MoveValue {
+                        hi: m.hi.min(0),
+                        ..m
+                    },
                     Searched::Done(v) => MoveValue::proven(-v, None),
                     Searched::Stopped { lo, hi } => {
                         if self.nodes >= outer {
@@ -602,7 +636,7 @@ impl Solver {
         }
         // Exact scores, where several moves share the best outcome (a win or a loss).
         let best = moves.iter().flatten().map(|m| m.lo).max();
-        let all_proven = moves.iter().flatten().all(|m| m.lo == m.hi);
+        let all_proven = (0..order.len()).all(|i| settled(&moves, i));
         let contenders: Vec<usize> = order
             .iter()
             .copied()
