@@ -55,7 +55,10 @@ const CHECKPOINT_HEADER: usize = 64;
 
 #[path = "support/interrupt.rs"]
 mod interrupt;
+#[path = "support/timing.rs"]
+mod timing;
 use interrupt::{install_interrupt_handler, INTERRUPTED};
+use timing::{cpu_seconds, fmt_duration};
 
 fn fail(message: String) -> ! {
     eprintln!("book_gen: {message}");
@@ -176,31 +179,6 @@ fn kind_name(kind: Kind) -> &'static str {
         Kind::Weak => "weak",
         Kind::Exact => "exact",
     }
-}
-
-fn fmt_duration(secs: f64) -> String {
-    let s = secs.max(0.0) as u64;
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
-}
-
-/// CPU seconds of this process (Linux; 0 elsewhere).
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    let Some(after) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
-        return 0.0;
-    };
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
-        + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
-    ticks / 100.0
 }
 
 /// The solved prefix of one level's positions, as saved between runs.
@@ -351,6 +329,25 @@ fn to_solve(index: &SlotIndex, ply: usize, level: &[u64]) -> Vec<u64> {
             book::immediate_score(&pos).is_none()
         })
         .collect()
+}
+
+/// The checkpoint of a level's `records` under `state`: the saved one if any
+/// (refused when it belongs to another list), else an empty one.
+fn open_checkpoint(state: &Path, ply: usize, kind: Kind, records: &[u64]) -> (PathBuf, Checkpoint) {
+    let path = checkpoint_path(state, ply, kind);
+    let crc = list_crc(records);
+    let ckpt = Checkpoint::load(&path, ply, kind, records.len() as u64, crc)
+        .unwrap_or_else(|e| fail(e))
+        .unwrap_or(Checkpoint {
+            ply,
+            kind,
+            total: records.len() as u64,
+            list_crc: crc,
+            codes: Vec::new(),
+            seconds: 0.0,
+            nodes: 0,
+        });
+    (path, ckpt)
 }
 
 fn list_crc(records: &[u64]) -> u64 {
@@ -672,19 +669,7 @@ fn generate(args: &Args) {
         records.len(),
         t.elapsed().as_secs_f64()
     );
-    let path = checkpoint_path(&args.state, args.ply, args.kind);
-    let crc = list_crc(&records);
-    let mut ckpt = Checkpoint::load(&path, args.ply, args.kind, records.len() as u64, crc)
-        .unwrap_or_else(|e| fail(e))
-        .unwrap_or(Checkpoint {
-            ply: args.ply,
-            kind: args.kind,
-            total: records.len() as u64,
-            list_crc: crc,
-            codes: Vec::new(),
-            seconds: 0.0,
-            nodes: 0,
-        });
+    let (path, mut ckpt) = open_checkpoint(&args.state, args.ply, args.kind, &records);
     if !ckpt.codes.is_empty() {
         eprintln!(
             "resuming from {} ({} done)",
@@ -818,19 +803,7 @@ fn check(args: &Args) {
         t.elapsed().as_secs_f64()
     );
     if args.full {
-        let path = checkpoint_path(&args.state, depth, args.kind);
-        let crc = list_crc(&records);
-        let mut ckpt = Checkpoint::load(&path, depth, args.kind, records.len() as u64, crc)
-            .unwrap_or_else(|e| fail(e))
-            .unwrap_or(Checkpoint {
-                ply: depth,
-                kind: args.kind,
-                total: records.len() as u64,
-                list_crc: crc,
-                codes: Vec::new(),
-                seconds: 0.0,
-                nodes: 0,
-            });
+        let (path, mut ckpt) = open_checkpoint(&args.state, depth, args.kind, &records);
         if !solve_level(args, &index, &records, &mut ckpt, &path) {
             if INTERRUPTED.load(Ordering::Relaxed) {
                 std::process::exit(130);

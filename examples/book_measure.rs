@@ -18,6 +18,10 @@ use std::time::Instant;
 use inarow::solver::{Position, Solver, SolverConfig, DEFAULT_TT_BYTES};
 use inarow::Rng;
 
+#[path = "support/timing.rs"]
+mod timing;
+use timing::flag_value;
+
 /// Random play from the empty board until `ply` stones, restarting whenever the game
 /// ends first or the player to move could win at once.
 fn random_position(rng: &mut Rng, ply: usize) -> Position {
@@ -105,11 +109,7 @@ fn report(label: &str, ply: usize, (mut secs, mut nodes): (Vec<f64>, Vec<f64>)) 
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1).cloned())
-    };
+    let arg = |name: &str| flag_value(&args, name);
     let threads: usize = arg("--threads").map_or(1, |v| v.parse().expect("--threads N"));
     let seed: u64 = arg("--seed").map_or(1, |v| v.parse().expect("--seed N"));
     let (first, last): (usize, usize) = arg("--plies").map_or((4, 16), |v| {

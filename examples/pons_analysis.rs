@@ -28,22 +28,14 @@ const ALL_SETS: [&str; 6] = ["L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3
 
 #[path = "support/interrupt.rs"]
 mod interrupt;
+#[path = "support/timing.rs"]
+mod timing;
 use interrupt::{install_interrupt_handler, INTERRUPTED};
+use timing::fmt_duration;
 
 fn fail(message: String) -> ! {
     eprintln!("pons_analysis: {message}");
     std::process::exit(2);
-}
-
-fn fmt_duration(secs: f64) -> String {
-    let s = secs.max(0.0) as u64;
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
 }
 
 /// The analysis line of a set line, checked against the set's score.

@@ -10,11 +10,14 @@
 
 #[path = "../tests/support/pons.rs"]
 mod pons;
+#[path = "support/timing.rs"]
+mod timing;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use inarow::solver::{Position, Solver, SolverConfig};
+use timing::{cpu_seconds, flag_value};
 
 struct Set {
     file: &'static str,
@@ -79,28 +82,9 @@ fn fmt_time(s: f64) -> String {
     }
 }
 
-/// CPU seconds used by this process so far (Linux `/proc`; 0 elsewhere). Less
-/// sensitive than wall time to other jobs on a shared machine.
-fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    let Some(after) = stat.rfind(')').map(|i| &stat[i + 2..]) else {
-        return 0.0;
-    };
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
-        + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
-    ticks / 100.0
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1).cloned())
-    };
+    let arg = |name: &str| flag_value(&args, name);
     let threads: usize = arg("--threads").map_or(1, |v| v.parse().expect("--threads N"));
     let tt_mib: usize = arg("--tt-mib").map_or(64, |v| v.parse().expect("--tt-mib M"));
     let only: Option<Vec<String>> = arg("--sets").map(|v| v.split(',').map(String::from).collect());

@@ -25,6 +25,17 @@ impl Bitboard {
         self.0 == 0
     }
 
+    /// The `n`-th (0-based, lowest first) cell of the set, as a one-cell set
+    /// (empty when the set has `n` cells or fewer).
+    #[inline]
+    pub fn nth(self, n: u32) -> Bitboard {
+        let mut x = self.0;
+        for _ in 0..n {
+            x &= x.wrapping_sub(1);
+        }
+        Bitboard(x & x.wrapping_neg())
+    }
+
     /// The first cells of the runs of `k` cells of this set at `step` bits apart:
     /// the doubling trick, `O(log k)` shift-ands. `step * (k - 1)` must stay below
     /// 64, which holds for the [`Layout::line_steps`](crate::layout::Layout::line_steps)
@@ -225,6 +236,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn nth_selects_the_cells_in_order() {
+        let x = 0b1011_0000_0000_0110_1001u64 | (1 << 63);
+        let cells: Vec<u64> = (0..=x.count_ones()).map(|n| Bitboard(x).nth(n).0).collect();
+        let mut expected: Vec<u64> = (0..64)
+            .filter(|b| x >> b & 1 == 1)
+            .map(|b| 1u64 << b)
+            .collect();
+        expected.push(0);
+        assert_eq!(cells, expected);
+        assert_eq!(Bitboard(0).nth(0), Bitboard(0));
+        assert_eq!(Bitboard(u64::MAX).nth(63).0, 1 << 63);
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub fn winners(cells: &[i64], n: usize, h: usize, w: usize, k: usize) -> Vec<i64
     let of_grids =
         |grids: &[i64]| -> Vec<i64> { grids.chunks(per).map(|g| winner_of(g, h, w, k)).collect() };
     let threads = if n * per >= PARALLEL_MIN_CELLS {
-        std::thread::available_parallelism().map_or(1, |t| t.get())
+        crate::watch::cores()
     } else {
         1
     };

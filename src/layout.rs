@@ -184,6 +184,18 @@ impl Layout {
     pub fn board(&self) -> Bitboard {
         Bitboard(self.board)
     }
+    /// Writes the plane of `stones` (one-word boards): `(height, width)` cells,
+    /// row 0 the top row, `one` where a stone sits and `zero` elsewhere.
+    #[inline]
+    pub fn write_plane<T: Copy>(&self, stones: Bitboard, out: &mut [T], zero: T, one: T) {
+        // Indexed, not branched: a branch on random stones mispredicts (4-5x slower).
+        let values = [zero, one];
+        for (row, line) in out.chunks_exact_mut(self.width()).enumerate() {
+            for (col, cell) in line.iter_mut().enumerate() {
+                *cell = values[usize::from(stones.contains(self.bit(row, col)))];
+            }
+        }
+    }
     /// With gravity, the cells a stone can drop into given the `occupied` cells:
     /// the lowest empty cell of each column that is not full (one-word boards).
     #[inline(always)]

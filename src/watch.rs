@@ -175,6 +175,25 @@ pub fn spawn_scoped<'scope, 'env, T: Send + 'scope>(
         .ok()
 }
 
+/// Runs `work` on `threads` threads at once: the calling thread and `threads - 1`
+/// scoped ones named `name` (a thread the system refuses leaves its share to the
+/// others). `work` takes its share of a common queue, so it runs until the queue
+/// is empty.
+pub fn on_threads(threads: usize, name: &str, work: impl Fn() + Sync) {
+    let work = &work;
+    thread::scope(|scope| {
+        for _ in 1..threads {
+            let _ = spawn_scoped(scope, name, work);
+        }
+        work();
+    });
+}
+
+/// The cores this process may use (1 when the system does not say).
+pub fn cores() -> usize {
+    thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// A rayon pool of `threads` threads (0: one per core); `None` when the system
 /// refuses its threads (the caller then works on its own thread).
 pub fn pool(threads: usize) -> Option<rayon::ThreadPool> {

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import played_boards
 
 import inarow
 from inarow import agents
@@ -24,20 +25,8 @@ SEARCHERS = [
 ]
 
 
-@st.composite
-def positions(draw, max_players=4):
-    width = draw(st.integers(1, 7))
-    height = draw(st.integers(1, 6))
-    k = draw(st.integers(1, max(width, height)))
-    players = draw(st.integers(2, max_players))
-    gravity = draw(st.booleans())
-    board = inarow.Board(width, height, k, players, gravity)
-    for choice in draw(st.lists(st.integers(0, 10**6), max_size=width * height)):
-        if board.is_over:
-            break
-        legal = board.legal_moves()
-        board.move(legal[choice % len(legal)])
-    return board
+def positions(max_players=4):
+    return played_boards(max_width=7, max_height=6, max_players=max_players)
 
 
 @settings(max_examples=150, deadline=None)

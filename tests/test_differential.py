@@ -5,18 +5,13 @@ import numpy as np
 from hypothesis import event, given
 from hypothesis import strategies as st
 from reference import Reference
+from strategies import rule_kwargs
 
 import inarow
 
 
-@st.composite
-def rules(draw):
-    width = draw(st.integers(1, 9))
-    height = draw(st.integers(1, 9))
-    k = draw(st.integers(1, max(width, height)))
-    players = draw(st.integers(2, 4))
-    gravity = draw(st.booleans())
-    return {"width": width, "height": height, "k": k, "players": players, "gravity": gravity}
+def rules():
+    return rule_kwargs(max_width=9, max_height=9)
 
 
 def line_matches(line, candidates):

@@ -13,10 +13,12 @@ conftest.py). `fuzz/python_fuzz.py` does the same from raw bytes under atheris.
 
 import numpy as np
 import pytest
+import strategies
 from api_oracle import BadIndex, attempt, board_state
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from strategies import rule_kwargs
 
 import inarow
 from inarow import Board, VecEnv
@@ -67,26 +69,12 @@ hostile = st.deferred(
 )
 
 
-@st.composite
-def small_rules(draw):
-    width = draw(st.integers(1, 6))
-    height = draw(st.integers(1, 6))
-    k = draw(st.integers(1, max(width, height)))
-    players = draw(st.integers(2, 4))
-    gravity = draw(st.booleans())
-    return dict(width=width, height=height, k=k, players=players, gravity=gravity)
+def small_rules():
+    return rule_kwargs(max_width=6, max_height=6)
 
 
-@st.composite
-def played_boards(draw):
-    rules = draw(small_rules())
-    board = Board(**rules)
-    for _ in range(draw(st.integers(0, rules["width"] * rules["height"]))):
-        legal = board.legal_moves()
-        if not legal:
-            break
-        board.move(draw(st.sampled_from(legal)))
-    return board
+def played_boards():
+    return strategies.played_boards(max_width=6, max_height=6)
 
 
 # -- Board: moves, legality, undo --------------------------------------------------------

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import rule_kwargs
 
 gym = pytest.importorskip("gymnasium", reason="gymnasium is not installed")
 
@@ -24,11 +25,8 @@ def first_legal(board: inarow.Board) -> int:
 @st.composite
 def env_kwargs(draw):
     """Rules with 2-4 players, gravity on or off, a seat and an opponent."""
-    width = draw(st.integers(1, 7))
-    height = draw(st.integers(1, 6))
-    k = draw(st.integers(1, max(width, height)))
-    players = draw(st.integers(2, 4))
-    gravity = draw(st.booleans())
+    rules = draw(rule_kwargs(max_width=7, max_height=6))
+    width, height, k, players, gravity = rules.values()
     seats = [1] if k == 1 else [*range(1, players + 1), "random"]
     opponents: list = ["random", first_legal]
     if solver_supports(width, height, players, gravity) and width * height <= 16:

@@ -304,16 +304,65 @@ def test_bad_boards_and_evaluators_are_refused():
         search.run([board], "rollout", rollouts=0)
 
 
+class Unreadable:
+    """Not an array: numpy fails to read it."""
+
+    def __array__(self, dtype=None, copy=None):
+        raise RuntimeError("no array here")
+
+
 BAD_OUTPUTS = [
     (lambda o, m: np.zeros(m.shape), TypeError, "tuple"),
-    (lambda o, m: (np.zeros((len(o), 6)), np.zeros(len(o))), ValueError, r"logits has shape"),
-    (lambda o, m: (np.zeros(m.shape), np.zeros((len(o), 2))), ValueError, r"values has shape"),
-    (lambda o, m: (np.zeros(m.shape, np.int64), np.zeros(len(o))), TypeError, "float array"),
-    (lambda o, m: (np.zeros(m.shape), np.zeros(len(o), bool)), TypeError, "float array"),
-    (lambda o, m: (np.full(m.shape, np.nan), np.zeros(len(o))), ValueError, "NaN"),
+    (lambda o, m: (np.zeros(m.shape), np.zeros(len(o)), None), TypeError, "tuple"),
+    (
+        lambda o, m: (np.zeros((len(o), 6)), np.zeros(len(o))),
+        ValueError,
+        r"logits must be 2-dimensional with shape \(\d+, 7\) \(leaves, actions\), got shape \(\d+, 6\)",
+    ),
+    (
+        lambda o, m: (np.zeros(m.shape), np.zeros((len(o), 2))),
+        ValueError,
+        r"values must be 1-dimensional with shape \(\d+,\) \(leaves,\), got shape",
+    ),
+    (
+        lambda o, m: (np.zeros(m.shape, np.int64), np.zeros(len(o))),
+        TypeError,
+        "logits must hold floats, got dtype int64",
+    ),
+    (
+        lambda o, m: (np.zeros(m.shape), np.zeros(len(o), bool)),
+        TypeError,
+        "values must hold floats",
+    ),
+    (lambda o, m: (np.zeros(m.shape, complex), np.zeros(len(o))), TypeError, "dtype complex128"),
+    (
+        lambda o, m: (np.full(m.shape, np.nan), np.zeros(len(o))),
+        ValueError,
+        r"logits\[0, 0\] is nan",
+    ),
+    (
+        lambda o, m: (np.full(m.shape, np.inf), np.zeros(len(o))),
+        ValueError,
+        r"logits\[0, 0\] is inf",
+    ),
     (lambda o, m: (np.zeros(m.shape), np.full(len(o), np.inf)), ValueError, "finite"),
+    (
+        lambda o, m: (np.zeros(m.shape), np.full(len(o), -np.inf)),
+        ValueError,
+        r"values\[0\] is -inf",
+    ),
+    (lambda o, m: (np.zeros(m.shape), np.full(len(o), 1e300)), ValueError, "float32"),
     (lambda o, m: (np.where(m, -np.inf, 0.0), np.zeros(len(o))), ValueError, "legal"),
-    (lambda o, m: (np.zeros(m.shape), [None] * len(o)), TypeError, "float array"),
+    (lambda o, m: (np.zeros(m.shape), [None] * len(o)), TypeError, r"values\[0\] must be a float"),
+    (
+        lambda o, m: (np.zeros(m.shape), [0] * len(o)),
+        TypeError,
+        r"values\[0\] must be a float, got int",
+    ),
+    (lambda o, m: ([[0.0]] * len(o), np.zeros(len(o))), ValueError, "logits must be 2-dimensional"),
+    (lambda o, m: ([[0.0] * 7, [0.0]], np.zeros(len(o))), ValueError, "logits"),
+    (lambda o, m: ("garbage", np.zeros(len(o))), ValueError, r"logits must be .*got shape \(\)"),
+    (lambda o, m: (Unreadable(), np.zeros(len(o))), TypeError, "logits must be an array"),
 ]
 
 
@@ -334,6 +383,73 @@ def test_bad_evaluator_outputs_are_refused_and_every_tree_is_unchanged(bad, err,
         search.run(boards, sometimes_bad)
     # Nothing of the failed run remains: both objects search on identically.
     same_result(search.run(boards, hashed()), twin.run(boards, hashed()))
+
+
+@pytest.mark.parametrize("bad, err, match", [b for b in BAD_OUTPUTS if b[2] != "tuple"])
+def test_feed_refuses_bad_outputs_by_name_and_takes_good_ones_after(bad, err, match):
+    boards = random_boards(3, 13)
+    search = inarow.MCTS(num_simulations=6)
+    twin = inarow.MCTS(num_simulations=6)
+    pending = search.start(boards)
+    with pytest.raises(err, match=match) as info:
+        search.feed(*bad(*pending))
+    assert not str(info.value).startswith("evaluate")
+    while pending is not None:
+        pending = search.feed(*hashed()(*pending))
+    same_result(search.result(), twin.run(boards, hashed()))
+
+
+def test_a_refused_output_of_run_names_the_evaluator_and_chains_the_reader_error():
+    def wrong_shape(obs, mask):
+        return np.zeros((len(obs), 3), np.float32), np.zeros(len(obs), np.float32)
+
+    with pytest.raises(
+        ValueError, match=r"^evaluate\(obs, mask\) returned bad outputs: logits"
+    ) as info:
+        inarow.MCTS(num_simulations=3).run([inarow.Board()], wrong_shape)
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+def test_three_player_values_must_have_one_column_per_player():
+    boards = [inarow.Board(width=5, height=4, k=3, players=3)]
+
+    def two_columns(obs, mask):
+        return np.zeros(mask.shape), np.zeros((len(obs), 2))
+
+    with pytest.raises(
+        ValueError, match=r"values must be 2-dimensional with shape \(1, 3\) \(leaves, players\)"
+    ):
+        inarow.MCTS(boards[0], num_simulations=3).run(boards, two_columns)
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        lambda a: a.astype(np.float64),
+        lambda a: a.astype(np.float16),
+        lambda a: np.asfortranarray(a),
+        lambda a: a[::-1].copy()[::-1],
+        lambda a: a.astype(a.dtype.newbyteorder(">")),
+        lambda a: a.tolist(),
+        lambda a: np.stack([a, a + 1], axis=-1)[..., 0],  # a strided view, as a net's heads
+    ],
+)
+def test_outputs_are_read_whatever_their_float_dtype_layout_or_form(form):
+    def rounded(obs, mask):
+        # float16-exact values, so every form carries the same numbers.
+        logits, values = hashed()(obs, mask)
+        return (
+            np.clip(logits, -6e4, 6e4).astype(np.float16).astype(np.float32),
+            values.astype(np.float16).astype(np.float32),
+        )
+
+    def reformed(obs, mask):
+        logits, values = rounded(obs, mask)
+        return form(logits), form(values)
+
+    boards = random_boards(3, 14)
+    expected = inarow.MCTS(num_simulations=12).run(boards, rounded)
+    same_result(inarow.MCTS(num_simulations=12).run(boards, reformed), expected)
 
 
 def test_masked_logits_may_be_minus_infinity_at_illegal_actions():
@@ -407,8 +523,12 @@ def test_advance_refuses_illegal_actions_and_moves_no_tree():
         search.advance([3, 0])  # column 0 of board 1 is full
     with pytest.raises(ValueError, match="shape"):
         search.advance([3])
-    with pytest.raises(TypeError, match="integers"):
+    with pytest.raises(TypeError, match=r"actions\[0\] must be an integer"):
         search.advance([3.0, 1.0])
+    with pytest.raises(TypeError, match="not bool"):
+        search.advance([True, 0])
+    with pytest.raises(inarow.IllegalMoveError, match="tree 1: action 18446744073709551615"):
+        search.advance(np.array([3, 2**64 - 1], np.uint64))
     same_result(search.result(), before)
     search.advance(out.actions)
 

@@ -37,6 +37,13 @@ RULES = {
     "connect_four_v3_layout": dict(connect_four_v3_layout=True),
     "free_8x8_k5_3p": dict(width=8, height=8, k=5, players=3, gravity=False),
     "gravity_5x4_k3_4p": dict(width=5, height=4, k=3, players=4, gravity=True),
+    # one agent against an opponent drawn per episode from reset(seed=...)'s generator
+    "seat_2_vs_random_or_solver": dict(
+        width=5, height=4, k=3, opponent=["random", "solver"], agent_player=2
+    ),
+    "free_4x4_k3_3p_vs_random": dict(
+        width=4, height=4, k=3, players=3, gravity=False, opponent="random"
+    ),
 }
 
 

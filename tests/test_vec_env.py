@@ -7,18 +7,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import rule_kwargs
 
 import inarow
 
 
-@st.composite
-def rule_sets(draw):
-    width = draw(st.integers(1, 8))
-    height = draw(st.integers(1, 7))
-    k = draw(st.integers(1, max(width, height)))
-    players = draw(st.integers(2, 4))
-    gravity = draw(st.booleans())
-    return dict(width=width, height=height, k=k, players=players, gravity=gravity)
+def rule_sets():
+    return rule_kwargs(max_width=8, max_height=7)
 
 
 def planes_of(board: inarow.Board) -> np.ndarray:

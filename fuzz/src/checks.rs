@@ -293,8 +293,9 @@ pub fn check_game_actions(data: &[u8]) {
     let mut steps = 0;
     while !inp.is_empty() && steps < 2000 {
         steps += 1;
-        let op = inp.u8();
-        if op % 8 == 0 {
+        // One step in eight undoes, five in eight play a legal move.
+        let op = inp.u8() % 8;
+        if op == 0 {
             let last = g.history().last().copied();
             match g.undo() {
                 Ok(a) => {
@@ -309,7 +310,7 @@ pub fn check_game_actions(data: &[u8]) {
                 }
             }
         } else {
-            let a = if op % 8 <= 4 && !g.is_over() {
+            let a = if op <= 4 && !g.is_over() {
                 // A legal action picked from the list (most steps should move).
                 let legal = g.legal_actions();
                 legal[inp.below(legal.len())]

@@ -20,9 +20,11 @@ strength of each agent.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from inarow._native import Agent
 
-__all__ = ["Agent", "greedy", "negamax", "perfect", "random"]
+__all__ = ["Agent", "Curriculum", "curriculum", "greedy", "negamax", "perfect", "random"]
 
 
 def random(seed: int | None = None) -> Agent:
@@ -77,3 +79,38 @@ def perfect(
     and bounds the search's positions within its depth (same scores, fewer nodes).
     """
     return Agent.perfect(temperature, seed, tt_bytes, threads)
+
+
+class Curriculum:
+    """A schedule of opponents for the adapters' ``opponent=``: ``schedule(episode)``
+    returns the opponent of episode ``episode`` (0, 1, 2... counted per env from its
+    construction): an agent ``agent(board) -> action``, ``"random"`` or ``"solver"``.
+
+    The wrapper is what tells a schedule from an agent: both are callables taking
+    one argument, so ``opponent=`` reads a bare callable as an agent and only a
+    ``Curriculum`` as a schedule. It is not itself callable.
+    """
+
+    def __init__(self, schedule: Callable[[int], Any]) -> None:
+        if not callable(schedule) or isinstance(schedule, Curriculum):
+            raise TypeError(f"schedule must be a callable episode -> opponent, got {schedule!r}")
+        self.schedule = schedule
+
+    def opponent_for(self, episode: int) -> Any:
+        """The opponent of episode `episode` (0-based)."""
+        return self.schedule(episode)
+
+    def __repr__(self) -> str:
+        return f"curriculum({self.schedule!r})"
+
+
+def curriculum(schedule: Callable[[int], Any]) -> Curriculum:
+    """Wraps ``schedule(episode) -> opponent`` for ``opponent=`` (see :class:`Curriculum`).
+
+    >>> import inarow
+    >>> stages = [inarow.agents.random(seed=0), inarow.agents.negamax(2, seed=0)]
+    >>> schedule = inarow.agents.curriculum(lambda episode: stages[min(episode // 100, 1)])
+    >>> schedule.opponent_for(150) is stages[1]
+    True
+    """
+    return Curriculum(schedule)

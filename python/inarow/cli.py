@@ -57,10 +57,6 @@ def _rules(args: argparse.Namespace) -> dict:
     )
 
 
-def _solver_supports(r: dict) -> bool:
-    return r["players"] == 2 and r["gravity"] and r["width"] * (r["height"] + 1) <= 64
-
-
 # ------------------------------------------------------------------------------ play
 
 
@@ -117,7 +113,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     agent = None
     if args.opponent is not None:
         engine = args.opponent
-        if engine.startswith("perfect") and not _solver_supports(rules):
+        if engine.startswith("perfect") and not inarow.Solver.supports(board):
             print(
                 "error: the perfect opponent needs the solver's rules "
                 "(2 players, gravity, width * (height + 1) <= 64)",
@@ -126,10 +122,10 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             return 2
         agent = _make_agent(engine, args.seed)
     elif engine == "auto":
-        engine = "solver" if _solver_supports(rules) else "random"
+        engine = "solver" if inarow.Solver.supports(board) else "random"
     solver = None
     if engine == "solver":
-        if not _solver_supports(rules):
+        if not inarow.Solver.supports(board):
             print("error: the solver covers 2 players with gravity only", file=sys.stderr)
             return 2
         solver = inarow.Solver()

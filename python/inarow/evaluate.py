@@ -50,12 +50,12 @@ PONS_SETS: dict[str, str] = {
 
 _Z95 = 1.959963984540054
 _PRESETS = {
-    "connect_four": dict(width=7, height=6, k=4, players=2, gravity=True),
-    "tic_tac_toe": dict(width=3, height=3, k=3, players=2, gravity=False),
-    "gomoku": dict(width=15, height=15, k=5, players=2, gravity=False),
+    "connect_four": inarow.Rules.connect_four().to_dict(),
+    "tic_tac_toe": inarow.Rules.tic_tac_toe().to_dict(),
+    "gomoku": inarow.Rules.gomoku().to_dict(),
 }
 
-Rules = Union[None, str, Mapping[str, Any], Board]
+Rules = Union[None, str, Mapping[str, Any], Board, inarow.Rules]
 
 
 def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
@@ -170,6 +170,8 @@ def _rules_dict(rules: Rules) -> dict:
                 f"rules={rules!r} is not a known game: allowed {sorted(_PRESETS)}, "
                 "a dict of Board arguments, or an empty Board"
             ) from None
+    if isinstance(rules, inarow.Rules):
+        return rules.to_dict()
     if isinstance(rules, Board):
         if rules.num_stones:
             raise ValueError(
@@ -231,8 +233,9 @@ def match(
 ) -> MatchResult:
     """Plays ``games`` games of agent ``a`` against agent ``b``; ``a``'s results.
 
-    ``rules``: None (Connect Four), ``"connect_four"``, ``"tic_tac_toe"``,
-    ``"gomoku"``, a dict of :class:`inarow.Board` arguments, or an empty Board.
+    ``rules``: None (Connect Four), an :class:`inarow.Rules`, ``"connect_four"``,
+    ``"tic_tac_toe"``, ``"gomoku"``, a dict of :class:`inarow.Board` arguments, or an
+    empty Board.
 
     Seating: with 2 players ``a`` plays one seat and ``b`` the other; with more,
     ``a`` plays one seat and copies of ``b`` every other seat. ``swap=True`` rotates

@@ -1,8 +1,9 @@
 """Gymnasium adapters (needs ``pip install 'inarow[gymnasium]'``).
 
 - `InARowEnv`: a single-agent ``gymnasium.Env``. The agent holds one seat; every
-  other seat is played by a built-in opponent ("random", "solver" or any callable
-  ``policy(board) -> action``).
+  other seat is played by an opponent ("random", "solver", any agent
+  ``agent(board) -> action``, a list of them drawn per episode, or a curriculum: see
+  `inarow.opponents`).
 - `InARowVectorEnv`: a ``gymnasium.vector.VectorEnv`` over the native `inarow.VecEnv`
   (self-play: each step plays one action for the side to move in every env).
 
@@ -31,7 +32,6 @@ the same mask as a bool array.
 
 from __future__ import annotations
 
-import numbers
 import operator
 from typing import Any, Callable
 
@@ -42,6 +42,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 import inarow
 from inarow._svg import BOARD_COLOR, EMPTY_COLOR, LAST_COLOR, PLAYER_COLORS, WIN_COLOR
+from inarow.opponents import OpponentError, OpponentSeats, check_agent_player
 
 __all__ = [
     "ENV_IDS",
@@ -57,9 +58,9 @@ __all__ = [
 
 #: The registered ids and their rules.
 ENV_IDS: dict[str, dict[str, Any]] = {
-    "inarow/ConnectFour-v0": dict(width=7, height=6, k=4, players=2, gravity=True),
-    "inarow/TicTacToe-v0": dict(width=3, height=3, k=3, players=2, gravity=False),
-    "inarow/Gomoku-v0": dict(width=15, height=15, k=5, players=2, gravity=False),
+    "inarow/ConnectFour-v0": inarow.Rules.connect_four().to_dict(),
+    "inarow/TicTacToe-v0": inarow.Rules.tic_tac_toe().to_dict(),
+    "inarow/Gomoku-v0": inarow.Rules.gomoku().to_dict(),
     "inarow/KInARow-v0": {},
 }
 
@@ -76,10 +77,6 @@ _NATIVE_SEED_LIMIT = 2**63
 
 class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
     """``step()`` was called before ``reset()`` or after the episode ended."""
-
-
-class OpponentError(RuntimeError):
-    """The opponent policy raised; the step (or reset) that called it is undone."""
 
 
 def check_illegal_action_mode(illegal_action: Any) -> str:
@@ -137,8 +134,13 @@ def native_seed(seed: Any, name: str = "seed") -> int | None:
 
 def solver_supports(width: int, height: int, players: int, gravity: bool) -> bool:
     """Whether `inarow.Solver` covers these rules (2 players, gravity, and
-    ``width * (height + 1) <= 64``)."""
-    return players == 2 and gravity and width * (height + 1) <= 64
+    ``width * (height + 1) <= 64``); `inarow.Solver.supports` takes an `inarow.Rules`
+    or a board. Rules beyond the limits are not covered."""
+    try:
+        rules = inarow.Rules(width, height, 1, players, gravity)
+    except inarow.InvalidRulesError:
+        return False
+    return inarow.Solver.supports(rules)
 
 
 def render_rgb(board: inarow.Board, cell: int = 32) -> np.ndarray:
@@ -178,14 +180,18 @@ def _render_ansi(board: inarow.Board) -> str:
 
 
 class InARowEnv(gymnasium.Env):
-    """One seat of a k-in-a-row game against a built-in opponent.
+    """One seat of a k-in-a-row game against an opponent.
 
-    Parameters: the rules (``width=7, height=6, k=4, players=2, gravity=True``);
-    ``opponent``: "random" (uniform legal moves from the env's seeded generator),
-    "solver" (`inarow.Solver.best_move`; only where the solver applies, else
-    `inarow.UnsupportedRulesError` at construction; slow on near-empty 7x6 boards)
-    or a callable ``policy(board) -> action`` receiving a copy of the board; with
-    3+ players the opponent plays every other seat. ``agent_player``: 1..players
+    Parameters: the rules, as ``rules=`` (an `inarow.Rules`) or the keywords
+    ``width=7, height=6, k=4, players=2, gravity=True``; ``opponent``: "random"
+    (uniform legal moves from the env's seeded generator), "solver"
+    (`inarow.Solver.best_move`; only where `inarow.Solver.supports` the rules, else
+    `inarow.UnsupportedRulesError` at construction), any agent ``agent(board) ->
+    action`` (the ``inarow.agents`` ones or a policy of yours) receiving a copy of the
+    board, a list of those (one drawn per episode from the env's seeded generator),
+    or ``inarow.agents.curriculum(schedule)`` (``schedule(episode)`` picks episode
+    ``episode``'s opponent, counted from 0 per env; see `inarow.opponents`); with 3+
+    players the opponent plays every other seat. ``agent_player``: 1..players
     (default 1) or "random" (a seat drawn per episode; see ``info["agent_player"]``).
     ``illegal_action``: "loss" (default: an illegal action of the agent ends the
     episode with reward ``illegal_reward``, default -1) or "raise"
@@ -195,12 +201,12 @@ class InARowEnv(gymnasium.Env):
     Observation: ``{"observation": (players, height, width) planes, plane 0 the
     agent's stones, plane i those of the player i seats after it; "action_mask":
     (num_actions,) int8}`` (all ones once the episode ended). Action: a column with
-    gravity, ``row * width + col`` without. Reward: +1 win, -1 loss, 0 draw or game
-    still running, ``illegal_reward`` for an illegal action, from the agent's view.
-    ``info``: ``agent_player``; ``winner`` (0 none; after an illegal action in a
-    two-player game, the opponent, who wins by forfeit); ``illegal_action`` (bool);
-    ``outcome`` from the agent's view: "running", "win", "loss", "draw" or
-    "illegal_action".
+    gravity, ``row * width + col`` without. Reward: the agent's entry of
+    `inarow.Board.returns` (+1 win, -1 loss, 0 draw or game still running), or
+    ``illegal_reward`` for an illegal action. ``info``: ``agent_player``; ``winner``
+    (0 none; after an illegal action in a two-player game, the opponent, who wins by
+    forfeit); ``illegal_action`` (bool); ``outcome`` from the agent's view:
+    "running", "win", "loss", "draw" or "illegal_action".
 
     A step is all-or-nothing: when the opponent policy raises (`OpponentError`)
     or returns something that is not a legal action (`inarow.IllegalMoveError`,
@@ -211,20 +217,23 @@ class InARowEnv(gymnasium.Env):
 
     def __init__(
         self,
-        width: int = 7,
-        height: int = 6,
-        k: int = 4,
-        players: int = 2,
-        gravity: bool = True,
-        opponent: str | Policy = "random",
+        width: int | None = None,
+        height: int | None = None,
+        k: int | None = None,
+        players: int | None = None,
+        gravity: bool | None = None,
+        opponent: Any = "random",
         agent_player: int | str = 1,
         illegal_action: str = "loss",
         illegal_reward: float = -1.0,
         obs_dtype: str = "uint8",
         render_mode: str | None = None,
+        *,
+        rules: inarow.Rules | None = None,
     ) -> None:
-        self._empty = inarow.Board(width, height, k, players, gravity)
-        self.rules = dict(width=width, height=height, k=k, players=players, gravity=gravity)
+        self._empty = inarow.Board(width, height, k, players, gravity, rules=rules)
+        self.rules = self._empty.rules
+        players = self.rules.players
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode {render_mode!r} is not supported: allowed None, "
@@ -233,39 +242,17 @@ class InARowEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.illegal_action = check_illegal_action_mode(illegal_action)
         self.illegal_reward = float(illegal_reward)
-        if agent_player != "random" and (
-            isinstance(agent_player, bool)
-            or not isinstance(agent_player, numbers.Integral)
-            or not 1 <= agent_player <= players
-        ):
-            raise ValueError(
-                f"agent_player={agent_player!r} is invalid: allowed 1..={players} or 'random'"
-            )
-        if k == 1 and agent_player != 1:
-            raise ValueError("with k=1 the first move wins: the agent must be player 1")
-        self.agent_player = agent_player
-        self._solver: inarow.Solver | None = None
-        if opponent == "solver":
-            if not solver_supports(width, height, players, gravity):
-                raise inarow.UnsupportedRulesError(
-                    "opponent='solver' needs 2 players, gravity and width * (height + 1) <= 64"
-                    f", got width={width}, height={height}, players={players}, "
-                    f"gravity={gravity}: use 'random' or a callable"
-                )
-            self._solver = inarow.Solver()
-        elif opponent != "random" and not callable(opponent):
-            raise ValueError(
-                f"opponent {opponent!r} is not supported: allowed 'random', 'solver' or a "
-                "callable policy(board) -> action"
-            )
-        self.opponent = opponent
+        self.agent_player = check_agent_player(agent_player, self.rules, allow_random=True)
+        self._opponents = OpponentSeats(opponent, self.rules)
         if obs_dtype not in ("uint8", "float32"):
             raise ValueError(f"obs_dtype {obs_dtype!r} is not supported: allowed uint8, float32")
         self.obs_dtype = obs_dtype
-        n = self._empty.num_actions
+        n = self.rules.num_actions
         self.observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0, 1, (players, height, width), np.dtype(obs_dtype)),
+                "observation": spaces.Box(
+                    0, 1, (players, self.rules.height, self.rules.width), np.dtype(obs_dtype)
+                ),
                 "action_mask": spaces.Box(0, 1, (n,), np.int8),
             }
         )
@@ -285,22 +272,41 @@ class InARowEnv(gymnasium.Env):
         """The agent's player number in this episode."""
         return self._seat
 
+    @property
+    def opponent(self) -> Any:
+        """What ``opponent=`` was given; assigning takes effect at the next ``reset()``."""
+        return self._opponents.opponent
+
+    @opponent.setter
+    def opponent(self, opponent: Any) -> None:
+        self._opponents.opponent = opponent
+
+    @property
+    def _solver(self) -> Any:
+        return self._opponents.solver
+
+    @_solver.setter
+    def _solver(self, solver: Any) -> None:
+        self._opponents.solver = solver
+
+    @property
+    def episode_opponent(self) -> Any:
+        """The opponent of the current episode (drawn from a list or a curriculum)."""
+        return self._opponents.current
+
     def action_masks(self) -> np.ndarray:
         """The legal actions as a ``(num_actions,)`` bool array (sb3-contrib's
         ``MaskablePPO`` reads it): the agent's legal moves while the episode runs,
         all True once it ended or before the first reset (any action is then
         refused or ignored, and a masked sampler never sees an empty mask)."""
         if self._board is None or self._done:
-            return np.ones(self._empty.num_actions, dtype=bool)
+            return np.ones(self.rules.num_actions, dtype=bool)
         return self._board.legal_mask()
 
     def _obs(self) -> dict[str, np.ndarray]:
         b = self._board
         assert b is not None
-        planes = b.observation(self.obs_dtype)
-        cur = b.current_player
-        if cur != self._seat:  # game over on an opponent's move: rotate to the agent
-            planes = np.roll(planes, cur - self._seat, axis=0)
+        planes = b.observation(self.obs_dtype, player=self._seat)
         mask = self.action_masks().astype(np.int8)
         return {"observation": planes, "action_mask": mask}
 
@@ -312,60 +318,26 @@ class InARowEnv(gymnasium.Env):
             "outcome": outcome,
         }
 
-    def _game_info(self) -> dict[str, Any]:
+    def _game_info(self, result: float = 0.0) -> dict[str, Any]:
+        """The info of a step whose reward is `result`."""
         b = self._board
         assert b is not None
-        winner = b.winner or 0
-        if winner:
-            outcome = "win" if winner == self._seat else "loss"
+        if result:
+            outcome = "win" if result > 0 else "loss"
         else:
             outcome = "draw" if b.is_over else "running"
-        return self._info(outcome, winner)
+        return self._info(outcome, b.winner or 0)
 
-    def _describe_opponent(self) -> str:
-        if isinstance(self.opponent, str):
-            return f"the {self.opponent!r} opponent"
-        return f"the opponent policy {self.opponent!r}"
-
-    def _opponent_action(self, b: inarow.Board) -> Any:
-        if self.opponent == "random":
-            legal = b.legal_moves()
-            return int(legal[self.np_random.integers(len(legal))])
-        try:
-            if self._solver is not None:
-                return self._solver.best_move(b)
-            return self.opponent(b.copy())  # type: ignore[operator]
-        except Exception as e:
-            raise OpponentError(
-                f"{self._describe_opponent()} raised {type(e).__name__}: {e} (as player "
-                f"{b.current_player} after moves {b.moves}); the call that asked it for a "
-                "move is undone"
-            ) from e
-
-    def _play_opponents(self, b: inarow.Board) -> None:
-        while not b.is_over and b.current_player != self._seat:
-            player = b.current_player
-            action = self._opponent_action(b)
-            try:
-                b.move(action)
-            except (TypeError, ValueError) as e:
-                raise inarow.IllegalMoveError(
-                    f"{self._describe_opponent()} returned {action!r} as player {player} "
-                    f"after moves {b.moves}, which is not a legal action ({e}); the call "
-                    "that asked it for a move is undone"
-                ) from e
-
-    def _outcome(self) -> float:
+    def _reward(self) -> float:
+        """The agent's entry of the returns (all 0 while the game runs)."""
         b = self._board
         assert b is not None
-        if b.winner is None:
-            return 0.0
-        return 1.0 if b.winner == self._seat else -1.0
+        return float(b.returns()[self._seat - 1]) if b.is_over else 0.0
 
     def _forfeit(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Ends the episode as a loss for the agent, who played an illegal action."""
         self._done = True
-        players = self._empty.players
+        players = self.rules.players
         winner = self._seat % players + 1 if players == 2 else 0
         return self._obs(), self.illegal_reward, True, False, self._info("illegal_action", winner)
 
@@ -373,25 +345,22 @@ class InARowEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Starts a new game; the opponents move first when the agent's seat is
-        not 1. ``seed``: any non-negative int (Gymnasium's convention). ``options``
-        is accepted and ignored. When an opponent fails, the previous episode's
-        state is kept and the error propagates (see the class docs)."""
+        """Starts a new game with this episode's opponent (see the class docs); the
+        opponents move first when the agent's seat is not 1. ``seed``: any
+        non-negative int (Gymnasium's convention). ``options`` is accepted and
+        ignored. When an opponent fails, the previous episode's state is kept and the
+        error propagates (see the class docs)."""
         super().reset(seed=seed_value(seed))
         if self.agent_player == "random":
-            seat = int(self.np_random.integers(1, self._empty.players + 1))
+            seat = int(self.np_random.integers(1, self.rules.players + 1))
         else:
             seat = int(self.agent_player)
-        previous_seat, self._seat = self._seat, seat
         board = self._empty.copy()
-        try:
-            self._play_opponents(board)
-        except BaseException:
-            self._seat = previous_seat
-            raise
+        self._opponents.begin(board, self.np_random, (seat,))  # on error nothing changed
+        self._seat = seat
         self._board = board
         self._done = False
-        return self._obs(), self._game_info()
+        return self._obs(), self._game_info(self._reward())
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Plays the agent's `action`, then the opponents until it is the agent's
@@ -415,11 +384,12 @@ class InARowEnv(gymnasium.Env):
             if self.illegal_action == "raise" or not in_action_space(action, b.num_actions):
                 raise
             return self._forfeit()
-        self._play_opponents(b)  # on any error `before` stays the env's board
+        self._opponents.play(b, self.np_random, (self._seat,))  # on error `before` stays
         self._board = b
         terminated = b.is_over
         self._done = terminated
-        return self._obs(), self._outcome(), terminated, False, self._game_info()
+        reward = self._reward()
+        return self._obs(), reward, terminated, False, self._game_info(reward)
 
     def render(self) -> str | np.ndarray | None:
         """ "ansi": the board as text; "rgb_array": an ``(h*32, w*32, 3)`` uint8 image."""

@@ -2,12 +2,18 @@
 
 ``inarow.pettingzoo.env(width=7, height=6, k=4, players=2, gravity=True,
 render_mode=None, connect_four_v3_layout=False, illegal_action="loss",
-illegal_reward=-1)`` returns an AEC env (wrapped in PettingZoo's
-``OrderEnforcingWrapper``) for any rules and 2..16 players; ``raw_env(...)`` the
-bare env.
+illegal_reward=-1, opponent=None, agent_player=1, *, rules=None)`` returns an AEC env
+(wrapped in PettingZoo's ``OrderEnforcingWrapper``) for any rules (``rules=`` an
+`inarow.Rules`, or the keywords) and 2..16 players; ``raw_env(...)`` the bare env.
 
 Agents are ``"player_0" .. "player_{players-1}"`` (PettingZoo's classic naming;
-agent i is inarow player i + 1 and moves (i+1)-th). Observation of agent a:
+agent i is inarow player i + 1 and moves (i+1)-th). With ``opponent=`` (any opponent
+of `inarow.opponents`: "random", "solver", an agent, a list of them or a curriculum,
+drawn per episode from the generator ``reset(seed=...)`` seeds) the env has one
+agent, the seat ``agent_player`` (1..players, keeping its name
+``"player_{agent_player-1}"``), and the opponent plays every other seat inside
+``reset`` and ``step``, all-or-nothing as in `inarow.gymnasium.InARowEnv`.
+Observation of agent a:
 ``{"observation": uint8 planes (players, height, width)`` (the dtype of the
 Gymnasium env's) with plane 0 = a's stones, plane j = the stones of the player j
 seats after a; ``"action_mask": int8 (num_actions,)`` (all zeros unless a is to
@@ -17,8 +23,8 @@ channel-last ``(height, width, players)``, exactly as
 the same moves, including its quirk of an action mask of the non-full columns for
 the agent selected after the game ended), so agents trained there run unchanged.
 
-Rewards arrive at the end: +1 for the winner, -1 for every other agent; 0 each on a
-draw. Illegal actions (an action of the action space the rules forbid now): with
+Rewards arrive at the end, each agent's entry of `inarow.Board.returns`: +1 for the
+winner, -1 for every other agent; 0 each on a draw. Illegal actions (an action of the action space the rules forbid now): with
 ``illegal_action="loss"`` (the default) the game ends as in PettingZoo classic's
 ``TerminateIllegalWrapper``: the offender gets ``illegal_reward``, the others 0,
 all agents terminate and ``infos[offender]["illegal_move"]`` is True; with
@@ -34,6 +40,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
@@ -45,6 +52,7 @@ from inarow.gymnasium import (
     in_action_space,
     render_rgb,
 )
+from inarow.opponents import OpponentSeats, check_agent_player
 
 __all__ = ["InARowAECEnv", "env", "raw_env"]
 
@@ -61,18 +69,23 @@ class InARowAECEnv(AECEnv):
 
     def __init__(
         self,
-        width: int = 7,
-        height: int = 6,
-        k: int = 4,
-        players: int = 2,
-        gravity: bool = True,
+        width: int | None = None,
+        height: int | None = None,
+        k: int | None = None,
+        players: int | None = None,
+        gravity: bool | None = None,
         render_mode: str | None = None,
         connect_four_v3_layout: bool = False,
         illegal_action: str = "loss",
         illegal_reward: float = -1.0,
+        opponent: Any = None,
+        agent_player: int = 1,
+        *,
+        rules: inarow.Rules | None = None,
     ) -> None:
         super().__init__()
-        self._empty = inarow.Board(width, height, k, players, gravity)
+        self._empty = inarow.Board(width, height, k, players, gravity, rules=rules)
+        self.rules = r = self._empty.rules
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode {render_mode!r} is not supported: allowed None, 'ansi', 'rgb_array'"
@@ -81,11 +94,21 @@ class InARowAECEnv(AECEnv):
         self.illegal_action = check_illegal_action_mode(illegal_action)
         self.illegal_reward = float(illegal_reward)
         self.channel_last = bool(connect_four_v3_layout)
-        self.possible_agents = [f"player_{i}" for i in range(players)]
-        self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        shape = (height, width, players) if self.channel_last else (players, height, width)
+        self._names = [f"player_{i}" for i in range(r.players)]  # seat s is _names[s - 1]
+        self._opponents: OpponentSeats | None = None
+        if opponent is None:
+            learners = list(range(1, r.players + 1))
+        else:
+            learners = [check_agent_player(agent_player, r)]
+            self._opponents = OpponentSeats(opponent, r, learners)
+        self.possible_agents = [self._names[s - 1] for s in learners]
+        self._index = {self._names[s - 1]: s - 1 for s in learners}
+        self.np_random: np.random.Generator | None = None  # type: ignore[assignment]
+        shape = (
+            (r.height, r.width, r.players) if self.channel_last else (r.players, r.height, r.width)
+        )
         self._obs_dtype = np.dtype(np.int8 if self.channel_last else np.uint8)
-        n = self._empty.num_actions
+        n = r.num_actions
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -107,10 +130,8 @@ class InARowAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         b = self.board
-        planes = b.observation("uint8").view(self._obs_dtype)  # plane 0 = side to move
-        shift = b.current_player - 1 - self._index[agent]
-        if shift:
-            planes = np.roll(planes, shift, axis=0)
+        seat = self._index[agent] + 1
+        planes = b.observation("uint8", player=seat).view(self._obs_dtype)
         if self.channel_last:
             planes = np.ascontiguousarray(np.moveaxis(planes, 0, -1))
         if agent == self.agent_selection and not b.is_over:
@@ -125,8 +146,15 @@ class InARowAECEnv(AECEnv):
         return {"observation": planes, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game (the rules are deterministic: `seed` changes nothing)."""
-        self.board = self._empty.copy()
+        """A new game. `seed` seeds the generator of the opponent's choices (the
+        rules themselves are deterministic); with an opponent that fails, the
+        previous state is kept and the error propagates."""
+        if seed is not None or self.np_random is None:
+            self.np_random, _ = seeding.np_random(seed)
+        board = self._empty.copy()
+        if self._opponents is not None:
+            self._opponents.begin(board, self.np_random)  # on error nothing changed
+        self.board = board
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -141,7 +169,8 @@ class InARowAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        b = self.board
+        # With an opponent the step may fail after the agent's move: work on a copy.
+        b = self.board if self._opponents is None else self.board.copy()
         try:
             b.move(action)  # validates (type, range, legality); unchanged on error
         except inarow.IllegalMoveError:
@@ -154,17 +183,21 @@ class InARowAECEnv(AECEnv):
             self.infos[agent]["illegal_move"] = True
             self._accumulate_rewards()
             return
+        if self._opponents is not None:
+            assert self.np_random is not None
+            self._opponents.play(b, self.np_random)  # on error the board stays
+        self.board = b
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         if b.is_over:
-            if b.winner is not None:
-                self.rewards = dict.fromkeys(self.agents, -1.0)
-                self.rewards[self.possible_agents[b.winner - 1]] = 1.0
+            returns = b.returns().tolist()
+            self.rewards = {a: returns[self._index[a]] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         self.agent_selection = self._agent_selector.next()
         self._accumulate_rewards()
         # AgentSelector cycles in seat order, which is the board's turn order.
-        assert b.is_over or self.agent_selection == self.possible_agents[b.current_player - 1]
+        assert b.is_over or self.agent_selection == self._names[b.current_player - 1]
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":

@@ -3,10 +3,16 @@
 `InARowMultiAgentEnv` is a ``ray.rllib.env.multi_agent_env.MultiAgentEnv`` with
 agents ``"player_1" .. "player_p"`` (inarow's player numbers). Each step only the
 agent to move receives an observation; rewards arrive once, at the end, for every
-agent: +1 winner, -1 the others, 0 each on a draw.
+agent: its entry of `inarow.Board.returns` (+1 winner, -1 the others, 0 each on a
+draw).
 
-``env_config`` keys: ``width, height, k, players, gravity`` (Connect Four by
-default); ``observation``: "flat" (default: float32 egocentric planes flattened to
+``env_config`` keys: ``rules`` (an `inarow.Rules`) or ``width, height, k, players,
+gravity`` (Connect Four by default); ``opponent`` (any opponent of
+`inarow.opponents`: "random", "solver", an agent, a list of them or a curriculum,
+drawn per episode from the generator ``reset(seed=...)`` seeds) with
+``agent_player`` (1..players, default 1): the env then has the one agent
+``"player_{agent_player}"`` and the opponent plays every other seat inside ``reset``
+and ``step``, all-or-nothing as in `inarow.gymnasium.InARowEnv`; ``observation``: "flat" (default: float32 egocentric planes flattened to
 ``(players*height*width,)``, which RLlib's default models take) or "dict"
 (``{"observations": float32 (players, h, w), "action_mask": float32 (A,)}``, the
 layout of RLlib's action-masking RLModule example); ``illegal_action`` for an
@@ -31,6 +37,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import inarow
 from inarow.gymnasium import check_illegal_action_mode, in_action_space
+from inarow.opponents import OpponentSeats, check_agent_player
 
 __all__ = ["ENV_NAME", "InARowMultiAgentEnv", "register"]
 
@@ -45,12 +52,14 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         cfg = dict(config or {})
         rules = {
             key: cfg.pop(key)
-            for key in ("width", "height", "k", "players", "gravity")
+            for key in ("width", "height", "k", "players", "gravity", "rules")
             if key in cfg
         }
         self.observation_mode = cfg.pop("observation", "flat")
         self.illegal_action = check_illegal_action_mode(cfg.pop("illegal_action", "loss"))
         self.illegal_reward = float(cfg.pop("illegal_reward", -1.0))
+        opponent = cfg.pop("opponent", None)
+        agent_player = cfg.pop("agent_player", 1)
         if self.observation_mode not in ("flat", "dict"):
             raise ValueError(
                 f"observation {self.observation_mode!r} is not supported: allowed 'flat', 'dict'"
@@ -60,10 +69,16 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         if cfg:
             raise ValueError(f"unknown env_config keys: {sorted(cfg)}")
         self._empty = inarow.Board(**rules)
-        b = self._empty
-        self.agents = self.possible_agents = [f"player_{i}" for i in range(1, b.players + 1)]
-        shape = (b.players, b.height, b.width)
-        n = b.num_actions
+        self.rules = r = self._empty.rules
+        self._opponents: OpponentSeats | None = None
+        if opponent is None:
+            self._learners = list(range(1, r.players + 1))
+        else:
+            self._learners = [check_agent_player(agent_player, r)]
+            self._opponents = OpponentSeats(opponent, r, self._learners)
+        self.agents = self.possible_agents = [self._agent(p) for p in self._learners]
+        shape = (r.players, r.height, r.width)
+        n = r.num_actions
         if self.observation_mode == "flat":
             obs_space: spaces.Space = spaces.Box(0.0, 1.0, (int(np.prod(shape)),), np.float32)
         else:
@@ -75,33 +90,41 @@ class InARowMultiAgentEnv(MultiAgentEnv):
             )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.board = b.copy()
+        self.board = self._empty.copy()
         self._over = False
 
     def _agent(self, player: int) -> str:
-        return self.possible_agents[player - 1]
+        return f"player_{player}"
 
     def _obs(self, player: int) -> Any:
         b = self.board
-        planes = b.observation("float32")  # plane 0 = the side to move
-        shift = b.current_player - player
-        if shift:
-            planes = np.roll(planes, shift, axis=0)
+        planes = b.observation("float32", player=player)
         if self.observation_mode == "flat":
             return planes.reshape(-1)
         mask = b.legal_mask().astype(np.float32)
         return {"observations": planes, "action_mask": mask}
 
+    def _end(self, rewards: dict[str, float], infos: dict[str, Any]) -> tuple:
+        """The step that ends the game: every agent observes and gets its reward."""
+        self._over = True
+        obs = {self._agent(p): self._obs(p) for p in self._learners}
+        return obs, rewards, {"__all__": True}, {"__all__": False}, infos
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        self.board = self._empty.copy()
+        board = self._empty.copy()
+        if self._opponents is not None:
+            self._opponents.begin(board, self.np_random)  # on error nothing changed
+        self.board = board
         self._over = False
-        return {self._agent(1): self._obs(1)}, {}
+        nxt = board.current_player
+        return {self._agent(nxt): self._obs(nxt)}, {}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        b = self.board
+        # With an opponent the step may fail after the agent's move: work on a copy.
+        b = self.board if self._opponents is None else self.board.copy()
         mover = b.current_player
         agent = self._agent(mover)
         if self._over:
@@ -118,21 +141,15 @@ class InARowMultiAgentEnv(MultiAgentEnv):
                 raise inarow.IllegalMoveError(f"{agent}: {e} (legal: {b.legal_moves()})") from e
             rewards = dict.fromkeys(self.possible_agents, 0.0)
             rewards[agent] = self.illegal_reward
-            obs = {a: self._obs(i) for i, a in enumerate(self.possible_agents, 1)}
-            infos = {agent: {"illegal_action": True}}
-            self._over = True
-            return obs, rewards, {"__all__": True}, {"__all__": False}, infos
+            return self._end(rewards, {agent: {"illegal_action": True}})
         except TypeError as e:
             raise TypeError(f"{agent}: {e}") from e
+        if self._opponents is not None:
+            self._opponents.play(b, self.np_random)  # on error the board stays
+        self.board = b
         if b.is_over:
-            self._over = True
-            if b.winner is None:
-                rewards = dict.fromkeys(self.possible_agents, 0.0)
-            else:
-                rewards = dict.fromkeys(self.possible_agents, -1.0)
-                rewards[self._agent(b.winner)] = 1.0
-            obs = {a: self._obs(i) for i, a in enumerate(self.possible_agents, 1)}
-            return obs, rewards, {"__all__": True}, {"__all__": False}, {}
+            returns = b.returns().tolist()
+            return self._end({self._agent(p): returns[p - 1] for p in self._learners}, {})
         nxt = b.current_player
         return {self._agent(nxt): self._obs(nxt)}, {}, {"__all__": False}, {"__all__": False}, {}
 

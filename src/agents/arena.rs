@@ -22,6 +22,7 @@ use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::{Rules, MAX_PLAYERS};
 use crate::solver::book::Book;
+use crate::watch::on_threads;
 
 /// How to run a match.
 #[derive(Clone, Debug)]
@@ -185,13 +186,7 @@ pub fn play_match(
             .merge(&result);
     };
     let threads = config.threads.clamp(1, config.games.clamp(1, 256) as usize);
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            // A thread the system refuses leaves its share to the others.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
-        }
-        work();
-    });
+    on_threads(threads, "inarow-match", work);
     if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }

@@ -19,6 +19,7 @@
 mod arena;
 mod greedy;
 mod lines;
+mod many;
 mod negamax;
 mod perfect;
 
@@ -28,6 +29,7 @@ use std::sync::Arc;
 
 pub use arena::{game_rng, play_match, play_opening, seat_of_a, MatchConfig, MatchResult, Tally};
 pub use lines::{window_weight, LineBoard};
+pub use many::choose_many;
 pub use perfect::softmax_pick;
 
 use crate::game::Game;

@@ -40,7 +40,7 @@ impl FastKernel {
             } else {
                 !occupied & board
             };
-            let cell = nth_set_bit(choices, rng.below(choices.count()));
+            let cell = choices.nth(rng.below(choices.count()));
             occupied |= cell;
             stones[player] |= cell;
             if stones[player].has_line(steps, k) {
@@ -61,44 +61,9 @@ impl FastKernel {
     }
 }
 
-/// The `n`-th (0-based) set bit of `x`, as a one-bit mask.
-#[inline]
-fn nth_set_bit(set: Bitboard, n: u32) -> Bitboard {
-    let mut x = set.0;
-    // Skip whole bytes first, then bits.
-    let mut n = n;
-    let mut base = 0;
-    loop {
-        let byte_count = (x >> base & 0xFF).count_ones();
-        if n < byte_count {
-            break;
-        }
-        n -= byte_count;
-        base += 8;
-    }
-    x >>= base;
-    for _ in 0..n {
-        x &= x - 1;
-    }
-    Bitboard((x & x.wrapping_neg()) << base)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn nth_set_bit_selects_in_order() {
-        let x = 0b1011_0000_0000_0110_1001u64 | (1 << 63);
-        let bits: Vec<u64> = (0..x.count_ones())
-            .map(|n| nth_set_bit(Bitboard(x), n).0)
-            .collect();
-        let expected: Vec<u64> = (0..64)
-            .filter(|b| x >> b & 1 == 1)
-            .map(|b| 1u64 << b)
-            .collect();
-        assert_eq!(bits, expected);
-    }
 
     #[test]
     fn random_games_end_legally() {

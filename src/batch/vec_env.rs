@@ -521,9 +521,9 @@ impl Envs<'_> {
                     let won = game.play_unchecked(actions[i] as usize);
                     if won {
                         out.rewards[i] = 1.0;
-                        let rewards = &mut out.player_rewards[i * d.players..(i + 1) * d.players];
-                        rewards.fill(-1.0);
-                        rewards[mover] = 1.0;
+                        game.write_returns(
+                            &mut out.player_rewards[i * d.players..(i + 1) * d.players],
+                        );
                         out.winner[i] = mover as i8 + 1;
                     }
                     if won || game.is_over() {

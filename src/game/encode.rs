@@ -44,31 +44,42 @@ impl Game {
     /// Writes egocentric planes `(players, height, width)`: plane `i` holds the stones of
     /// the player `i` turns after the side to move (plane 0 = the side to move).
     pub fn write_planes<T: Copy>(&self, out: &mut [T], zero: T, one: T) {
+        self.write_planes_as(self.to_move, out, zero, one);
+    }
+
+    /// [`Game::write_planes`] from the view of `player` (0-based): plane `i` holds the
+    /// stones of the player `i` turns after `player`.
+    pub fn write_planes_as<T: Copy>(&self, player: usize, out: &mut [T], zero: T, one: T) {
         let (p, cells) = (self.rules.players(), self.rules.num_cells());
         let w = self.rules.width();
         if self.words == 1 {
             // Dense boards: write every cell without branches on the stones.
             for plane in 0..p {
-                let owner = (self.to_move + plane) % p;
-                let stones = Bitboard(self.stones[owner]);
+                let owner = (player + plane) % p;
                 let dst = &mut out[plane * cells..(plane + 1) * cells];
-                for (row, line) in dst.chunks_exact_mut(w).enumerate() {
-                    for (col, cell) in line.iter_mut().enumerate() {
-                        *cell = if stones.contains(self.layout.bit(row, col)) {
-                            one
-                        } else {
-                            zero
-                        };
-                    }
-                }
+                self.layout
+                    .write_plane(Bitboard(self.stones[owner]), dst, zero, one);
             }
             return;
         }
         out[..p * cells].fill(zero);
         for plane in 0..p {
-            let owner = (self.to_move + plane) % p;
+            let owner = (player + plane) % p;
             let dst = &mut out[plane * cells..(plane + 1) * cells];
             self.for_each_stone(owner, |row, col| dst[row * w + col] = one);
+        }
+    }
+
+    /// Writes the return of each player (`players` entries, pgx's `returns`): +1 for
+    /// the winner and -1 for every other player once someone has won, else 0 (a draw
+    /// or a game still running).
+    pub fn write_returns(&self, out: &mut [f32]) {
+        match self.winner {
+            Some(winner) => {
+                out.fill(-1.0);
+                out[winner] = 1.0;
+            }
+            None => out.fill(0.0),
         }
     }
 

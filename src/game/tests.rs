@@ -168,3 +168,56 @@ fn brute_force_winner(g: &Game) -> Option<usize> {
     }
     None
 }
+
+#[test]
+fn returns_are_plus_one_for_the_winner_and_minus_one_for_the_others() {
+    let mut g = game(3, 4, 3, 3, true);
+    let mut out = [9.0f32; 3];
+    g.write_returns(&mut out);
+    assert_eq!(out, [0.0, 0.0, 0.0]); // running
+    for a in [0, 1, 2, 0, 1, 2, 0] {
+        g.play(a).unwrap();
+    }
+    assert_eq!(g.winner(), Some(0));
+    g.write_returns(&mut out);
+    assert_eq!(out, [1.0, -1.0, -1.0]);
+    let mut draw = game(3, 3, 3, 2, false);
+    for a in [0, 1, 2, 4, 3, 5, 7, 6, 8] {
+        draw.play(a).unwrap();
+    }
+    assert!(draw.is_draw());
+    let mut two = [9.0f32; 2];
+    draw.write_returns(&mut two);
+    assert_eq!(two, [0.0, 0.0]);
+}
+
+#[test]
+fn planes_of_any_player_rotate_the_planes_of_the_side_to_move() {
+    for (w, h, k, p, gravity) in [
+        (7, 6, 4, 3, true),
+        (9, 9, 5, 4, false),
+        (20, 3, 3, 2, false),
+    ] {
+        let mut g = game(w, h, k, p, gravity);
+        for a in [0, 1, 2, 3, 4] {
+            g.play(a).unwrap();
+        }
+        let cells = (w * h) as usize;
+        let players = p as usize;
+        let mut mover = vec![0u8; players * cells];
+        g.write_planes(&mut mover, 0, 1);
+        for view in 0..players {
+            let mut planes = vec![0u8; players * cells];
+            g.write_planes_as(view, &mut planes, 0, 1);
+            for plane in 0..players {
+                // plane `plane` of `view` is the stones of player (view + plane) % p,
+                // which is plane (view + plane - to_move) mod p of the side to move.
+                let of_mover = (view + plane + players - g.to_move()) % players;
+                assert_eq!(
+                    planes[plane * cells..(plane + 1) * cells],
+                    mover[of_mover * cells..(of_mover + 1) * cells]
+                );
+            }
+        }
+    }
+}

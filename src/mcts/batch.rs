@@ -194,15 +194,7 @@ impl<S: SearchState> Forest<S> {
             .zip(self.leaves.iter_mut())
             .zip(self.obs.chunks_exact_mut(obs_len))
             .zip(self.mask.chunks_exact_mut(actions));
-        match pool {
-            Some(pool) if n >= PARALLEL_TREES => pool.install(|| {
-                work.collect::<Vec<_>>()
-                    .into_par_iter()
-                    .with_min_len(PARALLEL_TREES / 2)
-                    .for_each(step)
-            }),
-            _ => work.for_each(step),
-        }
+        for_each_tree(pool, n, work, step);
         // Compact the waiting rows to the front, in tree order.
         self.rows.clear();
         for i in 0..n {
@@ -299,15 +291,7 @@ impl<S: SearchState> Forest<S> {
                 .iter_mut()
                 .zip(self.leaves.iter_mut())
                 .zip(row_of.iter());
-            match pool {
-                Some(pool) if n >= PARALLEL_TREES => pool.install(|| {
-                    work.collect::<Vec<_>>()
-                        .into_par_iter()
-                        .with_min_len(PARALLEL_TREES / 2)
-                        .for_each(apply)
-                }),
-                _ => work.for_each(apply),
-            }
+            for_each_tree(pool, n, work, apply);
         }
         self.next_round(config, rules, pool)
     }
@@ -416,6 +400,28 @@ type Slot<'a, S> = (
 /// Trees below which a round stays on the calling thread: a round costs about a
 /// microsecond per tree, less than waking the pool's threads for small batches.
 const PARALLEL_TREES: usize = 512;
+/// Runs `f` on each of `n` trees' shares of a round, across `pool` when there are
+/// enough trees to pay for waking it.
+fn for_each_tree<T: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    n: usize,
+    work: impl Iterator<Item = T>,
+    f: impl Fn(T) + Send + Sync,
+) {
+    match pool {
+        Some(pool) if n >= PARALLEL_TREES => {
+            let shares: Vec<T> = work.collect();
+            pool.install(|| {
+                shares
+                    .into_par_iter()
+                    .with_min_len(PARALLEL_TREES / 2)
+                    .for_each(f)
+            })
+        }
+        _ => work.for_each(f),
+    }
+}
+
 /// Simulations between two looks at the cancel flag.
 const CANCEL_POLL: u32 = 64;
 

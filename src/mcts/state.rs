@@ -1,10 +1,13 @@
 //! The positions a tree walks through: a copyable one-word state for boards whose
 //! layout fits a `u64` (Connect Four, tic-tac-toe), and [`Game`] for every other board.
 //!
-//! Both follow the layout of [`Rules`]: bit `col * (height + 1) + row_from_bottom`.
+//! Both stand on the board's [`Layout`] (where a stone sits) and [`Bitboard`]
+//! (what a line is).
 
 use crate::batch::random_legal_action;
+use crate::bitboard::Bitboard;
 use crate::game::Game;
+use crate::layout::Layout;
 use crate::rng::Rng;
 use crate::rules::{Rules, MAX_PLAYERS};
 
@@ -36,26 +39,19 @@ pub(crate) trait SearchState: Clone + Send + Sync {
     fn same_position(&self, other: &Self) -> bool;
 }
 
-/// Tables of a one-word board.
+/// A one-word board: its [`Layout`] and the cells of each action.
 pub(crate) struct WordGeometry {
     rules: Rules,
-    /// The layout bit of each action's cell (free placement) or of each column's
-    /// bottom cell (gravity).
-    action_bit: Vec<u64>,
-    /// The top cell of each column (gravity: a column is playable while it is empty).
-    column_top: Vec<u64>,
-    /// The bottom cell of every column.
-    bottom: u64,
-    /// Every real cell.
-    cells: u64,
-    directions: [u32; 4],
+    layout: Layout,
+    /// Gravity: the cells of each column; free placement: each action's cell.
+    action_cells: Vec<Bitboard>,
 }
 
 /// A one-word position: stones per player, occupancy, side to move, result.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct WordState {
-    stones: [u64; MAX_PLAYERS],
-    occupied: u64,
+    stones: [Bitboard; MAX_PLAYERS],
+    occupied: Bitboard,
     to_move: u8,
     /// `u8::MAX` while nobody has won.
     winner: u8,
@@ -63,48 +59,33 @@ pub(crate) struct WordState {
 
 impl WordGeometry {
     #[inline]
-    fn has_line(&self, stones: u64) -> bool {
-        let k = self.rules.k();
-        if k == 4 {
-            // Connect Four's k, unrolled: two shift-ands per direction.
-            return self.directions.iter().any(|&step| {
-                let m = stones & (stones >> step);
-                step != 0 && m & (m >> (2 * step)) != 0
-            });
+    fn has_line(&self, stones: Bitboard) -> bool {
+        let steps = self.layout.line_steps();
+        match self.layout.k() {
+            // Connect Four's k as a constant: the line test unrolls to two
+            // shift-ands per direction.
+            4 => stones.has_line(steps, 4),
+            k => stones.has_line(steps, k),
         }
-        self.directions.iter().any(|&step| {
-            if step == 0 {
-                return false;
-            }
-            let step = step as usize;
-            let (mut m, mut run) = (stones, 1);
-            while run < k {
-                let t = run.min(k - run);
-                m &= m >> (t * step);
-                run += t;
-            }
-            m != 0
-        })
     }
 
     /// The cell an action fills, given the occupancy.
     #[inline]
-    fn cell_of(&self, action: usize, occupied: u64) -> u64 {
+    fn cell_of(&self, action: usize, occupied: Bitboard) -> Bitboard {
         if self.rules.gravity() {
-            let column = self.column_top[action] * 2 - self.action_bit[action];
-            (occupied + self.action_bit[action]) & column
+            self.layout.drop_cells(occupied) & self.action_cells[action]
         } else {
-            self.action_bit[action]
+            self.action_cells[action]
         }
     }
 }
 
 impl WordState {
     #[inline]
-    fn place(&mut self, bit: u64, geometry: &WordGeometry) {
+    fn place(&mut self, cell: Bitboard, geometry: &WordGeometry) {
         let p = self.to_move as usize;
-        self.stones[p] |= bit;
-        self.occupied |= bit;
+        self.stones[p] |= cell;
+        self.occupied |= cell;
         if geometry.has_line(self.stones[p]) {
             self.winner = p as u8;
         }
@@ -116,57 +97,35 @@ impl WordState {
     }
 }
 
-/// The `n`-th (0-based) set bit of `x`, as a one-bit mask.
-#[inline]
-fn nth_set_bit(mut x: u64, n: u32) -> u64 {
-    for _ in 0..n {
-        x &= x - 1;
-    }
-    x & x.wrapping_neg()
-}
-
 impl SearchState for WordState {
     type Geometry = WordGeometry;
 
     fn geometry(rules: Rules) -> WordGeometry {
-        assert!(rules.fits_word(), "WordState needs a one-word layout");
-        let (w, h) = (rules.width(), rules.height());
-        let stride = h + 1;
-        let bit = |row: usize, col: usize| 1u64 << (col * stride + (h - 1 - row));
-        let action_bit = if rules.gravity() {
-            (0..w).map(|col| bit(h - 1, col)).collect()
+        let layout = Layout::of(&rules);
+        assert!(layout.fits_word(), "WordState needs a one-word layout");
+        let w = layout.width();
+        let action_cells = if rules.gravity() {
+            (0..w).map(|col| layout.column(col)).collect()
         } else {
-            (0..w * h).map(|a| bit(a / w, a % w)).collect()
+            (0..rules.num_cells())
+                .map(|a| Bitboard(1 << layout.bit(a / w, a % w)))
+                .collect()
         };
-        let column_top = (0..w).map(|col| bit(0, col)).collect();
-        let bottom = (0..w).map(|col| bit(h - 1, col)).sum();
-        let cells = (0..w * h).map(|a| bit(a / w, a % w)).sum();
-        let (k, s) = (rules.k(), stride as u32);
-        let diagonal = k <= w.min(h);
-        let directions = [
-            if k <= h { 1 } else { 0 },
-            if k <= w { s } else { 0 },
-            if diagonal { s + 1 } else { 0 },
-            if diagonal { s - 1 } else { 0 },
-        ];
         WordGeometry {
             rules,
-            action_bit,
-            column_top,
-            bottom,
-            cells,
-            directions,
+            layout,
+            action_cells,
         }
     }
 
     fn from_game(game: &Game, geometry: &WordGeometry) -> WordState {
-        let mut stones = [0u64; MAX_PLAYERS];
+        let mut stones = [Bitboard(0); MAX_PLAYERS];
         for (p, s) in stones.iter_mut().enumerate().take(geometry.rules.players()) {
-            *s = game.stones(p)[0];
+            *s = Bitboard(game.stones(p)[0]);
         }
         WordState {
             stones,
-            occupied: stones.iter().fold(0, |a, s| a | s),
+            occupied: stones.iter().fold(Bitboard(0), |a, &s| a | s),
             to_move: game.to_move() as u8,
             winner: game.winner().map_or(u8::MAX, |p| p as u8),
         }
@@ -181,7 +140,7 @@ impl SearchState for WordState {
     fn status(&self, geometry: &WordGeometry) -> Status {
         if self.winner != u8::MAX {
             Status::Won(self.winner as usize)
-        } else if self.occupied == geometry.cells {
+        } else if self.occupied == geometry.layout.board() {
             Status::Draw
         } else {
             Status::Ongoing
@@ -190,12 +149,12 @@ impl SearchState for WordState {
 
     #[inline]
     fn play(&mut self, action: usize, geometry: &WordGeometry) {
-        let bit = geometry.cell_of(action, self.occupied);
+        let cell = geometry.cell_of(action, self.occupied);
         debug_assert!(
-            bit != 0 && self.occupied & bit == 0,
+            cell.count() == 1 && (self.occupied & cell).is_empty(),
             "illegal action {action}"
         );
-        self.place(bit, geometry);
+        self.place(cell, geometry);
     }
 
     #[inline]
@@ -208,17 +167,16 @@ impl SearchState for WordState {
         if self.winner != u8::MAX {
             return;
         }
-        if geometry.rules.gravity() {
-            for (col, &top) in geometry.column_top.iter().enumerate() {
-                if self.occupied & top == 0 {
-                    f(col);
-                }
-            }
-        } else {
-            for (a, &bit) in geometry.action_bit.iter().enumerate() {
-                if self.occupied & bit == 0 {
-                    f(a);
-                }
+        let gravity = geometry.rules.gravity();
+        for (a, &cells) in geometry.action_cells.iter().enumerate() {
+            // A column is playable until full, a cell while empty.
+            let taken = self.occupied & cells;
+            if if gravity {
+                taken != cells
+            } else {
+                taken.is_empty()
+            } {
+                f(a);
             }
         }
     }
@@ -231,32 +189,23 @@ impl SearchState for WordState {
                 return Status::Won(s.winner as usize);
             }
             let free = if geometry.rules.gravity() {
-                (s.occupied + geometry.bottom) & geometry.cells
+                geometry.layout.drop_cells(s.occupied)
             } else {
-                !s.occupied & geometry.cells
+                !s.occupied & geometry.layout.board()
             };
-            if free == 0 {
+            if free.is_empty() {
                 return Status::Draw;
             }
-            let bit = nth_set_bit(free, rng.below(free.count_ones()));
-            s.place(bit, geometry);
+            s.place(free.nth(rng.below(free.count())), geometry);
         }
     }
 
     fn write_planes(&self, geometry: &WordGeometry, out: &mut [f32]) {
-        let rules = &geometry.rules;
-        let (p, w, h) = (rules.players(), rules.width(), rules.height());
-        let cells = w * h;
-        let stride = h + 1;
-        for plane in 0..p {
+        let p = geometry.rules.players();
+        let cells = geometry.rules.num_cells();
+        for (plane, dst) in out[..p * cells].chunks_exact_mut(cells).enumerate() {
             let stones = self.stones[(self.to_move as usize + plane) % p];
-            let dst = &mut out[plane * cells..(plane + 1) * cells];
-            for (row, line) in dst.chunks_exact_mut(w).enumerate() {
-                let shift = h - 1 - row;
-                for (col, cell) in line.iter_mut().enumerate() {
-                    *cell = ((stones >> (col * stride + shift)) & 1) as f32;
-                }
-            }
+            geometry.layout.write_plane(stones, dst, 0.0, 1.0);
         }
     }
 

@@ -534,26 +534,14 @@ impl<S: SearchState> Tree<S> {
                 self.gumbel_sigma(node);
                 if depth == 0 {
                     let considered = self.schedule[self.sims_done as usize];
-                    select::gumbel_root(
-                        considered,
-                        &self.gumbel,
-                        &self.log_priors,
-                        &self.sigma,
-                        &self.run_visits,
-                    )
-                    .or_else(|| {
-                        // Off schedule (a forced proven win broke the pattern):
-                        // the actions least visited this run compete.
-                        let least = *self.run_visits.iter().min().unwrap();
-                        select::gumbel_root(
-                            least,
-                            &self.gumbel,
-                            &self.log_priors,
-                            &self.sigma,
-                            &self.run_visits,
-                        )
-                    })
-                    .unwrap_or(0)
+                    self.gumbel_root(considered)
+                        .or_else(|| {
+                            // Off schedule (a forced proven win broke the pattern):
+                            // the actions least visited this run compete.
+                            let least = *self.run_visits.iter().min().unwrap();
+                            self.gumbel_root(least)
+                        })
+                        .unwrap_or(0)
                 } else {
                     let children = &self.nodes[range.clone()];
                     select::gumbel_interior(&self.log_priors, &self.sigma, children, &mut self.buf)
@@ -561,6 +549,18 @@ impl<S: SearchState> Tree<S> {
             }
         };
         range.start + i
+    }
+
+    /// The root child to visit among those visited `visits` times this run
+    /// ([`select::gumbel_root`] on this run's draws, priors and sigma).
+    fn gumbel_root(&self, visits: u32) -> Option<usize> {
+        select::gumbel_root(
+            visits,
+            &self.gumbel,
+            &self.log_priors,
+            &self.sigma,
+            &self.run_visits,
+        )
     }
 
     /// Fills `log_priors` and `sigma` (scaled completed Q) for `node`'s children,
@@ -626,14 +626,7 @@ impl<S: SearchState> Tree<S> {
                 policy[c.action as usize] = *p;
             }
             let most = self.run_visits.iter().copied().max().unwrap_or(0);
-            select::gumbel_root(
-                most,
-                &self.gumbel,
-                &self.log_priors,
-                &self.sigma,
-                &self.run_visits,
-            )
-            .unwrap_or(0)
+            self.gumbel_root(most).unwrap_or(0)
         } else {
             let norm = if total > 0 {
                 total as f32

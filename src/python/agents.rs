@@ -1,39 +1,29 @@
 //! `inarow.agents` and the native half of `inarow.evaluate.match`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyTuple};
 
-use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
-use super::board::{game_arg, move_error, Board};
+use super::args::{bool_arg, int_arg, ranged_int, rules_from_args, DEFAULTS};
+use super::board::{game_arg, Board};
 use super::book::shipped_book;
-use super::errors::{CancelledError, IllegalMoveError, SolverConfigError, UnsupportedRulesError};
+use super::errors::{IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
 use super::vec_env::{seed_arg, threads_arg};
 use crate::agents::{
-    game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec, AgentError,
-    AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,
+    choose_many, game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec,
+    AgentError, AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,
 };
 use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
-use crate::watch::CancelToken;
+use crate::watch::{cores, CancelToken};
 use crate::{Game, Rng};
 
 /// Most games one match accepts.
 const MAX_GAMES: i64 = 1 << 40;
-
-fn agent_error(e: AgentError) -> PyErr {
-    match e {
-        AgentError::GameOver => IllegalMoveError::new_err(e.to_string()),
-        AgentError::Unsupported(m) => UnsupportedRulesError::new_err(m),
-        AgentError::InvalidConfig(m) => PyValueError::new_err(m),
-        AgentError::OutOfMemory(m) => PyMemoryError::new_err(m),
-        AgentError::Cancelled => CancelledError::new_err("cancelled"),
-    }
-}
 
 fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
@@ -63,7 +53,7 @@ pub struct Agent {
 
 impl Agent {
     fn build(spec: Spec, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Agent> {
-        spec.validate().map_err(agent_error)?;
+        spec.validate().map_err(PyErr::from)?;
         let seed = seed_arg(seed)?;
         Ok(Agent {
             spec,
@@ -80,9 +70,9 @@ impl Agent {
 
     /// A move for `game` from this agent's own generator.
     fn choose_here(&self, py: Python<'_>, game: &Game) -> PyResult<usize> {
-        self.spec.check_rules(game.rules()).map_err(agent_error)?;
+        self.spec.check_rules(game.rules()).map_err(PyErr::from)?;
         if game.is_over() {
-            return Err(agent_error(AgentError::GameOver));
+            return Err(AgentError::GameOver.into());
         }
         let token = CancelToken::new();
         let book = perfect_book(py, &self.spec);
@@ -97,7 +87,7 @@ impl Agent {
         } else {
             work()
         };
-        chosen.map_err(agent_error)
+        chosen.map_err(PyErr::from)
     }
 
     /// Its name in `inarow.agents` and its arguments, as Python values.
@@ -156,25 +146,6 @@ fn temperature_arg(t: &Bound<'_, PyAny>) -> PyResult<f64> {
     Ok(v)
 }
 
-fn ranged(
-    obj: Option<&Bound<'_, PyAny>>,
-    name: &str,
-    lo: i64,
-    hi: i64,
-    default: i64,
-) -> PyResult<i64> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(default);
-    };
-    match int_arg(obj, name)? {
-        Some(v) if (lo..=hi).contains(&v) => Ok(v),
-        _ => Err(SolverConfigError::new_err(format!(
-            "{name}={} is out of range: allowed {lo}..={hi}",
-            obj.repr()?
-        ))),
-    }
-}
-
 #[pymethods]
 impl Agent {
     /// A uniformly random legal move.
@@ -218,14 +189,15 @@ impl Agent {
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Agent> {
         let temperature = temperature.map(temperature_arg).transpose()?.unwrap_or(0.0);
-        let tt_bytes = ranged(
+        let tt_bytes = ranged_int::<SolverConfigError>(
             tt_bytes,
             "tt_bytes",
             MIN_TT_BYTES as i64,
             MAX_TT_BYTES as i64,
             DEFAULT_TT_BYTES as i64,
         )? as usize;
-        let threads = ranged(threads, "threads", 1, MAX_THREADS as i64, 1)? as usize;
+        let threads =
+            ranged_int::<SolverConfigError>(threads, "threads", 1, MAX_THREADS as i64, 1)? as usize;
         Agent::build(
             Spec::Perfect {
                 temperature,
@@ -255,13 +227,13 @@ impl Agent {
         boards: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<usize>> {
-        let threads = threads_arg(threads)?.unwrap_or_else(default_threads);
+        let threads = threads_arg(threads)?.unwrap_or_else(cores);
         let mut games = Vec::new();
         for (i, board) in boards.try_iter()?.enumerate() {
             let game = game_arg(&board?, &format!("boards[{i}]"))?;
             self.spec
                 .check_rules(game.rules())
-                .map_err(|e| with_index(py, agent_error(e), i))?;
+                .map_err(|e| with_index(py, PyErr::from(e), i))?;
             if game.is_over() {
                 return Err(IllegalMoveError::new_err(format!(
                     "boards[{i}]: the game is over: there is no move to choose"
@@ -284,7 +256,7 @@ impl Agent {
             || choose_many(spec, book, games, base, threads, token.flag()),
             |_| Ok(()),
         )?;
-        result.map_err(agent_error)
+        result.map_err(PyErr::from)
     }
 
     /// `"random"`, `"greedy"`, `"negamax"` or `"perfect"`.
@@ -349,12 +321,6 @@ impl Agent {
     }
 }
 
-fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-}
-
 fn with_index(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     let msg = format!("boards[{i}]: {}", e.value(py));
     let new = match e.get_type(py).call1((msg,)) {
@@ -363,53 +329,6 @@ fn with_index(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     };
     new.set_cause(py, Some(e));
     new
-}
-
-/// `spec`'s move on each game, across threads; game `i` uses stream `i` of `base`.
-fn choose_many(
-    spec: Spec,
-    book: Option<Arc<Book>>,
-    games: &[Game],
-    base: u64,
-    threads: usize,
-    cancel: &AtomicBool,
-) -> Result<Vec<usize>, AgentError> {
-    let next = AtomicU64::new(0);
-    let out: Vec<AtomicU64> = (0..games.len()).map(|_| AtomicU64::new(0)).collect();
-    let failure: Mutex<Option<AgentError>> = Mutex::new(None);
-    let work = || {
-        let mut worker = AgentWorker::new(spec).with_book(book.clone());
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-            if i >= games.len() {
-                break;
-            }
-            let mut rng = Rng::new(base, i as u64);
-            match worker.choose(&games[i], &mut rng, cancel) {
-                Ok(a) => out[i].store(a as u64, Ordering::Relaxed),
-                Err(e) => {
-                    failure
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .get_or_insert(e);
-                    next.store(games.len() as u64, Ordering::Relaxed);
-                    break;
-                }
-            }
-        }
-    };
-    let threads = threads.clamp(1, games.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            // A thread the system refuses leaves its share to the others.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, work);
-        }
-        work();
-    });
-    if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
-    Ok(out.into_iter().map(|a| a.into_inner() as usize).collect())
 }
 
 /// One side of a match: a built-in agent (played natively) or a Python callable.
@@ -497,7 +416,7 @@ pub fn play_match<'py>(
         .map(|s| bool_arg(s, "swap"))
         .transpose()?
         .unwrap_or(true);
-    let threads = threads_arg(threads)?.unwrap_or_else(default_threads);
+    let threads = threads_arg(threads)?.unwrap_or_else(cores);
     let progress = progress.filter(|p| !p.is_none());
     if let Some(p) = progress {
         if !p.is_callable() {
@@ -541,7 +460,7 @@ pub fn play_match<'py>(
                 || core_play_match(rules, sa, sb, &config, &done, token.flag()),
                 tick,
             )?;
-            r.map_err(agent_error)?
+            r.map_err(PyErr::from)?
         }
         _ => play_match_here(py, rules, [&side_a, &side_b], &config, progress)?,
     };
@@ -614,7 +533,7 @@ fn play_match_here(
                     } else {
                         worker.choose(game, rng, token.flag())
                     };
-                    r.map_err(agent_error)?
+                    r.map_err(PyErr::from)?
                 }
                 Mover::Python(agent) => {
                     let copy = Bound::new(py, Board { game: game.clone() })?;
@@ -622,7 +541,7 @@ fn play_match_here(
                     python_action(py, &ret, &game, ["a", "b"][which], agent, i)?
                 }
             };
-            game.play(action).map_err(move_error)?;
+            game.play(action)?;
         }
         result.record(seat_a, game.winner(), game.stones_on_board());
         if let Some(p) = progress {

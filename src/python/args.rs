@@ -6,8 +6,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
-use super::errors::InvalidRulesError;
-use crate::{RuleValue, Rules, RulesError};
+use crate::{RuleValue, Rules};
 
 /// An argument as the caller gave it, or `Omitted`: tells an explicit `None`
 /// apart from no argument at all.
@@ -159,6 +158,27 @@ pub(crate) fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i64
     })
 }
 
+/// An integer setting in `lo..=hi`, `default` when omitted or None; a value out of
+/// range (however large) raises `E` naming the setting and its range.
+pub(crate) fn ranged_int<E: pyo3::PyTypeInfo>(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    lo: i64,
+    hi: i64,
+    default: i64,
+) -> PyResult<i64> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(default);
+    };
+    match int_arg(obj, name)? {
+        Some(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(PyErr::new::<E, _>(format!(
+            "{name}={} is out of range: allowed {lo}..={hi}",
+            shown(obj)
+        ))),
+    }
+}
+
 /// Strictly a bool: Python's `bool` or numpy's `bool_`, nothing that merely
 /// has a truth value.
 pub(crate) fn bool_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
@@ -265,11 +285,41 @@ pub(crate) fn dtype_arg(
     )))
 }
 
-/// The dtypes of observation planes.
-pub(crate) const PLANE_DTYPES: [&str; 3] = ["uint8", "bool", "float32"];
+/// The element type of observation planes: the one place their names are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PlaneDtype {
+    U8,
+    Bool,
+    F32,
+}
 
-pub(crate) fn rules_error(e: RulesError) -> PyErr {
-    InvalidRulesError::new_err(e.to_string())
+impl PlaneDtype {
+    const ALL: [PlaneDtype; 3] = [PlaneDtype::U8, PlaneDtype::Bool, PlaneDtype::F32];
+    const NAMES: [&'static str; 3] = ["uint8", "bool", "float32"];
+
+    /// The numpy name.
+    pub(crate) fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// Bytes per element.
+    pub(crate) fn size(self) -> u128 {
+        if self == PlaneDtype::F32 {
+            4
+        } else {
+            1
+        }
+    }
+
+    /// The dtype argument `name` (uint8 when omitted), spelled as a name or any
+    /// way numpy understands (see [`dtype_arg`]).
+    pub(crate) fn from_arg(arg: Arg<'_>, name: &str) -> PyResult<PlaneDtype> {
+        let Arg::Given(obj) = arg else {
+            return Ok(PlaneDtype::U8);
+        };
+        let found = dtype_arg(&obj, name, &Self::NAMES)?;
+        Ok(Self::ALL[Self::NAMES.iter().position(|n| *n == found).unwrap_or(0)])
+    }
 }
 
 /// Connect Four's rules, the default of every constructor.
@@ -299,5 +349,5 @@ pub(crate) fn rules_from_args(
         Some(g) => bool_arg(g, "gravity")?,
         None => defaults.4,
     };
-    Rules::from_values(&w, &h, &kk, &p, g).map_err(rules_error)
+    Ok(Rules::from_values(&w, &h, &kk, &p, g)?)
 }

@@ -8,12 +8,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
 use super::args::{
-    dtype_arg, int_arg, int_value, rules_error, rules_from_args, shown, str_arg, Arg, IntValue,
-    DEFAULTS, PLANE_DTYPES,
+    int_arg, int_value, rules_from_args, shown, str_arg, Arg, IntValue, PlaneDtype, DEFAULTS,
 };
 use super::errors::{IllegalMoveError, InvalidPositionError};
 use super::intake::{int_array, Axis, Spec};
 use super::interrupt::run_count;
+use super::rules::{rules_kwargs, rules_or_keywords, Rules as PyRules};
 use crate::{Game, MoveError, Rules};
 
 /// `obj` borrowed as an `inarow.Board` (`what` names the argument in the error).
@@ -45,10 +45,6 @@ pub struct Board {
     pub(crate) game: Game,
 }
 
-pub(crate) fn move_error(e: MoveError) -> PyErr {
-    IllegalMoveError::new_err(e.to_string())
-}
-
 impl Board {
     fn rules(&self) -> &Rules {
         self.game.rules()
@@ -58,10 +54,11 @@ impl Board {
         let n = self.rules().num_actions();
         match int_value(obj, "action")? {
             IntValue::Fits(v) if v >= 0 && (v as u64) < n as u64 => Ok(v as usize),
-            IntValue::Fits(v) => Err(move_error(MoveError::OutOfRange {
+            IntValue::Fits(v) => Err(MoveError::OutOfRange {
                 action: v as i128,
                 num_actions: n,
-            })),
+            }
+            .into()),
             IntValue::Huge(text) => Err(IllegalMoveError::new_err(format!(
                 "action {text} is out of range: allowed 0..={}",
                 n - 1
@@ -74,35 +71,46 @@ impl Board {
     }
 
     fn rules_kwargs(&self) -> String {
-        let r = self.rules();
-        format!(
-            "width={}, height={}, k={}, players={}, gravity={}",
-            r.width(),
-            r.height(),
-            r.k(),
-            r.players(),
-            if r.gravity() { "True" } else { "False" }
-        )
+        rules_kwargs(self.rules())
+    }
+
+    /// A 0-based player from the Python argument `player` (1..players; None or
+    /// omitted: the side to move).
+    fn player_arg(&self, player: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+        let p = self.rules().players();
+        match player.filter(|o| !o.is_none()) {
+            None => Ok(self.game.to_move()),
+            Some(obj) => match int_arg(obj, "player")? {
+                Some(v) if (1..=p as i64).contains(&v) => Ok(v as usize - 1),
+                _ => Err(PyValueError::new_err(format!(
+                    "player={} is out of range: allowed 1..={p} or None (the side to move)",
+                    shown(obj)
+                ))),
+            },
+        }
     }
 }
 
 #[pymethods]
 impl Board {
-    /// `Board(width=7, height=6, k=4, players=2, gravity=True)`: the empty board.
-    /// Raises `InvalidRulesError` (a `ValueError`) for rules beyond the limits
+    /// `Board(width=7, height=6, k=4, players=2, gravity=True, *, rules=None)`: the
+    /// empty board of `rules` (an `inarow.Rules`) or of the keywords (a keyword given
+    /// beside `rules` must agree with it, else `TypeError`). Raises
+    /// `InvalidRulesError` (a `ValueError`) for rules beyond the limits
     /// (1 <= width, height <= 64; 1 <= k <= max(width, height); 2 <= players <= 16)
     /// and `TypeError` for non-integers (bools included) or a non-bool `gravity`.
     #[new]
-    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None),
-           text_signature = "(width=7, height=6, k=4, players=2, gravity=True)")]
+    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None, *, rules=None),
+           text_signature = "(width=7, height=6, k=4, players=2, gravity=True, *, rules=None)")]
     fn new(
         width: Option<&Bound<'_, PyAny>>,
         height: Option<&Bound<'_, PyAny>>,
         k: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
         gravity: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Board> {
-        let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+        let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
         Ok(Board::from_game(Game::new(rules)))
     }
 
@@ -122,29 +130,15 @@ impl Board {
     #[staticmethod]
     #[pyo3(signature = (size=None), text_signature = "(size=15)")]
     fn gomoku(size: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
-        let s = match size {
-            Some(size) => match int_arg(size, "size")? {
-                Some(v) => v,
-                None => {
-                    return Err(super::errors::InvalidRulesError::new_err(format!(
-                        "size={} is out of range: allowed 5..={}",
-                        shown(size),
-                        crate::MAX_SIDE
-                    )))
-                }
-            },
-            None => 15,
-        };
-        Ok(Board::from_game(Game::new(
-            Rules::gomoku(s).map_err(rules_error)?,
-        )))
+        Ok(Board::from_game(Game::new(PyRules::gomoku(size)?.rules)))
     }
 
     /// A board after playing `moves` (actions) from the empty board.
     /// Raises `IllegalMoveError` naming the first illegal move.
     #[staticmethod]
-    #[pyo3(signature = (moves, width=None, height=None, k=None, players=None, gravity=None),
-           text_signature = "(moves, width=7, height=6, k=4, players=2, gravity=True)")]
+    #[pyo3(signature = (moves, width=None, height=None, k=None, players=None, gravity=None, *, rules=None),
+           text_signature = "(moves, width=7, height=6, k=4, players=2, gravity=True, *, rules=None)")]
+    #[allow(clippy::too_many_arguments)]
     fn from_moves(
         py: Python<'_>,
         moves: &Bound<'_, PyAny>,
@@ -153,8 +147,9 @@ impl Board {
         k: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
         gravity: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Board> {
-        let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+        let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
         let mut board = Board::from_game(Game::new(rules));
         for (i, item) in moves.try_iter()?.enumerate() {
             let item = item?;
@@ -162,7 +157,7 @@ impl Board {
             board
                 .game
                 .play(action)
-                .map_err(|e| prefix(py, move_error(e), i))?;
+                .map_err(|e| prefix(py, e.into(), i))?;
         }
         Ok(board)
     }
@@ -181,8 +176,7 @@ impl Board {
     ) -> PyResult<Board> {
         let digits = str_arg(digits, "digits")?;
         let rules = rules_from_args(width, height, k, None, None, DEFAULTS)?;
-        let game = Game::from_pons(rules, &digits)
-            .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        let game = Game::from_pons(rules, &digits)?;
         Ok(Board::from_game(game))
     }
 
@@ -221,8 +215,7 @@ impl Board {
             .into_iter()
             .map(|v| v as u8)
             .collect();
-        let game = Game::from_cells(rules, &cells)
-            .map_err(|e| InvalidPositionError::new_err(e.to_string()))?;
+        let game = Game::from_cells(rules, &cells)?;
         Ok(Board::from_game(game))
     }
 
@@ -247,9 +240,7 @@ impl Board {
                 data.get_type().name()?
             )));
         };
-        crate::from_bytes(&data)
-            .map(Board::from_game)
-            .map_err(|e| InvalidPositionError::new_err(e.to_string()))
+        Ok(Board::from_game(crate::from_bytes(&data)?))
     }
 
     /// The board as versioned bytes: rules, set-up position, moves.
@@ -257,6 +248,11 @@ impl Board {
         PyBytes::new(py, &crate::to_bytes(&self.game))
     }
 
+    /// The rules, as an `inarow.Rules` value.
+    #[getter(rules)]
+    fn rules_value(&self) -> PyRules {
+        (*self.rules()).into()
+    }
     #[getter]
     fn width(&self) -> usize {
         self.rules().width()
@@ -333,13 +329,13 @@ impl Board {
     #[pyo3(name = "move")]
     fn play(&mut self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
         let a = self.action_arg(action)?;
-        self.game.play(a).map_err(move_error)
+        Ok(self.game.play(a)?)
     }
 
     /// Takes back the last move and returns its action; `IllegalMoveError` when
     /// there is none since the board was built.
     fn undo(&mut self) -> PyResult<u16> {
-        self.game.undo().map(|a| a as u16).map_err(move_error)
+        Ok(self.game.undo()? as u16)
     }
 
     /// Whether `action` is legal now (False for any integer out of range).
@@ -374,45 +370,58 @@ impl Board {
             .into_pyarray(py)
     }
 
-    /// Egocentric planes `(players, height, width)` for learning: plane 0 holds the
-    /// stones of the side to move, plane i those of the player i turns later.
-    /// `dtype`: "uint8" (default), "bool" or "float32", as a name, a numpy type or
-    /// a dtype.
-    #[pyo3(signature = (dtype=Arg::Omitted), text_signature = "(self, dtype='uint8')")]
-    fn observation<'py>(&self, py: Python<'py>, dtype: Arg<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let dtype = match dtype {
-            Arg::Omitted => "uint8",
-            Arg::Given(d) => dtype_arg(&d, "dtype", &PLANE_DTYPES)?,
-        };
+    /// Egocentric planes `(players, height, width)` for learning, from the point of
+    /// view of `player` (1..players; None: the side to move): plane 0 holds that
+    /// player's stones, plane i those of the player i turns later. `dtype`:
+    /// "uint8" (default), "bool" or "float32", as a name, a numpy type or a dtype.
+    #[pyo3(signature = (dtype=Arg::Omitted, player=None),
+           text_signature = "(self, dtype='uint8', player=None)")]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        dtype: Arg<'py>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let dtype = PlaneDtype::from_arg(dtype, "dtype")?;
+        let me = self.player_arg(player)?;
         let r = self.rules();
         let shape = (r.players(), r.height(), r.width());
         let n = shape.0 * shape.1 * shape.2;
         Ok(match dtype {
-            "bool" => {
+            PlaneDtype::Bool => {
                 let mut v = vec![false; n];
-                self.game.write_planes(&mut v, false, true);
+                self.game.write_planes_as(me, &mut v, false, true);
                 Array3::from_shape_vec(shape, v)
                     .expect("shape")
                     .into_pyarray(py)
                     .into_any()
             }
-            "float32" => {
+            PlaneDtype::F32 => {
                 let mut v = vec![0f32; n];
-                self.game.write_planes(&mut v, 0.0, 1.0);
+                self.game.write_planes_as(me, &mut v, 0.0, 1.0);
                 let a: Bound<'py, PyArray3<f32>> = Array3::from_shape_vec(shape, v)
                     .expect("shape")
                     .into_pyarray(py);
                 a.into_any()
             }
-            _ => {
+            PlaneDtype::U8 => {
                 let mut v = vec![0u8; n];
-                self.game.write_planes(&mut v, 0, 1);
+                self.game.write_planes_as(me, &mut v, 0, 1);
                 Array3::from_shape_vec(shape, v)
                     .expect("shape")
                     .into_pyarray(py)
                     .into_any()
             }
         })
+    }
+
+    /// numpy float32 `(players,)`: each player's return (pgx's `returns`): +1 for
+    /// the winner and -1 for every other player once someone has won; all 0 on a
+    /// draw or while the game runs. `returns()[i]` is player i + 1's.
+    fn returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let mut out = vec![0f32; self.rules().players()];
+        self.game.write_returns(&mut out);
+        out.into_pyarray(py)
     }
 
     /// The cells `(row, col)` of the winning line along the line (the whole run

@@ -395,6 +395,16 @@ pub(crate) enum NonFinite {
     AllowNegInf,
 }
 
+/// Which dtypes a float argument may have.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Numbers {
+    /// Floats or integers, read as floats.
+    Real,
+    /// Floats only: an integer array (or an int in a list) is refused, as it is
+    /// more likely a mistake (actions, counts) than a network's output.
+    FloatsOnly,
+}
+
 fn float_text(v: f64) -> String {
     if v.is_nan() {
         "nan".to_string()
@@ -406,15 +416,21 @@ fn float_text(v: f64) -> String {
 }
 
 /// Reads a float array argument (evaluator outputs: logits, values): numpy
-/// floats or integers of any layout, anything numpy reads as them, or nested
-/// lists of numbers. Bools, complex numbers, objects and strings are refused with
-/// `TypeError`, a wrong shape and NaN or infinities (beyond what `non_finite`
-/// allows) with `ValueError`. Returns the shape and the values in row-major order.
+/// floats (or integers, when `numbers` allows them) of any layout, anything numpy
+/// reads as them, or nested lists of numbers. Bools, complex numbers, objects and
+/// strings are refused with `TypeError`, a wrong shape and NaN or infinities
+/// (beyond what `non_finite` allows) with `ValueError`. Returns the shape and the
+/// values in row-major order.
 pub(crate) fn float_array(
     obj: &Bound<'_, PyAny>,
     spec: &Spec<'_>,
+    numbers: Numbers,
     non_finite: NonFinite,
 ) -> PyResult<(Vec<usize>, Vec<f64>)> {
+    let (number, numbers_text, kinds) = match numbers {
+        Numbers::Real => ("a number", "numbers", "real numbers"),
+        Numbers::FloatsOnly => ("a float", "floats", "floats"),
+    };
     let (shape, values) = if let Some(Nested { shape, items }) = nested(obj, spec)? {
         spec.check_shape(&shape)?;
         let values = items
@@ -423,12 +439,15 @@ pub(crate) fn float_array(
             .map(|(i, item)| {
                 let refuse = |what: String| {
                     PyTypeError::new_err(format!(
-                        "{} must be a number, got {what}",
+                        "{} must be {number}, got {what}",
                         spec.element(i, &shape)
                     ))
                 };
                 if is_bool(item)? {
                     return Err(refuse(format!("a bool ({})", shown(item))));
+                }
+                if numbers == Numbers::FloatsOnly && item.hasattr("__index__")? {
+                    return Err(refuse(format!("{}: {}", type_name(item), shown(item))));
                 }
                 item.extract::<f64>().map_err(|e| {
                     let err = if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) {
@@ -449,32 +468,54 @@ pub(crate) fn float_array(
     } else {
         let array = ndarray(obj, spec)?;
         spec.check_shape(array.shape())?;
-        match array.dtype().kind() {
-            b'f' | b'i' | b'u' => {}
-            b'b' => {
+        match (array.dtype().kind(), numbers) {
+            (b'f', _) | (b'i' | b'u', Numbers::Real) => {}
+            (b'b', _) => {
                 return Err(PyTypeError::new_err(format!(
-                    "{} must hold numbers, not bools (dtype bool)",
+                    "{} must hold {numbers_text}, not bools (dtype bool)",
+                    spec.name
+                )))
+            }
+            (b'i' | b'u', Numbers::FloatsOnly) => {
+                return Err(PyTypeError::new_err(format!(
+                    "{} must hold floats, got dtype {} (convert explicitly, e.g. {}.astype(np.float32))",
+                    spec.name,
+                    dtype_text(&array),
                     spec.name
                 )))
             }
             _ => {
                 return Err(PyTypeError::new_err(format!(
-                    "{} must hold real numbers, got dtype {}",
+                    "{} must hold {kinds}, got dtype {}",
                     spec.name,
                     dtype_text(&array)
                 )))
             }
         }
         let shape = array.shape().to_vec();
-        let array = native(array)?;
+        // Read as one row-major slice: numpy's copy of a strided array (a slice
+        // of a network's output) costs a fraction of an element-wise walk of a
+        // dynamic-rank view.
+        let mut array = native(array)?;
+        if !array.is_c_contiguous() {
+            array = obj
+                .py()
+                .import("numpy")?
+                .call_method1("ascontiguousarray", (array,))?
+                .cast_into::<PyUntypedArray>()?;
+        }
         let values = if let Ok(f) = array.cast::<PyArrayDyn<f64>>() {
-            f.try_readonly()?.as_array().iter().copied().collect()
+            let f = f.try_readonly()?;
+            match f.as_slice() {
+                Ok(slice) => slice.to_vec(),
+                Err(_) => f.as_array().iter().copied().collect(),
+            }
         } else if let Ok(f) = array.cast::<PyArrayDyn<f32>>() {
-            f.try_readonly()?
-                .as_array()
-                .iter()
-                .map(|&x| f64::from(x))
-                .collect()
+            let f = f.try_readonly()?;
+            match f.as_slice() {
+                Ok(slice) => slice.iter().map(|&x| f64::from(x)).collect(),
+                Err(_) => f.as_array().iter().map(|&x| f64::from(x)).collect(),
+            }
         } else {
             let wide = array.call_method1("astype", ("float64",))?;
             let wide = wide.cast::<PyArrayDyn<f64>>()?.try_readonly()?;
@@ -522,7 +563,7 @@ pub fn _intake_floats<'py>(
     } else {
         NonFinite::Refuse
     };
-    let (shape, values) = float_array(values, &spec, mode)?;
+    let (shape, values) = float_array(values, &spec, Numbers::Real, mode)?;
     let array = numpy::ndarray::ArrayD::from_shape_vec(shape, values)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(numpy::IntoPyArray::into_pyarray(array, py))

@@ -8,9 +8,10 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError}
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
-use super::args::{bool_arg, int_arg, rules_from_args, DEFAULTS};
+use super::args::{bool_arg, ranged_int, rules_from_args, type_name, DEFAULTS};
 use super::board::{game_arg, Board};
 use super::errors::{CancelledError, IllegalMoveError};
+use super::intake::{float_array, int_array, unravel, Axis, NonFinite, Numbers, Spec};
 use super::interrupt::run_interruptible;
 use crate::mcts::{
     Config, RootPolicy, Search, SearchError, SearchOutput, DEFAULT_MAX_MEMORY, MAX_SIMULATIONS,
@@ -112,11 +113,7 @@ fn games_arg(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Game>> {
     let not_a_list = || {
         PyTypeError::new_err(format!(
             "boards must be a list of Board or a VecEnv, got {}",
-            boards
-                .get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            type_name(boards)
         ))
     };
     if boards.is_instance_of::<PyString>() {
@@ -135,101 +132,75 @@ fn games_arg(boards: &Bound<'_, PyAny>) -> PyResult<Vec<Game>> {
     Ok(games)
 }
 
-/// A float array of exactly `shape`, as float32 (what the search reads).
-fn float_array(
+/// An evaluator output read by the intake (floats only; -inf allowed in logits,
+/// where the search refuses it at legal actions), as float32 (what the search
+/// reads). A finite value beyond float32's range is refused, not made infinite.
+fn evaluator_output(
     obj: &Bound<'_, PyAny>,
     name: &str,
-    shape: &[usize],
-    meaning: &str,
+    axes: &[Axis<'_>],
+    non_finite: NonFinite,
 ) -> PyResult<Vec<f32>> {
-    let np = obj.py().import("numpy")?;
-    let a = np.call_method1("asarray", (obj,)).map_err(|e| {
-        let err = PyTypeError::new_err(format!(
-            "{name} must be a float array of shape {shape:?} ({meaning})"
-        ));
-        err.set_cause(obj.py(), Some(e));
-        err
-    })?;
-    let dtype = a.getattr("dtype")?;
-    let kind: String = dtype.getattr("kind")?.extract()?;
-    if kind != "f" {
-        return Err(PyTypeError::new_err(format!(
-            "{name} must be a float array (float16/32/64) of shape {shape:?} ({meaning}), got dtype {}",
-            dtype.str()?
-        )));
+    let spec = Spec { name, axes };
+    let (shape, wide) = float_array(obj, &spec, Numbers::FloatsOnly, non_finite)?;
+    let mut narrow = Vec::with_capacity(wide.len());
+    for (i, &x) in wide.iter().enumerate() {
+        let x32 = x as f32;
+        if x32.is_infinite() && x.is_finite() {
+            let index: Vec<String> = unravel(i, &shape).iter().map(usize::to_string).collect();
+            return Err(PyValueError::new_err(format!(
+                "{name}[{}] is {x}: beyond float32's range (about 3.4e38)",
+                index.join(", ")
+            )));
+        }
+        narrow.push(x32);
     }
-    let got: Vec<usize> = a.getattr("shape")?.extract()?;
-    if got != shape {
-        return Err(PyValueError::new_err(format!(
-            "{name} has shape {got:?}: expected {shape:?} ({meaning})"
-        )));
-    }
-    let a = np.call_method1("ascontiguousarray", (a, "float32"))?;
-    let a = a.cast::<numpy::PyArrayDyn<f32>>()?.readonly();
-    Ok(a.as_slice()?.to_vec())
+    Ok(narrow)
 }
 
-/// Evaluator logits: `(rows, num_actions)` floats.
+/// Evaluator logits: `(leaves, num_actions)` floats.
 fn logits_arg(obj: &Bound<'_, PyAny>, rows: usize, actions: usize) -> PyResult<Vec<f32>> {
-    float_array(
-        obj,
-        "logits",
-        &[rows, actions],
-        "one row per pending leaf, one column per action",
-    )
+    let axes = [
+        Axis::exactly("leaves", rows),
+        Axis::exactly("actions", actions),
+    ];
+    evaluator_output(obj, "logits", &axes, NonFinite::AllowNegInf)
 }
 
-/// Evaluator values: `(rows,)` for 2 players, `(rows, players)` for more.
+/// Evaluator values: `(leaves,)` for 2 players (for the side to move),
+/// `(leaves, players)` for more (egocentric: column i for the player i turns
+/// after the side to move).
 fn values_arg(obj: &Bound<'_, PyAny>, rows: usize, players: usize) -> PyResult<Vec<f32>> {
     if players == 2 {
-        float_array(
+        evaluator_output(
             obj,
             "values",
-            &[rows],
-            "one value per pending leaf, for its side to move",
+            &[Axis::exactly("leaves", rows)],
+            NonFinite::Refuse,
         )
     } else {
-        float_array(
-            obj,
-            "values",
-            &[rows, players],
-            "per pending leaf, one value per player, egocentric: column i for the player i turns after the side to move",
-        )
+        let axes = [
+            Axis::exactly("leaves", rows),
+            Axis::exactly("players", players),
+        ];
+        evaluator_output(obj, "values", &axes, NonFinite::Refuse)
     }
 }
 
-/// Actions for `advance`: one integer per tree.
-fn actions_arg(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
-    let np = obj.py().import("numpy")?;
-    let a = np.call_method1("asarray", (obj,))?;
-    let dtype = a.getattr("dtype")?;
-    let kind: String = dtype.getattr("kind")?.extract()?;
-    if kind != "i" && kind != "u" {
-        return Err(PyTypeError::new_err(format!(
-            "actions must be integers (one per tree), got dtype {}",
-            dtype.str()?
-        )));
-    }
-    let shape: Vec<usize> = a.getattr("shape")?.extract()?;
-    if shape != [n] {
-        return Err(PyValueError::new_err(format!(
-            "actions must have shape ({n},) (one per tree), got {shape:?}"
-        )));
-    }
-    let as_i64 = a.call_method1("astype", ("int64",))?;
-    let wrapped = as_i64
-        .call_method1("__ne__", (&a,))?
-        .call_method0("any")?
-        .is_truthy()?;
-    if wrapped {
-        return Err(IllegalMoveError::new_err(
-            "an action is out of range (larger than 2**63 - 1)",
-        ));
-    }
-    let a = as_i64.cast::<PyArray1<i64>>()?.readonly();
-    Ok(a.as_slice()
-        .map(<[i64]>::to_vec)
-        .unwrap_or_else(|_| a.as_array().to_vec()))
+/// Actions for `advance`: one integer per tree, read by the intake (any
+/// integer array-like; bools refused); each tree's range is checked by the search.
+fn actions_arg(obj: &Bound<'_, PyAny>, trees: usize, actions: usize) -> PyResult<Vec<i64>> {
+    let spec = Spec {
+        name: "actions",
+        axes: &[Axis::exactly("trees", trees)],
+    };
+    int_array(obj, &spec)?.values(i64::MIN..=i64::MAX, |value, at| {
+        IllegalMoveError::new_err(format!(
+            "tree {}: action {value} is out of range: allowed 0..={}",
+            at[0],
+            actions - 1
+        ))
+    })
 }
 
 /// The search's result for each tree (see `MCTS.run`).
@@ -350,14 +321,11 @@ impl Mcts {
                     .ok_or_else(|| {
                         PyTypeError::new_err(format!(
                             "evaluate must return a tuple (logits, values), got {}",
-                            returned
-                                .get_type()
-                                .name()
-                                .map(|n| n.to_string())
-                                .unwrap_or_default()
+                            type_name(&returned)
                         ))
                     })?;
-                self.feed_outputs(py, &pair.get_item(0)?, &pair.get_item(1)?)?;
+                self.feed_outputs(py, &pair.get_item(0)?, &pair.get_item(1)?)
+                    .map_err(|e| returned_by_evaluate(py, e))?;
             }
             Ok(())
         })();
@@ -365,6 +333,20 @@ impl Mcts {
             self.search.abort();
         }
         outcome
+    }
+}
+
+/// A refused evaluator output, its message saying where it came from (same
+/// exception type, the original chained).
+fn returned_by_evaluate(py: Python<'_>, e: PyErr) -> PyErr {
+    let msg = format!("evaluate(obs, mask) returned bad outputs: {}", e.value(py));
+    match e.get_type(py).call1((msg,)) {
+        Ok(v) => {
+            let new = PyErr::from_value(v);
+            new.set_cause(py, Some(e));
+            new
+        }
+        Err(_) => e,
     }
 }
 
@@ -384,7 +366,7 @@ fn float_arg(obj: Option<&Bound<'_, PyAny>>, name: &str, default: f32) -> PyResu
     })
 }
 
-/// A settings argument: an integer in `lo..=hi`.
+/// A settings argument: an integer in `lo..=hi` (at most `i64::MAX`).
 fn bounded_int(
     obj: Option<&Bound<'_, PyAny>>,
     name: &str,
@@ -392,16 +374,7 @@ fn bounded_int(
     lo: u64,
     hi: u64,
 ) -> PyResult<u64> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(default);
-    };
-    match int_arg(obj, name)? {
-        Some(v) if v >= lo as i64 && v as u64 <= hi => Ok(v as u64),
-        _ => Err(PyValueError::new_err(format!(
-            "{name}={} is out of range: allowed {lo}..={hi}",
-            obj.repr()?
-        ))),
-    }
+    ranged_int::<PyValueError>(obj, name, lo as i64, hi as i64, default as i64).map(|v| v as u64)
 }
 
 #[pymethods]
@@ -443,9 +416,7 @@ impl Mcts {
                 )))
             }
         };
-        let cores = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(MAX_THREADS);
+        let cores = crate::watch::cores().min(MAX_THREADS);
         let config = Config {
             num_simulations: bounded_int(
                 num_simulations,
@@ -584,7 +555,11 @@ impl Mcts {
     /// each chosen subtree when `reuse_tree`. All checked before any tree moves.
     fn advance(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         self.search.check_can_advance().map_err(search_error)?;
-        let actions = actions_arg(actions, self.search.num_trees())?;
+        let actions = actions_arg(
+            actions,
+            self.search.num_trees(),
+            self.search.rules().num_actions(),
+        )?;
         self.search.advance(&actions).map_err(search_error)
     }
 

@@ -5,55 +5,15 @@ mod agents;
 mod args;
 mod board;
 mod book;
+pub(crate) mod errors;
 mod intake;
 mod interrupt;
 mod mcts;
+mod rules;
 mod solver;
 mod vec_env;
 
 use pyo3::prelude::*;
-
-pub(crate) mod errors {
-    use pyo3::create_exception;
-    use pyo3::exceptions::PyValueError;
-
-    create_exception!(
-        inarow,
-        SolverConfigError,
-        PyValueError,
-        "A solver setting (tt_bytes, threads) outside its limits."
-    );
-    create_exception!(
-        inarow,
-        CancelledError,
-        pyo3::exceptions::PyRuntimeError,
-        "Work stopped by its cancel flag: Solver.cancel() or a set simulate(cancel=...) event."
-    );
-    create_exception!(
-        inarow,
-        IllegalMoveError,
-        PyValueError,
-        "An action that is not legal here; nothing changed."
-    );
-    create_exception!(
-        inarow,
-        InvalidRulesError,
-        PyValueError,
-        "Rules (sizes, k, players) outside the supported limits."
-    );
-    create_exception!(
-        inarow,
-        InvalidPositionError,
-        PyValueError,
-        "A position impossible under the rules, or undecodable bytes."
-    );
-    create_exception!(
-        inarow,
-        UnsupportedRulesError,
-        PyValueError,
-        "Rules that this feature (e.g. the solver) does not cover."
-    );
-}
 
 #[pymodule]
 mod _native {
@@ -65,6 +25,8 @@ mod _native {
     use super::board::{winners, Board};
     #[pymodule_export]
     use super::mcts::{Mcts, SearchResult};
+    #[pymodule_export]
+    use super::rules::Rules;
     #[pymodule_export]
     use super::solver::Solver;
     #[pymodule_export]

@@ -4,37 +4,21 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 
 use super::args::{bool_arg, int_arg, is_bool, shown, type_name};
-use super::board::board_arg;
+use super::board::{board_arg, Board};
 use super::book::shipped_book;
-use super::errors::{
-    CancelledError, IllegalMoveError, InvalidPositionError, SolverConfigError,
-    UnsupportedRulesError,
-};
+use super::errors::SolverConfigError;
 use super::interrupt::{run_interruptible, POLL};
+use super::rules::Rules as PyRules;
 use crate::solver::{
     default_threads, Deadline, Position, SolveError, Solver as CoreSolver, SolverConfig,
 };
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES, SOLO_NODE_BUDGET};
 use crate::watch::{CancelToken, Entry, Gate, GateGuard};
-
-fn solve_error(e: SolveError) -> PyErr {
-    match e {
-        SolveError::Unsupported(m) => UnsupportedRulesError::new_err(m),
-        SolveError::OutOfMemory(m) => PyMemoryError::new_err(m),
-        SolveError::InvalidConfig(m) => SolverConfigError::new_err(m),
-        SolveError::IllegalMove(m) | SolveError::GameOver(m) => IllegalMoveError::new_err(m),
-        SolveError::InvalidPosition(m) => InvalidPositionError::new_err(m),
-        SolveError::Interrupted => CancelledError::new_err("search cancelled"),
-        SolveError::NodeLimit => {
-            PyRuntimeError::new_err("internal error: a node limit was left set")
-        }
-    }
-}
 
 /// A time budget in seconds: a finite number >= 0 (`None` inside: more than the
 /// clock counts). Bools and non-numbers are a `TypeError`, NaN, infinities and
@@ -111,7 +95,7 @@ impl Drop for Call<'_> {
 }
 
 fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
-    Position::from_game(&board_arg(board, "board")?.game).map_err(solve_error)
+    Ok(Position::from_game(&board_arg(board, "board")?.game)?)
 }
 
 impl Solver {
@@ -138,7 +122,7 @@ impl Solver {
         loop {
             match py.detach(|| self.turn.enter(POLL, token)) {
                 Entry::Entered(turn) => return Ok(turn),
-                Entry::Cancelled => return Err(solve_error(SolveError::Interrupted)),
+                Entry::Cancelled => return Err(SolveError::Interrupted.into()),
                 Entry::TimedOut => py.check_signals()?,
             }
         }
@@ -176,7 +160,7 @@ impl Solver {
             done => (done, core.nodes()),
         };
         self.nodes.store(nodes, Ordering::Relaxed);
-        result.map_err(solve_error)
+        Ok(result?)
     }
 }
 
@@ -227,14 +211,12 @@ impl Solver {
                 }
             },
         };
-        let core = py
-            .detach(|| {
-                CoreSolver::new(SolverConfig {
-                    tt_bytes: tt,
-                    threads,
-                })
+        let core = py.detach(|| {
+            CoreSolver::new(SolverConfig {
+                tt_bytes: tt,
+                threads,
             })
-            .map_err(solve_error)?;
+        })?;
         Ok(Solver {
             turn: Gate::new(),
             core: Mutex::new(core),
@@ -314,6 +296,25 @@ impl Solver {
     }
 
     /// Nodes searched by the last call.
+    /// Whether the solver covers `rules_or_board` (an `inarow.Rules` or an
+    /// `inarow.Board`): 2 players, gravity and `width * (height + 1) <= 64`.
+    /// `TypeError` for anything else.
+    #[staticmethod]
+    fn supports(rules_or_board: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let rules = if let Ok(board) = rules_or_board.cast::<Board>() {
+            *board.try_borrow()?.game.rules()
+        } else if let Ok(rules) = rules_or_board.cast::<PyRules>() {
+            rules.get().rules
+        } else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "rules_or_board must be an inarow.Rules or an inarow.Board, got {}: {}",
+                type_name(rules_or_board),
+                shown(rules_or_board)
+            )));
+        };
+        Ok(Position::check_rules(&rules).is_ok())
+    }
+
     #[getter]
     fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)

@@ -7,59 +7,17 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::args::{
-    choice_arg, dtype_arg, int_arg, rules_from_args, shown, Arg, DEFAULTS, PLANE_DTYPES,
-};
+use super::args::{choice_arg, int_arg, shown, Arg, PlaneDtype as ObsKind, DEFAULTS};
 use super::board::Board;
 use super::errors::IllegalMoveError;
 use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
-use crate::batch::{
-    Autoreset, BatchError, ObsOut, SimulateConfig, StepBuffers, VecGames, MAX_ENVS,
-};
+use super::rules::{rules_or_keywords, Rules as PyRules};
+use crate::batch::{Autoreset, ObsOut, SimulateConfig, StepBuffers, VecGames, MAX_ENVS};
 use crate::watch::CancelToken;
 
 /// Bytes of output buffers a batch may ask for.
 const MAX_BUFFER_BYTES: u128 = 16 << 30;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ObsKind {
-    U8,
-    Bool,
-    F32,
-}
-
-impl ObsKind {
-    /// The kind of one of `PLANE_DTYPES`.
-    fn parse(name: &str) -> ObsKind {
-        match name {
-            "bool" => ObsKind::Bool,
-            "float32" => ObsKind::F32,
-            _ => ObsKind::U8,
-        }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            ObsKind::U8 => "uint8",
-            ObsKind::Bool => "bool",
-            ObsKind::F32 => "float32",
-        }
-    }
-    fn size(self) -> u128 {
-        if self == ObsKind::F32 {
-            4
-        } else {
-            1
-        }
-    }
-}
-
-fn batch_error(e: BatchError) -> PyErr {
-    match e {
-        BatchError::InvalidSize(m) => PyValueError::new_err(m),
-        BatchError::OutOfMemory(m) => pyo3::exceptions::PyMemoryError::new_err(m),
-    }
-}
 
 fn autoreset_name(a: Autoreset) -> &'static str {
     match a {
@@ -306,14 +264,15 @@ impl VecEnv {
 #[pymethods]
 impl VecEnv {
     /// `VecEnv(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None,
-    /// autoreset="next_step", obs_dtype="uint8", threads=None, reuse_buffers=False)`.
+    /// autoreset="next_step", obs_dtype="uint8", threads=None, reuse_buffers=False, *,
+    /// rules=None)`: the rules as an `inarow.Rules` or as keywords (see `Board`).
     /// Every `reset`/`step`/`random_actions` returns fresh arrays that later calls
     /// never touch; `reuse_buffers=True` writes every call into the same arrays
     /// instead (no allocation; copy what you keep before the next call).
     #[new]
     #[pyo3(signature = (num_envs, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                        autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None, reuse_buffers=None),
-           text_signature = "(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None, reuse_buffers=False)")]
+                        autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None, reuse_buffers=None, *, rules=None),
+           text_signature = "(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None, reuse_buffers=False, *, rules=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -328,12 +287,13 @@ impl VecEnv {
         obs_dtype: Arg<'_>,
         threads: Option<&Bound<'_, PyAny>>,
         reuse_buffers: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VecEnv> {
         let reuse_buffers = match reuse_buffers {
             Some(r) => super::args::bool_arg(r, "reuse_buffers")?,
             None => false,
         };
-        let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+        let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
         let n = match int_arg(num_envs, "num_envs")? {
             Some(v) if (1..=MAX_ENVS as i64).contains(&v) => v as usize,
             _ => {
@@ -352,10 +312,7 @@ impl VecEnv {
             "disabled" => Autoreset::Disabled,
             _ => Autoreset::NextStep,
         };
-        let kind = match obs_dtype {
-            Arg::Omitted => ObsKind::U8,
-            Arg::Given(d) => ObsKind::parse(dtype_arg(&d, "obs_dtype", &PLANE_DTYPES)?),
-        };
+        let kind = ObsKind::from_arg(obs_dtype, "obs_dtype")?;
         let threads = threads_arg(threads)?;
         let seed = seed_arg(seed)?.unwrap_or_else(fresh_seed);
         let (p, h, w, a) = (
@@ -373,9 +330,7 @@ impl VecEnv {
                 total as f64 / (1u64 << 30) as f64
             )));
         }
-        let core = py
-            .detach(|| VecGames::new(rules, n, seed, mode, threads))
-            .map_err(batch_error)?;
+        let core = py.detach(|| VecGames::new(rules, n, seed, mode, threads))?;
         let mut env = VecEnv {
             out: Outputs::new(py, &rules, n, kind, mode == Autoreset::SameStep),
             core,
@@ -395,6 +350,11 @@ impl VecEnv {
     #[getter]
     fn num_actions(&self) -> usize {
         self.core.rules().num_actions()
+    }
+    /// The rules, as an `inarow.Rules` value.
+    #[getter(rules)]
+    fn rules_value(&self) -> PyRules {
+        (*self.core.rules()).into()
     }
     #[getter]
     fn width(&self) -> usize {
@@ -509,7 +469,7 @@ impl VecEnv {
         let actions = &self.actions;
         let result = with_buffers!(out, self.obs_kind, py, |bufs| py
             .detach(|| core.step(actions, bufs)));
-        result.map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        result?;
         self.out = out;
         let info = self.info(py)?;
         let out = &self.out;
@@ -634,14 +594,15 @@ impl SimulateResult {
 /// Plays `num_games` uniformly random games without returning to Python per move.
 /// Game i uses its own random stream, so the result is the same for any `threads`;
 /// `seed=None` draws a fresh seed (as `VecEnv` does): pass an int to repeat a run.
+/// The rules: `rules=` (an `inarow.Rules`) or the keywords, as for `Board`.
 /// `progress`: True for a tqdm bar, or a callable `f(done, total)`. Ctrl-C raises
 /// KeyboardInterrupt within a fraction of a second; setting `cancel` (anything with
 /// `is_set()`, e.g. a `threading.Event`, for runs in background threads) raises
 /// `CancelledError` as quickly.
 #[pyfunction]
 #[pyo3(signature = (num_games, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                    threads=None, policy=Arg::Omitted, progress=None, cancel=None),
-           text_signature = "(num_games, width=7, height=6, k=4, players=2, gravity=True, seed=None, threads=None, policy='random', progress=None, cancel=None)")]
+                    threads=None, policy=Arg::Omitted, progress=None, cancel=None, *, rules=None),
+           text_signature = "(num_games, width=7, height=6, k=4, players=2, gravity=True, seed=None, threads=None, policy='random', progress=None, cancel=None, *, rules=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
     py: Python<'_>,
@@ -656,6 +617,7 @@ pub fn simulate(
     policy: Arg<'_>,
     progress: Option<&Bound<'_, PyAny>>,
     cancel: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SimulateResult> {
     let cancel_event = match cancel {
         Some(c) if !c.is_none() => {
@@ -669,7 +631,7 @@ pub fn simulate(
         }
         _ => None,
     };
-    let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+    let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
     let games = match int_arg(num_games, "num_games")? {
         Some(v) if (0..=1i64 << 50).contains(&v) => v as u64,
         _ => {

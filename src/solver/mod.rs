@@ -132,9 +132,7 @@ pub struct SolverConfig {
 
 /// One search thread per core, up to [`MAX_THREADS`].
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(MAX_THREADS)
+    crate::watch::cores().min(MAX_THREADS)
 }
 
 impl Default for SolverConfig {

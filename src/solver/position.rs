@@ -38,10 +38,14 @@ impl Position {
         })
     }
 
-    /// The position of `game`, whose rules must be 2 players with gravity on a
-    /// board the solver handles ([`SolveError::Unsupported`] otherwise).
-    pub fn from_game(game: &Game) -> Result<Position, SolveError> {
-        let r = game.rules();
+    /// Whether the solver handles `rules`: 2 players, gravity and a board whose
+    /// layout fits one word (`width * (height + 1) <= 64`); otherwise
+    /// [`SolveError::Unsupported`] saying why.
+    pub fn check_rules(rules: &Rules) -> Result<(), SolveError> {
+        Position::geometry_of(rules).map(|_| ())
+    }
+
+    fn geometry_of(r: &Rules) -> Result<Geometry, SolveError> {
         if r.players() != 2 || !r.gravity() {
             return Err(SolveError::Unsupported(format!(
                 "the solver covers 2 players with gravity, got players={}, gravity={}",
@@ -49,7 +53,12 @@ impl Position {
                 if r.gravity() { "True" } else { "False" }
             )));
         }
-        let geo = Geometry::new(r.width(), r.height(), r.k())?;
+        Geometry::new(r.width(), r.height(), r.k())
+    }
+
+    /// The position of `game`, whose rules must pass [`Position::check_rules`].
+    pub fn from_game(game: &Game) -> Result<Position, SolveError> {
+        let geo = Position::geometry_of(game.rules())?;
         let (first, second) = (game.stones(0)[0], game.stones(1)[0]);
         let moves = game.stones_on_board() as u32;
         Ok(Position {

@@ -579,3 +579,22 @@ fn refused_helper_threads_leave_the_answers_unchanged() {
     assert_eq!(got, Ok(4));
     assert!(s.nodes() > SOLO_NODE_BUDGET, "the parallel search ran");
 }
+
+#[test]
+fn check_rules_accepts_exactly_two_players_gravity_and_one_word() {
+    use crate::{Game, Rules};
+    for w in 1..=12i64 {
+        for h in 1..=12i64 {
+            for (players, gravity) in [(2, true), (2, false), (3, true)] {
+                let rules = Rules::new(w, h, 1, players, gravity).unwrap();
+                let expected = players == 2 && gravity && w * (h + 1) <= 64;
+                assert_eq!(Position::check_rules(&rules).is_ok(), expected, "{rules:?}");
+                let built = Position::from_game(&Game::new(rules));
+                assert_eq!(built.is_ok(), expected);
+                if let Err(e) = built {
+                    assert!(matches!(e, SolveError::Unsupported(_)), "{e:?}");
+                }
+            }
+        }
+    }
+}

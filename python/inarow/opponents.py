@@ -1,0 +1,215 @@
+"""The opponents of the adapters' ``opponent=`` (Gymnasium's `InARowEnv`, the
+PettingZoo and RLlib adapters): who plays every seat the learner does not.
+
+An opponent is one of:
+
+- ``"random"``: a uniform legal move drawn from the env's seeded generator;
+- ``"solver"``: `inarow.Solver.best_move` (only where `inarow.Solver.supports` the
+  rules; `inarow.UnsupportedRulesError` otherwise);
+- an agent: any callable ``agent(board) -> action`` (the ``inarow.agents`` ones, a
+  trained policy...), given a copy of the board;
+- a list (or tuple) of the above: one drawn per episode, uniformly, from the env's
+  seeded generator;
+- ``inarow.agents.curriculum(schedule)``: ``schedule(episode)`` names the opponent
+  of each episode (0-based, counted per env).
+
+Every choice comes from the env's seed, so a seeded env replays the same opponents.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Container, Sequence
+from typing import Any, Callable, Union
+
+import numpy as np
+
+import inarow
+from inarow.agents import Curriculum
+
+__all__ = [
+    "Opponent",
+    "OpponentError",
+    "OpponentSeats",
+    "check_agent_player",
+    "check_opponent",
+    "describe",
+    "episode_opponent",
+    "play_opponents",
+]
+
+#: One episode's opponent: "random", "solver" or an agent ``agent(board) -> action``.
+Opponent = Union[str, Callable[["inarow.Board"], Any]]
+
+_ALLOWED = (
+    "'random', 'solver', an agent (a callable agent(board) -> action), a list of "
+    "them or inarow.agents.curriculum(schedule)"
+)
+
+
+class OpponentError(RuntimeError):
+    """The opponent policy raised; the step (or reset) that called it is undone."""
+
+
+def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> None:
+    if isinstance(opponent, str):
+        if opponent == "solver":
+            if not inarow.Solver.supports(rules):
+                raise inarow.UnsupportedRulesError(
+                    f"opponent{where}='solver' needs 2 players, gravity and width * "
+                    f"(height + 1) <= 64, got {rules!r}: use 'random' or an agent"
+                )
+            return
+        if opponent == "random":
+            return
+    elif callable(opponent) and not isinstance(opponent, Curriculum):
+        return
+    raise ValueError(f"opponent{where} {opponent!r} is not supported: allowed {_ALLOWED}")
+
+
+def check_agent_player(agent_player: Any, rules: inarow.Rules, allow_random: bool = False) -> Any:
+    """`agent_player` if it is a seat 1..players that may play (with k = 1 the first
+    move wins, so only seat 1), or "random" where `allow_random`; else ``ValueError``."""
+    if allow_random and isinstance(agent_player, str) and agent_player == "random":
+        pass
+    elif (
+        isinstance(agent_player, bool)
+        or not isinstance(agent_player, numbers.Integral)
+        or not 1 <= agent_player <= rules.players
+    ):
+        allowed = f"1..={rules.players}" + (" or 'random'" if allow_random else "")
+        raise ValueError(f"agent_player={agent_player!r} is invalid: allowed {allowed}")
+    if rules.k == 1 and agent_player != 1:
+        raise ValueError("with k=1 the first move wins: the agent must be player 1")
+    return agent_player
+
+
+def check_opponent(opponent: Any, rules: inarow.Rules) -> None:
+    """Refuses what is not an opponent (``ValueError``) and the solver on rules it
+    does not cover (`inarow.UnsupportedRulesError`). A curriculum's choices are
+    checked as each episode starts."""
+    if isinstance(opponent, Curriculum):
+        return
+    if isinstance(opponent, (list, tuple)):
+        if not opponent:
+            raise ValueError(f"opponent=[] is empty: allowed a non-empty list of {_ALLOWED}")
+        for i, one in enumerate(opponent):
+            _check_one(one, rules, f"[{i}]")
+        return
+    _check_one(opponent, rules)
+
+
+def uses_solver(opponent: Any) -> bool:
+    """Whether `opponent` (before any curriculum) names the solver."""
+    if isinstance(opponent, (list, tuple)):
+        return any(isinstance(o, str) and o == "solver" for o in opponent)
+    return isinstance(opponent, str) and opponent == "solver"
+
+
+def episode_opponent(
+    opponent: Any, episode: int, rng: np.random.Generator, rules: inarow.Rules
+) -> Opponent:
+    """The opponent of episode `episode`: the one given, one drawn from a list with
+    `rng`, or a curriculum's choice (checked here)."""
+    if isinstance(opponent, Curriculum):
+        chosen = opponent.opponent_for(episode)
+        _check_one(chosen, rules, f" of episode {episode}")
+        return chosen
+    if isinstance(opponent, (list, tuple)):
+        return opponent[int(rng.integers(len(opponent)))]
+    return opponent
+
+
+def describe(opponent: Opponent) -> str:
+    """How messages name `opponent`."""
+    if isinstance(opponent, str):
+        return f"the {opponent!r} opponent"
+    return f"the opponent policy {opponent!r}"
+
+
+def opponent_action(
+    opponent: Opponent,
+    board: inarow.Board,
+    rng: np.random.Generator,
+    solver: Any,
+) -> Any:
+    """`opponent`'s action on `board` (an exception it raises becomes `OpponentError`)."""
+    if isinstance(opponent, str) and opponent == "random":
+        legal = board.legal_moves()
+        return int(legal[rng.integers(len(legal))])
+    try:
+        if isinstance(opponent, str):  # "solver"
+            return solver.best_move(board)
+        return opponent(board.copy())
+    except Exception as e:
+        raise OpponentError(
+            f"{describe(opponent)} raised {type(e).__name__}: {e} (as player "
+            f"{board.current_player} after moves {board.moves}); the call that asked it for "
+            "a move is undone"
+        ) from e
+
+
+def play_opponents(
+    board: inarow.Board,
+    opponent: Opponent,
+    learners: Container[int],
+    rng: np.random.Generator,
+    solver: Any = None,
+) -> None:
+    """Plays `opponent` on `board` until a seat in `learners` is to move or the game
+    ends. An action that is not legal raises `inarow.IllegalMoveError` naming it;
+    the caller passes a copy and keeps its board on any error."""
+    while not board.is_over and board.current_player not in learners:
+        player = board.current_player
+        action = opponent_action(opponent, board, rng, solver)
+        try:
+            board.move(action)
+        except (TypeError, ValueError) as e:
+            raise inarow.IllegalMoveError(
+                f"{describe(opponent)} returned {action!r} as player {player} after moves "
+                f"{board.moves}, which is not a legal action ({e}); the call that asked it "
+                "for a move is undone"
+            ) from e
+
+
+class OpponentSeats:
+    """The opponent of one env: what ``opponent=`` was given, this episode's choice,
+    and the solver it may need (made on first use where a curriculum names it)."""
+
+    def __init__(self, opponent: Any, rules: inarow.Rules, learners: Sequence[int] = ()) -> None:
+        check_opponent(opponent, rules)
+        self.opponent = opponent
+        self.rules = rules
+        self.learners = tuple(learners)
+        self.solver: Any = inarow.Solver() if uses_solver(opponent) else None
+        #: Episodes started so far (a curriculum's next index).
+        self.episodes = 0
+        #: The opponent of the current episode.
+        self.current: Any = opponent
+
+    def begin(
+        self,
+        board: inarow.Board,
+        rng: np.random.Generator,
+        learners: Container[int] | None = None,
+    ) -> None:
+        """Draws this episode's opponent and plays it on `board` up to a learner's
+        turn; the episode counts (and its opponent stays) only if that succeeds."""
+        chosen = episode_opponent(self.opponent, self.episodes, rng, self.rules)
+        self.play(board, rng, learners, chosen)
+        self.current = chosen
+        self.episodes += 1
+
+    def play(
+        self,
+        board: inarow.Board,
+        rng: np.random.Generator,
+        learners: Container[int] | None = None,
+        opponent: Any = None,
+    ) -> None:
+        """`play_opponents` with this episode's opponent (or `opponent`)."""
+        opponent = self.current if opponent is None else opponent
+        if isinstance(opponent, str) and opponent == "solver" and self.solver is None:
+            self.solver = inarow.Solver()
+        seats = self.learners if learners is None else learners
+        play_opponents(board, opponent, seats, rng, self.solver)

@@ -1,0 +1,212 @@
+//! `inarow.Rules`: the rules of one game as a frozen, hashable Python value, and
+//! the one reading of "rules=" or the five rule keywords in every signature.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use super::args::{
+    bool_arg, int_arg, int_value, rules_from_args, shown, type_name, IntValue, DEFAULTS,
+};
+use super::errors::InvalidRulesError;
+use crate::Rules as CoreRules;
+
+/// The rules of a k-in-a-row game: board size, line length, players, gravity.
+/// Validated once at construction; immutable, hashable, comparable with `==`,
+/// picklable.
+#[pyclass(module = "inarow._native", name = "Rules", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub(crate) rules: CoreRules,
+}
+
+impl From<CoreRules> for Rules {
+    fn from(rules: CoreRules) -> Rules {
+        Rules { rules }
+    }
+}
+
+/// The five rule keywords as `Rules(...)` and `repr(board)` spell them.
+pub(crate) fn rules_kwargs(r: &CoreRules) -> String {
+    format!(
+        "width={}, height={}, k={}, players={}, gravity={}",
+        r.width(),
+        r.height(),
+        r.k(),
+        r.players(),
+        if r.gravity() { "True" } else { "False" }
+    )
+}
+
+/// The rules of a call that takes `rules=` or the five keywords: `rules` (an
+/// `inarow.Rules`; None when omitted) wins, and a keyword given beside it must
+/// agree with it (`TypeError` naming both otherwise); without `rules`, the
+/// keywords (`[width, height, k, players, gravity]`) over `defaults`.
+pub(crate) fn rules_or_keywords(
+    rules: Option<&Bound<'_, PyAny>>,
+    keywords: [Option<&Bound<'_, PyAny>>; 5],
+    defaults: (i64, i64, i64, i64, bool),
+) -> PyResult<CoreRules> {
+    let [width, height, k, players, gravity] = keywords;
+    let Some(given) = rules.filter(|r| !r.is_none()) else {
+        return rules_from_args(width, height, k, players, gravity, defaults);
+    };
+    let r = rules_value(given, "rules")?;
+    let conflict = |name: &str, obj: &Bound<'_, PyAny>| {
+        PyTypeError::new_err(format!(
+            "{name}={} conflicts with rules=Rules({}): pass the rules once, as rules= or as keywords",
+            shown(obj),
+            rules_kwargs(&r)
+        ))
+    };
+    for (name, obj, value) in [
+        ("width", width, r.width()),
+        ("height", height, r.height()),
+        ("k", k, r.k()),
+        ("players", players, r.players()),
+    ] {
+        if let Some(obj) = obj {
+            if int_value(obj, name)? != IntValue::Fits(value as i64) {
+                return Err(conflict(name, obj));
+            }
+        }
+    }
+    if let Some(obj) = gravity {
+        if bool_arg(obj, "gravity")? != r.gravity() {
+            return Err(conflict("gravity", obj));
+        }
+    }
+    Ok(r)
+}
+
+/// `obj` as core rules: an `inarow.Rules`, else `TypeError` naming `what`.
+pub(crate) fn rules_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<CoreRules> {
+    match obj.cast::<Rules>() {
+        Ok(r) => Ok(r.get().rules),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{what} must be an inarow.Rules (e.g. inarow.Rules.connect_four()), got {}: {}",
+            type_name(obj),
+            shown(obj)
+        ))),
+    }
+}
+
+#[pymethods]
+impl Rules {
+    /// `Rules(width=7, height=6, k=4, players=2, gravity=True)`. Raises
+    /// `InvalidRulesError` (a `ValueError`) for values beyond the limits
+    /// (1 <= width, height <= 64; 1 <= k <= max(width, height); 2 <= players <= 16)
+    /// and `TypeError` for non-integers (bools included) or a non-bool `gravity`.
+    #[new]
+    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None),
+           text_signature = "(width=7, height=6, k=4, players=2, gravity=True)")]
+    fn new(
+        width: Option<&Bound<'_, PyAny>>,
+        height: Option<&Bound<'_, PyAny>>,
+        k: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        gravity: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Rules> {
+        Ok(rules_from_args(width, height, k, players, gravity, DEFAULTS)?.into())
+    }
+
+    /// Connect Four: 7x6, 4 in a row, gravity.
+    #[staticmethod]
+    fn connect_four() -> Rules {
+        CoreRules::connect_four().into()
+    }
+
+    /// Tic-tac-toe: 3x3, 3 in a row, free placement.
+    #[staticmethod]
+    fn tic_tac_toe() -> Rules {
+        CoreRules::tic_tac_toe().into()
+    }
+
+    /// Gomoku: `size`x`size` (15 by default), 5 in a row, free placement.
+    #[staticmethod]
+    #[pyo3(signature = (size=None), text_signature = "(size=15)")]
+    pub(crate) fn gomoku(size: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+        let s = match size {
+            None => 15,
+            Some(size) => int_arg(size, "size")?.ok_or_else(|| {
+                InvalidRulesError::new_err(format!(
+                    "size={} is out of range: allowed 5..={}",
+                    shown(size),
+                    crate::MAX_SIDE
+                ))
+            })?,
+        };
+        Ok(CoreRules::gomoku(s)?.into())
+    }
+
+    /// These rules with the given fields changed (validated like `Rules(...)`).
+    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None))]
+    fn replace(
+        &self,
+        width: Option<&Bound<'_, PyAny>>,
+        height: Option<&Bound<'_, PyAny>>,
+        k: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        gravity: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Rules> {
+        let r = &self.rules;
+        let own = (
+            r.width() as i64,
+            r.height() as i64,
+            r.k() as i64,
+            r.players() as i64,
+            r.gravity(),
+        );
+        Ok(rules_from_args(width, height, k, players, gravity, own)?.into())
+    }
+
+    #[getter]
+    fn width(&self) -> usize {
+        self.rules.width()
+    }
+    #[getter]
+    fn height(&self) -> usize {
+        self.rules.height()
+    }
+    #[getter]
+    fn k(&self) -> usize {
+        self.rules.k()
+    }
+    #[getter]
+    fn players(&self) -> usize {
+        self.rules.players()
+    }
+    #[getter]
+    fn gravity(&self) -> bool {
+        self.rules.gravity()
+    }
+    /// `width` with gravity (an action is a column), `width * height` without.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.rules.num_actions()
+    }
+
+    /// The five fields as a dict: `Board(**rules.to_dict())` spells the keyword form.
+    #[pyo3(name = "to_dict")]
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("width", self.rules.width())?;
+        d.set_item("height", self.rules.height())?;
+        d.set_item("k", self.rules.k())?;
+        d.set_item("players", self.rules.players())?;
+        d.set_item("gravity", self.rules.gravity())?;
+        Ok(d)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let r = slf.get().rules;
+        let args = (r.width(), r.height(), r.k(), r.players(), r.gravity());
+        (slf.get_type(), args).into_pyobject(py)
+    }
+
+    /// An expression that rebuilds these rules.
+    fn __repr__(&self) -> String {
+        format!("Rules({})", rules_kwargs(&self.rules))
+    }
+}

@@ -1,0 +1,255 @@
+"""`inarow.Rules` (value semantics, presets, `rules=` beside the keywords) and the RL
+semantics the core computes once: `Board.returns`, `Board.observation(player=)`,
+`Solver.supports`."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import played_boards, rule_kwargs, rules
+
+import inarow
+from inarow import Board, Rules
+
+# ------------------------------------------------------------------ the value
+
+
+@given(rule_kwargs(max_width=12, max_height=12, max_players=16))
+def test_rules_round_trip_through_repr_pickle_copy_and_to_dict(kw):
+    r = Rules(**kw)
+    assert (r.width, r.height, r.k, r.players, r.gravity) == tuple(kw.values())
+    assert r.num_actions == (kw["width"] if kw["gravity"] else kw["width"] * kw["height"])
+    assert r.to_dict() == kw
+    for same in (
+        eval(repr(r), {"Rules": Rules}),
+        pickle.loads(pickle.dumps(r)),
+        copy.copy(r),
+        copy.deepcopy(r),
+        Rules(**r.to_dict()),
+        Board(**kw).rules,
+        Board(rules=r).rules,
+        inarow.VecEnv(1, rules=r, seed=0).rules,
+    ):
+        assert same == r and hash(same) == hash(r) and type(same) is Rules
+
+
+@given(rule_kwargs(max_width=9, max_height=9), rule_kwargs(max_width=9, max_height=9))
+def test_equality_and_hash_follow_the_five_fields(a, b):
+    ra, rb = Rules(**a), Rules(**b)
+    assert (ra == rb) == (a == b)
+    assert (ra != rb) == (a != b)
+    if a == b:
+        assert hash(ra) == hash(rb)
+    assert len({ra, rb, Rules(**a)}) == (1 if a == b else 2)
+
+
+def test_rules_are_frozen_and_never_equal_to_other_types():
+    r = Rules()
+    with pytest.raises(AttributeError):
+        r.width = 8  # type: ignore[misc]
+    assert r != r.to_dict() and r != (7, 6, 4, 2, True) and r != Board()
+
+
+def test_presets_match_the_board_presets_and_the_gymnasium_ids():
+    assert Rules() == Rules.connect_four() == Board.connect_four().rules
+    assert Rules.tic_tac_toe() == Board.tic_tac_toe().rules == Rules(3, 3, 3, 2, False)
+    assert Rules.gomoku() == Board.gomoku().rules == Rules(15, 15, 5, 2, False)
+    assert Rules.gomoku(19) == Board.gomoku(19).rules
+    gym = pytest.importorskip("inarow.gymnasium")
+    ids = gym.ENV_IDS
+    assert Rules(**ids["inarow/ConnectFour-v0"]) == Rules.connect_four()
+    assert Rules(**ids["inarow/TicTacToe-v0"]) == Rules.tic_tac_toe()
+    assert Rules(**ids["inarow/Gomoku-v0"]) == Rules.gomoku()
+
+
+def test_replace_changes_only_the_given_fields_and_validates():
+    r = Rules.connect_four()
+    assert r.replace(k=5) == Rules(k=5) and r == Rules()
+    assert r.replace(players=3, gravity=False) == Rules(players=3, gravity=False)
+    with pytest.raises(inarow.InvalidRulesError, match="k=9"):
+        r.replace(k=9)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(width=0), inarow.InvalidRulesError, "width=0"),
+        (dict(width=65), inarow.InvalidRulesError, "width=65"),
+        (dict(k=8), inarow.InvalidRulesError, "k=8"),
+        (dict(players=17), inarow.InvalidRulesError, "players=17"),
+        (dict(width=2**70), inarow.InvalidRulesError, str(2**70)),
+        (dict(width=True), TypeError, "width must be an integer, not bool"),
+        (dict(k=4.0), TypeError, "k must be an integer"),
+        (dict(gravity=1), TypeError, "gravity must be a bool"),
+    ],
+)
+def test_bad_rules_raise_the_usual_errors_naming_the_value(kwargs, error, message):
+    for make in (Rules, Board, lambda **kw: inarow.VecEnv(1, **kw)):
+        with pytest.raises(error, match=message):
+            make(**kwargs)
+
+
+def test_gomoku_size_out_of_range():
+    with pytest.raises(inarow.InvalidRulesError, match=r"k=5 is larger than both sides \(4x4\)"):
+        Rules.gomoku(4)
+    with pytest.raises(inarow.InvalidRulesError, match=str(2**70)):
+        Rules.gomoku(2**70)
+
+
+# ------------------------------------------------------- rules= beside the keywords
+
+
+def test_rules_keyword_builds_what_the_keywords_build():
+    r = Rules(5, 4, 3, 3, False)
+    kw = r.to_dict()
+    assert Board(rules=r) == Board(**kw)
+    assert Board.from_moves([0, 7, 12], rules=r) == Board.from_moves([0, 7, 12], **kw)
+    a = inarow.VecEnv(8, rules=r, seed=3)
+    b = inarow.VecEnv(8, **kw, seed=3)
+    for _ in range(5):
+        oa, ra, ta, _, _ = a.step(a.random_actions())
+        ob, rb, tb, _, _ = b.step(b.random_actions())
+        assert np.array_equal(oa, ob) and np.array_equal(ra, rb) and np.array_equal(ta, tb)
+    sa = inarow.simulate(500, rules=r, seed=1)
+    sb = inarow.simulate(500, **kw, seed=1)
+    assert (sa.wins, sa.draws, sa.lengths) == (sb.wins, sb.draws, sb.lengths)
+
+
+def test_keywords_that_agree_with_rules_are_accepted():
+    r = Rules.tic_tac_toe()
+    assert Board(3, 3, rules=r).rules == r
+    assert Board(width=3, gravity=False, rules=r).rules == r
+    assert Board(rules=None) == Board()
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [(dict(width=4), "width=4"), (dict(k=4), "k=4"), (dict(gravity=True), "gravity=True")],
+)
+def test_a_keyword_that_conflicts_with_rules_is_a_type_error(kwargs, name):
+    r = Rules.tic_tac_toe()
+    makers = [
+        lambda **kw: Board(**kw),
+        lambda **kw: Board.from_moves([], **kw),
+        lambda **kw: inarow.VecEnv(2, **kw),
+        lambda **kw: inarow.simulate(1, **kw),
+    ]
+    for make in makers:
+        with pytest.raises(TypeError, match=f"{name} conflicts with rules=Rules\\(width=3"):
+            make(rules=r, **kwargs)
+
+
+@pytest.mark.parametrize("bad", [5, "connect_four", {"width": 7}, Board()])
+def test_rules_must_be_a_rules_value(bad):
+    with pytest.raises(TypeError, match="rules must be an inarow.Rules"):
+        Board(rules=bad)
+    with pytest.raises(TypeError, match="rules must be an inarow.Rules"):
+        inarow.VecEnv(1, rules=bad)
+
+
+# ----------------------------------------------------------------------- returns
+
+
+def reference_returns(board: Board) -> np.ndarray:
+    out = np.zeros(board.players, dtype=np.float32)
+    if board.winner is not None:
+        out[:] = -1
+        out[board.winner - 1] = 1
+    return out
+
+
+@given(played_boards(max_width=7, max_height=6, max_players=4))
+def test_returns_follow_pgx(board):
+    r = board.returns()
+    assert r.dtype == np.float32 and r.shape == (board.players,)
+    assert np.array_equal(r, reference_returns(board))
+    if board.winner is None:  # a draw or a game still running
+        assert not r.any()
+    else:  # one winner at +1, every other player at -1
+        assert r.sum() == 2 - board.players
+        assert np.flatnonzero(r > 0).tolist() == [board.winner - 1]
+        assert (r[r != 1] == -1).all()
+
+
+def test_returns_at_known_ends():
+    win = Board.from_moves([3, 3, 4, 4, 5, 5, 6])
+    assert win.returns().tolist() == [1.0, -1.0]
+    draw = Board.from_moves([0, 1, 2, 4, 3, 5, 7, 6, 8], 3, 3, 3, 2, False)
+    assert draw.is_draw and draw.returns().tolist() == [0.0, 0.0]
+    three = Board.from_moves([0, 1, 2, 0, 1, 2, 0], 3, 4, 3, 3, True)
+    assert three.winner == 1 and three.returns().tolist() == [1.0, -1.0, -1.0]
+    assert Board(players=5).returns().tolist() == [0.0] * 5
+
+
+# ------------------------------------------------------------ observation(player)
+
+
+def reference_planes(board: Board, player: int) -> np.ndarray:
+    grid = board.to_numpy()
+    p = board.players
+    return np.stack([grid == (player - 1 + i) % p + 1 for i in range(p)]).astype(np.uint8)
+
+
+@given(played_boards(max_width=7, max_height=6, max_players=4), st.data())
+def test_observation_of_any_player_against_numpy(board, data):
+    player = data.draw(st.integers(1, board.players))
+    before = (board.to_bytes(), board.moves)
+    for dtype, np_dtype in (("uint8", np.uint8), ("bool", np.bool_), ("float32", np.float32)):
+        planes = board.observation(dtype, player=player)
+        assert planes.dtype == np_dtype
+        assert np.array_equal(planes.astype(np.uint8), reference_planes(board, player))
+    assert np.array_equal(board.observation(), board.observation(player=board.current_player))
+    assert np.array_equal(board.observation(player=None), board.observation())
+    assert (board.to_bytes(), board.moves) == before
+
+
+@pytest.mark.parametrize(
+    "player, error, message",
+    [
+        (0, ValueError, "player=0 is out of range: allowed 1..=3"),
+        (4, ValueError, "player=4"),
+        (-1, ValueError, "player=-1"),
+        (2**70, ValueError, str(2**70)),
+        (True, TypeError, "player must be an integer, not bool"),
+        (1.0, TypeError, "player must be an integer"),
+        ("1", TypeError, "player must be an integer"),
+    ],
+)
+def test_bad_player_raises_and_changes_nothing(player, error, message):
+    board = Board.from_moves([0, 1, 2], players=3)
+    before = board.copy()
+    with pytest.raises(error, match=message):
+        board.observation(player=player)
+    assert board == before and board.moves == before.moves
+
+
+# ------------------------------------------------------------------ Solver.supports
+
+
+@given(rule_kwargs(max_width=12, max_height=12))
+def test_solver_supports_exactly_where_the_solver_runs(kw):
+    r = Rules(**kw)
+    expected = kw["players"] == 2 and kw["gravity"] and kw["width"] * (kw["height"] + 1) <= 64
+    assert inarow.Solver.supports(r) is expected
+    assert inarow.Solver.supports(Board(rules=r)) is expected
+    if not expected:
+        with pytest.raises(inarow.UnsupportedRulesError):
+            inarow.Solver(tt_bytes=1 << 16, threads=1).solve(Board(rules=r))
+
+
+@pytest.mark.parametrize("bad", [None, 5, "7x6", {"width": 7}])
+def test_solver_supports_refuses_other_types(bad):
+    with pytest.raises(
+        TypeError, match="rules_or_board must be an inarow.Rules or an inarow.Board"
+    ):
+        inarow.Solver.supports(bad)
+
+
+@given(rules(max_width=3, max_height=3))
+def test_the_shared_rules_strategy_builds_values_within_its_bounds(r):
+    assert isinstance(r, Rules) and r.width <= 3 and r.height <= 3 and 2 <= r.players <= 4
