@@ -13,8 +13,8 @@ those attributes.
 
 How it plays, any rows, columns and ``inarow``:
 
-* Where :class:`inarow.Solver` applies (``columns * (rows + 1) <= 64``: 7x6, 8x7,
-  9x5, ...): ``Solver.best_move(board, time_limit=...)``, anytime, so never a
+* Where :class:`inarow.Solver` applies (``inarow.Solver.supports``:
+  ``columns * (rows + 1) <= 64``, 7x6, 8x7, 9x5, ...): ``Solver.best_move(board, time_limit=...)``, anytime, so never a
   timeout; on 7x6 with 4 in a row the shipped opening book answers the openings
   at once.
 * Elsewhere: ``inarow.agents.negamax`` deepened one ply at a time while the next
@@ -91,10 +91,6 @@ def board_of(observation: Any, configuration: Any) -> inarow.Board:
     return board
 
 
-def _solver_supports(board: inarow.Board) -> bool:
-    return board.width * (board.height + 1) <= 64
-
-
 def _search_without_solver(board: inarow.Board, deadline: float) -> int:
     """Iterative deepening of the negamax agent while the next depth should fit."""
     t = time.monotonic()
@@ -121,7 +117,7 @@ def agent(observation: Any, configuration: Any) -> int:
         raise ValueError(f"configuration.actTimeout={act_timeout!r}: expected seconds > 0")
     deadline = start + BUDGET_SHARE * act_timeout
     board = board_of(observation, configuration)
-    if not _solver_supports(board):
+    if not inarow.Solver.supports(board):
         return _search_without_solver(board, deadline)
     if _solver is None:
         _solver = inarow.Solver()
