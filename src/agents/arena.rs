@@ -15,12 +15,13 @@
 //! already decided counts like any other.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::{Agent, AgentError, AgentWorker};
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::{Rules, MAX_PLAYERS};
+use crate::solver::book::Book;
 use crate::watch::on_threads;
 
 /// How to run a match.
@@ -35,6 +36,8 @@ pub struct MatchConfig {
     /// Uniformly random moves that open every game before the agents play (the same
     /// opening for every game of a round, so each is played from every seat).
     pub opening_plies: usize,
+    /// The perfect agent's opening book.
+    pub book: Option<Arc<Book>>,
 }
 
 /// Results of `a`: a loss is a game another player won.
@@ -153,7 +156,8 @@ pub fn play_match(
     let total = Mutex::new(MatchResult::new(rules.players()));
     let work = || {
         let mut result = MatchResult::new(rules.players());
-        let (mut wa, mut wb) = (AgentWorker::new(*a), AgentWorker::new(*b));
+        let worker = |agent: &Agent| AgentWorker::new(*agent).with_book(config.book.clone());
+        let (mut wa, mut wb) = (worker(a), worker(b));
         let mut game = Game::new(rules);
         game.reserve_history();
         loop {

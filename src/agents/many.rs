@@ -1,19 +1,22 @@
 //! One agent's moves on many positions at once, across threads.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::{Agent, AgentError, AgentWorker};
 use crate::game::Game;
 use crate::rng::Rng;
+use crate::solver::book::Book;
 use crate::watch::on_threads;
 
 /// `agent`'s move on each of `games` (none finished), across `threads`; game `i`
 /// draws from stream `i` of `seed`, so the moves do not depend on the thread
 /// count. The first error stops every thread; raising `cancel` stops within a
-/// move ([`AgentError::Cancelled`] from the agents that search).
+/// move ([`AgentError::Cancelled`] from the agents that search). `book`: the
+/// perfect agent's opening book.
 pub fn choose_many(
     agent: Agent,
+    book: Option<Arc<Book>>,
     games: &[Game],
     seed: u64,
     threads: usize,
@@ -23,7 +26,7 @@ pub fn choose_many(
     let out: Vec<AtomicU64> = (0..games.len()).map(|_| AtomicU64::new(0)).collect();
     let failure: Mutex<Option<AgentError>> = Mutex::new(None);
     let work = || {
-        let mut worker = AgentWorker::new(agent);
+        let mut worker = AgentWorker::new(agent).with_book(book.clone());
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed) as usize;
             if i >= games.len() {

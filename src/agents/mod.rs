@@ -25,6 +25,7 @@ mod perfect;
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 pub use arena::{game_rng, play_match, play_opening, seat_of_a, MatchConfig, MatchResult, Tally};
 pub use lines::{window_weight, LineBoard};
@@ -34,6 +35,7 @@ pub use perfect::softmax_pick;
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::Rules;
+use crate::solver::book::Book;
 use crate::solver::{SolveError, Solver, SolverConfig};
 
 /// Deepest accepted look-ahead of [`Agent::Negamax`].
@@ -54,6 +56,9 @@ pub enum Agent {
     Negamax { depth: u32 },
     /// The exact solver's scores: the best score (random among equals) at
     /// temperature 0, else a softmax over the scores divided by the temperature.
+    /// With a book ([`AgentWorker::with_book`]), positions whose every child it
+    /// holds are scored from it (win/draw/loss 1/0/-1 in a win/draw/loss book),
+    /// and the search probes it.
     Perfect {
         temperature: f64,
         tt_bytes: usize,
@@ -147,6 +152,8 @@ pub struct AgentWorker {
     analyses: perfect::Cache,
     legal: Vec<usize>,
     search: negamax::Scratch,
+    /// The perfect agent's opening book.
+    book: Option<Arc<Book>>,
 }
 
 impl AgentWorker {
@@ -158,6 +165,30 @@ impl AgentWorker {
             analyses: perfect::Cache::default(),
             legal: Vec::new(),
             search: negamax::Scratch::default(),
+            book: None,
+        }
+    }
+
+    /// The worker with `book` for the perfect agent (the others ignore it).
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> AgentWorker {
+        self.set_book(book);
+        self
+    }
+
+    /// Sets the perfect agent's book (`None`: search every position).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        let same = match (&self.book, &book) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            // Scores cached without the book may differ in kind from the book's.
+            self.analyses = perfect::Cache::default();
+            if let Some(solver) = self.solver.as_mut() {
+                solver.set_book(book.clone());
+            }
+            self.book = book;
         }
     }
 
@@ -194,7 +225,9 @@ impl AgentWorker {
             } => {
                 perfect::check_rules(game.rules())?;
                 if self.solver.is_none() {
-                    self.solver = Some(Solver::new(SolverConfig { tt_bytes, threads })?);
+                    let mut solver = Solver::new(SolverConfig { tt_bytes, threads })?;
+                    solver.set_book(self.book.clone());
+                    self.solver = Some(solver);
                 }
                 let solver = self.solver.as_mut().expect("just set");
                 perfect::choose(solver, &mut self.analyses, game, temperature, rng, cancel)

@@ -32,7 +32,9 @@ type CacheKey = (usize, usize, usize, Vec<u8>);
 /// Entries kept before the cache starts over.
 const CACHE_ENTRIES: usize = 1 << 14;
 
-/// Scores every move exactly and picks one with [`softmax_pick`].
+/// Scores every move (exactly, or from the book where it holds every child:
+/// win/draw/loss there for a win/draw/loss book) and picks one with
+/// [`softmax_pick`].
 pub fn choose(
     solver: &mut Solver,
     cache: &mut Cache,
@@ -50,7 +52,12 @@ pub fn choose(
         return softmax_pick(scores, temperature, rng).ok_or(AgentError::GameOver);
     }
     let pos = Position::from_cells(r.width(), r.height(), r.k(), &key.3)?;
-    let scores = solver.analyze(&pos, false, cancel)?;
+    // Opening positions take seconds to minutes to score exactly: the book's
+    // values where it holds every child.
+    let scores = match solver.book_scores(&pos) {
+        Some((scores, _exact)) => scores,
+        None => solver.analyze(&pos, false, cancel)?,
+    };
     let choice = softmax_pick(&scores, temperature, rng).ok_or(AgentError::GameOver);
     if cache.scores.len() >= CACHE_ENTRIES {
         cache.scores.clear();

@@ -367,6 +367,7 @@ fn run_from(
         swap,
         threads,
         opening_plies,
+        book: None,
     };
     play_match(rules, &a, &b, &config, &AtomicU64::new(0), &no_cancel()).unwrap()
 }
@@ -458,6 +459,7 @@ fn a_cancelled_match_stops() {
         swap: true,
         threads: 2,
         opening_plies: 0,
+        book: None,
     };
     let r = play_match(
         Rules::connect_four(),
@@ -479,6 +481,7 @@ fn bad_parameters_are_refused() {
         swap: true,
         threads: 1,
         opening_plies: 0,
+        book: None,
     };
     let bad = [
         Agent::Negamax { depth: 0 },
@@ -543,6 +546,7 @@ fn random_openings_diversify_deterministic_agents_and_are_shared_by_a_round() {
         swap: true,
         threads: 1,
         opening_plies: 6,
+        book: None,
     };
     let opening = |i: u64| {
         let mut g = Game::new(c4);

@@ -1,7 +1,7 @@
 //! `inarow.agents` and the native half of `inarow.evaluate.match`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -9,6 +9,7 @@ use pyo3::types::{PyDict, PyFloat, PyTuple};
 
 use super::args::{bool_arg, int_arg, ranged_int, rules_from_args, DEFAULTS};
 use super::board::{game_arg, Board};
+use super::book::shipped_book;
 use super::errors::{IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
 use super::vec_env::{seed_arg, threads_arg};
@@ -16,6 +17,7 @@ use crate::agents::{
     choose_many, game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec,
     AgentError, AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,
 };
+use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
 use crate::watch::{cores, CancelToken};
 use crate::{Game, Rng};
@@ -28,6 +30,15 @@ fn fresh_seed() -> u64 {
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u64(std::process::id() as u64);
     h.finish() >> 1
+}
+
+/// The shipped opening book for a perfect agent (loaded on first use), `None`
+/// for the others.
+fn perfect_book(py: Python<'_>, spec: &Spec) -> Option<Arc<Book>> {
+    match spec {
+        Spec::Perfect { .. } => shipped_book(py),
+        _ => None,
+    }
 }
 
 /// A built-in agent: `agent(board) -> action`. Made by the functions of
@@ -64,8 +75,10 @@ impl Agent {
             return Err(AgentError::GameOver.into());
         }
         let token = CancelToken::new();
+        let book = perfect_book(py, &self.spec);
         let work = || {
             let mut worker = self.worker.lock().unwrap_or_else(|p| p.into_inner());
+            worker.set_book(book);
             let mut rng = self.rng.lock().unwrap_or_else(|p| p.into_inner());
             worker.choose(game, &mut rng, token.flag())
         };
@@ -236,10 +249,11 @@ impl Agent {
         let spec = self.spec;
         let token = CancelToken::new();
         let games = &games;
+        let book = perfect_book(py, &spec);
         let result = run_interruptible(
             py,
             &token,
-            || choose_many(spec, games, base, threads, token.flag()),
+            || choose_many(spec, book, games, base, threads, token.flag()),
             |_| Ok(()),
         )?;
         result.map_err(PyErr::from)
@@ -417,12 +431,17 @@ pub fn play_match<'py>(
                 .map_err(|e| UnsupportedRulesError::new_err(format!("agent {name}: {e}")))?;
         }
     }
+    let book = [&side_a, &side_b].into_iter().find_map(|side| match side {
+        Side::Native(spec) => perfect_book(py, spec),
+        Side::Python(_) => None,
+    });
     let config = MatchConfig {
         games,
         seed,
         swap,
         threads,
         opening_plies,
+        book,
     };
     let start = std::time::Instant::now();
     let result = match (&side_a, &side_b) {
@@ -479,7 +498,9 @@ fn play_match_here(
     let mut movers: Vec<Mover<'_, '_>> = sides
         .iter()
         .map(|s| match s {
-            Side::Native(spec) => Mover::Native(Box::new(AgentWorker::new(*spec))),
+            Side::Native(spec) => Mover::Native(Box::new(
+                AgentWorker::new(*spec).with_book(perfect_book(py, spec)),
+            )),
             Side::Python(f) => Mover::Python(f),
         })
         .collect();

@@ -2,18 +2,60 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyInt;
 
-use super::args::{bool_arg, int_arg, shown, type_name};
+use super::args::{bool_arg, int_arg, is_bool, shown, type_name};
 use super::board::{board_arg, Board};
 use super::book::shipped_book;
 use super::errors::SolverConfigError;
 use super::interrupt::{run_interruptible, POLL};
 use super::rules::Rules as PyRules;
-use crate::solver::{default_threads, Position, SolveError, Solver as CoreSolver, SolverConfig};
+use crate::solver::{
+    default_threads, Deadline, Position, SolveError, Solver as CoreSolver, SolverConfig,
+};
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES, SOLO_NODE_BUDGET};
 use crate::watch::{CancelToken, Entry, Gate, GateGuard};
+
+/// A time budget in seconds: a finite number >= 0 (`None` inside: more than the
+/// clock counts). Bools and non-numbers are a `TypeError`, NaN, infinities and
+/// negative numbers a `ValueError`.
+fn time_limit_arg(t: &Bound<'_, PyAny>) -> PyResult<Option<Duration>> {
+    let bad_type = || {
+        PyTypeError::new_err(format!(
+            "time_limit must be a number of seconds or None, got {}: {}",
+            type_name(t),
+            shown(t)
+        ))
+    };
+    if is_bool(t)? {
+        return Err(bad_type());
+    }
+    let out_of_range = || {
+        PyValueError::new_err(format!(
+            "time_limit={} is out of range: allowed a finite number of seconds >= 0 \
+             (None for no limit)",
+            shown(t)
+        ))
+    };
+    let seconds: f64 = t.extract().map_err(|e| {
+        // An integer too large for a float is a number out of range.
+        let err = if t.is_instance_of::<PyInt>() {
+            out_of_range()
+        } else {
+            bad_type()
+        };
+        err.set_cause(t.py(), Some(e));
+        err
+    })?;
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(out_of_range());
+    }
+    Ok(Duration::try_from_secs_f64(seconds).ok())
+}
 
 /// Nodes a call searches on the calling thread before it moves to a worker thread
 /// that Ctrl-C can interrupt (about 10 ms): small calls never pay for a thread.
@@ -223,13 +265,34 @@ impl Solver {
         self.run(py, |s, c| s.analyze(&pos, weak, c))
     }
 
-    /// An optimal action: the best exact score, ties broken centre first. Where the
-    /// book holds every child, the best win/draw/loss outcome without a search
-    /// (never a worse outcome; among equal outcomes, centre first). Raises
-    /// `IllegalMoveError` on a finished game.
-    fn best_move(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<usize> {
+    /// An optimal action: never a worse win/draw/loss outcome than another move;
+    /// among the best outcome's moves the best exact score, ties centre first.
+    /// Where the book holds every child, the best outcome without a search
+    /// (centre first among equal outcomes). With `time_limit` (seconds, a finite
+    /// number >= 0) the best move proven within the budget, never a timeout (see
+    /// the Python docs for the order it falls back in). Raises `IllegalMoveError`
+    /// on a finished game.
+    #[pyo3(signature = (board, time_limit=None), text_signature = "($self, board, time_limit=None)")]
+    fn best_move(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        time_limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        let budget = time_limit.map(time_limit_arg).transpose()?.flatten();
         let pos = position(board)?;
-        self.run(py, |s, c| s.best_move(&pos, c))
+        match (time_limit, budget) {
+            (None, _) => self.run(py, |s, c| s.best_move(&pos, c)),
+            (Some(_), budget) => {
+                let deadline = match budget {
+                    Some(b) => Deadline::after(b),
+                    None => Deadline::never(),
+                };
+                self.run(py, |s, c| {
+                    Ok(s.best_move_within(&pos, Some(&deadline), c)?.column)
+                })
+            }
+        }
     }
 
     /// Nodes searched by the last call.

@@ -79,6 +79,9 @@
 //! Today's figures per set and for the empty board: BENCHMARKS.md.
 
 pub mod book;
+#[cfg(test)]
+mod book_probe_tests;
+mod deadline;
 mod error;
 mod geometry;
 mod order;
@@ -87,10 +90,13 @@ mod search;
 mod table;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod timed_tests;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+pub use deadline::Deadline;
 pub use error::SolveError;
 pub use position::Position;
 
@@ -148,8 +154,18 @@ pub struct Solver {
     node_limit: Option<u64>,
     /// The geometry the table's entries belong to (keys of other shapes would clash).
     geometry: Option<Geometry>,
-    /// Solved positions answered without a search.
+    /// Solved positions answered without a search, and probed inside it.
     book: Option<Arc<Book>>,
+    /// Search nodes the book bounded in the last call.
+    book_hits: u64,
+}
+
+/// How a bounded search ended.
+enum Searched {
+    /// The value.
+    Done(i32),
+    /// The node allowance or the deadline ended it; the value lies in `lo..=hi`.
+    Stopped { lo: i32, hi: i32 },
 }
 
 impl Solver {
@@ -174,11 +190,13 @@ impl Solver {
             node_limit: None,
             geometry: None,
             book: None,
+            book_hits: 0,
         })
     }
 
     /// Answers the positions `book` holds from it (`solve`, `analyze` and
-    /// `best_move`, see there); `None`: always search.
+    /// `best_move`, see there) and bounds the search's nodes it holds by their
+    /// values (answers are unchanged, searches shorter); `None`: always search.
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
         self.book = book;
     }
@@ -198,6 +216,11 @@ impl Solver {
     /// `best_move`.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Nodes of the last call's searches that the book bounded.
+    pub fn book_hits(&self) -> u64 {
+        self.book_hits
     }
 
     /// Limits the nodes of each later `solve`, `analyze` or `best_move` call (all
@@ -227,6 +250,7 @@ impl Solver {
         cancel: &AtomicBool,
     ) -> Result<i32, SolveError> {
         self.nodes = 0;
+        self.book_hits = 0;
         self.solve_inner(pos, weak, cancel)
     }
 
@@ -236,22 +260,55 @@ impl Solver {
         weak: bool,
         cancel: &AtomicBool,
     ) -> Result<i32, SolveError> {
+        let allowed = self
+            .node_limit
+            .map_or(u64::MAX, |l| l.saturating_sub(self.nodes));
+        match self.search(pos, weak, cancel, allowed, None, None)? {
+            Searched::Done(v) => Ok(v),
+            Searched::Stopped { .. } => Err(SolveError::NodeLimit),
+        }
+    }
+
+    /// The value of `pos` (its sign if `weak`) where it is known without a search:
+    /// a finished game, an immediate win, a position in the book.
+    fn known_value(&self, pos: &Position, weak: bool) -> Option<i32> {
         let g = pos.geo;
         let n = g.cells;
         let moves = pos.moves as i32;
         let sign = |s: i32| if weak { s.signum() } else { s };
         if pos.won {
-            return Ok(sign(-((n + 2 - moves) / 2)));
+            return Some(sign(-((n + 2 - moves) / 2)));
         }
         if moves >= n {
-            return Ok(0);
+            return Some(0);
         }
         if g.winning_cells(pos.current, pos.mask) & g.possible(pos.mask) != 0 {
-            return Ok(sign((n + 1 - moves) / 2));
+            return Some(sign((n + 1 - moves) / 2));
         }
-        if let Some(value) = self.book_value(pos, weak) {
-            return Ok(value);
+        self.book_value(pos, weak)
+    }
+
+    /// The value of `pos` (its sign if `weak`), searching at most about `allowed`
+    /// nodes and stopping at `deadline`. With a `window` `(a, b)` a value `<= a`
+    /// only bounds the score from above and one `>= b` from below (fail-soft). [`Searched::Stopped`] with the bounds
+    /// proven so far when either ends the search first. `Interrupted` once
+    /// `cancel` is raised.
+    fn search(
+        &mut self,
+        pos: &Position,
+        weak: bool,
+        cancel: &AtomicBool,
+        allowed: u64,
+        deadline: Option<&Deadline>,
+        window: Option<(i32, i32)>,
+    ) -> Result<Searched, SolveError> {
+        if let Some(value) = self.known_value(pos, weak) {
+            return Ok(Searched::Done(value));
         }
+        let g = pos.geo;
+        let n = g.cells;
+        let moves = pos.moves as i32;
+        let sign = |s: i32| if weak { s.signum() } else { s };
         if cancel.load(Ordering::Relaxed) {
             return Err(SolveError::Interrupted);
         }
@@ -273,12 +330,24 @@ impl Solver {
             lo = lo.max(-1);
             hi = hi.min(1);
         }
+        // The bounds proven before any probe (inside a window, the window's
+        // edges are no facts).
+        let facts = (lo, hi);
+        if let Some((a, b)) = window {
+            // Only which side of the window the score lies on is asked for.
+            if hi <= a {
+                return Ok(Searched::Done(hi));
+            }
+            if lo >= b {
+                return Ok(Searched::Done(lo));
+            }
+            lo = lo.max(a);
+            hi = hi.min(b);
+        }
         let stop = AtomicBool::new(false);
         let table = &self.table;
+        let book = self.book.as_deref();
         let threads = self.threads;
-        let allowed = self
-            .node_limit
-            .map_or(u64::MAX, |l| l.saturating_sub(self.nodes));
         // With several threads, small searches stay on this thread: spawning helpers
         // costs more than they save. Past the budget the parallel search starts over,
         // from the table this one filled.
@@ -288,21 +357,25 @@ impl Solver {
             SOLO_NODE_BUDGET.min(allowed)
         };
         let mut s = Search::new(g, table, cancel, &stop, None, 1);
+        s.set_book(book);
+        s.deadline = deadline;
         s.budget = budget;
         let r = s.solve(pos.current, pos.mask, moves, lo, hi);
         let solo_nodes = s.nodes;
         let solo_done = !s.aborted;
-        let over_limit = |searched: u64| !cancel.load(Ordering::Relaxed) && searched > allowed;
-        if !solo_done && over_limit(solo_nodes) {
-            self.nodes += solo_nodes;
-            return Err(SolveError::NodeLimit);
-        }
-        let (score, nodes, aborted) = if solo_done || cancel.load(Ordering::Relaxed) {
+        let mut proven = s.bounds;
+        self.book_hits += s.book_hits;
+        let stopped_early =
+            |searched: u64| searched > allowed || deadline.is_some_and(Deadline::seen_passed);
+        let (score, nodes, aborted) = if solo_done
+            || cancel.load(Ordering::Relaxed)
+            || stopped_early(solo_nodes)
+        {
             (r, 0, !solo_done)
         } else {
             let busy: Vec<AtomicU64> = (0..BUSY_SLOTS).map(|_| AtomicU64::new(u64::MAX)).collect();
             let busy = &busy[..];
-            std::thread::scope(|scope| {
+            let (r, nodes, aborted, bounds, hits) = std::thread::scope(|scope| {
                 let stop = &stop;
                 // Helpers the system refuses are done without: the search is the
                 // same, on fewer threads.
@@ -313,6 +386,8 @@ impl Solver {
                             // table entries help the main thread. Stops when the
                             // main thread is done (or after finishing first).
                             let mut s = Search::new(g, table, cancel, stop, Some(busy), threads);
+                            s.set_book(book);
+                            s.deadline = deadline;
                             // Helper i starts one window away from the main
                             // thread's first probe (+1, -1, +2, ...): the bound
                             // the main thread needs next on either outcome.
@@ -322,30 +397,41 @@ impl Solver {
                                 -(i as i32) / 2
                             };
                             s.solve(pos.current, pos.mask, moves, lo, hi);
-                            s.nodes
+                            (s.nodes, s.book_hits)
                         })
                     })
                     .collect();
                 let never = AtomicBool::new(false);
                 let mut s = Search::new(g, table, cancel, &never, Some(busy), threads);
+                s.set_book(book);
+                s.deadline = deadline;
                 s.budget = allowed.saturating_sub(solo_nodes);
                 let r = s.solve(pos.current, pos.mask, moves, lo, hi);
                 stop.store(true, Ordering::Relaxed);
-                let mut nodes = s.nodes;
+                let (mut nodes, mut hits) = (s.nodes, s.book_hits);
                 for h in helpers {
-                    nodes += h.join().unwrap_or(0);
+                    let (n, b) = h.join().unwrap_or((0, 0));
+                    nodes += n;
+                    hits += b;
                 }
-                (r, nodes, s.aborted)
-            })
+                (r, nodes, s.aborted, s.bounds, hits)
+            });
+            proven = (proven.0.max(bounds.0), proven.1.min(bounds.1));
+            self.book_hits += hits;
+            (r, nodes, aborted)
         };
         self.nodes += solo_nodes + nodes;
-        if aborted && over_limit(solo_nodes + nodes) {
-            return Err(SolveError::NodeLimit);
+        if !aborted {
+            return Ok(Searched::Done(sign(score)));
         }
-        if aborted {
+        if cancel.load(Ordering::Relaxed) {
             return Err(SolveError::Interrupted);
         }
-        Ok(sign(score))
+        let (lo, hi) = if window.is_some() { facts } else { proven };
+        Ok(Searched::Stopped {
+            lo: sign(lo),
+            hi: sign(hi),
+        })
     }
 
     /// For each column, the score of playing it, from the point of view of the player
@@ -359,55 +445,333 @@ impl Solver {
         cancel: &AtomicBool,
     ) -> Result<Vec<Option<i32>>, SolveError> {
         self.nodes = 0;
+        self.book_hits = 0;
         if pos.is_over() {
             return Ok(vec![None; pos.width()]);
         }
         per_column(pos, weak, |child| self.solve_inner(child, weak, cancel))
     }
 
-    /// An optimal column for the player to move: the best exact score, ties to the
-    /// column nearest the centre (the left one of two equally near). When the book
-    /// holds every child's win/draw/loss value but not all exact scores, the best
-    /// win/draw/loss outcome instead (never a worse outcome; among equal outcomes,
-    /// centre first), without a search. Fails with [`SolveError::GameOver`] if the
-    /// game is over.
+    /// An optimal column for the player to move: never a move with a worse
+    /// win/draw/loss outcome than another; among the moves of the best outcome,
+    /// the best exact score, ties to the column nearest the centre (the left one
+    /// of two equally near). Where the book holds every child's win/draw/loss
+    /// value but not all exact scores, the best outcome, centre first among equal
+    /// outcomes, without a search. Fails with [`SolveError::GameOver`] if the game
+    /// is over.
+    ///
+    /// A move that wins at once, the only legal move, or the only one after
+    /// which the opponent cannot win at once is played without a search. Otherwise each
+    /// move's outcome is proven first (the weak search, cheaper); exact
+    /// scores are searched only where several moves share the best outcome and it
+    /// is a win or a loss (all draws score 0).
     pub fn best_move(&mut self, pos: &Position, cancel: &AtomicBool) -> Result<usize, SolveError> {
+        Ok(self.best_move_within(pos, None, cancel)?.column)
+    }
+
+    /// [`Solver::best_move`] within a time budget: anytime, never a timeout. The
+    /// book answers where it holds every child; otherwise each move's outcome is
+    /// searched in rounds of growing node budgets (every move gets some search
+    /// before any gets much), then the exact scores of the moves sharing the best
+    /// outcome, until `deadline` passes. The move returned is, in this order:
+    ///
+    /// 1. the best outcome the move is proven to reach at least (win > draw >
+    ///    loss; a move with no proof yet counts as a possible loss),
+    /// 2. the best outcome it may still reach (so a proven draw goes before an
+    ///    unproven move, and an unproven move before a proven loss),
+    /// 3. the best proven exact score, moves without one after those with one,
+    /// 4. the column nearest the centre.
+    ///
+    /// So it never has a worse proven outcome than another proven move, and with a
+    /// budget that lets the search finish (`complete`) it is the move of
+    /// [`Solver::best_move`]. With `deadline = None` the search always finishes.
+    pub fn best_move_within(
+        &mut self,
+        pos: &Position,
+        deadline: Option<&Deadline>,
+        cancel: &AtomicBool,
+    ) -> Result<TimedMove, SolveError> {
+        self.nodes = 0;
+        self.book_hits = 0;
         if pos.is_over() {
             return Err(SolveError::GameOver(
                 "the game is over: there is no move to choose".into(),
             ));
         }
-        let scores = match self.book_scores(pos) {
-            Some(scores) => {
-                self.nodes = 0;
-                scores
+        if let Some((scores, exact)) = self.book_scores(pos) {
+            let moves: Vec<Option<MoveValue>> = scores
+                .iter()
+                .map(|s| s.map(|v| MoveValue::proven(v.signum(), exact.then_some(v))))
+                .collect();
+            return Ok(TimedMove::choose(moves, true));
+        }
+        let outer = self.node_limit.unwrap_or(u64::MAX);
+        let mut moves: Vec<Option<MoveValue>> = vec![None; pos.width()];
+        let n = pos.geo.cells;
+        for (c, slot) in moves.iter_mut().enumerate() {
+            if !pos.can_play(c) {
+                continue;
             }
-            None => self.analyze(pos, false, cancel)?,
+            let mut child = *pos;
+            child.play_unchecked(c);
+            // Known without a search (whatever the deadline): immediate wins,
+            // replies that win at once, the book.
+            *slot = Some(if pos.is_winning_move(c) {
+                let s = (n + 1 - pos.moves as i32) / 2;
+                MoveValue::proven(1, Some(s))
+            } else if let Some(v) = self.known_value(&child, true) {
+                MoveValue::proven(-v, None)
+            } else {
+                MoveValue::unknown()
+            });
+        }
+        // A move that lets the opponent win at once has the worst exact score
+        // there is: when all moves but one do, that one is the best move.
+        let g = pos.geo;
+        let loses_at_once = |c: usize| {
+            let mut ch = *pos;
+            ch.play_unchecked(c);
+            !pos.is_winning_move(c)
+                && g.winning_cells(ch.current, ch.mask) & g.possible(ch.mask) != 0
         };
-        let mut best: Option<(i32, usize)> = None;
-        for c in centre_first(pos.width()) {
-            if let Some(s) = scores[c] {
-                let better = match best {
-                    None => true,
-                    Some((b, _)) => s > b,
+        let legal: Vec<usize> = (0..pos.width()).filter(|&c| pos.can_play(c)).collect();
+        let survivors: Vec<usize> = legal
+            .iter()
+            .copied()
+            .filter(|&c| !loses_at_once(c))
+            .collect();
+        if legal.iter().any(|&c| pos.is_winning_move(c)) {
+            // The soonest win there is (ties centre first).
+            return Ok(TimedMove::choose(moves, true));
+        }
+        if legal.len() == 1 || survivors.len() == 1 {
+            let only = if legal.len() == 1 {
+                legal[0]
+            } else {
+                survivors[0]
+            };
+            let mut chosen = TimedMove::choose(moves, true);
+            chosen.column = only;
+            return Ok(chosen);
+        }
+        let order = centre_first(pos.width());
+        let child = |c: usize| {
+            let mut ch = *pos;
+            ch.play_unchecked(c);
+            ch
+        };
+        // Outcomes, in rounds of four times the nodes per open move. A move is
+        // settled once proven, or once it cannot be chosen whatever it turns out
+        // to be: it cannot beat a proven outcome, or at best draws where a move
+        // nearer the centre draws at least. Once a win is proven, or a move
+        // nearer the centre is proven to draw at least, a move is searched only
+        // for whether it wins (one probe instead of two).
+        let settled = |moves: &[Option<MoveValue>], i: usize| {
+            let Some(m) = moves[order[i]] else {
+                return true;
+            };
+            let floor = moves.iter().flatten().map(|m| m.lo).max().unwrap_or(-1);
+            let nearer = order[..i]
+                .iter()
+                .filter_map(|&d| moves[d])
+                .map(|m| m.lo)
+                .max();
+            m.lo == m.hi || m.hi < floor || (m.hi <= 0 && nearer >= Some(0))
+        };
+        let mut round_nodes: u64 = 1 << 10;
+        'rounds: loop {
+            let mut open = false;
+            for i in 0..order.len() {
+                if settled(&moves, i) {
+                    continue;
+                }
+                let c = order[i];
+                let Some(m) = moves[c] else { continue };
+                let left = outer.saturating_sub(self.nodes);
+                if left == 0 {
+                    return Err(SolveError::NodeLimit);
+                }
+                if deadline.is_some_and(Deadline::passed) {
+                    break 'rounds;
+                }
+                let budget = if deadline.is_some() {
+                    round_nodes.min(left)
+                } else {
+                    left
                 };
-                if better {
-                    best = Some((s, c));
+                let nearer = order[..i]
+                    .iter()
+                    .filter_map(|&d| moves[d])
+                    .map(|m| m.lo)
+                    .max();
+                let wins_only = moves.iter().flatten().any(|m| m.lo == 1) || nearer >= Some(0);
+                // The child's side of -1/0: <= -1 means this move wins.
+                let window = wins_only.then_some((-1, 0));
+                let m = match self.search(&child(c), true, cancel, budget, deadline, window)? {
+                    Searched::Done(0) if window.is_some() => MoveValue {
+                        hi: m.hi.min(0),
+                        ..m
+                    },
+                    Searched::Done(v) => MoveValue::proven(-v, None),
+                    Searched::Stopped { lo, hi } => {
+                        if self.nodes >= outer {
+                            return Err(SolveError::NodeLimit);
+                        }
+                        open = true;
+                        MoveValue {
+                            lo: m.lo.max(-hi),
+                            hi: m.hi.min(-lo),
+                            exact: None,
+                        }
+                    }
+                };
+                moves[c] = Some(m);
+            }
+            if !open || deadline.is_some_and(Deadline::seen_passed) {
+                break;
+            }
+            round_nodes = round_nodes.saturating_mul(4);
+        }
+        // Exact scores, where several moves share the best outcome (a win or a loss).
+        let best = moves.iter().flatten().map(|m| m.lo).max();
+        let all_proven = (0..order.len()).all(|i| settled(&moves, i));
+        let contenders: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&c| moves[c].is_some_and(|m| Some(m.lo) == best))
+            .collect();
+        let mut complete = all_proven;
+        if all_proven && contenders.len() > 1 && best != Some(0) {
+            // The first contender's exact score, then for each later one only
+            // whether it beats the best so far (one null-window probe), and its
+            // exact score if it does.
+            let mut best_exact = contenders
+                .iter()
+                .filter_map(|&c| moves[c].and_then(|m| m.exact))
+                .max();
+            for &c in &contenders {
+                let Some(m) = moves[c] else { continue };
+                if m.exact.is_some() {
+                    continue;
+                }
+                if deadline.is_some_and(Deadline::passed) {
+                    complete = false;
+                    break;
+                }
+                if let Some(b) = best_exact {
+                    // Beats `b` <=> the child scores <= -b - 1.
+                    let a = -b - 1;
+                    let left = outer.saturating_sub(self.nodes);
+                    match self.search(&child(c), false, cancel, left, deadline, Some((a, a + 1)))? {
+                        Searched::Done(v) if v > a => continue,
+                        Searched::Done(_) => {}
+                        Searched::Stopped { .. } => {
+                            if self.nodes >= outer {
+                                return Err(SolveError::NodeLimit);
+                            }
+                            complete = false;
+                            break;
+                        }
+                    }
+                }
+                let left = outer.saturating_sub(self.nodes);
+                match self.search(&child(c), false, cancel, left, deadline, None)? {
+                    Searched::Done(v) => {
+                        moves[c] = Some(MoveValue::proven(m.lo, Some(-v)));
+                        best_exact = best_exact.max(Some(-v));
+                    }
+                    Searched::Stopped { .. } => {
+                        if self.nodes >= outer {
+                            return Err(SolveError::NodeLimit);
+                        }
+                        complete = false;
+                        break;
+                    }
                 }
             }
         }
-        best.map(|(_, c)| c)
-            .ok_or_else(|| SolveError::GameOver("no legal move".into()))
+        Ok(TimedMove::choose(moves, complete))
     }
 
     /// Each column's value for the mover from the book alone (a winning move
     /// counts as the best value): exact scores if the book has them all, else
-    /// win/draw/loss; `None` if some legal child is missing from the book.
-    fn book_scores(&self, pos: &Position) -> Option<Vec<Option<i32>>> {
+    /// win/draw/loss (and whether they are exact); `None` if some legal child is
+    /// missing from the book. No search.
+    pub fn book_scores(&self, pos: &Position) -> Option<(Vec<Option<i32>>, bool)> {
         self.book.as_ref()?;
         let by =
             |weak: bool| per_column(pos, weak, |child| self.book_value(child, weak).ok_or(())).ok();
-        by(false).or_else(|| by(true))
+        by(false)
+            .map(|s| (s, true))
+            .or_else(|| by(true).map(|s| (s, false)))
+    }
+}
+
+/// What a timed search proved about one move, for the player who plays it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The outcome is at least this: 1 win, 0 draw, -1 loss.
+    pub lo: i32,
+    /// The outcome is at most this (`lo == hi`: proven).
+    pub hi: i32,
+    /// The exact score (Pons' convention), if proven.
+    pub exact: Option<i32>,
+}
+
+impl MoveValue {
+    fn unknown() -> MoveValue {
+        MoveValue {
+            lo: -1,
+            hi: 1,
+            exact: None,
+        }
+    }
+
+    fn proven(outcome: i32, exact: Option<i32>) -> MoveValue {
+        MoveValue {
+            lo: outcome,
+            hi: outcome,
+            exact,
+        }
+    }
+}
+
+/// The answer of [`Solver::best_move_within`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimedMove {
+    /// The chosen column.
+    pub column: usize,
+    /// Per column what was proven (`None`: a full column).
+    pub moves: Vec<Option<MoveValue>>,
+    /// The search finished: `column` is the move of [`Solver::best_move`].
+    pub complete: bool,
+}
+
+impl TimedMove {
+    /// The best of `moves` by the order of [`Solver::best_move_within`].
+    fn choose(moves: Vec<Option<MoveValue>>, complete: bool) -> TimedMove {
+        let mut best: Option<(usize, MoveValue)> = None;
+        for c in centre_first(moves.len()) {
+            let Some(m) = moves[c] else { continue };
+            let key = |m: MoveValue| (m.lo, m.hi, m.exact.is_some(), m.exact.unwrap_or(0));
+            let better = match best {
+                None => true,
+                Some((_, b)) => {
+                    let (k, kb) = (key(m), key(b));
+                    // Exact scores compare only between moves that both have one.
+                    (k.0, k.1) > (kb.0, kb.1)
+                        || ((k.0, k.1) == (kb.0, kb.1) && (k.2, k.3) > (kb.2, kb.3))
+                }
+            };
+            if better {
+                best = Some((c, m));
+            }
+        }
+        TimedMove {
+            column: best.map_or(0, |(c, _)| c),
+            moves,
+            complete,
+        }
     }
 }
 

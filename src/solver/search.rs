@@ -7,9 +7,12 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
+use super::book::Book;
+use super::deadline::Deadline;
 use super::geometry::Geometry;
 use super::order::MoveList;
 use super::table::Table;
+use super::Position;
 
 /// How often (in nodes, a power of two minus one) the stop flags are polled.
 const POLL_MASK: u64 = 0x3ff;
@@ -54,6 +57,16 @@ pub(crate) struct Search<'a> {
     pub probe_offset: i32,
     /// The CPU runs [`Search::negamax_modern`].
     pub(crate) modern_cpu: bool,
+    /// The opening book, probed at nodes with at most `book_plies` stones.
+    book: Option<&'a Book>,
+    book_plies: i32,
+    /// Nodes the book bounded.
+    pub book_hits: u64,
+    /// Polled with the stop flags; past it the search aborts.
+    pub deadline: Option<&'a Deadline>,
+    /// The root's score bounds proven by the probes completed so far (valid after
+    /// an abort too).
+    pub bounds: (i32, i32),
 }
 
 /// Whether the CPU has the features of [`Search::negamax_modern`] (x86-64-v3).
@@ -102,7 +115,23 @@ impl<'a> Search<'a> {
             modern_cpu: modern_cpu(),
             stores: 0,
             threads: threads as u64,
+            book: None,
+            book_plies: -1,
+            book_hits: 0,
+            deadline: None,
+            bounds: (i32::MIN, i32::MAX),
         }
+    }
+
+    /// Probes `book` at the nodes it holds (if it is for this board and `k`).
+    pub fn set_book(&mut self, book: Option<&'a Book>) {
+        let (w, h, k) = (
+            self.g.width() as usize,
+            self.g.height() as usize,
+            self.g.k as usize,
+        );
+        self.book = book.filter(|b| b.rules() == (w, h, k));
+        self.book_plies = self.book.map_or(-1, |b| b.depth() as i32);
     }
 
     /// The table key of a position: `current + mask` (one bit on top of each column
@@ -165,6 +194,7 @@ impl<'a> Search<'a> {
     /// win at once, by bisection with null windows, within `[lo, hi]`.
     pub fn solve(&mut self, current: u64, mask: u64, moves: i32, mut lo: i32, mut hi: i32) -> i32 {
         self.root_moves = moves;
+        self.bounds = (lo, hi);
         let mut steps = 0;
         while lo < hi && !self.aborted {
             let mut med = lo + (hi - lo) / 2;
@@ -188,11 +218,15 @@ impl<'a> Search<'a> {
             }
             steps += 1;
             let r = self.negamax(current, mask, moves, med, med + 1);
+            if self.aborted {
+                break;
+            }
             if r <= med {
                 hi = r.min(hi);
             } else {
                 lo = r.max(lo);
             }
+            self.bounds = (lo, hi);
         }
         lo
     }
@@ -312,6 +346,33 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The book's value of a node as bounds: its exact score, or for a
+    /// win/draw/loss value `>= 1`, `0` or `<= -1`.
+    #[cold]
+    fn book_bounds(&mut self, cur: u64, mask: u64, moves: i32, lo: &mut i32, hi: &mut i32) {
+        let Some(book) = self.book else { return };
+        let pos = Position {
+            geo: self.g,
+            current: cur,
+            mask,
+            moves: moves as u32,
+            won: false,
+        };
+        let (l, h) = if let Some(v) = book.exact(&pos) {
+            (v, v)
+        } else {
+            match book.weak(&pos) {
+                Some(1) => (1, i32::MAX),
+                Some(0) => (0, 0),
+                Some(_) => (i32::MIN, -1),
+                None => return,
+            }
+        };
+        self.book_hits += 1;
+        *lo = (*lo).max(l);
+        *hi = (*hi).min(h);
+    }
+
     /// Negamax with alpha-beta, fail-soft. Preconditions: the game is not over and the
     /// player to move cannot win at once. Returns `v` with: `v <= alpha` => score <= v;
     /// `v >= beta` => score >= v; otherwise score == v.
@@ -348,7 +409,11 @@ impl<'a> Search<'a> {
     fn node(&mut self, cur: u64, mask: u64, moves: i32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 {
-            if self.cancel.load(Relaxed) || self.stop.load(Relaxed) || self.nodes > self.budget {
+            if self.cancel.load(Relaxed)
+                || self.stop.load(Relaxed)
+                || self.nodes > self.budget
+                || self.deadline.is_some_and(Deadline::passed)
+            {
                 self.aborted = true;
             }
             let live = self.table.live_buckets();
@@ -408,6 +473,9 @@ impl<'a> Search<'a> {
         let mut lo = -(n - 2 - moves) / 2;
         let mut hi = (n - 1 - moves) / 2;
         self.claimeven_bounds(cur, opp, mask, opp_win, &mut lo, &mut hi);
+        if moves <= self.book_plies {
+            self.book_bounds(cur, mask, moves, &mut lo, &mut hi);
+        }
         if lo >= beta {
             return lo;
         }

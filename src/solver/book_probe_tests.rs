@@ -1,0 +1,143 @@
+//! The book inside the search: answers unchanged, fewer nodes.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use super::book::{self, Book, Kind, LevelCodes, SlotIndex};
+use super::tests::xorshift;
+use super::*;
+
+/// A complete win/draw/loss book of `w`x`h` (line 4) down to `depth` plies,
+/// keeping the levels `keep` accepts.
+fn weak_book(w: usize, h: usize, depth: usize, keep: impl Fn(usize) -> bool) -> Arc<Book> {
+    let index = SlotIndex::for_position(&Position::new(w, h, 4).unwrap());
+    let positions = book::reachable(&index, depth).unwrap();
+    let mut solver = Solver::new(SolverConfig::default()).unwrap();
+    let cancel = AtomicBool::new(false);
+    let deepest = book::fill_level(&index, Kind::Weak, depth, &positions[depth], |pos| {
+        solver.solve(pos, true, &cancel).unwrap()
+    })
+    .unwrap();
+    let levels: Vec<LevelCodes> = book::back_up_all(&index, &positions, deepest)
+        .unwrap()
+        .into_iter()
+        .filter(|l| keep(l.ply))
+        .collect();
+    Arc::new(Book::from_bytes(book::encode(&index, &levels).unwrap()).unwrap())
+}
+
+fn random_position(w: usize, h: usize, plies: usize, next: &mut impl FnMut() -> u64) -> Position {
+    loop {
+        let mut pos = Position::new(w, h, 4).unwrap();
+        for _ in 0..plies {
+            let legal: Vec<usize> = (0..w).filter(|&c| pos.can_play(c)).collect();
+            pos.play(legal[(next() % legal.len() as u64) as usize])
+                .unwrap();
+            if pos.is_over() {
+                break;
+            }
+        }
+        if !pos.is_over() {
+            return pos;
+        }
+    }
+}
+
+fn solver() -> Solver {
+    Solver::new(SolverConfig {
+        tt_bytes: 1 << 24,
+        threads: 1,
+    })
+    .unwrap()
+}
+
+#[test]
+fn probes_inside_the_search_change_no_answer_and_save_nodes() {
+    // Only the deepest level: a root above it is searched, and the search meets
+    // the book at ply 6 (the root level answers directly otherwise).
+    let (w, h, depth) = (6, 5, 6);
+    let book = weak_book(w, h, depth, |ply| ply == depth);
+    let cancel = AtomicBool::new(false);
+    let (mut with, mut without) = (solver(), solver());
+    with.set_book(Some(book));
+    let mut next = xorshift(0x600d);
+    let (mut nodes_with, mut nodes_without, mut hits) = (0, 0, 0);
+    for i in 0..30 {
+        let pos = random_position(w, h, 2 + i % (depth - 2), &mut next);
+        for weak in [true, false] {
+            with.clear();
+            without.clear();
+            let a = with.solve(&pos, weak, &cancel).unwrap();
+            let b = without.solve(&pos, weak, &cancel).unwrap();
+            assert_eq!(a, b, "weak={weak} {:?}", pos.cells());
+            nodes_with += with.nodes();
+            nodes_without += without.nodes();
+            hits += with.book_hits();
+            assert_eq!(without.book_hits(), 0);
+        }
+        if i % 4 == 0 {
+            let a = with.analyze(&pos, false, &cancel).unwrap();
+            assert_eq!(a, without.analyze(&pos, false, &cancel).unwrap());
+            assert_eq!(
+                with.best_move(&pos, &cancel).unwrap(),
+                without.best_move(&pos, &cancel).unwrap()
+            );
+        }
+    }
+    assert!(hits > 0);
+    assert!(
+        nodes_with * 2 < nodes_without,
+        "with the book {nodes_with} nodes, without {nodes_without}"
+    );
+}
+
+#[test]
+fn a_book_for_other_rules_is_never_probed() {
+    let book = weak_book(5, 4, 4, |_| true);
+    let cancel = AtomicBool::new(false);
+    let mut s = solver();
+    s.set_book(Some(book));
+    let pos = Position::new(6, 5, 4).unwrap();
+    let mut plain = solver();
+    assert_eq!(
+        s.solve(&pos, true, &cancel).unwrap(),
+        plain.solve(&pos, true, &cancel).unwrap()
+    );
+    assert_eq!(s.book_hits(), 0);
+}
+
+#[test]
+fn the_perfect_agent_with_a_book_never_picks_a_worse_outcome() {
+    use crate::agents::{Agent, AgentWorker};
+    use crate::{Game, Rng, Rules};
+    let (w, h, depth) = (6, 5, 4);
+    let book = weak_book(w, h, depth, |_| true);
+    let cancel = AtomicBool::new(false);
+    let mut truth = solver();
+    let agent = Agent::Perfect {
+        temperature: 0.0,
+        tt_bytes: 1 << 22,
+        threads: 1,
+    };
+    let mut with = AgentWorker::new(agent).with_book(Some(book));
+    let mut without = AgentWorker::new(agent);
+    let rules = Rules::new(w as i64, h as i64, 4, 2, true).unwrap();
+    let mut next = xorshift(0xa9e7);
+    for i in 0..40 {
+        let pos = random_position(w, h, i % (depth + 3), &mut next);
+        let game = Game::from_cells(rules, &pos.cells()).unwrap();
+        let weak = truth.analyze(&pos, true, &cancel).unwrap();
+        let exact = truth.analyze(&pos, false, &cancel).unwrap();
+        let best_weak = weak.iter().flatten().max().copied();
+        let best_exact = exact.iter().flatten().max().copied();
+        let mut rng = Rng::new(i as u64, 0);
+        let a = with.choose(&game, &mut rng, &cancel).unwrap();
+        assert_eq!(weak[a], best_weak, "{:?}", pos.cells());
+        // Beyond the book's reach the scores are exact, as without it.
+        let b = without.choose(&game, &mut rng, &cancel).unwrap();
+        assert_eq!(exact[b], best_exact);
+        if pos.moves() >= depth {
+            assert_eq!(exact[a], best_exact, "{:?}", pos.cells());
+        }
+    }
+}
