@@ -419,7 +419,7 @@ def test_vector_env_errors_and_copies():
         env.step(np.array([0, 4]))  # column 0 is full in env 0 ...
     assert env.board(1).moves == [3, 1, 2, 1, 2, 1, 2]  # ... and env 1 did not move
     with pytest.raises(ValueError, match="autoreset_mode"):
-        InARowVectorEnv(2, autoreset_mode="disabled")
+        InARowVectorEnv(2, autoreset_mode="never")
     vs = gym.make_vec(
         "inarow/ConnectFour-v0",
         num_envs=2,

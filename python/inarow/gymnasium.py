@@ -434,7 +434,9 @@ class InARowVectorEnv(VectorEnv):
     "same_step" (then, as in Gymnasium's own vector envs, ``info["final_obs"]`` /
     ``info["_final_obs"]`` and ``info["final_info"]`` / ``info["_final_info"]`` hold
     the terminal observations on a step where some env ended, and are absent on
-    the others). An env with no legal action (its game ended and
+    the others) or "disabled" (no autoreset: an env whose episode ended refuses
+    actions until ``reset(options={"reset_mask": mask})`` resets it and shows an
+    all-ones mask meanwhile; TorchRL's preferred mode). An env with no legal action (its game ended and
     waits for the next-step autoreset, or a ``final_obs``) shows an all-ones action
     mask, as in pgx: the action it gets is ignored and a masked sampler never sees an
     empty mask; ``action_masks()`` returns the same ``(num_envs, A)`` bool array. An
@@ -482,13 +484,16 @@ class InARowVectorEnv(VectorEnv):
         native = {
             AutoresetMode.NEXT_STEP: "next_step",
             AutoresetMode.SAME_STEP: "same_step",
+            AutoresetMode.DISABLED: "disabled",
             "next_step": "next_step",
             "same_step": "same_step",
+            "disabled": "disabled",
         }.get(mode)
         if native is None:
             raise ValueError(
                 f"autoreset_mode {autoreset_mode!r} is not supported: allowed "
-                "AutoresetMode.NEXT_STEP ('next_step') or AutoresetMode.SAME_STEP ('same_step')"
+                "AutoresetMode.NEXT_STEP ('next_step'), AutoresetMode.SAME_STEP ('same_step') "
+                "or AutoresetMode.DISABLED ('disabled')"
             )
         if render_mode is not None:
             raise ValueError("InARowVectorEnv does not render: use env.board(i) and render_rgb")
@@ -512,12 +517,12 @@ class InARowVectorEnv(VectorEnv):
             illegal_action=check_illegal_action_mode(illegal_action),
         )
         self.rules = self._env.rules
-        self.metadata = {
-            "render_modes": [],
-            "autoreset_mode": AutoresetMode.NEXT_STEP
-            if native == "next_step"
-            else AutoresetMode.SAME_STEP,
+        modes = {
+            "next_step": AutoresetMode.NEXT_STEP,
+            "same_step": AutoresetMode.SAME_STEP,
+            "disabled": AutoresetMode.DISABLED,
         }
+        self.metadata = {"render_modes": [], "autoreset_mode": modes[native]}
         self.render_mode = None
         self.num_envs = int(num_envs)
         self.copy = bool(copy)
@@ -541,6 +546,7 @@ class InARowVectorEnv(VectorEnv):
             self.single_action_space, self.num_envs
         )
         self._mask = np.zeros((self.num_envs, n_act), dtype=np.int8)
+        self._disabled = native == "disabled"
         self._needs_reset = True
 
     @property
@@ -567,7 +573,10 @@ class InARowVectorEnv(VectorEnv):
         """The legal actions of every env as a fresh ``(num_envs, num_actions)``
         bool array (sb3-contrib's ``MaskablePPO`` convention); all True in an env
         whose game ended and waits for its autoreset."""
-        return self._env.legal_mask().copy()
+        mask = self._env.legal_mask().copy()
+        if self._disabled:
+            mask[~mask.any(axis=1)] = True
+        return mask
 
     def _obs(self, planes: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
         if self.copy:
@@ -575,6 +584,9 @@ class InARowVectorEnv(VectorEnv):
         else:
             out = self._mask
             np.copyto(out, mask, casting="unsafe")
+        if self._disabled:
+            # An ended episode has no legal action: pgx's all-ones terminal mask.
+            out[~mask.any(axis=1)] = 1
         return {"observation": planes, "action_mask": out}
 
     def _info(self, native: dict[str, Any]) -> dict[str, Any]:

@@ -47,6 +47,7 @@ macro_rules! step_outputs {
         }
     };
 }
+#[cfg(feature = "python")]
 pub(crate) use step_outputs;
 
 /// The sizes a batch's outputs are built from.

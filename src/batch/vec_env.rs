@@ -252,17 +252,10 @@ impl VecGames {
     }
 
     /// Illegal actions (in range) end their episode as a loss for their player
-    /// instead of refusing the batch. Needs an autoreset mode.
-    pub fn set_illegal_loss(&mut self) -> Result<(), BatchError> {
-        if self.autoreset == Autoreset::Disabled {
-            return Err(BatchError::InvalidSize(
-                "illegal_action=\"loss\" needs autoreset \"next_step\" or \"same_step\": \
-                 a forfeited game has no legal continuation"
-                    .into(),
-            ));
-        }
+    /// instead of refusing the batch. Under `Autoreset::Disabled` a forfeited env
+    /// then refuses actions until it is reset, as a finished game does.
+    pub fn set_illegal_loss(&mut self) {
         self.illegal_loss = true;
-        Ok(())
     }
 
     pub fn opponent(&self) -> Option<Opponent> {
@@ -386,7 +379,15 @@ impl VecGames {
         let num_actions = self.rules.num_actions();
         for (env, (&a, g)) in actions.iter().zip(&self.games).enumerate() {
             if self.needs_reset[env] {
-                continue;
+                if self.autoreset != Autoreset::Disabled {
+                    continue;
+                }
+                // A forfeited episode under "disabled" waits for an explicit reset.
+                if (0..num_actions as i64).contains(&a) {
+                    let action = a as usize;
+                    let error = MoveError::GameOver { action };
+                    return Err(ActionError { env, error });
+                }
             }
             if a < 0 || a as u64 >= num_actions as u64 {
                 return Err(ActionError {
@@ -450,9 +451,10 @@ impl VecGames {
             actions: None,
             versus: None,
         };
+        let mode = self.autoreset;
         match pool_for(&self.pool, n) {
-            Some(pool) => pool.install(|| envs.run(out, &d, Autoreset::Disabled)),
-            None => envs.run_serial(out, &d, Autoreset::Disabled),
+            Some(pool) => pool.install(|| envs.run(out, &d, mode)),
+            None => envs.run_serial(out, &d, mode),
         }
     }
 
@@ -625,7 +627,7 @@ impl VecGames {
             }),
         };
         for i in 0..all.games.len() {
-            all.write_view(i, &mut out, &d);
+            all.write_view(i, &mut out, &d, self.autoreset);
         }
     }
 
@@ -638,7 +640,7 @@ impl VecGames {
             .zip(&self.needs_reset)
             .zip(mask.chunks_mut(a))
         {
-            write_mask(g, pending, row);
+            write_mask(g, pending, self.autoreset, row);
         }
     }
 
@@ -676,14 +678,15 @@ fn pool_for(pool: &Option<rayon::ThreadPool>, n: usize) -> Option<&rayon::Thread
     pool.as_ref().filter(|_| n >= 2 * GRAIN)
 }
 
-/// The legal actions of `g`, or every action where the game ended and waits for
-/// its next-step autoreset (pgx's terminal mask): that step ignores the action, and
-/// a masked sampler must never see an empty row.
-pub(super) fn write_mask(g: &Game, waits_for_reset: bool, row: &mut [bool]) {
-    if waits_for_reset {
-        row.fill(true);
-    } else {
-        g.write_legal_mask(row);
+/// The legal actions of `g`, or every action where the episode ended and waits
+/// for its next-step autoreset (pgx's terminal mask): that step ignores the action,
+/// and a masked sampler must never see an empty row. Under `Autoreset::Disabled`
+/// an episode ended by an illegal action (`ended`) has none, as a finished game.
+pub(super) fn write_mask(g: &Game, ended: bool, mode: Autoreset, row: &mut [bool]) {
+    match (ended, mode) {
+        (true, Autoreset::Disabled) => row.fill(false),
+        (true, _) => row.fill(true),
+        (false, _) => g.write_legal_mask(row),
     }
 }
 
@@ -825,6 +828,7 @@ impl<'a> Envs<'a> {
             write_mask(
                 game,
                 self.needs_reset[i],
+                mode,
                 &mut out.mask[i * d.actions..(i + 1) * d.actions],
             );
             out.current_player[i] = game.to_move() as i8 + 1;

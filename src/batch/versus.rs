@@ -237,7 +237,7 @@ impl Envs<'_> {
             {
                 self.native_turns(i, &mut out, d, mode, shared);
             }
-            self.write_view(i, &mut out, d);
+            self.write_view(i, &mut out, d, mode);
         }
     }
 
@@ -359,19 +359,31 @@ impl Envs<'_> {
                 out.reset[i] = true;
                 self.new_episode(i, d, shared);
             }
-            // Refused with `illegal_loss` (the game would go on after a forfeit).
-            Autoreset::Disabled => {}
+            // A game over refuses further actions; a forfeited one (whose rules
+            // would go on) is marked, and refuses them until its explicit reset.
+            Autoreset::Disabled => {
+                if let Ending::Forfeit(_) = ending {
+                    self.needs_reset[i] = true;
+                }
+            }
         }
     }
 
     /// Writes env `i`'s observation (the agent's view), mask and players.
-    pub(super) fn write_view(&mut self, i: usize, out: &mut StepBuffers<'_>, d: &Dims) {
+    pub(super) fn write_view(
+        &mut self,
+        i: usize,
+        out: &mut StepBuffers<'_>,
+        d: &Dims,
+        mode: Autoreset,
+    ) {
         let game = &self.games[i];
         let seat = self.versus.as_ref().map(|r| r.seats[i] as usize);
         out.obs.write_as(i, d.obs, game, seat);
         super::vec_env::write_mask(
             game,
             self.needs_reset[i],
+            mode,
             &mut out.mask[i * d.actions..(i + 1) * d.actions],
         );
         out.current_player[i] = game.to_move() as i8 + 1;

@@ -144,7 +144,7 @@ fn results_do_not_depend_on_threads() {
 fn an_illegal_action_loses_when_asked() {
     let rules = Rules::connect_four();
     let mut v = VecGames::new(rules, 2, 0, Autoreset::NextStep, Some(1)).unwrap();
-    v.set_illegal_loss().unwrap();
+    v.set_illegal_loss();
     let mut o = owned(&v);
     for _ in 0..6 {
         step(&mut v, &mut o, &[0, 1]);
@@ -165,8 +165,36 @@ fn an_illegal_action_loses_when_asked() {
     assert!(v
         .step_general(&[7, 0], out, &AtomicBool::new(false))
         .is_err());
-    let disabled = VecGames::new(rules, 1, 0, Autoreset::Disabled, Some(1));
-    assert!(disabled.unwrap().set_illegal_loss().is_err());
+}
+
+#[test]
+fn under_disabled_autoreset_a_forfeited_env_waits_for_its_reset() {
+    let rules = Rules::new(7, 6, 4, 2, true).unwrap();
+    let mut v = VecGames::new(rules, 2, 0, Autoreset::Disabled, Some(1)).unwrap();
+    v.set_illegal_loss();
+    let mut o = owned(&v);
+    observe(&mut v, &mut o);
+    for _ in 0..6 {
+        step(&mut v, &mut o, &[0, 0]);
+    }
+    step(&mut v, &mut o, &[0, 1]);
+    assert_eq!(o.illegal, vec![true, false]);
+    assert_eq!(o.terminated, vec![true, false]);
+    assert_eq!(o.rewards[0], -1.0);
+    assert!(!o.reset[0]);
+    // No legal action while it waits; any action for it refuses the whole batch.
+    assert!(o.mask[..7].iter().all(|&m| !m));
+    assert!(o.mask[7..].iter().any(|&m| m));
+    let before = v.games()[1].stones_on_board();
+    let out = o.bufs();
+    assert!(v
+        .step_general(&[3, 2], out, &AtomicBool::new(false))
+        .is_err());
+    assert_eq!(v.games()[1].stones_on_board(), before);
+    v.reset_some(&[true, false]);
+    step(&mut v, &mut o, &[3, 2]);
+    assert_eq!(v.games()[0].stones_on_board(), 1);
+    assert!(o.mask[..7].iter().all(|&m| m));
 }
 
 #[test]

@@ -332,7 +332,7 @@ impl VecEnv {
         }
         let mut core = py.detach(|| VecGames::new(rules, n, seed, mode, threads))?;
         if illegal_loss {
-            core.set_illegal_loss()?;
+            core.set_illegal_loss();
         }
         if let Some(v) = versus {
             core.set_opponent(v)?;
