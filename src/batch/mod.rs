@@ -9,7 +9,7 @@ mod versus;
 
 #[cfg(feature = "python")]
 pub(crate) use outputs::step_outputs;
-pub use outputs::{Dims, PerEnv, StepBuffers};
+pub use outputs::{Dims, OwnedBuffers, PerEnv, StepBuffers};
 pub use simulate::{simulate, SimulateConfig, SimulateResult};
 pub use vec_env::{ActionError, Autoreset, BatchError, ObsOut, Saved, VecGames, MAX_ENVS};
 pub use versus::{AgentSeat, Opponent, OpponentKind, StepError};

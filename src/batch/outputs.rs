@@ -73,7 +73,8 @@ pub enum PerEnv {
 }
 
 impl PerEnv {
-    pub fn len(self) -> usize {
+    /// Values per environment.
+    pub fn values(self) -> usize {
         match self {
             PerEnv::Absent => 0,
             PerEnv::Scalar => 1,
@@ -125,7 +126,7 @@ macro_rules! declare_step_buffers {
                     }
                     None => (None, None),
                 };
-                $(let $field = self.$field.split_at_mut(envs * d.$per_env().len());)*
+                $(let $field = self.$field.split_at_mut(envs * d.$per_env().values());)*
                 (
                     StepBuffers { obs: obs_a, final_obs: f_a, $($field: $field.0,)* },
                     StepBuffers { obs: obs_b, final_obs: f_b, $($field: $field.1,)* },
@@ -147,28 +148,29 @@ macro_rules! declare_step_buffers {
                 if let Some(f) = &self.final_obs {
                     assert_eq!(f.len(), n * d.obs, "final_obs buffer size");
                 }
-                $(assert_eq!(self.$field.len(), n * d.$per_env().len(), stringify!($field));)*
+                $(assert_eq!(self.$field.len(), n * d.$per_env().values(), stringify!($field));)*
             }
         }
 
-        /// Buffers owned in `Vec`s, for Rust callers and tests.
-        #[cfg(test)]
-        pub(crate) struct OwnedBuffers {
+        /// Buffers owned in `Vec`s (`u8` observations, a `final_obs` buffer), for
+        /// Rust callers and tests.
+        pub struct OwnedBuffers {
             pub obs: Vec<u8>,
             pub final_obs: Vec<u8>,
             $(pub $field: Vec<$t>,)*
         }
 
-        #[cfg(test)]
         impl OwnedBuffers {
+            /// Zeroed buffers for `n` environments of sizes `d` ([`VecGames::dims`](super::VecGames::dims)).
             pub fn new(n: usize, d: &Dims) -> OwnedBuffers {
                 OwnedBuffers {
                     obs: vec![0; n * d.obs],
                     final_obs: vec![0; n * d.obs],
-                    $($field: vec![<$t>::default(); n * d.$per_env().len()],)*
+                    $($field: vec![<$t>::default(); n * d.$per_env().values()],)*
                 }
             }
 
+            /// The buffers, borrowed for one call.
             pub fn bufs(&mut self) -> StepBuffers<'_> {
                 StepBuffers {
                     obs: ObsOut::U8(&mut self.obs),

@@ -840,7 +840,7 @@ impl<'a> Envs<'a> {
 mod tests {
     use super::*;
 
-    use crate::batch::outputs::OwnedBuffers as Owned;
+    use crate::batch::OwnedBuffers as Owned;
 
     fn owned(v: &VecGames) -> Owned {
         Owned::new(v.num_envs(), &v.dims())

@@ -3,7 +3,7 @@ use std::sync::atomic::AtomicBool;
 use super::*;
 use crate::batch::VecGames;
 
-use crate::batch::outputs::OwnedBuffers as Owned;
+use crate::batch::OwnedBuffers as Owned;
 
 fn owned(v: &VecGames) -> Owned {
     Owned::new(v.num_envs(), &v.dims())

@@ -237,7 +237,8 @@ impl VecEnv {
     /// called once per round with the envs where it is to move. `agent_player`:
     /// the agent's seat, 1..players or "random" (drawn per episode).
     /// `illegal_action="loss"`: an illegal action in range ends its episode as a
-    /// loss for its player instead of refusing the batch.
+    /// loss for its player instead of refusing the batch (under `autoreset="disabled"`
+    /// the env then waits for its explicit reset).
     #[new]
     #[pyo3(signature = (num_envs, width=None, height=None, k=None, players=None, gravity=None, seed=None,
                         autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None, reuse_buffers=None,
@@ -355,6 +356,15 @@ impl VecEnv {
                 None => 1i64.into_pyobject(py).expect("an int").into_any().unbind(),
             }),
         };
+        if reuse_buffers {
+            // The one `truncated` every call returns: no step writes it, nor may a caller.
+            let flags = PyDict::new(py);
+            flags.set_item("write", false)?;
+            env.out
+                .truncated
+                .bind(py)
+                .call_method("setflags", (), Some(&flags))?;
+        }
         env.observe(py)?;
         Ok(env)
     }

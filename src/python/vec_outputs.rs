@@ -86,7 +86,7 @@ macro_rules! declare_outputs {
         /// The arrays one `reset`/`step` fills and returns: one per step output
         /// (`None` where the batch does not produce it), the observations, and
         /// `truncated`, which no step writes (all False: fresh zeros, or with
-        /// `reuse_buffers` the one array every call returns).
+        /// `reuse_buffers` the one read-only array every call returns).
         pub(crate) struct Outputs {
             pub(crate) obs: Py<PyAny>,
             /// Same-step autoreset only.
