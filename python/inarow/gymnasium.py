@@ -643,9 +643,6 @@ class InARowVectorEnv(VectorEnv):
         pass
 
 
-_RULES_KEYS = ("width", "height", "k", "players", "gravity")
-
-
 def _make_vector(num_envs: int = 1, **kwargs: Any) -> InARowVectorEnv:
     """Vector entry point: the single env's ``opponent="solver"`` is the vector env's
     ``"perfect"``; ``illegal_reward`` other than -1 is refused (the vector env's
