@@ -1,6 +1,6 @@
 //! The outputs of a vector step, declared once.
 //!
-//! [`step_outputs!`] is the one table of what a step writes per environment: each
+//! `step_outputs!` is the one table of what a step writes per environment: each
 //! field's element type, its size per env, and its `info` key in Python. The core's
 //! [`StepBuffers`] (and its split across threads), the tests' owned buffers and the
 //! Python layer's arrays and `info` dict are all generated from it, so a new output
@@ -106,7 +106,7 @@ impl Dims {
 macro_rules! declare_step_buffers {
     ($($field:ident: $t:ty, $per_env:ident, $key:literal $when:ident;)*) => {
         /// The output buffers of a step, each `num_envs * per_env` long (see
-        /// [`step_outputs!`] for each field; absent outputs are empty).
+        /// `step_outputs!` for each field; absent outputs are empty).
         pub struct StepBuffers<'a> {
             /// `(n, players, height, width)` egocentric planes.
             pub obs: ObsOut<'a>,

@@ -1,5 +1,5 @@
 //! The numpy arrays of `VecEnv.reset`/`step` and their `info` dict, generated from
-//! the one table of step outputs ([`crate::batch::step_outputs`]).
+//! the one table of step outputs (`crate::batch::step_outputs`).
 
 use numpy::{
     PyArray1, PyArray4, PyArrayDyn, PyArrayMethods, PyReadwriteArray4, PyReadwriteArrayDyn,
