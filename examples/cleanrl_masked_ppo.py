@@ -7,8 +7,9 @@ against a built-in opponent: one file, plain torch, no wrappers.
 The opponent's replies run inside the native step, so every transition is the
 agent's move; ``autoreset_mode="same_step"`` gives CleanRL's classic loop (a done
 env's next observation is already the new episode's). Illegal moves are masked
-out of the policy (``logits.masked_fill(~mask, -inf)``); the env keeps its default
-``illegal_action="raise"``, so an unmasked illegal action would stop the run.
+out of the policy (``logits.masked_fill(~mask, -inf)``); the env is built with
+``illegal_action="raise"`` (its default is "loss"), so an unmasked illegal action
+would stop the run.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def train(
         autoreset_mode="same_step",
         opponent=opponent,
         agent_player="random",
+        illegal_action="raise",
         seed=seed,
     )
     shape = envs.single_observation_space["observation"].shape

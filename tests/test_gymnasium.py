@@ -342,8 +342,59 @@ def _play_vector(mode: str, steps: int = 120):
                 else:
                     pending[i] = True
             elif mode == "same_step":
-                assert not info["_final_obs"][i]
+                # As Gymnasium's vector envs: the keys only on a step where an env ended.
+                assert not info.get("_final_obs", np.zeros(len(boards), dtype=bool))[i]
     assert episodes > 5
+
+
+def test_vector_env_illegal_actions_lose_by_default_as_the_single_env():
+    env = InARowVectorEnv(2, seed=0)
+    single = InARowEnv()
+    assert single.illegal_action == "loss" and env.native.illegal_action == "loss"
+    env.reset(seed=0)
+    for _ in range(6):
+        env.step(np.array([0, 0]))
+    assert env.board(0).moves == [0] * 6 == env.board(1).moves
+    _, rewards, terminated, _, info = env.step(np.array([0, 0]))  # column 0 is full in both
+    assert list(info["illegal_action"]) == [True, True] and info["_illegal_action"].all()
+    assert list(rewards) == [-1.0, -1.0] and terminated.all()
+    assert list(info["winner"]) == [2, 2]  # player 1 moved: player 2 wins by forfeit
+    np.testing.assert_array_equal(info["player_rewards"], [[-1.0, 1.0], [-1.0, 1.0]])
+    # A step with no illegal action: the other envs step as usual.
+    env.reset(seed=0)
+    _, rewards, terminated, _, info = env.step(np.array([3, 4]))
+    assert not info["illegal_action"].any() and not terminated.any()
+    with pytest.raises(ValueError, match="illegal_action"):
+        InARowVectorEnv(2, illegal_action="ignore")
+
+
+@pytest.mark.parametrize("via_make_vec", [False, True])
+def test_vector_env_takes_rules(via_make_vec):
+    rules = inarow.Rules.tic_tac_toe()
+    if via_make_vec:
+        env = gym.make_vec(
+            "inarow/KInARow-v0", num_envs=3, vectorization_mode="vector_entry_point", rules=rules
+        )
+        same = gym.make_vec(
+            "inarow/TicTacToe-v0", num_envs=3, vectorization_mode="vector_entry_point", rules=rules
+        )
+        assert same.unwrapped.native.rules == rules
+        with pytest.raises(TypeError, match="rules"):
+            gym.make_vec(
+                "inarow/ConnectFour-v0",
+                num_envs=3,
+                vectorization_mode="vector_entry_point",
+                rules=rules,
+            )
+    else:
+        env = InARowVectorEnv(3, rules=rules)
+        with pytest.raises(TypeError, match="rules"):
+            InARowVectorEnv(3, width=7, rules=rules)
+    assert env.unwrapped.rules == rules == env.unwrapped.native.rules
+    assert env.single_observation_space["observation"].shape == (2, 3, 3)
+    assert env.single_action_space.n == 9
+    obs, _ = env.reset(seed=0)
+    assert obs["observation"].shape == (3, 2, 3, 3)
 
 
 def test_vector_env_matches_boards_next_step():
@@ -355,7 +406,7 @@ def test_vector_env_matches_boards_same_step():
 
 
 def test_vector_env_errors_and_copies():
-    env = InARowVectorEnv(2, seed=0)
+    env = InARowVectorEnv(2, seed=0, illegal_action="raise")
     with pytest.raises(ResetNeeded):
         env.step(np.zeros(2, dtype=np.int64))
     obs, _ = env.reset(seed=0)
@@ -368,7 +419,7 @@ def test_vector_env_errors_and_copies():
         env.step(np.array([0, 4]))  # column 0 is full in env 0 ...
     assert env.board(1).moves == [3, 1, 2, 1, 2, 1, 2]  # ... and env 1 did not move
     with pytest.raises(ValueError, match="autoreset_mode"):
-        InARowVectorEnv(2, autoreset_mode="disabled")
+        InARowVectorEnv(2, autoreset_mode="never")
     vs = gym.make_vec(
         "inarow/ConnectFour-v0",
         num_envs=2,

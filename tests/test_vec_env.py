@@ -166,6 +166,43 @@ def test_reuse_buffers_writes_every_call_into_the_same_arrays():
     assert obs is first[0] and info["action_mask"] is first[5]
 
 
+@pytest.mark.parametrize("reuse", [False, True])
+def test_truncated_is_all_false_fresh_or_one_read_only_array(reuse):
+    env = inarow.VecEnv(8, width=3, height=3, k=3, gravity=False, seed=0, reuse_buffers=reuse)
+    seen = [env.step(env.random_actions())[3] for _ in range(20)]
+    assert all(t.dtype == np.bool_ and t.shape == (8,) and not t.any() for t in seen)
+    assert all((a is b) == reuse for a, b in zip(seen, seen[1:]))
+    if reuse:  # the one shared array is read-only: no caller can change it
+        with pytest.raises(ValueError, match="read-only"):
+            seen[0][:] = True
+    else:  # a caller's write never reaches another call's array
+        seen[0][:] = True
+        assert not env.step(env.random_actions())[3].any()
+
+
+@pytest.mark.parametrize(
+    "kwargs, extra",
+    [
+        ({}, {"autoreset"}),
+        ({"autoreset": "same_step"}, {"final_obs", "_final_obs"}),
+        ({"illegal_action": "loss"}, {"autoreset", "illegal_action"}),
+        ({"opponent": "random"}, {"autoreset", "agent_player", "final_agent_player"}),
+        (
+            {"opponent": "random", "illegal_action": "loss", "autoreset": "disabled"},
+            {"autoreset", "agent_player", "final_agent_player", "illegal_action"},
+        ),
+    ],
+)
+def test_info_keys_follow_the_configuration(kwargs, extra):
+    env = inarow.VecEnv(4, seed=0, **kwargs)
+    common = {"current_player", "action_mask", "winner", "player_rewards"}
+    _, info = env.reset(seed=0)
+    assert set(info) == common | extra
+    info = env.step(env.random_actions())[4]
+    assert set(info) == common | extra
+    assert all(v.shape[0] == 4 for v in info.values())
+
+
 def test_reuse_buffers_rejects_non_booleans():
     with pytest.raises(TypeError, match="reuse_buffers"):
         inarow.VecEnv(2, reuse_buffers="yes")

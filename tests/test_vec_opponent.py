@@ -239,7 +239,6 @@ def test_the_vs_illegal_loss_is_the_agents():
         (dict(opponent="perfect", **TTT), inarow.UnsupportedRulesError, "solver"),
         (dict(opponent="random", agent_player=2, k=1), ValueError, "first move"),
         (dict(illegal_action="lose"), ValueError, "illegal_action"),
-        (dict(illegal_action="loss", autoreset="disabled"), ValueError, "autoreset"),
     ],
 )
 def test_bad_opponent_arguments(kwargs, error, words):
@@ -280,6 +279,29 @@ def test_the_gymnasium_vector_env_plays_the_opponent():
         lossy.step([0, 0])
     _, rewards, terminated, _, info = lossy.step([0, 1])
     assert list(info["illegal_action"]) == [True, False] and rewards[0] == -1
+
+
+@pytest.mark.parametrize("opponent", [None, "random"])
+def test_under_disabled_autoreset_a_forfeited_env_waits_for_its_reset(opponent):
+    rules = inarow.Rules(width=4, height=2, k=3)  # env 0's column 0 fills, no one wins
+    env = inarow.VecEnv(
+        2, rules=rules, seed=0, autoreset="disabled", illegal_action="loss", opponent=opponent
+    )
+    env.reset(seed=0)
+    while env.legal_mask()[0, 0]:
+        env.step([0, int(np.flatnonzero(env.legal_mask()[1])[0])])
+    assert not env.board(0).is_over and env.board(0).legal_moves() != []
+    stones = len(env.board(0).moves)
+    _, rewards, terminated, _, info = env.step([0, int(np.flatnonzero(env.legal_mask()[1])[0])])
+    assert info["illegal_action"][0] and terminated[0] and rewards[0] == -1
+    assert not info["autoreset"][0] and len(env.board(0).moves) == stones
+    assert not env.legal_mask()[0].any()  # nothing is legal until the reset
+    before = env.board(1).moves
+    with pytest.raises(inarow.IllegalMoveError, match="env 0"):
+        env.step([1, 1])
+    assert env.board(1).moves == before
+    env.reset(options={"reset_mask": np.array([True, False])})
+    assert env.legal_mask()[0].all() and env.board(1).moves == before
 
 
 def test_ctrl_c_lands_in_a_searching_opponent_and_the_step_is_undone():

@@ -556,7 +556,6 @@ struct Bufs {
     rewards: Vec<f32>,
     player_rewards: Vec<f32>,
     terminated: Vec<bool>,
-    truncated: Vec<bool>,
     mask: Vec<bool>,
     current_player: Vec<i8>,
     winner: Vec<i8>,
@@ -575,7 +574,6 @@ impl Bufs {
             rewards: vec![7.0; n],
             player_rewards: vec![7.0; n * p],
             terminated: vec![true; n],
-            truncated: vec![true; n],
             mask: vec![true; n * a],
             current_player: vec![-7; n],
             winner: vec![-7; n],
@@ -594,12 +592,15 @@ impl Bufs {
             rewards: &mut self.rewards,
             player_rewards: &mut self.player_rewards,
             terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
             mask: &mut self.mask,
             current_player: &mut self.current_player,
             winner: &mut self.winner,
             reset: &mut self.reset,
             final_obs: Some(ObsOut::F32(&mut self.final_obs)),
+            // The general step's outputs: absent without an opponent or illegal losses.
+            agent_player: &mut [],
+            final_agent_player: &mut [],
+            illegal: &mut [],
         }
     }
 
@@ -614,14 +615,13 @@ impl Bufs {
 
     fn fingerprint(&self) -> String {
         format!(
-            "{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}",
+            "{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}{:?}",
             self.obs,
             self.obs_u8,
             self.obs_bool,
             self.rewards,
             self.player_rewards,
             self.terminated,
-            self.truncated,
             self.mask,
             self.current_player,
             self.winner,
@@ -710,7 +710,7 @@ pub fn check_batch_step(data: &[u8]) {
                 assert_eq!(&obs[i * o..(i + 1) * o], &planes_of(g)[..], "observe obs");
                 assert_eq!(b.current_player[i], g.to_move() as i8 + 1);
                 assert_eq!(b.rewards[i], 0.0);
-                assert!(!b.terminated[i] && !b.truncated[i] && !b.reset[i]);
+                assert!(!b.terminated[i] && !b.reset[i]);
                 assert_eq!(b.winner[i], 0);
             }
         } else {
@@ -810,7 +810,6 @@ fn step_and_compare(
                 assert_eq!(b.rewards[i], reward, "rewards[{i}]");
                 assert_eq!(b.winner[i], win, "winner[{i}]");
                 assert_eq!(b.terminated[i], term, "terminated[{i}]");
-                assert!(!b.truncated[i]);
                 assert_eq!(b.reset[i], reset, "reset[{i}]");
                 let pr = &b.player_rewards[i * p..(i + 1) * p];
                 for (q, &x) in pr.iter().enumerate() {

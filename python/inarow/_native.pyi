@@ -226,7 +226,17 @@ class VecEnv:
     Rewards, observations and ``info["agent_player"]`` (its seat; in an env whose
     episode ended, ``info["final_agent_player"]``) are the agent's.
     ``illegal_action="loss"``: an illegal action in range ends its episode as a
-    loss for its player (``info["illegal_action"]``) instead of refusing the batch."""
+    loss for its player (``info["illegal_action"]``) instead of refusing the batch;
+    under ``autoreset="disabled"`` that env then shows an all-False mask and refuses
+    actions until ``reset(options={"reset_mask": ...})``.
+
+    ``step`` returns ``(obs, rewards, terminated, truncated, info)``; ``info`` holds
+    ``current_player``, ``action_mask``, ``winner``, ``player_rewards``, with an
+    opponent ``agent_player`` and ``final_agent_player``, with illegal losses
+    ``illegal_action``, and ``autoreset`` (or, same-step, ``final_obs`` and
+    ``_final_obs``): each a ``(num_envs, ...)`` array. ``truncated`` is all False
+    (the games always end): fresh zeros, or with ``reuse_buffers`` one shared
+    read-only array."""
 
     def __new__(
         cls,

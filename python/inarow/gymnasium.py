@@ -22,7 +22,8 @@ loss for the agent: reward ``illegal_reward`` (-1), ``terminated=True``,
 ``illegal_action="raise"`` it raises `inarow.IllegalMoveError` (a ``ValueError``)
 and leaves the state unchanged. In both modes an action outside the action space
 raises (``TypeError`` for a non-integer, `inarow.IllegalMoveError` out of range).
-The vector env raises by default (``illegal_action="loss"`` on request). Stepping
+The vector env follows the same default (reward -1 for the offender's env, the other
+envs step; ``illegal_action="raise"`` refuses the whole batch instead). Stepping
 before ``reset()`` or after the episode ended raises `ResetNeeded`.
 
 Terminal observations carry an all-ones action mask (pgx's convention): the action
@@ -402,6 +403,12 @@ class InARowEnv(gymnasium.Env):
         return None
 
 
+#: Native `inarow.VecEnv` info keys that `InARowVectorEnv` does not pass on as
+#: per-env info: the mask is in its observations, the reset flags and final
+#: observations become Gymnasium's autoreset keys.
+_NATIVE_ONLY_KEYS = frozenset({"action_mask", "autoreset", "final_obs", "_final_obs"})
+
+
 class InARowVectorEnv(VectorEnv):
     """``num_envs`` games stepped together by the native `inarow.VecEnv`, in
     self-play or against an opponent.
@@ -424,15 +431,21 @@ class InARowVectorEnv(VectorEnv):
     int8}`` (egocentric: plane 0 = side to move, the agent against an opponent);
     ``info`` holds ``current_player``, ``winner`` (0 none), ``player_rewards``,
     each with its ``_key`` mask. ``autoreset_mode``: "next_step" (default) or
-    "same_step" (then ``info["final_obs"]`` / ``info["_final_obs"]`` hold the
-    terminal observations). An env with no legal action (its game ended and
+    "same_step" (then, as in Gymnasium's own vector envs, ``info["final_obs"]`` /
+    ``info["_final_obs"]`` and ``info["final_info"]`` / ``info["_final_info"]`` hold
+    the terminal observations on a step where some env ended, and are absent on
+    the others) or "disabled" (no autoreset: an env whose episode ended refuses
+    actions until ``reset(options={"reset_mask": mask})`` resets it and shows an
+    all-ones mask meanwhile; TorchRL's preferred mode). An env with no legal action (its game ended and
     waits for the next-step autoreset, or a ``final_obs``) shows an all-ones action
     mask, as in pgx: the action it gets is ignored and a masked sampler never sees an
     empty mask; ``action_masks()`` returns the same ``(num_envs, A)`` bool array. An
-    illegal action anywhere raises `inarow.IllegalMoveError` and steps no env
-    (``illegal_action="raise"``, the default); with ``illegal_action="loss"`` it ends
-    that env's episode as a loss for its player (reward -1, ``info["illegal_action"]``)
-    and the other envs step. Seeds: any
+    illegal action ends that env's episode as a loss for its player (reward -1,
+    ``info["illegal_action"]``, ``info["winner"]`` the other player of two) and the
+    other envs step (``illegal_action="loss"``, the default, as `InARowEnv`, pgx,
+    PettingZoo classic and ConnectX); with ``illegal_action="raise"`` it raises
+    `inarow.IllegalMoveError` and steps no env. The rules: ``rules=`` (an
+    `inarow.Rules`) or the keywords, as for `InARowEnv`. Seeds: any
     non-negative int; those >= 2**63 are reduced deterministically for the native
     engine (see `native_seed`). With ``copy=True`` (default) every returned array is
     fresh (the native env's own fresh arrays: nothing is copied twice); ``copy=False``
@@ -445,11 +458,11 @@ class InARowVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 1,
-        width: int = 7,
-        height: int = 6,
-        k: int = 4,
-        players: int = 2,
-        gravity: bool = True,
+        width: int | None = None,
+        height: int | None = None,
+        k: int | None = None,
+        players: int | None = None,
+        gravity: bool | None = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         obs_dtype: str = "uint8",
         threads: int | None = None,
@@ -458,7 +471,9 @@ class InARowVectorEnv(VectorEnv):
         seed: int | None = None,
         opponent: Any = None,
         agent_player: int | str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "loss",
+        *,
+        rules: inarow.Rules | None = None,
     ) -> None:
         mode = (
             AutoresetMode(autoreset_mode)
@@ -469,13 +484,16 @@ class InARowVectorEnv(VectorEnv):
         native = {
             AutoresetMode.NEXT_STEP: "next_step",
             AutoresetMode.SAME_STEP: "same_step",
+            AutoresetMode.DISABLED: "disabled",
             "next_step": "next_step",
             "same_step": "same_step",
+            "disabled": "disabled",
         }.get(mode)
         if native is None:
             raise ValueError(
                 f"autoreset_mode {autoreset_mode!r} is not supported: allowed "
-                "AutoresetMode.NEXT_STEP ('next_step') or AutoresetMode.SAME_STEP ('same_step')"
+                "AutoresetMode.NEXT_STEP ('next_step'), AutoresetMode.SAME_STEP ('same_step') "
+                "or AutoresetMode.DISABLED ('disabled')"
             )
         if render_mode is not None:
             raise ValueError("InARowVectorEnv does not render: use env.board(i) and render_rgb")
@@ -488,6 +506,7 @@ class InARowVectorEnv(VectorEnv):
             k,
             players,
             gravity,
+            rules=rules,
             seed=native_seed(seed),
             autoreset=native,
             obs_dtype=obs_dtype,
@@ -495,21 +514,27 @@ class InARowVectorEnv(VectorEnv):
             reuse_buffers=not copy,
             opponent=opponent,
             agent_player=agent_player,
-            illegal_action=illegal_action,
+            illegal_action=check_illegal_action_mode(illegal_action),
         )
-        self.metadata = {
-            "render_modes": [],
-            "autoreset_mode": AutoresetMode.NEXT_STEP
-            if native == "next_step"
-            else AutoresetMode.SAME_STEP,
+        self.rules = self._env.rules
+        modes = {
+            "next_step": AutoresetMode.NEXT_STEP,
+            "same_step": AutoresetMode.SAME_STEP,
+            "disabled": AutoresetMode.DISABLED,
         }
+        self.metadata = {"render_modes": [], "autoreset_mode": modes[native]}
         self.render_mode = None
         self.num_envs = int(num_envs)
         self.copy = bool(copy)
         n_act = self._env.num_actions
         self.single_observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0, 1, (players, height, width), np.dtype(obs_dtype)),
+                "observation": spaces.Box(
+                    0,
+                    1,
+                    (self.rules.players, self.rules.height, self.rules.width),
+                    np.dtype(obs_dtype),
+                ),
                 "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
             }
         )
@@ -521,6 +546,7 @@ class InARowVectorEnv(VectorEnv):
             self.single_action_space, self.num_envs
         )
         self._mask = np.zeros((self.num_envs, n_act), dtype=np.int8)
+        self._disabled = native == "disabled"
         self._needs_reset = True
 
     @property
@@ -547,7 +573,10 @@ class InARowVectorEnv(VectorEnv):
         """The legal actions of every env as a fresh ``(num_envs, num_actions)``
         bool array (sb3-contrib's ``MaskablePPO`` convention); all True in an env
         whose game ended and waits for its autoreset."""
-        return self._env.legal_mask().copy()
+        mask = self._env.legal_mask().copy()
+        if self._disabled:
+            mask[~mask.any(axis=1)] = True
+        return mask
 
     def _obs(self, planes: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
         if self.copy:
@@ -555,26 +584,23 @@ class InARowVectorEnv(VectorEnv):
         else:
             out = self._mask
             np.copyto(out, mask, casting="unsafe")
+        if self._disabled:
+            # An ended episode has no legal action: pgx's all-ones terminal mask.
+            out[~mask.any(axis=1)] = 1
         return {"observation": planes, "action_mask": out}
 
     def _info(self, native: dict[str, Any]) -> dict[str, Any]:
-        cp = native["current_player"]
-        win = native["winner"]
-        pr = native["player_rewards"]
         n = self.num_envs
-        info: dict[str, Any] = {
-            "current_player": cp,
-            "_current_player": np.ones(n, dtype=bool),
-            "winner": win,
-            "_winner": np.ones(n, dtype=bool),
-            "player_rewards": pr,
-            "_player_rewards": np.ones(n, dtype=bool),
-        }
-        for key in ("agent_player", "final_agent_player", "illegal_action"):
-            if key in native:
-                info[key] = native[key]
+        info: dict[str, Any] = {}
+        # Every per-env output of the native info, each with its ``_key`` mask; the
+        # mask is in the observation, the reset flags in the autoreset's own keys.
+        for key, value in native.items():
+            if key not in _NATIVE_ONLY_KEYS:
+                info[key] = value
                 info["_" + key] = np.ones(n, dtype=bool)
-        if "final_obs" in native:
+        # As Gymnasium's own vector envs: the final_obs/final_info keys only on a
+        # step where some env ended (TorchRL reads an all-None array as an error).
+        if "final_obs" in native and native["_final_obs"].any():
             done = native["_final_obs"].copy()
             final = np.empty(n, dtype=object)
             fo = native["final_obs"]
@@ -615,9 +641,6 @@ class InARowVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
-
-
-_RULES_KEYS = ("width", "height", "k", "players", "gravity")
 
 
 def _make_vector(num_envs: int = 1, **kwargs: Any) -> InARowVectorEnv:

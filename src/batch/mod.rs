@@ -2,15 +2,17 @@
 //! random games played without leaving Rust.
 
 mod fast;
+mod outputs;
 mod simulate;
 mod vec_env;
 mod versus;
 
+#[cfg(feature = "python")]
+pub(crate) use outputs::step_outputs;
+pub use outputs::{Dims, OwnedBuffers, PerEnv, StepBuffers};
 pub use simulate::{simulate, SimulateConfig, SimulateResult};
-pub use vec_env::{
-    ActionError, Autoreset, BatchError, ObsOut, Saved, StepBuffers, VecGames, MAX_ENVS,
-};
-pub use versus::{AgentSeat, ExtraBuffers, Opponent, OpponentKind, StepError};
+pub use vec_env::{ActionError, Autoreset, BatchError, ObsOut, Saved, VecGames, MAX_ENVS};
+pub use versus::{AgentSeat, Opponent, OpponentKind, StepError};
 
 use crate::game::Game;
 use crate::rng::Rng;

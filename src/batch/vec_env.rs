@@ -10,9 +10,10 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
+use super::outputs::{Dims, StepBuffers};
 use super::random_legal_action;
 use super::versus::{
-    waits_for_opponent, ExtraBuffers, Opponent, OpponentKind, Shared, StepError, Versus, VersusRows,
+    waits_for_opponent, Opponent, OpponentKind, Shared, StepError, Versus, VersusRows,
 };
 use crate::agents::AgentError;
 use crate::error::MoveError;
@@ -80,7 +81,7 @@ pub enum ObsOut<'a> {
 }
 
 impl<'a> ObsOut<'a> {
-    fn split_at(self, at: usize) -> (ObsOut<'a>, ObsOut<'a>) {
+    pub(super) fn split_at(self, at: usize) -> (ObsOut<'a>, ObsOut<'a>) {
         match self {
             ObsOut::U8(s) => {
                 let (a, b) = s.split_at_mut(at);
@@ -123,7 +124,7 @@ impl<'a> ObsOut<'a> {
         }
     }
 
-    fn reborrow(&mut self) -> ObsOut<'_> {
+    pub(super) fn reborrow(&mut self) -> ObsOut<'_> {
         match self {
             ObsOut::U8(s) => ObsOut::U8(s),
             ObsOut::Bool(s) => ObsOut::Bool(s),
@@ -131,120 +132,11 @@ impl<'a> ObsOut<'a> {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             ObsOut::U8(s) => s.len(),
             ObsOut::Bool(s) => s.len(),
             ObsOut::F32(s) => s.len(),
-        }
-    }
-}
-
-/// The output buffers of a step, each sized for the batch (see field docs).
-pub struct StepBuffers<'a> {
-    /// `(n, players, height, width)` egocentric planes.
-    pub obs: ObsOut<'a>,
-    /// `(n,)` reward of the player who just acted: 1 for a win, else 0.
-    pub rewards: &'a mut [f32],
-    /// `(n, players)`: +1 to the winner, -1 to every other player, 0 otherwise.
-    pub player_rewards: &'a mut [f32],
-    /// `(n,)` the game ended with this step.
-    pub terminated: &'a mut [bool],
-    /// `(n,)` never set (the games always end); kept for the API.
-    pub truncated: &'a mut [bool],
-    /// `(n, num_actions)` legal actions after the step; all true for a game that
-    /// ended and waits for its next-step autoreset.
-    pub mask: &'a mut [bool],
-    /// `(n,)` 1-based player to move after the step.
-    pub current_player: &'a mut [i8],
-    /// `(n,)` 1-based winner of the game that ended with this step, 0 otherwise.
-    pub winner: &'a mut [i8],
-    /// `(n,)` the environment was reset by this step (autoreset).
-    pub reset: &'a mut [bool],
-    /// Same-step autoreset only: `(n, players, height, width)` final observations.
-    pub final_obs: Option<ObsOut<'a>>,
-}
-
-pub(super) struct Dims {
-    pub(super) obs: usize,
-    pub(super) actions: usize,
-    pub(super) players: usize,
-}
-
-impl<'a> StepBuffers<'a> {
-    fn split_at(self, envs: usize, d: &Dims) -> (StepBuffers<'a>, StepBuffers<'a>) {
-        let (obs_a, obs_b) = self.obs.split_at(envs * d.obs);
-        let (r_a, r_b) = self.rewards.split_at_mut(envs);
-        let (pr_a, pr_b) = self.player_rewards.split_at_mut(envs * d.players);
-        let (t_a, t_b) = self.terminated.split_at_mut(envs);
-        let (tr_a, tr_b) = self.truncated.split_at_mut(envs);
-        let (m_a, m_b) = self.mask.split_at_mut(envs * d.actions);
-        let (c_a, c_b) = self.current_player.split_at_mut(envs);
-        let (w_a, w_b) = self.winner.split_at_mut(envs);
-        let (re_a, re_b) = self.reset.split_at_mut(envs);
-        let (f_a, f_b) = match self.final_obs {
-            Some(f) => {
-                let (a, b) = f.split_at(envs * d.obs);
-                (Some(a), Some(b))
-            }
-            None => (None, None),
-        };
-        (
-            StepBuffers {
-                obs: obs_a,
-                rewards: r_a,
-                player_rewards: pr_a,
-                terminated: t_a,
-                truncated: tr_a,
-                mask: m_a,
-                current_player: c_a,
-                winner: w_a,
-                reset: re_a,
-                final_obs: f_a,
-            },
-            StepBuffers {
-                obs: obs_b,
-                rewards: r_b,
-                player_rewards: pr_b,
-                terminated: t_b,
-                truncated: tr_b,
-                mask: m_b,
-                current_player: c_b,
-                winner: w_b,
-                reset: re_b,
-                final_obs: f_b,
-            },
-        )
-    }
-
-    /// The same buffers, borrowed again (for calls that fill them in turns).
-    pub fn reborrow(&mut self) -> StepBuffers<'_> {
-        StepBuffers {
-            obs: self.obs.reborrow(),
-            rewards: self.rewards,
-            player_rewards: self.player_rewards,
-            terminated: self.terminated,
-            truncated: self.truncated,
-            mask: self.mask,
-            current_player: self.current_player,
-            winner: self.winner,
-            reset: self.reset,
-            final_obs: self.final_obs.as_mut().map(|f| f.reborrow()),
-        }
-    }
-
-    fn check(&self, n: usize, d: &Dims) {
-        assert_eq!(self.obs.len(), n * d.obs, "obs buffer size");
-        assert_eq!(self.rewards.len(), n);
-        assert_eq!(self.player_rewards.len(), n * d.players);
-        assert_eq!(self.terminated.len(), n);
-        assert_eq!(self.truncated.len(), n);
-        assert_eq!(self.mask.len(), n * d.actions);
-        assert_eq!(self.current_player.len(), n);
-        assert_eq!(self.winner.len(), n);
-        assert_eq!(self.reset.len(), n);
-        if let Some(f) = &self.final_obs {
-            assert_eq!(f.len(), n * d.obs, "final_obs buffer size");
         }
     }
 }
@@ -360,17 +252,10 @@ impl VecGames {
     }
 
     /// Illegal actions (in range) end their episode as a loss for their player
-    /// instead of refusing the batch. Needs an autoreset mode.
-    pub fn set_illegal_loss(&mut self) -> Result<(), BatchError> {
-        if self.autoreset == Autoreset::Disabled {
-            return Err(BatchError::InvalidSize(
-                "illegal_action=\"loss\" needs autoreset \"next_step\" or \"same_step\": \
-                 a forfeited game has no legal continuation"
-                    .into(),
-            ));
-        }
+    /// instead of refusing the batch. Under `Autoreset::Disabled` a forfeited env
+    /// then refuses actions until it is reset, as a finished game does.
+    pub fn set_illegal_loss(&mut self) {
         self.illegal_loss = true;
-        Ok(())
     }
 
     pub fn opponent(&self) -> Option<Opponent> {
@@ -385,7 +270,7 @@ impl VecGames {
     }
 
     /// Whether `step` and `observe` take the general path (opponent or illegal loss),
-    /// which needs [`ExtraBuffers`].
+    /// whose outputs (`agent_player`, `illegal`, ...) then exist (see [`Dims`]).
     pub fn is_general(&self) -> bool {
         self.versus.is_some() || self.illegal_loss
     }
@@ -434,11 +319,13 @@ impl VecGames {
         self.rules.players() * self.rules.num_cells()
     }
 
-    fn dims(&self) -> Dims {
+    /// The sizes of this batch's step outputs.
+    pub fn dims(&self) -> Dims {
         Dims {
             obs: self.obs_size(),
             actions: self.rules.num_actions(),
             players: self.rules.players(),
+            general: self.is_general(),
         }
     }
 
@@ -492,7 +379,15 @@ impl VecGames {
         let num_actions = self.rules.num_actions();
         for (env, (&a, g)) in actions.iter().zip(&self.games).enumerate() {
             if self.needs_reset[env] {
-                continue;
+                if self.autoreset != Autoreset::Disabled {
+                    continue;
+                }
+                // A forfeited episode under "disabled" waits for an explicit reset.
+                if (0..num_actions as i64).contains(&a) {
+                    let action = a as usize;
+                    let error = MoveError::GameOver { action };
+                    return Err(ActionError { env, error });
+                }
             }
             if a < 0 || a as u64 >= num_actions as u64 {
                 return Err(ActionError {
@@ -556,27 +451,27 @@ impl VecGames {
             actions: None,
             versus: None,
         };
+        let mode = self.autoreset;
         match pool_for(&self.pool, n) {
-            Some(pool) => pool.install(|| envs.run(out, &d, Autoreset::Disabled)),
-            None => envs.run_serial(out, &d, Autoreset::Disabled),
+            Some(pool) => pool.install(|| envs.run(out, &d, mode)),
+            None => envs.run_serial(out, &d, mode),
         }
     }
 
     /// The general step (an opponent, or illegal actions that lose): validates,
     /// plays every env's action, then a built-in opponent's moves until the agent is
     /// to move (an external opponent's are left to `opponent_pending` /
-    /// `play_opponent`), and fills `out` and `extra` from the agent's view. When the
+    /// `play_opponent`), and fills `out` from the agent's view. When the
     /// opponent fails (cancelled through `cancel`, out of memory) some envs may
     /// have moved: undo with [`VecGames::save`] / [`VecGames::restore`].
     pub fn step_general(
         &mut self,
         actions: &[i64],
         out: StepBuffers<'_>,
-        extra: ExtraBuffers<'_>,
         cancel: &AtomicBool,
     ) -> Result<(), StepError> {
         self.validate(actions)?;
-        self.run_general(Some(actions), out, extra, cancel)
+        self.run_general(Some(actions), out, cancel)
     }
 
     /// `observe` for the general path: a built-in opponent first plays its moves
@@ -584,24 +479,20 @@ impl VecGames {
     pub fn observe_general(
         &mut self,
         out: StepBuffers<'_>,
-        extra: ExtraBuffers<'_>,
         cancel: &AtomicBool,
     ) -> Result<(), StepError> {
-        self.run_general(None, out, extra, cancel)
+        self.run_general(None, out, cancel)
     }
 
     fn run_general(
         &mut self,
         actions: Option<&[i64]>,
         out: StepBuffers<'_>,
-        extra: ExtraBuffers<'_>,
         cancel: &AtomicBool,
     ) -> Result<(), StepError> {
         let d = self.dims();
         let n = self.games.len();
         out.check(n, &d);
-        assert_eq!(extra.agent_player.len(), n);
-        assert_eq!(extra.illegal.len(), n);
         let failure = Mutex::new(None);
         let no_workers = Vec::new();
         let opponent = self.versus_opponent();
@@ -630,8 +521,8 @@ impl VecGames {
         };
         let mode = self.autoreset;
         match pool_for(&self.pool, n) {
-            Some(pool) => pool.install(|| envs.run_general(out, extra, &d, mode, &shared)),
-            None => envs.run_general_serial(out, extra, &d, mode, &shared),
+            Some(pool) => pool.install(|| envs.run_general(out, &d, mode, &shared)),
+            None => envs.run_general_serial(out, &d, mode, &shared),
         }
         match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some(e) => Err(StepError::Opponent(e)),
@@ -694,15 +585,9 @@ impl VecGames {
     }
 
     /// Plays the external opponent's validated `actions` in `envs` (one move each),
-    /// recording episodes that end into `out` / `extra`, which must hold the outputs
+    /// recording episodes that end into `out`, which must hold the outputs
     /// of this step so far. Finish with [`VecGames::write_views`].
-    pub fn play_opponent(
-        &mut self,
-        envs: &[usize],
-        actions: &[i64],
-        mut out: StepBuffers<'_>,
-        mut extra: ExtraBuffers<'_>,
-    ) {
+    pub fn play_opponent(&mut self, envs: &[usize], actions: &[i64], mut out: StepBuffers<'_>) {
         let d = self.dims();
         let cancel = AtomicBool::new(false);
         let failure = Mutex::new(None);
@@ -725,20 +610,12 @@ impl VecGames {
             }),
         };
         for (&i, &a) in envs.iter().zip(actions) {
-            all.opponent_move(
-                i,
-                a as usize,
-                &mut out,
-                &mut extra,
-                &d,
-                self.autoreset,
-                &shared,
-            );
+            all.opponent_move(i, a as usize, &mut out, &d, self.autoreset, &shared);
         }
     }
 
     /// Writes every env's observation (the agent's view), mask and players.
-    pub fn write_views(&mut self, mut out: StepBuffers<'_>, mut extra: ExtraBuffers<'_>) {
+    pub fn write_views(&mut self, mut out: StepBuffers<'_>) {
         let d = self.dims();
         let mut all = Envs {
             games: &mut self.games,
@@ -750,7 +627,7 @@ impl VecGames {
             }),
         };
         for i in 0..all.games.len() {
-            all.write_view(i, &mut out, &mut extra, &d);
+            all.write_view(i, &mut out, &d, self.autoreset);
         }
     }
 
@@ -763,7 +640,7 @@ impl VecGames {
             .zip(&self.needs_reset)
             .zip(mask.chunks_mut(a))
         {
-            write_mask(g, pending, row);
+            write_mask(g, pending, self.autoreset, row);
         }
     }
 
@@ -801,14 +678,15 @@ fn pool_for(pool: &Option<rayon::ThreadPool>, n: usize) -> Option<&rayon::Thread
     pool.as_ref().filter(|_| n >= 2 * GRAIN)
 }
 
-/// The legal actions of `g`, or every action where the game ended and waits for
-/// its next-step autoreset (pgx's terminal mask): that step ignores the action, and
-/// a masked sampler must never see an empty row.
-pub(super) fn write_mask(g: &Game, waits_for_reset: bool, row: &mut [bool]) {
-    if waits_for_reset {
-        row.fill(true);
-    } else {
-        g.write_legal_mask(row);
+/// The legal actions of `g`, or every action where the episode ended and waits
+/// for its next-step autoreset (pgx's terminal mask): that step ignores the action,
+/// and a masked sampler must never see an empty row. Under `Autoreset::Disabled`
+/// an episode ended by an illegal action (`ended`) has none, as a finished game.
+pub(super) fn write_mask(g: &Game, ended: bool, mode: Autoreset, row: &mut [bool]) {
+    match (ended, mode) {
+        (true, Autoreset::Disabled) => row.fill(false),
+        (true, _) => row.fill(true),
+        (false, _) => g.write_legal_mask(row),
     }
 }
 
@@ -856,25 +734,17 @@ impl<'a> Envs<'a> {
         )
     }
 
-    fn run_general(
-        self,
-        out: StepBuffers<'_>,
-        extra: ExtraBuffers<'_>,
-        d: &Dims,
-        mode: Autoreset,
-        shared: &Shared<'_>,
-    ) {
+    fn run_general(self, out: StepBuffers<'_>, d: &Dims, mode: Autoreset, shared: &Shared<'_>) {
         let n = self.games.len();
         if n <= GRAIN {
-            return self.run_general_serial(out, extra, d, mode, shared);
+            return self.run_general_serial(out, d, mode, shared);
         }
         let mid = n / 2;
         let (ea, eb) = self.split_at(mid);
         let (oa, ob) = out.split_at(mid, d);
-        let (xa, xb) = extra.split_at(mid);
         rayon::join(
-            || ea.run_general(oa, xa, d, mode, shared),
-            || eb.run_general(ob, xb, d, mode, shared),
+            || ea.run_general(oa, d, mode, shared),
+            || eb.run_general(ob, d, mode, shared),
         );
     }
 
@@ -921,7 +791,6 @@ impl<'a> Envs<'a> {
             out.rewards[i] = 0.0;
             out.player_rewards[i * d.players..(i + 1) * d.players].fill(0.0);
             out.terminated[i] = false;
-            out.truncated[i] = false;
             out.winner[i] = 0;
             out.reset[i] = false;
             if let Some(actions) = self.actions {
@@ -959,6 +828,7 @@ impl<'a> Envs<'a> {
             write_mask(
                 game,
                 self.needs_reset[i],
+                mode,
                 &mut out.mask[i * d.actions..(i + 1) * d.actions],
             );
             out.current_player[i] = game.to_move() as i8 + 1;
@@ -970,55 +840,16 @@ impl<'a> Envs<'a> {
 mod tests {
     use super::*;
 
-    struct Owned {
-        obs: Vec<u8>,
-        rewards: Vec<f32>,
-        player_rewards: Vec<f32>,
-        terminated: Vec<bool>,
-        truncated: Vec<bool>,
-        mask: Vec<bool>,
-        current_player: Vec<i8>,
-        winner: Vec<i8>,
-        reset: Vec<bool>,
-        final_obs: Vec<u8>,
-    }
+    use crate::batch::OwnedBuffers as Owned;
 
-    impl Owned {
-        fn new(v: &VecGames) -> Owned {
-            let n = v.num_envs();
-            Owned {
-                obs: vec![0; n * v.obs_size()],
-                rewards: vec![0.0; n],
-                player_rewards: vec![0.0; n * v.rules().players()],
-                terminated: vec![false; n],
-                truncated: vec![false; n],
-                mask: vec![false; n * v.rules().num_actions()],
-                current_player: vec![0; n],
-                winner: vec![0; n],
-                reset: vec![false; n],
-                final_obs: vec![0; n * v.obs_size()],
-            }
-        }
-        fn bufs(&mut self) -> StepBuffers<'_> {
-            StepBuffers {
-                obs: ObsOut::U8(&mut self.obs),
-                rewards: &mut self.rewards,
-                player_rewards: &mut self.player_rewards,
-                terminated: &mut self.terminated,
-                truncated: &mut self.truncated,
-                mask: &mut self.mask,
-                current_player: &mut self.current_player,
-                winner: &mut self.winner,
-                reset: &mut self.reset,
-                final_obs: Some(ObsOut::U8(&mut self.final_obs)),
-            }
-        }
+    fn owned(v: &VecGames) -> Owned {
+        Owned::new(v.num_envs(), &v.dims())
     }
 
     fn play_out(threads: Option<usize>, mode: Autoreset) -> (Vec<Vec<u16>>, Vec<u8>, usize) {
         let rules = Rules::new(5, 4, 3, 3, true).unwrap();
         let mut v = VecGames::new(rules, 2000, 9, mode, threads).unwrap();
-        let mut out = Owned::new(&v);
+        let mut out = owned(&v);
         let mut actions = vec![0i64; 2000];
         let mut ended = 0;
         for _ in 0..30 {
@@ -1052,7 +883,7 @@ mod tests {
     fn a_refused_batch_changes_nothing() {
         let mut v =
             VecGames::new(Rules::connect_four(), 3, 0, Autoreset::NextStep, Some(1)).unwrap();
-        let mut out = Owned::new(&v);
+        let mut out = owned(&v);
         for _ in 0..6 {
             v.step(&[0, 1, 2], out.bufs()).unwrap();
         }
@@ -1072,7 +903,7 @@ mod tests {
     fn next_step_autoreset_ignores_the_action_after_the_end() {
         let mut v =
             VecGames::new(Rules::connect_four(), 1, 0, Autoreset::NextStep, Some(1)).unwrap();
-        let mut out = Owned::new(&v);
+        let mut out = owned(&v);
         for a in [0, 1, 0, 1, 0, 1] {
             v.step(&[a], out.bufs()).unwrap();
             assert!(!out.terminated[0]);
@@ -1095,7 +926,7 @@ mod tests {
         let rules = Rules::new(3, 3, 3, 2, false).unwrap();
         for mode in [Autoreset::NextStep, Autoreset::Disabled] {
             let mut v = VecGames::new(rules, 2, 0, mode, Some(1)).unwrap();
-            let mut out = Owned::new(&v);
+            let mut out = owned(&v);
             for (a0, a1) in [(0, 0), (3, 1), (1, 2), (4, 3), (2, 4)] {
                 v.step(&[a0, a1], out.bufs()).unwrap();
             }

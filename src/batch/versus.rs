@@ -15,7 +15,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use super::vec_env::{Autoreset, Dims, Envs, StepBuffers};
+use super::outputs::{Dims, StepBuffers};
+use super::vec_env::{Autoreset, Envs};
 use crate::agents::{Agent, AgentError, AgentWorker};
 use crate::game::Game;
 use crate::rng::Rng;
@@ -183,46 +184,6 @@ pub(super) struct Shared<'a> {
     pub(super) failure: &'a Mutex<Option<AgentError>>,
 }
 
-/// The outputs the general step adds to [`StepBuffers`].
-pub struct ExtraBuffers<'a> {
-    /// `(n,)` 1-based seat of the agent in each env's current episode (0 in self-play).
-    pub agent_player: &'a mut [i8],
-    /// `(n,)` this step ended the env's episode by an illegal action.
-    pub illegal: &'a mut [bool],
-    /// `(n,)` the agent's seat (1-based) in the episode this step ended, 0 where
-    /// none ended or in self-play (a same-step reset draws the next seat at once).
-    pub final_agent_player: &'a mut [i8],
-}
-
-impl<'a> ExtraBuffers<'a> {
-    /// The same buffers, borrowed again.
-    pub fn reborrow(&mut self) -> ExtraBuffers<'_> {
-        ExtraBuffers {
-            agent_player: self.agent_player,
-            illegal: self.illegal,
-            final_agent_player: self.final_agent_player,
-        }
-    }
-
-    pub(super) fn split_at(self, mid: usize) -> (ExtraBuffers<'a>, ExtraBuffers<'a>) {
-        let (aa, ab) = self.agent_player.split_at_mut(mid);
-        let (ia, ib) = self.illegal.split_at_mut(mid);
-        let (fa, fb) = self.final_agent_player.split_at_mut(mid);
-        (
-            ExtraBuffers {
-                agent_player: aa,
-                illegal: ia,
-                final_agent_player: fa,
-            },
-            ExtraBuffers {
-                agent_player: ab,
-                illegal: ib,
-                final_agent_player: fb,
-            },
-        )
-    }
-}
-
 /// How an episode ended.
 #[derive(Clone, Copy)]
 enum Ending {
@@ -237,7 +198,6 @@ impl Envs<'_> {
     pub(super) fn run_general_serial(
         mut self,
         mut out: StepBuffers<'_>,
-        mut extra: ExtraBuffers<'_>,
         d: &Dims,
         mode: Autoreset,
         shared: &Shared<'_>,
@@ -246,11 +206,10 @@ impl Envs<'_> {
             out.rewards[i] = 0.0;
             out.player_rewards[i * d.players..(i + 1) * d.players].fill(0.0);
             out.terminated[i] = false;
-            out.truncated[i] = false;
             out.winner[i] = 0;
             out.reset[i] = false;
-            extra.illegal[i] = false;
-            extra.final_agent_player[i] = 0;
+            out.illegal[i] = false;
+            out.final_agent_player[i] = 0;
             if let Some(actions) = self.actions {
                 if self.needs_reset[i] {
                     self.games[i].reset();
@@ -262,27 +221,11 @@ impl Envs<'_> {
                     let game = &mut self.games[i];
                     let mover = game.to_move();
                     if shared.illegal_loss && !game.is_legal(a) {
-                        self.end_episode(
-                            i,
-                            &mut out,
-                            &mut extra,
-                            d,
-                            mode,
-                            shared,
-                            Ending::Forfeit(mover),
-                        );
+                        self.end_episode(i, &mut out, d, mode, shared, Ending::Forfeit(mover));
                     } else {
                         game.play_unchecked(a);
                         if game.is_over() {
-                            self.end_episode(
-                                i,
-                                &mut out,
-                                &mut extra,
-                                d,
-                                mode,
-                                shared,
-                                Ending::Rules,
-                            );
+                            self.end_episode(i, &mut out, d, mode, shared, Ending::Rules);
                         }
                     }
                 }
@@ -292,9 +235,9 @@ impl Envs<'_> {
                 ..
             }) = shared.opponent
             {
-                self.native_turns(i, &mut out, &mut extra, d, mode, shared);
+                self.native_turns(i, &mut out, d, mode, shared);
             }
-            self.write_view(i, &mut out, &mut extra, d);
+            self.write_view(i, &mut out, d, mode);
         }
     }
 
@@ -303,7 +246,6 @@ impl Envs<'_> {
         &mut self,
         i: usize,
         out: &mut StepBuffers<'_>,
-        extra: &mut ExtraBuffers<'_>,
         d: &Dims,
         mode: Autoreset,
         shared: &Shared<'_>,
@@ -326,7 +268,7 @@ impl Envs<'_> {
             match worker.choose(game, &mut rows.rngs[i], shared.cancel) {
                 Ok(a) => {
                     drop(worker);
-                    self.opponent_move(i, a, out, extra, d, mode, shared);
+                    self.opponent_move(i, a, out, d, mode, shared);
                 }
                 Err(e) => {
                     record_failure(shared, e);
@@ -343,7 +285,6 @@ impl Envs<'_> {
         i: usize,
         a: usize,
         out: &mut StepBuffers<'_>,
-        extra: &mut ExtraBuffers<'_>,
         d: &Dims,
         mode: Autoreset,
         shared: &Shared<'_>,
@@ -351,7 +292,7 @@ impl Envs<'_> {
         let game = &mut self.games[i];
         game.play_unchecked(a);
         if game.is_over() {
-            self.end_episode(i, out, extra, d, mode, shared, Ending::Rules);
+            self.end_episode(i, out, d, mode, shared, Ending::Rules);
         }
     }
 
@@ -371,7 +312,6 @@ impl Envs<'_> {
         &mut self,
         i: usize,
         out: &mut StepBuffers<'_>,
-        extra: &mut ExtraBuffers<'_>,
         d: &Dims,
         mode: Autoreset,
         shared: &Shared<'_>,
@@ -382,7 +322,7 @@ impl Envs<'_> {
         let winner = match ending {
             Ending::Rules => game.winner(),
             Ending::Forfeit(p) => {
-                extra.illegal[i] = true;
+                out.illegal[i] = true;
                 // The offender loses; with two players the other one wins by forfeit.
                 (d.players == 2).then_some(1 - p)
             }
@@ -404,7 +344,7 @@ impl Envs<'_> {
         };
         out.rewards[i] = rewards[view];
         if let Some(rows) = &self.versus {
-            extra.final_agent_player[i] = rows.seats[i] as i8 + 1;
+            out.final_agent_player[i] = rows.seats[i] as i8 + 1;
         }
         out.winner[i] = winner.map_or(0, |w| w as i8 + 1);
         out.terminated[i] = true;
@@ -419,8 +359,13 @@ impl Envs<'_> {
                 out.reset[i] = true;
                 self.new_episode(i, d, shared);
             }
-            // Refused with `illegal_loss` (the game would go on after a forfeit).
-            Autoreset::Disabled => {}
+            // A game over refuses further actions; a forfeited one (whose rules
+            // would go on) is marked, and refuses them until its explicit reset.
+            Autoreset::Disabled => {
+                if let Ending::Forfeit(_) = ending {
+                    self.needs_reset[i] = true;
+                }
+            }
         }
     }
 
@@ -429,8 +374,8 @@ impl Envs<'_> {
         &mut self,
         i: usize,
         out: &mut StepBuffers<'_>,
-        extra: &mut ExtraBuffers<'_>,
         d: &Dims,
+        mode: Autoreset,
     ) {
         let game = &self.games[i];
         let seat = self.versus.as_ref().map(|r| r.seats[i] as usize);
@@ -438,10 +383,11 @@ impl Envs<'_> {
         super::vec_env::write_mask(
             game,
             self.needs_reset[i],
+            mode,
             &mut out.mask[i * d.actions..(i + 1) * d.actions],
         );
         out.current_player[i] = game.to_move() as i8 + 1;
-        extra.agent_player[i] = seat.map_or(0, |s| s as i8 + 1);
+        out.agent_player[i] = seat.map_or(0, |s| s as i8 + 1);
     }
 }
 

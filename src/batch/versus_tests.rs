@@ -1,64 +1,12 @@
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::batch::{ObsOut, VecGames};
+use crate::batch::VecGames;
 
-struct Owned {
-    obs: Vec<u8>,
-    rewards: Vec<f32>,
-    player_rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    mask: Vec<bool>,
-    current_player: Vec<i8>,
-    winner: Vec<i8>,
-    reset: Vec<bool>,
-    final_obs: Vec<u8>,
-    agent_player: Vec<i8>,
-    illegal: Vec<bool>,
-    final_agent_player: Vec<i8>,
-}
+use crate::batch::OwnedBuffers as Owned;
 
-impl Owned {
-    fn new(v: &VecGames) -> Owned {
-        let n = v.num_envs();
-        Owned {
-            obs: vec![0; n * v.obs_size()],
-            rewards: vec![0.0; n],
-            player_rewards: vec![0.0; n * v.rules().players()],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            mask: vec![false; n * v.rules().num_actions()],
-            current_player: vec![0; n],
-            winner: vec![0; n],
-            reset: vec![false; n],
-            final_obs: vec![0; n * v.obs_size()],
-            agent_player: vec![0; n],
-            illegal: vec![false; n],
-            final_agent_player: vec![0; n],
-        }
-    }
-    fn bufs(&mut self) -> (StepBuffers<'_>, ExtraBuffers<'_>) {
-        (
-            StepBuffers {
-                obs: ObsOut::U8(&mut self.obs),
-                rewards: &mut self.rewards,
-                player_rewards: &mut self.player_rewards,
-                terminated: &mut self.terminated,
-                truncated: &mut self.truncated,
-                mask: &mut self.mask,
-                current_player: &mut self.current_player,
-                winner: &mut self.winner,
-                reset: &mut self.reset,
-                final_obs: Some(ObsOut::U8(&mut self.final_obs)),
-            },
-            ExtraBuffers {
-                agent_player: &mut self.agent_player,
-                illegal: &mut self.illegal,
-                final_agent_player: &mut self.final_agent_player,
-            },
-        )
-    }
+fn owned(v: &VecGames) -> Owned {
+    Owned::new(v.num_envs(), &v.dims())
 }
 
 fn versus(
@@ -79,14 +27,13 @@ fn versus(
 }
 
 fn observe(v: &mut VecGames, o: &mut Owned) {
-    let (out, extra) = o.bufs();
-    v.observe_general(out, extra, &AtomicBool::new(false))
-        .unwrap();
+    let out = o.bufs();
+    v.observe_general(out, &AtomicBool::new(false)).unwrap();
 }
 
 fn step(v: &mut VecGames, o: &mut Owned, actions: &[i64]) {
-    let (out, extra) = o.bufs();
-    v.step_general(actions, out, extra, &AtomicBool::new(false))
+    let out = o.bufs();
+    v.step_general(actions, out, &AtomicBool::new(false))
         .unwrap();
 }
 
@@ -109,7 +56,7 @@ fn the_agent_is_to_move_after_every_step_and_rewards_are_its_own() {
     let rules = Rules::connect_four();
     for seat in [AgentSeat::Fixed(0), AgentSeat::Fixed(1), AgentSeat::Random] {
         let mut v = versus(rules, 64, Agent::Greedy, seat, Autoreset::NextStep, 1);
-        let mut o = Owned::new(&v);
+        let mut o = owned(&v);
         observe(&mut v, &mut o);
         let mut rng = Rng::new(3, 0);
         let (mut wins, mut losses, mut seats_seen) = (0, 0, [0; 2]);
@@ -168,7 +115,7 @@ fn play_out(threads: usize, mode: Autoreset) -> (Vec<Vec<u16>>, Vec<f32>, Vec<u8
         mode,
         threads,
     );
-    let mut o = Owned::new(&v);
+    let mut o = owned(&v);
     observe(&mut v, &mut o);
     let mut rng = Rng::new(1, 0);
     let mut rewards = Vec::new();
@@ -197,8 +144,8 @@ fn results_do_not_depend_on_threads() {
 fn an_illegal_action_loses_when_asked() {
     let rules = Rules::connect_four();
     let mut v = VecGames::new(rules, 2, 0, Autoreset::NextStep, Some(1)).unwrap();
-    v.set_illegal_loss().unwrap();
-    let mut o = Owned::new(&v);
+    v.set_illegal_loss();
+    let mut o = owned(&v);
     for _ in 0..6 {
         step(&mut v, &mut o, &[0, 1]);
     }
@@ -214,12 +161,40 @@ fn an_illegal_action_loses_when_asked() {
     assert!(o.reset[0] && !o.illegal[0]);
     assert_eq!(v.games()[0].stones_on_board(), 0);
     // Out of range still refuses the batch.
-    let (out, extra) = o.bufs();
+    let out = o.bufs();
     assert!(v
-        .step_general(&[7, 0], out, extra, &AtomicBool::new(false))
+        .step_general(&[7, 0], out, &AtomicBool::new(false))
         .is_err());
-    let disabled = VecGames::new(rules, 1, 0, Autoreset::Disabled, Some(1));
-    assert!(disabled.unwrap().set_illegal_loss().is_err());
+}
+
+#[test]
+fn under_disabled_autoreset_a_forfeited_env_waits_for_its_reset() {
+    let rules = Rules::new(7, 6, 4, 2, true).unwrap();
+    let mut v = VecGames::new(rules, 2, 0, Autoreset::Disabled, Some(1)).unwrap();
+    v.set_illegal_loss();
+    let mut o = owned(&v);
+    observe(&mut v, &mut o);
+    for _ in 0..6 {
+        step(&mut v, &mut o, &[0, 0]);
+    }
+    step(&mut v, &mut o, &[0, 1]);
+    assert_eq!(o.illegal, vec![true, false]);
+    assert_eq!(o.terminated, vec![true, false]);
+    assert_eq!(o.rewards[0], -1.0);
+    assert!(!o.reset[0]);
+    // No legal action while it waits; any action for it refuses the whole batch.
+    assert!(o.mask[..7].iter().all(|&m| !m));
+    assert!(o.mask[7..].iter().any(|&m| m));
+    let before = v.games()[1].stones_on_board();
+    let out = o.bufs();
+    assert!(v
+        .step_general(&[3, 2], out, &AtomicBool::new(false))
+        .is_err());
+    assert_eq!(v.games()[1].stones_on_board(), before);
+    v.reset_some(&[true, false]);
+    step(&mut v, &mut o, &[3, 2]);
+    assert_eq!(v.games()[0].stones_on_board(), 1);
+    assert!(o.mask[..7].iter().all(|&m| m));
 }
 
 #[test]
@@ -231,14 +206,14 @@ fn an_external_opponent_moves_between_rounds() {
         seat: AgentSeat::Fixed(1),
     })
     .unwrap();
-    let mut o = Owned::new(&v);
+    let mut o = owned(&v);
     observe(&mut v, &mut o);
     assert_eq!(v.opponent_pending(), vec![0, 1, 2]);
     assert!(v.validate_opponent(&[0, 1, 2], &[4, 4, 9]).is_err());
-    let (out, extra) = o.bufs();
-    v.play_opponent(&[0, 1, 2], &[4, 4, 0], out, extra);
-    let (out, extra) = o.bufs();
-    v.write_views(out, extra);
+    let out = o.bufs();
+    v.play_opponent(&[0, 1, 2], &[4, 4, 0], out);
+    let out = o.bufs();
+    v.write_views(out);
     assert!(v.opponent_pending().is_empty());
     assert_eq!(v.games()[2].history(), &[0]);
     // The agent's view: its stones on plane 0 (none yet), the opponent's on plane 1.
@@ -246,8 +221,8 @@ fn an_external_opponent_moves_between_rounds() {
     assert!(o.obs[..9].iter().all(|&x| x == 0));
     assert_eq!(o.current_player, vec![2, 2, 2]);
     let saved = v.save();
-    let (out, extra) = o.bufs();
-    v.step_general(&[0, 1, 2], out, extra, &AtomicBool::new(false))
+    let out = o.bufs();
+    v.step_general(&[0, 1, 2], out, &AtomicBool::new(false))
         .unwrap();
     assert_eq!(v.opponent_pending(), vec![0, 1, 2]);
     v.restore(saved);

@@ -13,6 +13,7 @@ mod rules;
 mod solver;
 mod vec_env;
 mod vec_opponent;
+mod vec_outputs;
 
 use pyo3::prelude::*;
 

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -15,9 +15,9 @@ use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
 use super::rules::{rules_or_keywords, Rules as PyRules};
 use super::vec_opponent::{agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches};
+use super::vec_outputs::{Outputs, Shown};
 use crate::batch::{
-    AgentSeat, Autoreset, ExtraBuffers, ObsOut, Opponent, OpponentKind, SimulateConfig,
-    StepBuffers, VecGames, MAX_ENVS,
+    AgentSeat, Autoreset, Opponent, OpponentKind, SimulateConfig, VecGames, MAX_ENVS,
 };
 use crate::watch::CancelToken;
 
@@ -60,6 +60,14 @@ pub(crate) fn seed_arg(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>>
     }
 }
 
+/// Zeroed output arrays for `core`'s batch.
+fn new_outputs(py: Python<'_>, core: &VecGames, kind: ObsKind) -> Outputs {
+    let r = core.rules();
+    let planes = [core.num_envs(), r.players(), r.height(), r.width()];
+    let same_step = core.autoreset() == Autoreset::SameStep;
+    Outputs::new(py, &core.dims(), planes, kind, same_step)
+}
+
 fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -92,156 +100,13 @@ pub struct VecEnv {
     agent_player: Option<Py<PyAny>>,
 }
 
-/// The arrays one `reset`/`step` fills and returns.
-struct Outputs {
-    obs: Py<PyAny>,
-    final_obs: Option<Py<PyAny>>,
-    rewards: Py<PyArray1<f32>>,
-    player_rewards: Py<PyArray2<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    mask: Py<PyArray2<bool>>,
-    current_player: Py<PyArray1<i8>>,
-    winner: Py<PyArray1<i8>>,
-    reset_flags: Py<PyArray1<bool>>,
-    /// The general step's outputs (an opponent or illegal losses).
-    extra: Option<Extra>,
-}
-
-/// `(n,)` the agent's seat (1-based, 0 in self-play) and `(n,)` illegal-loss flags.
-struct Extra {
-    agent_player: Py<PyArray1<i8>>,
-    illegal: Py<PyArray1<bool>>,
-    final_agent_player: Py<PyArray1<i8>>,
-}
-
-impl Outputs {
-    /// Zeroed arrays for `num_envs` games of `rules`; `final_obs` for same-step autoreset.
-    fn new(
-        py: Python<'_>,
-        rules: &crate::rules::Rules,
-        num_envs: usize,
-        kind: ObsKind,
-        final_obs: bool,
-        general: bool,
-    ) -> Outputs {
-        let n = num_envs;
-        let planes = [n, rules.players(), rules.height(), rules.width()];
-        let obs = || -> Py<PyAny> {
-            match kind {
-                ObsKind::U8 => numpy::PyArray4::<u8>::zeros(py, planes, false)
-                    .into_any()
-                    .unbind(),
-                ObsKind::Bool => numpy::PyArray4::<bool>::zeros(py, planes, false)
-                    .into_any()
-                    .unbind(),
-                ObsKind::F32 => numpy::PyArray4::<f32>::zeros(py, planes, false)
-                    .into_any()
-                    .unbind(),
-            }
-        };
-        Outputs {
-            obs: obs(),
-            final_obs: final_obs.then(obs),
-            rewards: PyArray1::zeros(py, n, false).unbind(),
-            player_rewards: PyArray2::zeros(py, [n, rules.players()], false).unbind(),
-            terminated: PyArray1::zeros(py, n, false).unbind(),
-            truncated: PyArray1::zeros(py, n, false).unbind(),
-            mask: PyArray2::zeros(py, [n, rules.num_actions()], false).unbind(),
-            current_player: PyArray1::zeros(py, n, false).unbind(),
-            winner: PyArray1::zeros(py, n, false).unbind(),
-            reset_flags: PyArray1::zeros(py, n, false).unbind(),
-            extra: general.then(|| Extra {
-                agent_player: PyArray1::zeros(py, n, false).unbind(),
-                illegal: PyArray1::zeros(py, n, false).unbind(),
-                final_agent_player: PyArray1::zeros(py, n, false).unbind(),
-            }),
-        }
-    }
-
-    fn clone_ref(&self, py: Python<'_>) -> Outputs {
-        Outputs {
-            obs: self.obs.clone_ref(py),
-            final_obs: self.final_obs.as_ref().map(|f| f.clone_ref(py)),
-            rewards: self.rewards.clone_ref(py),
-            player_rewards: self.player_rewards.clone_ref(py),
-            terminated: self.terminated.clone_ref(py),
-            truncated: self.truncated.clone_ref(py),
-            mask: self.mask.clone_ref(py),
-            current_player: self.current_player.clone_ref(py),
-            winner: self.winner.clone_ref(py),
-            reset_flags: self.reset_flags.clone_ref(py),
-            extra: self.extra.as_ref().map(|e| Extra {
-                agent_player: e.agent_player.clone_ref(py),
-                illegal: e.illegal.clone_ref(py),
-                final_agent_player: e.final_agent_player.clone_ref(py),
-            }),
-        }
-    }
-}
-
-/// Runs `f` with every output array of `$out` borrowed mutably.
-macro_rules! with_buffers {
-    ($out:expr, $kind:expr, $py:ident, |$bufs:ident| $body:expr) => {{
-        let out = &$out;
-        let mut rewards = out.rewards.bind($py).try_readwrite()?;
-        let mut player_rewards = out.player_rewards.bind($py).try_readwrite()?;
-        let mut terminated = out.terminated.bind($py).try_readwrite()?;
-        let mut truncated = out.truncated.bind($py).try_readwrite()?;
-        let mut mask = out.mask.bind($py).try_readwrite()?;
-        let mut current_player = out.current_player.bind($py).try_readwrite()?;
-        let mut winner = out.winner.bind($py).try_readwrite()?;
-        let mut reset = out.reset_flags.bind($py).try_readwrite()?;
-        let obs_any = out.obs.bind($py).clone();
-        let final_any = out.final_obs.as_ref().map(|f| f.bind($py).clone());
-        // One arm per observation dtype; only the element type and variant differ.
-        macro_rules! arm {
-            ($t:ty, $variant:ident) => {{
-                let mut o = obs_any.cast::<numpy::PyArray4<$t>>()?.try_readwrite()?;
-                let mut f = match &final_any {
-                    Some(f) => Some(f.cast::<numpy::PyArray4<$t>>()?.try_readwrite()?),
-                    None => None,
-                };
-                let $bufs = StepBuffers {
-                    obs: ObsOut::$variant(o.as_slice_mut()?),
-                    final_obs: match f.as_mut() {
-                        Some(f) => Some(ObsOut::$variant(f.as_slice_mut()?)),
-                        None => None,
-                    },
-                    rewards: rewards.as_slice_mut()?,
-                    player_rewards: player_rewards.as_slice_mut()?,
-                    terminated: terminated.as_slice_mut()?,
-                    truncated: truncated.as_slice_mut()?,
-                    mask: mask.as_slice_mut()?,
-                    current_player: current_player.as_slice_mut()?,
-                    winner: winner.as_slice_mut()?,
-                    reset: reset.as_slice_mut()?,
-                };
-                $body
-            }};
-        }
-        match $kind {
-            ObsKind::U8 => arm!(u8, U8),
-            ObsKind::Bool => arm!(bool, Bool),
-            ObsKind::F32 => arm!(f32, F32),
-        }
-    }};
-}
-
 impl VecEnv {
     /// The arrays the next call fills: the same ones with `reuse_buffers`, else fresh.
     fn next_outputs(&self, py: Python<'_>) -> Outputs {
         if self.reuse_buffers {
             self.out.clone_ref(py)
         } else {
-            Outputs::new(
-                py,
-                self.core.rules(),
-                self.core.num_envs(),
-                self.obs_kind,
-                self.out.final_obs.is_some(),
-                self.core.is_general(),
-            )
+            new_outputs(py, &self.core, self.obs_kind)
         }
     }
 
@@ -252,9 +117,10 @@ impl VecEnv {
         if self.core.is_general() {
             self.run_general(py, false, &out)?;
         } else {
+            let mut guards = out.borrow(py, self.obs_kind)?;
+            let bufs = guards.bufs()?;
             let core = &mut self.core;
-            with_buffers!(out, self.obs_kind, py, |bufs| py
-                .detach(|| core.observe(bufs)));
+            py.detach(|| core.observe(bufs));
         }
         self.out = out;
         Ok(())
@@ -269,7 +135,6 @@ impl VecEnv {
     /// a searching opponent runs on a watched worker (Ctrl-C), a Python one in
     /// rounds on this thread.
     fn run_general(&mut self, py: Python<'_>, actions: bool, out: &Outputs) -> PyResult<()> {
-        let extra = out.extra.as_ref().expect("general outputs");
         let VecEnv {
             core,
             actions: action_values,
@@ -280,33 +145,24 @@ impl VecEnv {
         let actions = actions.then_some(&action_values[..]);
         let kind = *obs_kind;
         let searching = searches(core.opponent().map(|o| o.kind));
-        with_buffers!(out, kind, py, |bufs| {
-            let mut bufs = bufs;
-            let mut agent_player = extra.agent_player.bind(py).try_readwrite()?;
-            let mut illegal = extra.illegal.bind(py).try_readwrite()?;
-            let mut final_agent_player = extra.final_agent_player.bind(py).try_readwrite()?;
-            let mut extra = ExtraBuffers {
-                agent_player: agent_player.as_slice_mut()?,
-                illegal: illegal.as_slice_mut()?,
-                final_agent_player: final_agent_player.as_slice_mut()?,
-            };
-            let mut work = |cancel: &std::sync::atomic::AtomicBool| match actions {
-                Some(a) => core.step_general(a, bufs.reborrow(), extra.reborrow(), cancel),
-                None => core.observe_general(bufs.reborrow(), extra.reborrow(), cancel),
-            };
-            let result = if searching {
-                let token = CancelToken::new();
-                run_interruptible(py, &token, || work(token.flag()), |_| Ok(()))?
-            } else {
-                let never = std::sync::atomic::AtomicBool::new(false);
-                py.detach(|| work(&never))
-            };
-            result?;
-            if let Some(policy) = policy {
-                play_python_rounds(py, core, policy.bind(py), kind, bufs, extra)?;
-            }
-            Ok::<(), PyErr>(())
-        })
+        let mut guards = out.borrow(py, kind)?;
+        let mut bufs = guards.bufs()?;
+        let mut work = |cancel: &std::sync::atomic::AtomicBool| match actions {
+            Some(a) => core.step_general(a, bufs.reborrow(), cancel),
+            None => core.observe_general(bufs.reborrow(), cancel),
+        };
+        let result = if searching {
+            let token = CancelToken::new();
+            run_interruptible(py, &token, || work(token.flag()), |_| Ok(()))?
+        } else {
+            let never = std::sync::atomic::AtomicBool::new(false);
+            py.detach(|| work(&never))
+        };
+        result?;
+        if let Some(policy) = policy {
+            play_python_rounds(py, core, policy.bind(py), kind, bufs)?;
+        }
+        Ok(())
     }
 
     /// Reads `actions` (one integer per env, any array-like, dtype or layout)
@@ -350,24 +206,17 @@ impl VecEnv {
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
         let out = &self.out;
-        info.set_item("current_player", out.current_player.bind(py))?;
-        info.set_item("action_mask", out.mask.bind(py))?;
-        info.set_item("winner", out.winner.bind(py))?;
-        info.set_item("player_rewards", out.player_rewards.bind(py))?;
-        if let Some(extra) = &out.extra {
-            if self.opponent.is_some() {
-                info.set_item("agent_player", extra.agent_player.bind(py))?;
-                info.set_item("final_agent_player", extra.final_agent_player.bind(py))?;
-            }
-            if self.core.illegal_loss() {
-                info.set_item("illegal_action", extra.illegal.bind(py))?;
-            }
-        }
+        let shown = Shown {
+            opponent: self.opponent.is_some(),
+            illegal_loss: self.core.illegal_loss(),
+        };
+        out.fill_info(py, shown, &info)?;
+        let reset = Outputs::always(py, &out.reset);
         if let Some(f) = &out.final_obs {
             info.set_item("final_obs", f.bind(py))?;
-            info.set_item("_final_obs", out.reset_flags.bind(py))?;
+            info.set_item("_final_obs", reset)?;
         } else {
-            info.set_item("autoreset", out.reset_flags.bind(py))?;
+            info.set_item("autoreset", reset)?;
         }
         Ok(info)
     }
@@ -388,7 +237,8 @@ impl VecEnv {
     /// called once per round with the envs where it is to move. `agent_player`:
     /// the agent's seat, 1..players or "random" (drawn per episode).
     /// `illegal_action="loss"`: an illegal action in range ends its episode as a
-    /// loss for its player instead of refusing the batch.
+    /// loss for its player instead of refusing the batch (under `autoreset="disabled"`
+    /// the env then waits for its explicit reset).
     #[new]
     #[pyo3(signature = (num_envs, width=None, height=None, k=None, players=None, gravity=None, seed=None,
                         autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None, reuse_buffers=None,
@@ -481,22 +331,19 @@ impl VecEnv {
                 total as f64 / (1u64 << 30) as f64
             )));
         }
-        let mut core = py
-            .detach(|| VecGames::new(rules, n, seed, mode, threads))
-            ?;
+        let mut core = py.detach(|| VecGames::new(rules, n, seed, mode, threads))?;
         if illegal_loss {
-            core.set_illegal_loss()?;
+            core.set_illegal_loss();
         }
         if let Some(v) = versus {
             core.set_opponent(v)?;
         }
-        let general = core.is_general();
         let policy = match versus.map(|v| v.kind) {
             Some(OpponentKind::External) => opponent.map(|o| o.clone().unbind()),
             _ => None,
         };
         let mut env = VecEnv {
-            out: Outputs::new(py, &rules, n, kind, mode == Autoreset::SameStep, general),
+            out: new_outputs(py, &core, kind),
             core,
             obs_kind: kind,
             random: PyArray1::zeros(py, n, false).unbind(),
@@ -509,6 +356,15 @@ impl VecEnv {
                 None => 1i64.into_pyobject(py).expect("an int").into_any().unbind(),
             }),
         };
+        if reuse_buffers {
+            // The one `truncated` every call returns: no step writes it, nor may a caller.
+            let flags = PyDict::new(py);
+            flags.set_item("write", false)?;
+            env.out
+                .truncated
+                .bind(py)
+                .call_method("setflags", (), Some(&flags))?;
+        }
         env.observe(py)?;
         Ok(env)
     }
@@ -558,8 +414,8 @@ impl VecEnv {
     /// `(num_envs,)` int8, the player to move in each env, 1..players: the array
     /// of `info["current_player"]` of the latest call.
     #[getter]
-    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        self.out.current_player.bind(py).clone()
+    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<i8>> {
+        Outputs::always(py, &self.out.current_player)
     }
     /// Whether every call writes into the same arrays (see the class docs).
     #[getter]
@@ -571,8 +427,8 @@ impl VecEnv {
     /// player, +1 to the other of two), 0 elsewhere: `info["player_rewards"]`.
     /// In self-play, the zero-sum credit of every player, the loser's included.
     #[getter]
-    fn player_rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.out.player_rewards.bind(py).clone()
+    fn player_rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
+        Outputs::always(py, &self.out.player_rewards)
     }
     /// What `opponent=` was given (None: self-play).
     #[getter]
@@ -676,11 +532,11 @@ impl VecEnv {
                 return Err(e);
             }
         } else {
+            let mut guards = out.borrow(py, self.obs_kind)?;
+            let bufs = guards.bufs()?;
             let core = &mut self.core;
             let actions = &self.actions;
-            let result = with_buffers!(out, self.obs_kind, py, |bufs| py
-                .detach(|| core.step(actions, bufs)));
-            result?;
+            py.detach(|| core.step(actions, bufs))?;
         }
         self.out = out;
         let info = self.info(py)?;
@@ -689,8 +545,8 @@ impl VecEnv {
             py,
             [
                 out.obs.bind(py).clone(),
-                out.rewards.bind(py).clone().into_any(),
-                out.terminated.bind(py).clone().into_any(),
+                Outputs::always(py, &out.rewards).into_any(),
+                Outputs::always(py, &out.terminated).into_any(),
                 out.truncated.bind(py).clone().into_any(),
                 info.into_any(),
             ],
@@ -701,8 +557,8 @@ impl VecEnv {
     /// an env whose game ended and waits for its next-step autoreset (pgx's terminal
     /// mask: that step ignores the action), all False in a finished env under
     /// `autoreset="disabled"`. The array of `info["action_mask"]` of the latest call.
-    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
-        self.out.mask.bind(py).clone()
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<bool>> {
+        Outputs::always(py, &self.out.mask)
     }
 
     /// One uniformly random legal action per env, drawn in Rust from each env's

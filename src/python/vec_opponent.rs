@@ -10,8 +10,9 @@ use super::agents::Agent;
 use super::args::{int_arg, shown};
 use super::errors::IllegalMoveError;
 use super::intake::{int_array, Axis, Spec};
+use super::vec_outputs::{obs_zeros, ObsGuard};
 use crate::agents::{Agent as AgentSpec, MAX_DEPTH};
-use crate::batch::{AgentSeat, ExtraBuffers, ObsOut, OpponentKind, StepBuffers, VecGames};
+use crate::batch::{AgentSeat, OpponentKind, StepBuffers, VecGames};
 use crate::solver::DEFAULT_TT_BYTES;
 
 /// The names `opponent=` accepts besides agents and callables.
@@ -86,7 +87,6 @@ pub(crate) fn play_python_rounds(
     policy: &Bound<'_, PyAny>,
     kind: super::vec_env::ObsKind,
     mut bufs: StepBuffers<'_>,
-    mut extra: ExtraBuffers<'_>,
 ) -> PyResult<()> {
     let rules = *core.rules();
     loop {
@@ -95,14 +95,16 @@ pub(crate) fn play_python_rounds(
             break;
         }
         let m = pending.len();
-        let obs = kind.zeros(py, [m, rules.players(), rules.height(), rules.width()]);
+        let obs = obs_zeros(
+            py,
+            kind,
+            [m, rules.players(), rules.height(), rules.width()],
+        );
         let mask = PyArray2::<bool>::zeros(py, [m, rules.num_actions()], false);
         {
             let mut mask_rw = mask.try_readwrite()?;
-            kind.with_slice(obs.bind(py), |o| {
-                core.write_pending(&pending, o, mask_rw.as_slice_mut()?);
-                Ok(())
-            })?;
+            let mut planes = ObsGuard::new(obs.bind(py), kind)?;
+            core.write_pending(&pending, planes.slice()?, mask_rw.as_slice_mut()?);
         }
         let returned = policy.call1(PyTuple::new(py, [obs.bind(py).clone(), mask.into_any()])?)?;
         let last = rules.num_actions() - 1;
@@ -141,9 +143,9 @@ pub(crate) fn play_python_rounds(
                 e
             ))
         })?;
-        core.play_opponent(&pending, &actions, bufs.reborrow(), extra.reborrow());
+        core.play_opponent(&pending, &actions, bufs.reborrow());
     }
-    core.write_views(bufs, extra);
+    core.write_views(bufs);
     Ok(())
 }
 
@@ -176,44 +178,4 @@ pub(crate) fn searches(kind: Option<OpponentKind>) -> bool {
             AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. }
         ))
     )
-}
-
-/// The observation buffer kinds `ObsOut` takes, for the opponent's inputs.
-impl super::vec_env::ObsKind {
-    fn zeros(self, py: Python<'_>, shape: [usize; 4]) -> Py<PyAny> {
-        use super::vec_env::ObsKind;
-        match self {
-            ObsKind::U8 => numpy::PyArray4::<u8>::zeros(py, shape, false)
-                .into_any()
-                .unbind(),
-            ObsKind::Bool => numpy::PyArray4::<bool>::zeros(py, shape, false)
-                .into_any()
-                .unbind(),
-            ObsKind::F32 => numpy::PyArray4::<f32>::zeros(py, shape, false)
-                .into_any()
-                .unbind(),
-        }
-    }
-
-    fn with_slice<R>(
-        self,
-        arr: &Bound<'_, PyAny>,
-        f: impl FnOnce(ObsOut<'_>) -> PyResult<R>,
-    ) -> PyResult<R> {
-        use super::vec_env::ObsKind;
-        match self {
-            ObsKind::U8 => {
-                let mut a = arr.cast::<numpy::PyArray4<u8>>()?.try_readwrite()?;
-                f(ObsOut::U8(a.as_slice_mut()?))
-            }
-            ObsKind::Bool => {
-                let mut a = arr.cast::<numpy::PyArray4<bool>>()?.try_readwrite()?;
-                f(ObsOut::Bool(a.as_slice_mut()?))
-            }
-            ObsKind::F32 => {
-                let mut a = arr.cast::<numpy::PyArray4<f32>>()?.try_readwrite()?;
-                f(ObsOut::F32(a.as_slice_mut()?))
-            }
-        }
-    }
 }

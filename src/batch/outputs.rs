@@ -1,0 +1,185 @@
+//! The outputs of a vector step, declared once.
+//!
+//! `step_outputs!` is the one table of what a step writes per environment: each
+//! field's element type, its size per env, and its `info` key in Python. The core's
+//! [`StepBuffers`] (and its split across threads), the tests' owned buffers and the
+//! Python layer's arrays and `info` dict are all generated from it, so a new output
+//! is one line here plus the code that writes it.
+//!
+//! Observations are apart (their element type is chosen at construction, see
+//! [`ObsOut`]), and so is `truncated`: the games always end, so no step writes it
+//! and the Python layer hands out all-False arrays.
+
+use super::vec_env::ObsOut;
+
+/// Calls `$then! { field: type, per_env, "info key" when; ... }` with every step
+/// output. `per_env` names a [`Dims`] method ([`PerEnv`]); `"info key"` is the
+/// field's key in the Python `info` dict (`""`: returned apart, or special) and
+/// `when` when it is there (a `Presence`: `always`, `opponent`, `illegal_loss`).
+/// The order is the `info` dict's.
+macro_rules! step_outputs {
+    ($then:ident) => {
+        $then! {
+            // 1-based player to move after the step.
+            current_player: i8, scalar, "current_player" always;
+            // Legal actions after the step; all true for a game that ended and waits
+            // for its next-step autoreset (pgx's terminal mask).
+            mask: bool, actions, "action_mask" always;
+            // 1-based winner of the game that ended with this step, 0 otherwise.
+            winner: i8, scalar, "winner" always;
+            // +1 to the winner, -1 to every other player (an illegal action: -1 to
+            // its player, +1 to the other of two), 0 otherwise.
+            player_rewards: f32, players, "player_rewards" always;
+            // 1-based seat of the agent in each env's current episode (0 in self-play).
+            agent_player: i8, general, "agent_player" opponent;
+            // The agent's seat (1-based) in the episode this step ended, 0 where none
+            // ended or in self-play (a same-step reset draws the next seat at once).
+            final_agent_player: i8, general, "final_agent_player" opponent;
+            // This step ended the env's episode by an illegal action.
+            illegal: bool, general, "illegal_action" illegal_loss;
+            // Reward of the player who just acted (the agent's, with an opponent).
+            rewards: f32, scalar, "" always;
+            // The game ended with this step.
+            terminated: bool, scalar, "" always;
+            // The env was reset by this step (autoreset): `info["autoreset"]`, or
+            // `info["_final_obs"]` in same-step mode.
+            reset: bool, scalar, "" always;
+        }
+    };
+}
+#[cfg(feature = "python")]
+pub(crate) use step_outputs;
+
+/// The sizes a batch's outputs are built from.
+#[derive(Clone, Copy, Debug)]
+pub struct Dims {
+    /// Observation elements per env (`players * height * width`).
+    pub obs: usize,
+    pub actions: usize,
+    pub players: usize,
+    /// The general step runs (an opponent or illegal losses): its outputs exist.
+    pub general: bool,
+}
+
+/// An output's size per environment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerEnv {
+    /// Not produced by this batch (the general step's outputs in a plain one).
+    Absent,
+    /// One value: a `(num_envs,)` array.
+    Scalar,
+    /// A row of this many values: a `(num_envs, len)` array.
+    Row(usize),
+}
+
+impl PerEnv {
+    /// Values per environment.
+    pub fn values(self) -> usize {
+        match self {
+            PerEnv::Absent => 0,
+            PerEnv::Scalar => 1,
+            PerEnv::Row(w) => w,
+        }
+    }
+}
+
+/// The shape rules the table names.
+impl Dims {
+    pub fn scalar(&self) -> PerEnv {
+        PerEnv::Scalar
+    }
+    pub fn actions(&self) -> PerEnv {
+        PerEnv::Row(self.actions)
+    }
+    pub fn players(&self) -> PerEnv {
+        PerEnv::Row(self.players)
+    }
+    pub fn general(&self) -> PerEnv {
+        if self.general {
+            PerEnv::Scalar
+        } else {
+            PerEnv::Absent
+        }
+    }
+}
+
+macro_rules! declare_step_buffers {
+    ($($field:ident: $t:ty, $per_env:ident, $key:literal $when:ident;)*) => {
+        /// The output buffers of a step, each `num_envs * per_env` long (see
+        /// `step_outputs!` for each field; absent outputs are empty).
+        pub struct StepBuffers<'a> {
+            /// `(n, players, height, width)` egocentric planes.
+            pub obs: ObsOut<'a>,
+            /// Same-step autoreset only: the final observations, shaped as `obs`.
+            pub final_obs: Option<ObsOut<'a>>,
+            $(pub $field: &'a mut [$t],)*
+        }
+
+        impl<'a> StepBuffers<'a> {
+            /// The first `envs` environments' buffers and the rest.
+            pub(super) fn split_at(self, envs: usize, d: &Dims) -> (StepBuffers<'a>, StepBuffers<'a>) {
+                let (obs_a, obs_b) = self.obs.split_at(envs * d.obs);
+                let (f_a, f_b) = match self.final_obs {
+                    Some(f) => {
+                        let (a, b) = f.split_at(envs * d.obs);
+                        (Some(a), Some(b))
+                    }
+                    None => (None, None),
+                };
+                $(let $field = self.$field.split_at_mut(envs * d.$per_env().values());)*
+                (
+                    StepBuffers { obs: obs_a, final_obs: f_a, $($field: $field.0,)* },
+                    StepBuffers { obs: obs_b, final_obs: f_b, $($field: $field.1,)* },
+                )
+            }
+
+            /// The same buffers, borrowed again (for calls that fill them in turns).
+            pub fn reborrow(&mut self) -> StepBuffers<'_> {
+                StepBuffers {
+                    obs: self.obs.reborrow(),
+                    final_obs: self.final_obs.as_mut().map(|f| f.reborrow()),
+                    $($field: self.$field,)*
+                }
+            }
+
+            /// Panics unless every buffer fits `n` environments.
+            pub(super) fn check(&self, n: usize, d: &Dims) {
+                assert_eq!(self.obs.len(), n * d.obs, "obs buffer size");
+                if let Some(f) = &self.final_obs {
+                    assert_eq!(f.len(), n * d.obs, "final_obs buffer size");
+                }
+                $(assert_eq!(self.$field.len(), n * d.$per_env().values(), stringify!($field));)*
+            }
+        }
+
+        /// Buffers owned in `Vec`s (`u8` observations, a `final_obs` buffer), for
+        /// Rust callers and tests.
+        pub struct OwnedBuffers {
+            pub obs: Vec<u8>,
+            pub final_obs: Vec<u8>,
+            $(pub $field: Vec<$t>,)*
+        }
+
+        impl OwnedBuffers {
+            /// Zeroed buffers for `n` environments of sizes `d` ([`VecGames::dims`](super::VecGames::dims)).
+            pub fn new(n: usize, d: &Dims) -> OwnedBuffers {
+                OwnedBuffers {
+                    obs: vec![0; n * d.obs],
+                    final_obs: vec![0; n * d.obs],
+                    $($field: vec![<$t>::default(); n * d.$per_env().values()],)*
+                }
+            }
+
+            /// The buffers, borrowed for one call.
+            pub fn bufs(&mut self) -> StepBuffers<'_> {
+                StepBuffers {
+                    obs: ObsOut::U8(&mut self.obs),
+                    final_obs: Some(ObsOut::U8(&mut self.final_obs)),
+                    $($field: &mut self.$field,)*
+                }
+            }
+        }
+    };
+}
+
+step_outputs!(declare_step_buffers);
