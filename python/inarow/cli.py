@@ -1,4 +1,4 @@
-"""The ``inarow`` command line: ``play``, ``solve``, ``bench``, ``simulate``.
+"""The ``inarow`` command line: ``play``, ``solve``, ``bench``, ``simulate``, ``train``.
 
 Examples::
 
@@ -11,6 +11,7 @@ Examples::
     inarow solve < Test_L3_R1         # "moves [expected]" lines -> "moves score nodes time_us"
     inarow simulate 100000 --players 3 --width 8 --height 8 --k 4 --no-gravity
     inarow bench
+    inarow train tic_tac_toe --minutes 5   # self-play training (pip install 'inarow[train]')
 
 Ctrl-C ends any command with exit code 130 and a one-line message.
 """
@@ -317,6 +318,10 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--steps", type=int, default=200)
     bench.add_argument("--threads", type=int, default=None)
     bench.set_defaults(func=_cmd_bench)
+
+    from inarow.train.cli import add_parser as add_train_parser
+
+    add_train_parser(sub)
     return p
 
 
