@@ -22,26 +22,32 @@ class TrainConfig:
 
     rules: dict[str, Any] = field(default_factory=lambda: dict(GAMES["connect_four"]))
     # network: a residual conv tower with policy and value heads
-    channels: int = 48
-    blocks: int = 4
+    channels: int = 32
+    blocks: int = 3
     # self-play
     games: int = 128  # games played at once, one tree each, one network call per round
     simulations: int = 32  # per move, Gumbel root (few simulations still improve the policy)
     gumbel_considered: int = 8
     temperature_plies: int = 8  # sample moves from the improved policy for these plies
+    # Each game opens with 0..random_opening_plies uniformly random moves (not trained
+    # on), so self-play also visits the positions a strong player never reaches.
+    random_opening_plies: int = 0
     # learning
     batch_size: int = 256
     learning_rate: float = 2e-3
     weight_decay: float = 1e-4
+    # The learning rate follows a cosine from learning_rate down to this share of it over
+    # each invocation's time budget (a resumed run starts from the top again).
+    final_learning_rate_share: float = 0.1
     replay_capacity: int = 200_000  # positions (before symmetry augmentation)
     replay_ratio: float = 4.0  # positions trained on per position played
     min_replay: int = 2_000  # positions played before the first training step
     # evaluation (0 disables an item)
-    eval_minutes: float = 10.0
+    eval_minutes: float = 15.0
     eval_simulations: int = 200
     eval_per_set: int = 42  # Pons positions per set (42: every set's shipped analysis covers them)
     eval_negamax_depths: tuple[int, ...] = (2, 4)
-    eval_games: int = 20  # per depth, half in each seat
+    eval_games: int = 10  # per depth, half in each seat
     eval_match_simulations: int = 50  # the searching agent's simulations in those games
     # the machine
     threads: int = 1  # torch and MCTS threads
@@ -60,6 +66,7 @@ class TrainConfig:
                 simulations=16,
                 gumbel_considered=9,
                 temperature_plies=2,
+                random_opening_plies=6,
                 batch_size=128,
                 replay_capacity=20_000,
                 replay_ratio=8.0,

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -23,6 +25,15 @@ class Learner:
             net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
         )
         self.steps = 0
+        self.base_learning_rate = config.learning_rate
+        self.final_share = config.final_learning_rate_share
+
+    def anneal(self, progress: float) -> None:
+        """Sets the learning rate for ``progress`` in [0, 1] of the time budget (cosine)."""
+        p = min(max(progress, 0.0), 1.0)
+        share = self.final_share + (1 - self.final_share) * 0.5 * (1 + math.cos(math.pi * p))
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.base_learning_rate * share
 
     def step(self, batch: Batch) -> dict[str, float]:
         obs, mask, policy, value = (torch.from_numpy(np.ascontiguousarray(a)) for a in batch)

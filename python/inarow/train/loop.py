@@ -251,6 +251,7 @@ def train(
                     counters["positions"] += len(games.obs)
                     if len(replay) >= config.min_replay:
                         owed += len(games.obs) * config.replay_ratio / config.batch_size
+                learner.anneal((time.monotonic() - start) / budget if budget > 0 else 1.0)
                 while owed >= 1 and not stop.requested:
                     for name, v in learner.step(replay.sample(config.batch_size, rng)).items():
                         loss_sums[name] = loss_sums.get(name, 0.0) + v
@@ -282,7 +283,8 @@ def train(
         counters["seconds"] = now_seconds()
         checkpoint()
     if not interrupted:
-        log_training()
+        if counters["games"] > window["games"] or loss_count:
+            log_training()
         if config.eval_minutes > 0:
             try:
                 log_evaluation()

@@ -59,13 +59,25 @@ class SelfPlay:
             seed=seed,
             threads=config.threads,
         )
-        self.boards = [inarow.Board(**self.rules) for _ in range(config.games)]
+        self.boards = [self._new_board() for _ in range(config.games)]
         self._history: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [
             [] for _ in self.boards
         ]
         self.simulations = 0  # simulations run since construction
         self.moves = 0
         self.network_seconds = 0.0
+
+    def _new_board(self) -> inarow.Board:
+        """An empty board after 0..random_opening_plies random moves, never finished."""
+        plies = int(self.rng.integers(0, self.config.random_opening_plies + 1))
+        while True:
+            board = inarow.Board(**self.rules)
+            for _ in range(plies):
+                board.move(int(self.rng.choice(board.legal_moves())))
+                if board.is_over:
+                    break
+            if not board.is_over:
+                return board
 
     def _timed_evaluate(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         t = time.perf_counter()
@@ -83,7 +95,7 @@ class SelfPlay:
         finished = []
         for i, board in enumerate(self.boards):
             mask = board.legal_mask()
-            if len(board.moves) < self.config.temperature_plies:
+            if board.num_stones < self.config.temperature_plies:
                 p = np.where(mask, policy[i], 0.0).astype(np.float64)
                 actions[i] = self.rng.choice(len(p), p=p / p.sum())
             self._history[i].append(
@@ -112,7 +124,7 @@ class SelfPlay:
                 )
             )
             self._history[i] = []
-            self.boards[i] = inarow.Board(**self.rules)
+            self.boards[i] = self._new_board()
         return Games(
             *(np.concatenate([p[j] for p in parts]) for j in range(4)),
             games=len(finished),
