@@ -2,11 +2,12 @@
 
 Reads the ``.npz`` files written by ``inarow.train.export`` (batch norm already
 folded into the convolutions). Activations stay channel-last ``(B, H, W, C)``, so a
-3x3 convolution is one matrix product over a sliding-window view.
+3x3 convolution is one gather of every window and one matrix product.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -19,16 +20,26 @@ __all__ = ["FORMAT", "NumpyNet"]
 FORMAT = "inarow-net-1"
 
 
+@functools.lru_cache(maxsize=64)
+def _patch_index(height: int, width: int, kernel: int) -> np.ndarray:
+    """Flat indices into the padded ``(height + k - 1) * (width + k - 1)`` grid of every
+    cell's ``kernel x kernel`` window, cell-major then row, column of the window."""
+    padded_width = width + kernel - 1
+    rows = np.arange(height)[:, None, None, None] + np.arange(kernel)[None, None, :, None]
+    cols = np.arange(width)[None, :, None, None] + np.arange(kernel)[None, None, None, :]
+    return (rows * padded_width + cols).reshape(-1)
+
+
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, kernel: int) -> np.ndarray:
     """x (B, H, W, C) -> (B, H, W, O); ``w`` is (kernel * kernel * C, O), ``b`` (O,)."""
     if kernel == 1:
         return x @ w + b
+    bsz, h, wd, c = x.shape
     pad = kernel // 2
-    xp = np.pad(x, ((0, 0), (pad, pad), (pad, pad), (0, 0)))
-    # (B, H, W, C, kh, kw) -> (B, H, W, kh, kw, C): the order the weights were flattened in.
-    patches = np.lib.stride_tricks.sliding_window_view(xp, (kernel, kernel), axis=(1, 2))
-    patches = patches.transpose(0, 1, 2, 4, 5, 3)
-    bsz, h, wd = x.shape[:3]
+    xp = np.zeros((bsz, h + 2 * pad, wd + 2 * pad, c), np.float32)
+    xp[:, pad : pad + h, pad : pad + wd] = x
+    # One gather builds every window (rows of kernel * kernel * C, the weights' order).
+    patches = xp.reshape(bsz, -1, c)[:, _patch_index(h, wd, kernel)]
     return (patches.reshape(bsz * h * wd, -1) @ w + b).reshape(bsz, h, wd, -1)
 
 

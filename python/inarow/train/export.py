@@ -15,7 +15,7 @@ from inarow.numpy_net import FORMAT
 from inarow.train.config import TrainConfig
 from inarow.train.network import Network
 
-__all__ = ["export_npz", "network_arrays"]
+__all__ = ["export_checkpoint", "export_npz", "network_arrays"]
 
 
 def _fold(conv_bn: torch.nn.Sequential) -> tuple[np.ndarray, np.ndarray]:
@@ -74,3 +74,43 @@ def export_npz(
     np.savez_compressed(tmp, **arrays)
     os.replace(tmp, path)
     return path
+
+
+def export_checkpoint(run_dir: str | Path, path: str | Path) -> Path:
+    """Exports the network of the checkpoint in ``run_dir`` (a run still training is
+    fine: checkpoints are replaced atomically)."""
+    from inarow.train.checkpoint import load_checkpoint
+
+    state = load_checkpoint(Path(run_dir))
+    if state is None:
+        raise FileNotFoundError(f"{run_dir} holds no checkpoint")
+    config = TrainConfig.from_dict(state["config"])
+    net = Network(config)
+    net.load_state_dict(state["network"])
+    net.eval()
+    counters = state["counters"]
+    extra = dict(
+        games=counters["games"],
+        positions=counters["positions"],
+        train_steps=state["train_steps"],
+        seconds=round(counters["seconds"], 1),
+    )
+    return export_npz(net, config, path, extra=extra)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="python -m inarow.train.export",
+        description="Export a run's checkpoint to the numpy format (inarow.numpy_net).",
+    )
+    p.add_argument("run_dir", type=Path)
+    p.add_argument("out", type=Path, help="the .npz to write")
+    args = p.parse_args(argv)
+    print(export_checkpoint(args.run_dir, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -50,8 +50,10 @@ def plot_log(path: str | Path, out: str | Path | None = None) -> Any:
     if "mistakes_raw" in log:
         panels.append(("mistakes (all positions)", ["mistakes_raw", "mistakes_search"]))
     negamax = sorted({c.split("_")[0] for c in log if c.startswith("negamax")})
+    for n in negamax:  # score: wins + draws / 2
+        log[f"{n}_score"] = [w + d / 2 for w, d in zip(log[f"{n}_win"], log[f"{n}_draw"])]
     if negamax:
-        panels.append(("win rate vs negamax", [f"{n}_win" for n in negamax]))
+        panels.append(("score vs negamax (wins + draws/2)", [f"{n}_score" for n in negamax]))
     fig, axes = plt.subplots(len(panels), 1, figsize=(7, 2.4 * len(panels)), sharex=True)
     axes = [axes] if len(panels) == 1 else list(axes)
     for ax, (title, columns) in zip(axes, panels):
@@ -60,6 +62,8 @@ def plot_log(path: str | Path, out: str | Path | None = None) -> Any:
             if x:
                 ax.plot(x, y, marker="o" if len(x) < 30 else None, label=c)
         ax.set_title(title)
+        if title.startswith("mistakes"):
+            ax.set_yscale("symlog", linthresh=1)
         ax.grid(alpha=0.3)
         ax.legend(fontsize="small")
     axes[-1].set_xlabel("minutes of training")
