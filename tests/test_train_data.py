@@ -110,3 +110,28 @@ def test_replay_buffer_keeps_the_newest_and_augments_consistently():
     assert again.added == buf.added and np.array_equal(
         np.sort(again.value[: len(again), 0]), np.sort(buf.value[: len(buf), 0])
     )
+
+
+def test_train_command_refuses_bad_arguments_before_training(tmp_path):
+    from inarow.cli import main
+
+    # A game and rules together, bad rules, and a resume without a checkpoint: exit 2,
+    # a one-line error, nothing trained (the checks come before torch is needed).
+    assert main(["train", "tic_tac_toe", "--width", "5", "--run-dir", str(tmp_path)]) == 2
+    assert main(["train", "--k", "9", "--run-dir", str(tmp_path)]) == 2
+    assert main(["train", "tic_tac_toe", "--resume", "--run-dir", str(tmp_path / "none")]) == 2
+    assert not any(tmp_path.iterdir())
+
+
+def test_config_for_games_and_round_trip():
+    ttt = TrainConfig.for_game("tic_tac_toe", seed=5)
+    assert ttt.num_actions == 9 and ttt.value_size == 1 and ttt.seed == 5
+    p3 = TrainConfig.for_game(
+        "custom", rules=dict(width=8, height=8, k=5, players=3, gravity=False)
+    )
+    assert p3.num_actions == 64 and p3.value_size == 3
+    assert TrainConfig.from_dict(p3.to_dict()) == p3
+    with pytest.raises(ValueError, match="gomoku"):
+        TrainConfig.for_game("gomoku")
+    with pytest.raises(ValueError, match="unknown"):
+        TrainConfig.from_dict({"nope": 1})

@@ -99,8 +99,10 @@ def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> 
     from inarow.train import train
 
     if args.resume:
-        from inarow.train.checkpoint import load_checkpoint
-
+        try:
+            from inarow.train.checkpoint import load_checkpoint
+        except ImportError as e:
+            raise ImportError(f"training needs PyTorch: pip install 'inarow[train]' ({e})") from e
         state = load_checkpoint(run_dir)
         if state is None:
             raise ValueError(f"--resume: {run_dir} holds no checkpoint")
@@ -113,7 +115,12 @@ def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> 
         + (" (resumed)" if args.resume else ""),
         file=out,
     )
-    result = train(config, run_dir, args.minutes, resume=args.resume, progress=not args.no_progress)
+    try:
+        result = train(
+            config, run_dir, args.minutes, resume=args.resume, progress=not args.no_progress
+        )
+    except FileExistsError as e:
+        raise ValueError(str(e)) from e
     print(json.dumps({k: v for k, v in result.items()}, indent=1, default=str), file=out)
     return 130 if result["interrupted"] else 0
 
