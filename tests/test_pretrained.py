@@ -16,6 +16,7 @@ from inarow.train.evaluation import brute_force_mistakes, solve_small_board
 GAMES = sorted(PRETRAINED)
 
 
+@pytest.mark.installed
 @pytest.mark.parametrize("game", GAMES)
 def test_shipped_weights_are_small_and_numpy_only(game):
     path = _weights_path(game)
