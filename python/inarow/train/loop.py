@@ -270,7 +270,9 @@ def train(
                     bar.set_postfix(
                         games=counters["games"],
                         steps=learner.steps,
-                        loss=f"{sum(losses.values()):.3f}" if losses else "-",
+                        loss=f"{sum(loss_sums.values()) / loss_count:.3f}"
+                        if loss_count
+                        else (f"{sum(losses.values()):.3f}" if losses else "-"),
                         refresh=False,
                     )
                     bar.refresh()
@@ -329,4 +331,9 @@ def _progress_bar(progress: bool, budget: float) -> Any:
         from tqdm.auto import tqdm
     except ImportError:
         return None
-    return tqdm(total=round(budget), unit="s", desc="training", dynamic_ncols=True)
+    return tqdm(
+        total=round(budget),
+        desc="training",
+        dynamic_ncols=True,
+        bar_format="{l_bar}{bar}| {n}/{total} s [{elapsed}<{remaining}{postfix}]",
+    )
