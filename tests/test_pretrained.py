@@ -84,3 +84,27 @@ def test_move_accuracy_batches_network_agents():
     agent.actions = counting
     r = inarow.evaluate.move_accuracy(agent, "pons", per_set=5, progress=False)
     assert r.overall.positions == 30 and calls == [5] * 6
+
+
+def test_the_cli_plays_against_the_pretrained_network():
+    import subprocess
+    import sys
+
+    def play(*args, stdin=""):
+        return subprocess.run(
+            [sys.executable, "-m", "inarow", "play", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    ttt = ["--width", "3", "--height", "3", "--k", "3", "--no-gravity"]
+    # The human's scripted cells (occupied ones are refused and skipped): it never wins.
+    moves = "".join(f"{r} {c}\n" for r in range(3) for c in range(3))
+    r = play(*ttt, "--opponent", "pretrained:16", stdin=moves)
+    assert r.returncode == 0, r.stderr
+    assert "engine (pretrained:16)" in r.stdout and "you win" not in r.stdout
+    assert "draw" in r.stdout or "player 2 wins" in r.stdout
+    r = play("--width", "4", "--height", "4", "--opponent", "pretrained")
+    assert r.returncode == 2 and "pretrained networks exist" in r.stderr

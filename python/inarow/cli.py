@@ -4,7 +4,8 @@ Examples::
 
     inarow play                       # Connect Four against the solver
     inarow play --opponent negamax:4  # against a depth-4 search (also: greedy, random,
-                                      # perfect, perfect:0.5 = solver with temperature 0.5)
+                                      # perfect, perfect:0.5 = solver with temperature 0.5,
+                                      # pretrained:200 = the shipped network, 200 simulations)
     inarow play --width 3 --height 3 --k 3 --no-gravity --first engine
     inarow solve 4453                 # score of a position (Pons' 1-based columns)
     inarow solve 4453 --analyze       # score of each move
@@ -58,6 +59,12 @@ def _rules(args: argparse.Namespace) -> dict:
     )
 
 
+_PRETRAINED_RULES = {
+    "connect_four": dict(width=7, height=6, k=4, players=2, gravity=True),
+    "tic_tac_toe": dict(width=3, height=3, k=3, players=2, gravity=False),
+}
+
+
 def _solver_supports(r: dict) -> bool:
     return r["players"] == 2 and r["gravity"] and r["width"] * (r["height"] + 1) <= 64
 
@@ -94,19 +101,24 @@ def _opponent(spec: str) -> str:
             return spec
         if name == "perfect" and (not arg or float(arg) >= 0):
             return spec
+        if name == "pretrained" and (not arg or int(arg) >= 0):
+            return spec
     except ValueError:
         pass
     raise argparse.ArgumentTypeError(
-        f"{spec!r}: allowed random, greedy, negamax[:DEPTH 1..64], perfect[:TEMPERATURE >= 0]"
+        f"{spec!r}: allowed random, greedy, negamax[:DEPTH 1..64], perfect[:TEMPERATURE >= 0], "
+        "pretrained[:SIMULATIONS >= 0]"
     )
 
 
-def _make_agent(spec: str, seed: int | None):
+def _make_agent(spec: str, seed: int | None, game: str = "connect_four"):
     name, _, arg = spec.partition(":")
     if name == "negamax":
         return inarow.agents.negamax(int(arg or 4), seed=seed)
     if name == "perfect":
         return inarow.agents.perfect(float(arg or 0.0), seed=seed)
+    if name == "pretrained":
+        return inarow.agents.pretrained(game, simulations=int(arg or 200))
     return getattr(inarow.agents, name)(seed=seed)
 
 
@@ -125,7 +137,15 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                 file=sys.stderr,
             )
             return 2
-        agent = _make_agent(engine, args.seed)
+        game = next((n for n, r in _PRETRAINED_RULES.items() if r == rules), None)
+        if engine.startswith("pretrained") and game is None:
+            print(
+                "error: pretrained networks exist for Connect Four (7x6, k=4) and "
+                "tic-tac-toe (3x3, k=3, --no-gravity) only",
+                file=sys.stderr,
+            )
+            return 2
+        agent = _make_agent(engine, args.seed, game or "connect_four")
     elif engine == "auto":
         engine = "solver" if _solver_supports(rules) else "random"
     solver = None
@@ -284,8 +304,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_opponent,
         default=None,
         metavar="AGENT",
-        help="random, greedy, negamax[:DEPTH] (default depth 4), perfect[:TEMPERATURE] "
-        "(see inarow.agents); plays every seat but yours",
+        help="random, greedy, negamax[:DEPTH] (default depth 4), perfect[:TEMPERATURE], "
+        "pretrained[:SIMULATIONS] (default 200; see inarow.agents); plays every seat but yours",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the engine's random choices")
     play.set_defaults(func=_cmd_play)
