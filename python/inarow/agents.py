@@ -20,11 +20,23 @@ strength of each agent.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from inarow._native import Agent
 
-__all__ = ["Agent", "Curriculum", "curriculum", "greedy", "negamax", "perfect", "random"]
+if TYPE_CHECKING:
+    from inarow.pretrained import NetworkAgent
+
+__all__ = [
+    "Agent",
+    "Curriculum",
+    "curriculum",
+    "greedy",
+    "negamax",
+    "perfect",
+    "pretrained",
+    "random",
+]
 
 
 def random(seed: int | None = None) -> Agent:
@@ -114,3 +126,19 @@ def curriculum(schedule: Callable[[int], Any]) -> Curriculum:
     True
     """
     return Curriculum(schedule)
+
+
+def pretrained(game: str = "connect_four", simulations: int = 200) -> NetworkAgent:
+    """The network trained by self-play and shipped in the package, searching
+    ``simulations`` per move with ``inarow.MCTS`` (PUCT, no root noise: deterministic);
+    ``simulations=0`` plays the raw policy's most likely move.
+
+    ``game``: ``"connect_four"`` or ``"tic_tac_toe"``. Inference is numpy alone (the
+    weights, under 1 MB, ship in ``inarow/data``). ``agent.policy_value(board)`` gives
+    the raw policy over actions and the value for the side to move;
+    ``agent.actions(boards)`` searches many boards at once. Its training command and
+    measured strength: ``docs/training.md``.
+    """
+    from inarow.pretrained import load_pretrained
+
+    return load_pretrained(game, simulations=simulations)

@@ -1,16 +1,18 @@
-"""The ``inarow`` command line: ``play``, ``solve``, ``bench``, ``simulate``.
+"""The ``inarow`` command line: ``play``, ``solve``, ``bench``, ``simulate``, ``train``.
 
 Examples::
 
     inarow play                       # Connect Four against the solver
     inarow play --opponent negamax:4  # against a depth-4 search (also: greedy, random,
-                                      # perfect, perfect:0.5 = solver with temperature 0.5)
+                                      # perfect, perfect:0.5 = solver with temperature 0.5,
+                                      # pretrained:200 = the shipped network, 200 simulations)
     inarow play --width 3 --height 3 --k 3 --no-gravity --first engine
     inarow solve 4453                 # score of a position (Pons' 1-based columns)
     inarow solve 4453 --analyze       # score of each move
     inarow solve < Test_L3_R1         # "moves [expected]" lines -> "moves score nodes time_us"
     inarow simulate 100000 --players 3 --width 8 --height 8 --k 4 --no-gravity
     inarow bench
+    inarow train tic_tac_toe --minutes 5   # self-play training (pip install 'inarow[train]')
 
 Ctrl-C ends any command with exit code 130 and a one-line message.
 """
@@ -57,6 +59,12 @@ def _rules(args: argparse.Namespace) -> dict:
     )
 
 
+_PRETRAINED_RULES = {
+    "connect_four": dict(width=7, height=6, k=4, players=2, gravity=True),
+    "tic_tac_toe": dict(width=3, height=3, k=3, players=2, gravity=False),
+}
+
+
 # ------------------------------------------------------------------------------ play
 
 
@@ -89,19 +97,24 @@ def _opponent(spec: str) -> str:
             return spec
         if name == "perfect" and (not arg or float(arg) >= 0):
             return spec
+        if name == "pretrained" and (not arg or int(arg) >= 0):
+            return spec
     except ValueError:
         pass
     raise argparse.ArgumentTypeError(
-        f"{spec!r}: allowed random, greedy, negamax[:DEPTH 1..64], perfect[:TEMPERATURE >= 0]"
+        f"{spec!r}: allowed random, greedy, negamax[:DEPTH 1..64], perfect[:TEMPERATURE >= 0], "
+        "pretrained[:SIMULATIONS >= 0]"
     )
 
 
-def _make_agent(spec: str, seed: int | None):
+def _make_agent(spec: str, seed: int | None, game: str = "connect_four"):
     name, _, arg = spec.partition(":")
     if name == "negamax":
         return inarow.agents.negamax(int(arg or 4), seed=seed)
     if name == "perfect":
         return inarow.agents.perfect(float(arg or 0.0), seed=seed)
+    if name == "pretrained":
+        return inarow.agents.pretrained(game, simulations=int(arg or 200))
     return getattr(inarow.agents, name)(seed=seed)
 
 
@@ -120,7 +133,15 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                 file=sys.stderr,
             )
             return 2
-        agent = _make_agent(engine, args.seed)
+        game = next((n for n, r in _PRETRAINED_RULES.items() if r == rules), None)
+        if engine.startswith("pretrained") and game is None:
+            print(
+                "error: pretrained networks exist for Connect Four (7x6, k=4) and "
+                "tic-tac-toe (3x3, k=3, --no-gravity) only",
+                file=sys.stderr,
+            )
+            return 2
+        agent = _make_agent(engine, args.seed, game or "connect_four")
     elif engine == "auto":
         engine = "solver" if inarow.Solver.supports(board) else "random"
     solver = None
@@ -279,8 +300,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_opponent,
         default=None,
         metavar="AGENT",
-        help="random, greedy, negamax[:DEPTH] (default depth 4), perfect[:TEMPERATURE] "
-        "(see inarow.agents); plays every seat but yours",
+        help="random, greedy, negamax[:DEPTH] (default depth 4), perfect[:TEMPERATURE], "
+        "pretrained[:SIMULATIONS] (default 200; see inarow.agents); plays every seat but yours",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the engine's random choices")
     play.set_defaults(func=_cmd_play)
@@ -313,6 +334,10 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--steps", type=int, default=200)
     bench.add_argument("--threads", type=int, default=None)
     bench.set_defaults(func=_cmd_bench)
+
+    from inarow.train.cli import add_parser as add_train_parser
+
+    add_train_parser(sub)
     return p
 
 

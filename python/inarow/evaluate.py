@@ -448,9 +448,16 @@ def _agent_actions(agent: Any, boards: Sequence[Board], threads: int | None) -> 
             "agent must be an inarow.agents agent or a callable agent(board) -> action, "
             f"got {type(agent).__name__}"
         )
+    batched = getattr(agent, "actions", None)
+    # An agent with a batched ``actions(boards)`` (a network agent) chooses for all at once.
+    chosen = list(batched([b.copy() for b in boards])) if callable(batched) else None
+    if chosen is not None and len(chosen) != len(boards):
+        raise ValueError(
+            f"agent {agent!r}.actions returned {len(chosen)} actions for {len(boards)} boards"
+        )
     out = []
     for i, board in enumerate(boards):
-        action = agent(board.copy())
+        action = agent(board.copy()) if chosen is None else chosen[i]
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise TypeError(
                 f"agent {agent!r} returned {action!r} ({type(action).__name__}) on position {i}: "
@@ -495,7 +502,9 @@ def move_accuracy(
     ships, the truth is computed with ``solver`` (default: ``inarow.Solver`` on all
     cores) with a progress bar if tqdm is installed (``progress=False``: never a
     bar; ``True``: always). Built-in agents choose across ``threads``; a Python
-    callable is called on a copy of each board and must return a legal action.
+    callable is called on a copy of each board and must return a legal action; one
+    with an ``actions(boards)`` method (``inarow.agents.pretrained``) gets every
+    board of a set in one call.
     Boards must suit the solver (2 players, gravity, ``width * (height + 1) <= 64``)
     and not be over.
     """

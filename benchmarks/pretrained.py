@@ -1,0 +1,64 @@
+"""The shipped agents' cost per move (numpy inference, one core), and their strength.
+
+    python benchmarks/pretrained.py                  # latency at 0, 50, 200, 800 simulations
+    python benchmarks/pretrained.py --accuracy       # + good-move rates on Pons' shipped analyses
+    python benchmarks/pretrained.py --negamax 4 --games 40
+
+Latency: the median over positions of Pons' Middle-Easy set of one ``agent(board)``
+call (CPU seconds of this process beside wall seconds, as the machine may be shared).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse
+import statistics
+import time
+
+import inarow
+from inarow.evaluate import pons_positions
+
+
+def latency(game: str, simulations: int, positions: int) -> tuple[float, float]:
+    agent = inarow.agents.pretrained(game, simulations=simulations)
+    boards = [inarow.Board.from_pons(p.moves) for p in pons_positions(positions)["Test_L2_R1"]]
+    wall, cpu = [], []
+    agent(boards[0])  # warm-up
+    for b in boards:
+        t, c = time.perf_counter(), time.process_time()
+        agent(b)
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--positions", type=int, default=20)
+    p.add_argument("--simulations", type=int, nargs="*", default=[0, 50, 200, 800])
+    p.add_argument("--accuracy", action="store_true")
+    p.add_argument("--negamax", type=int, nargs="*", default=[])
+    p.add_argument("--games", type=int, default=20)
+    args = p.parse_args()
+    print(f"{'simulations':>11} {'wall ms/move':>13} {'cpu ms/move':>12}")
+    for s in args.simulations:
+        w, c = latency("connect_four", s, args.positions)
+        print(f"{s:>11} {1000 * w:>13.1f} {1000 * c:>12.1f}")
+    if args.accuracy:
+        from inarow.train.evaluation import pons_accuracy_shipped
+
+        for s in args.simulations:
+            r = pons_accuracy_shipped(inarow.agents.pretrained("connect_four", simulations=s))
+            print(f"\nsimulations={s}\n{r}")
+    for d in args.negamax:
+        for s in args.simulations:
+            agent = inarow.agents.pretrained("connect_four", simulations=s)
+            r = inarow.evaluate.match(agent, inarow.agents.negamax(d), games=args.games)
+            print(f"\nsimulations={s} vs negamax({d})\n{r}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""The trained network's forward pass in numpy alone (no deep-learning framework).
+
+Reads the ``.npz`` files written by ``inarow.train.export`` (batch norm already
+folded into the convolutions). Activations stay channel-last ``(B, H, W, C)``, so a
+3x3 convolution is one gather of every window and one matrix product.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["FORMAT", "NumpyNet"]
+
+#: The export format this module reads.
+FORMAT = "inarow-net-1"
+
+
+@functools.lru_cache(maxsize=64)
+def _patch_index(height: int, width: int, kernel: int) -> np.ndarray:
+    """Flat indices into the padded ``(height + k - 1) * (width + k - 1)`` grid of every
+    cell's ``kernel x kernel`` window, cell-major then row, column of the window."""
+    padded_width = width + kernel - 1
+    rows = np.arange(height)[:, None, None, None] + np.arange(kernel)[None, None, :, None]
+    cols = np.arange(width)[None, :, None, None] + np.arange(kernel)[None, None, None, :]
+    return (rows * padded_width + cols).reshape(-1)
+
+
+def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, kernel: int) -> np.ndarray:
+    """x (B, H, W, C) -> (B, H, W, O); ``w`` is (kernel * kernel * C, O), ``b`` (O,)."""
+    if kernel == 1:
+        return x @ w + b
+    bsz, h, wd, c = x.shape
+    pad = kernel // 2
+    xp = np.zeros((bsz, h + 2 * pad, wd + 2 * pad, c), np.float32)
+    xp[:, pad : pad + h, pad : pad + wd] = x
+    # One gather builds every window (rows of kernel * kernel * C, the weights' order).
+    patches = xp.reshape(bsz, -1, c)[:, _patch_index(h, wd, kernel)]
+    return (patches.reshape(bsz * h * wd, -1) @ w + b).reshape(bsz, h, wd, -1)
+
+
+class NumpyNet:
+    """``net(obs) -> (logits, values)`` for ``obs`` of shape ``(B, players, H, W)``;
+    ``values`` is ``(B,)`` for 2 players and ``(B, players)`` for more, as
+    ``inarow.MCTS`` expects."""
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        meta = json.loads(str(arrays["meta"]))
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"not an inarow network export: format {meta.get('format')!r}")
+        self.meta: dict[str, Any] = meta
+        self.rules: dict[str, Any] = meta["rules"]
+        self.blocks: int = meta["blocks"]
+        self.channels: int = meta["channels"]
+
+        def conv(name: str) -> tuple[np.ndarray, np.ndarray, int]:
+            w = arrays[f"{name}.w"].astype(np.float32)  # (O, C, k, k)
+            k = w.shape[2]
+            return (
+                np.ascontiguousarray(w.transpose(2, 3, 1, 0).reshape(-1, w.shape[0])),
+                arrays[f"{name}.b"].astype(np.float32),
+                k,
+            )
+
+        def linear(name: str) -> tuple[np.ndarray, np.ndarray]:
+            return (
+                np.ascontiguousarray(arrays[f"{name}.w"].astype(np.float32).T),
+                arrays[f"{name}.b"].astype(np.float32),
+            )
+
+        self._stem = conv("stem")
+        self._blocks = [(conv(f"block{i}.a"), conv(f"block{i}.b")) for i in range(self.blocks)]
+        self._policy_conv = conv("policy.conv")
+        self._policy_fc = linear("policy.fc")
+        self._value_conv = conv("value.conv")
+        self._value_fc1 = linear("value.fc1")
+        self._value_fc2 = linear("value.fc2")
+
+    @classmethod
+    def load(cls, path: str | Path) -> NumpyNet:
+        with np.load(path, allow_pickle=False) as data:
+            return cls({name: data[name] for name in data.files})
+
+    def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = np.asarray(obs, dtype=np.float32).transpose(0, 2, 3, 1)
+        x = np.maximum(_conv(x, *self._stem), 0)
+        for a, b in self._blocks:
+            y = np.maximum(_conv(x, *a), 0)
+            x = np.maximum(x + _conv(y, *b), 0)
+        bsz = x.shape[0]
+        # Flatten channel-major, as torch's flatten of (B, C, H, W) does.
+        p = np.maximum(_conv(x, *self._policy_conv), 0).transpose(0, 3, 1, 2).reshape(bsz, -1)
+        logits = p @ self._policy_fc[0] + self._policy_fc[1]
+        v = np.maximum(_conv(x, *self._value_conv), 0).transpose(0, 3, 1, 2).reshape(bsz, -1)
+        v = np.maximum(v @ self._value_fc1[0] + self._value_fc1[1], 0)
+        values = np.tanh(v @ self._value_fc2[0] + self._value_fc2[1])
+        if values.shape[1] == 1:
+            values = values[:, 0]
+        return logits.astype(np.float32), values.astype(np.float32)

@@ -1,0 +1,146 @@
+"""Agents driven by a policy/value network: the network alone, or ``inarow.MCTS``
+with the network as its evaluator. ``inarow.agents.pretrained`` builds one on the
+numpy weights shipped in the package (no deep-learning framework needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import inarow
+from inarow._native import Board
+
+__all__ = ["NetworkAgent", "PRETRAINED", "load_pretrained"]
+
+#: Shipped weights: game name -> file in ``inarow/data``.
+PRETRAINED = {
+    "connect_four": "connect_four.npz",
+    "tic_tac_toe": "tic_tac_toe.npz",
+}
+
+Net = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+class NetworkAgent:
+    """``agent(board) -> action``: the most visited move of a PUCT search of
+    ``simulations`` per move (no root noise, so deterministic), or with
+    ``simulations=0`` the network's most likely legal move.
+
+    ``net(obs) -> (logits, values)`` takes the search's planes ``(B, players, H, W)``
+    float32. ``actions(boards)`` searches many boards at once, one network call per
+    round for all of them (``inarow.evaluate.move_accuracy`` uses it).
+    """
+
+    def __init__(
+        self,
+        net: Net,
+        rules: dict[str, Any],
+        simulations: int = 200,
+        c_puct: float = 1.25,
+        name: str = "network",
+    ) -> None:
+        if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
+            raise ValueError(f"simulations={simulations!r}: allowed an integer >= 0")
+        self.net = net
+        self.rules = dict(rules)
+        self.simulations = simulations
+        self.name = name
+        self._c_puct = c_puct
+        self._search: inarow.MCTS | None = None
+
+    def __repr__(self) -> str:
+        return f"<NetworkAgent {self.name} simulations={self.simulations}>"
+
+    def _check(self, board: Board, where: str) -> None:
+        if not isinstance(board, Board):
+            raise TypeError(f"{where} must be an inarow.Board, got {type(board).__name__}")
+        rules = dict(
+            width=board.width,
+            height=board.height,
+            k=board.k,
+            players=board.players,
+            gravity=board.gravity,
+        )
+        if rules != self.rules:
+            raise ValueError(f"{where} has rules {rules}; this agent plays {self.rules}")
+        if board.is_over:
+            raise inarow.IllegalMoveError(f"{where}: the game is over")
+
+    def evaluate(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The MCTS evaluator: the network's logits and values."""
+        return self.net(obs)
+
+    def policy_value(self, board: Board) -> tuple[np.ndarray, np.ndarray | float]:
+        """The raw network on ``board``: the policy over actions (0 at illegal ones) and
+        the value (a float for the side to move with 2 players, else per player, column
+        ``i`` the player ``i`` turns after the side to move)."""
+        self._check(board, "board")
+        obs = board.observation()[None].astype(np.float32)
+        logits, values = self.net(obs)
+        mask = board.legal_mask()
+        z = np.where(mask, logits[0], -np.inf)
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        v = values[0]
+        return p.astype(np.float32), (float(v) if np.ndim(v) == 0 else np.asarray(v))
+
+    def actions(self, boards: Iterable[Board]) -> list[int]:
+        boards = list(boards)
+        for i, b in enumerate(boards):
+            self._check(b, f"boards[{i}]")
+        if not boards:
+            return []
+        if self.simulations == 0:
+            obs = np.stack([b.observation() for b in boards]).astype(np.float32)
+            masks = np.stack([b.legal_mask() for b in boards])
+            logits, _ = self.net(obs)
+            return [int(a) for a in np.where(masks, logits, -np.inf).argmax(axis=1)]
+        out = self._mcts().run(boards, self.evaluate)
+        return [int(a) for a in out.actions]
+
+    def __call__(self, board: Board) -> int:
+        return self.actions([board])[0]
+
+    def _mcts(self) -> inarow.MCTS:
+        if self._search is None or self._search.num_simulations != self.simulations:
+            self._search = inarow.MCTS(
+                self.rules,
+                num_simulations=self.simulations,
+                root="puct",
+                c_puct=self._c_puct,
+                dirichlet_fraction=0.0,
+                reuse_tree=False,
+                threads=1,
+            )
+        return self._search
+
+
+def _weights_path(game: str) -> Path:
+    try:
+        name = PRETRAINED[game]
+    except KeyError:
+        raise ValueError(
+            f"no pretrained network for {game!r}: allowed {sorted(PRETRAINED)}"
+        ) from None
+    return Path(str(resources.files("inarow") / "data" / name))
+
+
+def load_pretrained(game: str, simulations: int = 200) -> NetworkAgent:
+    """The shipped network for ``game`` as a :class:`NetworkAgent` (numpy inference)."""
+    from inarow.numpy_net import NumpyNet
+
+    path = _weights_path(game)
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"the pretrained weights {path} are missing (a broken installation?)"
+        )
+    net = NumpyNet.load(path)
+    return NetworkAgent(net, net.rules, simulations=simulations, name=f"pretrained {game}")
+
+
+def _as_list(boards: Sequence[Board]) -> list[Board]:
+    return list(boards)

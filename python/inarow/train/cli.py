@@ -1,0 +1,132 @@
+"""``inarow train``: the command line of the trainer (see ``docs/training.md``).
+
+inarow train tic_tac_toe --minutes 5
+inarow train connect_four --minutes 120 --run-dir runs/c4
+inarow train connect_four --run-dir runs/c4 --resume --minutes 60
+inarow train --width 8 --height 8 --k 5 --players 3 --no-gravity --minutes 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from inarow.train.config import GAMES, TrainConfig
+
+__all__ = ["add_parser", "run"]
+
+_RULE_FLAGS = ("width", "height", "k", "players", "gravity")
+# Settings a flag may override: (flag name, TrainConfig field, type, help).
+_SETTINGS = [
+    ("channels", int, "convolution channels of the residual tower"),
+    ("blocks", int, "residual blocks"),
+    ("games", int, "self-play games played at once"),
+    ("simulations", int, "search simulations per self-play move (Gumbel root)"),
+    ("temperature_plies", int, "opening plies whose moves are sampled from the policy"),
+    ("batch_size", int, "training batch size"),
+    ("learning_rate", float, "AdamW learning rate"),
+    ("replay_capacity", int, "positions kept in the replay buffer"),
+    ("replay_ratio", float, "positions trained on per position played"),
+    ("eval_minutes", float, "minutes between evaluations (0: none)"),
+    ("eval_simulations", int, "simulations of the searching agent on Pons' sets"),
+    ("eval_games", int, "games per negamax depth in each evaluation"),
+    ("threads", int, "torch and search threads"),
+    ("seed", int, "seed of the run"),
+]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "train",
+        help="train an AlphaZero-style network by self-play (needs inarow[train])",
+        description="Trains a policy/value network by self-play with inarow.MCTS for any "
+        "rules; writes checkpoint.pt, log.csv and network.npz into --run-dir. Defaults "
+        "per game: see docs/training.md.",
+    )
+    p.add_argument(
+        "game",
+        nargs="?",
+        choices=sorted(GAMES),
+        help="a named game; leave out and give --width/--height/--k/--players/--no-gravity "
+        "for other rules (Connect Four's where not given)",
+    )
+    p.add_argument("--minutes", type=float, default=120.0, help="wall time to train (default 120)")
+    p.add_argument("--run-dir", type=Path, default=None, help="default: inarow-runs/GAME")
+    p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g = p.add_argument_group("rules (for other games than the named ones)")
+    g.add_argument("--width", type=int)
+    g.add_argument("--height", type=int)
+    g.add_argument("--k", type=int)
+    g.add_argument("--players", type=int)
+    g.add_argument("--gravity", action=argparse.BooleanOptionalAction, default=None)
+    s = p.add_argument_group("settings (defaults per game; on --resume, the run's own)")
+    for name, kind, text in _SETTINGS:
+        s.add_argument("--" + name.replace("_", "-"), dest=name, type=kind, help=text)
+    p.set_defaults(func=run)
+    return p
+
+
+def _config(args: argparse.Namespace) -> tuple[str, TrainConfig]:
+    given_rules = {r: getattr(args, r) for r in _RULE_FLAGS if getattr(args, r) is not None}
+    if args.game is not None and given_rules:
+        raise ValueError(
+            f"give a game name or rules ({', '.join('--' + r for r in given_rules)}), not both"
+        )
+    overrides = {n: getattr(args, n) for n, _, _ in _SETTINGS if getattr(args, n) is not None}
+    if args.game is not None:
+        return args.game, TrainConfig.for_game(args.game, **overrides)
+    rules = dict(GAMES["connect_four"], **given_rules)
+    import inarow
+
+    inarow.Board(**rules)  # validates, with the Board's messages
+    for name, r in GAMES.items():
+        if r == rules:
+            return name, TrainConfig.for_game(name, **overrides)
+    label = "{width}x{height}_k{k}_p{players}_{g}".format(
+        g="gravity" if rules["gravity"] else "free", **rules
+    )
+    return label, TrainConfig.for_game("custom", rules=rules, **overrides)
+
+
+def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> int:
+    label, config = _config(args)
+    run_dir = args.run_dir if args.run_dir is not None else Path("inarow-runs") / label
+    from inarow.train import train
+
+    if args.resume:
+        try:
+            from inarow.train.checkpoint import load_checkpoint
+        except ImportError as e:
+            raise ImportError(f"training needs PyTorch: pip install 'inarow[train]' ({e})") from e
+        state = load_checkpoint(run_dir)
+        if state is None:
+            raise ValueError(f"--resume: {run_dir} holds no checkpoint")
+        saved = TrainConfig.from_dict(state["config"])
+        given = {n: getattr(args, n) for n, _, _ in _SETTINGS if getattr(args, n) is not None}
+        config = dataclasses.replace(saved, **given)
+        del state
+    print(
+        f"training {label} in {run_dir} for {args.minutes:g} minutes"
+        + (" (resumed)" if args.resume else ""),
+        file=out,
+    )
+    try:
+        result = train(
+            config, run_dir, args.minutes, resume=args.resume, progress=not args.no_progress
+        )
+    except FileExistsError as e:
+        raise ValueError(str(e)) from e
+    print(json.dumps({k: v for k, v in result.items()}, indent=1, default=str), file=out)
+    return 130 if result["interrupted"] else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="inarow")
+    add_parser(p.add_subparsers(dest="command", required=True))
+    args = p.parse_args(argv)
+    return args.func(args, sys.stdout)

@@ -1,0 +1,122 @@
+"""What a training run is: the rules, the network's size, self-play, learning and
+evaluation settings, with defaults per game (``TrainConfig.for_game``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["GAMES", "TrainConfig"]
+
+#: Rules of the named games (``inarow train NAME``).
+GAMES: dict[str, dict[str, Any]] = {
+    "connect_four": dict(width=7, height=6, k=4, players=2, gravity=True),
+    "tic_tac_toe": dict(width=3, height=3, k=3, players=2, gravity=False),
+}
+
+
+@dataclass
+class TrainConfig:
+    """Every setting of a run; saved in its checkpoints, so ``--resume`` continues it."""
+
+    rules: dict[str, Any] = field(default_factory=lambda: dict(GAMES["connect_four"]))
+    # network: a residual conv tower with policy and value heads
+    channels: int = 32
+    blocks: int = 3
+    # self-play
+    games: int = 128  # games played at once, one tree each, one network call per round
+    simulations: int = 32  # per move, Gumbel root (few simulations still improve the policy)
+    gumbel_considered: int = 8
+    temperature_plies: int = 8  # sample moves from the improved policy for these plies
+    # Each game opens with 0..random_opening_plies uniformly random moves (not trained
+    # on), so self-play also visits the positions a strong player never reaches.
+    random_opening_plies: int = 0
+    # learning
+    batch_size: int = 256
+    learning_rate: float = 2e-3
+    weight_decay: float = 1e-4
+    # The learning rate follows a cosine from learning_rate down to this share of it over
+    # each invocation's time budget (a resumed run starts from the top again).
+    final_learning_rate_share: float = 0.1
+    replay_capacity: int = 200_000  # positions (before symmetry augmentation)
+    replay_ratio: float = 4.0  # positions trained on per position played
+    min_replay: int = 2_000  # positions played before the first training step
+    # evaluation (0 disables an item)
+    eval_minutes: float = 15.0
+    eval_simulations: int = 200
+    eval_per_set: int = 42  # Pons positions per set (42: every set's shipped analysis covers them)
+    eval_negamax_depths: tuple[int, ...] = (2, 4)
+    eval_games: int = 10  # per depth, half in each seat
+    eval_match_simulations: int = 50  # the searching agent's simulations in those games
+    # the machine
+    threads: int = 1  # torch and MCTS threads
+    seed: int = 0
+
+    @classmethod
+    def for_game(cls, name: str, **overrides: Any) -> TrainConfig:
+        """The documented defaults for ``name`` (``connect_four``, ``tic_tac_toe``, or
+        ``custom`` with ``rules=``), then ``overrides``."""
+        if name == "tic_tac_toe":
+            base = cls(
+                rules=dict(GAMES["tic_tac_toe"]),
+                channels=32,
+                blocks=2,
+                games=64,
+                simulations=16,
+                gumbel_considered=9,
+                temperature_plies=2,
+                random_opening_plies=6,
+                batch_size=128,
+                replay_capacity=20_000,
+                replay_ratio=8.0,
+                min_replay=500,
+                eval_minutes=0.5,
+                eval_simulations=32,
+                eval_negamax_depths=(9,),
+                eval_games=20,
+                eval_match_simulations=16,
+            )
+        elif name == "connect_four":
+            base = cls()
+        elif name == "custom":
+            base = cls(eval_per_set=0)
+        else:
+            raise ValueError(
+                f"game {name!r} is not known: allowed {sorted(GAMES)} or 'custom' with rules="
+            )
+        return dataclasses.replace(base, **overrides)
+
+    @property
+    def num_actions(self) -> int:
+        r = self.rules
+        return r["width"] if r["gravity"] else r["width"] * r["height"]
+
+    @property
+    def value_size(self) -> int:
+        """1 for 2 players (the side to move's value), else one value per player."""
+        return 1 if self.rules["players"] == 2 else self.rules["players"]
+
+    @property
+    def is_connect_four(self) -> bool:
+        return self.rules == GAMES["connect_four"]
+
+    @property
+    def is_tic_tac_toe(self) -> bool:
+        return self.rules == GAMES["tic_tac_toe"]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["eval_negamax_depths"] = list(self.eval_negamax_depths)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(d) - known
+        if unknown:
+            raise ValueError(f"unknown training settings {sorted(unknown)}")
+        d = dict(d)
+        if "eval_negamax_depths" in d:
+            d["eval_negamax_depths"] = tuple(d["eval_negamax_depths"])
+        return cls(**d)

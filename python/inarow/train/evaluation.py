@@ -1,0 +1,155 @@
+"""Strength measured against the truth while training: move accuracy on Pascal
+Pons' Connect-Four sets (``inarow.evaluate.move_accuracy``, raw policy and with
+search), mistakes on every reachable position of boards small enough to solve by
+brute force (tic-tac-toe), and ``inarow.evaluate.match`` against
+``inarow.agents.negamax`` of several depths, both seats."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import inarow
+from inarow.pretrained import NetworkAgent
+from inarow.train.config import TrainConfig
+
+__all__ = [
+    "brute_force_mistakes",
+    "evaluation_columns",
+    "measure_strength",
+    "pons_accuracy_shipped",
+    "solve_small_board",
+]
+
+#: Boards with at most this many cells (and 2 players) are solved by brute force.
+BRUTE_FORCE_CELLS = 12
+
+
+def _brute_force_applies(rules: dict[str, Any]) -> bool:
+    return rules["players"] == 2 and rules["width"] * rules["height"] <= BRUTE_FORCE_CELLS
+
+
+def evaluation_columns(config: TrainConfig) -> list[str]:
+    cols = []
+    if config.is_connect_four and config.eval_per_set:
+        cols += ["pons_good_raw", "pons_perfect_raw", "pons_good_search", "pons_perfect_search"]
+    if _brute_force_applies(config.rules):
+        cols += ["solved_positions", "mistakes_raw", "mistakes_search"]
+    for d in config.eval_negamax_depths:
+        cols += [f"negamax{d}_win", f"negamax{d}_draw", f"negamax{d}_loss"]
+    return cols
+
+
+def solve_small_board(rules: dict[str, Any]) -> dict[inarow.Board, list[int | None]]:
+    """Every reachable non-terminal position of a 2-player board -> the win (1), draw (0)
+    or loss (-1) of each action for the side to move (None where illegal), by minimax."""
+    values: dict[inarow.Board, int] = {}
+    table: dict[inarow.Board, list[int | None]] = {}
+
+    def solve(board: inarow.Board) -> int:
+        if board in values:
+            return values[board]
+        outcome: list[int | None] = [None] * board.num_actions
+        for a in board.legal_moves():
+            won = board.move(a)
+            if won:
+                outcome[a] = 1
+            elif board.is_over:
+                outcome[a] = 0
+            else:
+                outcome[a] = -solve(board)
+            board.undo()
+        table[board.copy()] = outcome
+        values[board.copy()] = best = max(o for o in outcome if o is not None)
+        return best
+
+    solve(inarow.Board(**rules))
+    return table
+
+
+def brute_force_mistakes(
+    agent: NetworkAgent, table: dict[inarow.Board, list[int | None]]
+) -> tuple[int, int]:
+    """(positions, positions where ``agent``'s move loses the best outcome)."""
+    boards = list(table)
+    actions = agent.actions(boards)
+    mistakes = 0
+    for board, action in zip(boards, actions):
+        outcome = table[board]
+        mistakes += outcome[action] < max(o for o in outcome if o is not None)
+    return len(boards), mistakes
+
+
+def measure_strength(
+    net: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+    config: TrainConfig,
+    seed: int,
+    small_board_table: dict[inarow.Board, list[int | None]] | None = None,
+) -> dict[str, float]:
+    """One row of the evaluation columns for the network ``net``."""
+    raw = NetworkAgent(net, config.rules, simulations=0, name="raw policy")
+    search = NetworkAgent(net, config.rules, simulations=config.eval_simulations, name="search")
+    row: dict[str, float] = {}
+    if config.is_connect_four and config.eval_per_set:
+        for label, agent in (("raw", raw), ("search", search)):
+            acc = inarow.evaluate.move_accuracy(
+                agent, "pons", per_set=config.eval_per_set, progress=False
+            )
+            row[f"pons_good_{label}"] = acc.good_rate
+            row[f"pons_perfect_{label}"] = acc.perfect_rate
+    if small_board_table is not None:
+        row["solved_positions"], row["mistakes_raw"] = brute_force_mistakes(raw, small_board_table)
+        _, row["mistakes_search"] = brute_force_mistakes(search, small_board_table)
+    if config.eval_negamax_depths and config.eval_games:
+        player = NetworkAgent(
+            net, config.rules, simulations=config.eval_match_simulations, name="match"
+        )
+        for d in config.eval_negamax_depths:
+            r = inarow.evaluate.match(
+                player,
+                inarow.agents.negamax(d),
+                games=config.eval_games,
+                rules=dict(config.rules),
+                seed=seed,
+            )
+            row[f"negamax{d}_win"] = r.win_rate
+            row[f"negamax{d}_draw"] = r.draw_rate
+            row[f"negamax{d}_loss"] = r.loss_rate
+    return row
+
+
+class _ShippedAnalysis:
+    """Stands in for the solver in ``move_accuracy``: the shipped per-column analyses."""
+
+    def __init__(self, table: dict[inarow.Board, list[int | None]]) -> None:
+        self.table = table
+
+    def analyze(self, board: inarow.Board) -> list[int | None]:
+        return self.table[board]
+
+
+def pons_accuracy_shipped(agent: Any) -> Any:
+    """``inarow.evaluate.move_accuracy`` of ``agent`` on every Pons position whose exact
+    analysis ships (all of five sets, the first 42 of Begin-Hard, whose file is
+    incomplete): nothing is solved, so it takes only the agent's time."""
+    from inarow.evaluate import PONS_SETS, _pons_dir
+
+    directory = _pons_dir()
+    sets: dict[str, list[inarow.Board]] = {}
+    table: dict[inarow.Board, list[int | None]] = {}
+    for name in PONS_SETS:
+        path = directory / f"{name}.analysis"
+        boards = []
+        for row in path.read_text().splitlines():
+            fields = row.split()
+            if len(fields) != 8:
+                continue
+            board = inarow.Board.from_pons(fields[0])
+            table[board] = [None if f == "." else int(f) for f in fields[1:]]
+            boards.append(board)
+        sets[name] = boards
+    return inarow.evaluate.move_accuracy(
+        agent, sets, solver=_ShippedAnalysis(table), progress=False
+    )

@@ -1,0 +1,52 @@
+"""One training step: policy cross-entropy against the search's improved policy
+(over legal actions) plus the value's squared error against the game's outcome."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from inarow.train.config import TrainConfig
+from inarow.train.network import Network
+from inarow.train.replay import Batch
+
+__all__ = ["Learner"]
+
+
+class Learner:
+    """AdamW on the network; ``step(batch)`` returns the loss terms."""
+
+    def __init__(self, net: Network, config: TrainConfig) -> None:
+        self.net = net
+        self.optimizer = torch.optim.AdamW(
+            net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
+        )
+        self.steps = 0
+        self.base_learning_rate = config.learning_rate
+        self.final_share = config.final_learning_rate_share
+
+    def anneal(self, progress: float) -> None:
+        """Sets the learning rate for ``progress`` in [0, 1] of the time budget (cosine)."""
+        p = min(max(progress, 0.0), 1.0)
+        share = self.final_share + (1 - self.final_share) * 0.5 * (1 + math.cos(math.pi * p))
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.base_learning_rate * share
+
+    def step(self, batch: Batch) -> dict[str, float]:
+        obs, mask, policy, value = (torch.from_numpy(np.ascontiguousarray(a)) for a in batch)
+        self.net.train()
+        logits, v = self.net(obs)
+        log_p = F.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
+        # Cross-entropy minus the target's entropy: the KL divergence, 0 at a perfect fit.
+        target_log = torch.log(policy.clamp_min(1e-12))
+        policy_loss = (policy * (target_log - log_p)).sum(1).mean()
+        value_loss = F.mse_loss(v, value)
+        loss = policy_loss + value_loss
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        self.optimizer.step()
+        self.steps += 1
+        return {"policy_loss": policy_loss.item(), "value_loss": value_loss.item()}

@@ -1,0 +1,67 @@
+"""The run's CSV log: one row per log interval and per evaluation; columns fixed when
+the run starts (the evaluation columns depend on the game), blank where a row has no
+value. A resumed run appends to the same file."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LOG", "CsvLog", "read_log"]
+
+#: The log's file name in a run directory.
+LOG = "log.csv"
+
+TRAINING_COLUMNS = [
+    "seconds",  # training wall time, summed over resumed sessions
+    "games",
+    "positions",
+    "simulations",
+    "train_steps",
+    "policy_loss",
+    "value_loss",
+    "games_per_s",
+    "simulations_per_s",
+    "network_share",  # share of self-play time spent in the network
+]
+
+
+class CsvLog:
+    def __init__(self, path: Path, eval_columns: list[str]) -> None:
+        self.path = Path(path)
+        columns = TRAINING_COLUMNS + eval_columns
+        if self.path.is_file() and self.path.stat().st_size:
+            with open(self.path, newline="") as f:
+                header = next(csv.reader(f), [])
+            if header:
+                columns = header
+        else:
+            with open(self.path, "w", newline="") as f:
+                csv.writer(f).writerow(columns)
+        self.columns = columns
+
+    def write(self, row: dict[str, Any]) -> None:
+        unknown = set(row) - set(self.columns)
+        if unknown:
+            raise ValueError(f"log columns {sorted(unknown)} are not in {self.path}'s header")
+
+        def fmt(v: Any) -> str:
+            if v is None or (isinstance(v, float) and math.isnan(v)):
+                return ""
+            if isinstance(v, float):
+                return f"{v:.6g}"
+            return str(v)
+
+        with open(self.path, "a", newline="") as f:
+            csv.writer(f).writerow([fmt(row.get(c)) for c in self.columns])
+
+
+def read_log(path: Path) -> dict[str, list[float]]:
+    """Column -> values (NaN where blank)."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        return {}
+    return {c: [float(r[c]) if r.get(c) else math.nan for r in rows] for c in rows[0]}

@@ -1,0 +1,339 @@
+"""The training loop: self-play, learning and evaluation interleaved under a time
+budget, with checkpoints, resume, a progress bar and Ctrl-C handling.
+
+Each loop turn plays one searched move in every self-play game; positions of
+finished games enter the replay buffer, and the learner takes as many batches as
+keep ``replay_ratio`` positions trained per position played. Every
+``eval_minutes`` the network's strength is measured (``inarow.train.evaluation``)
+and a checkpoint written; Ctrl-C ends the current search at once (its trees are
+restored), writes a checkpoint and returns.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from inarow.train.checkpoint import load_checkpoint, save_checkpoint
+from inarow.train.config import TrainConfig
+from inarow.train.evaluation import (
+    _brute_force_applies,
+    evaluation_columns,
+    measure_strength,
+    solve_small_board,
+)
+from inarow.train.export import export_npz
+from inarow.train.learner import Learner
+from inarow.train.log import LOG, CsvLog
+from inarow.train.network import Network
+from inarow.train.replay import ReplayBuffer
+from inarow.train.selfplay import SelfPlay
+
+__all__ = ["EXPORT", "TrainResult", "torch_evaluator", "train"]
+
+#: The numpy export's file name in a run directory (``inarow.numpy_net``).
+EXPORT = "network.npz"
+#: Seconds between training rows of the log.
+LOG_SECONDS = 30.0
+#: Minutes between checkpoints (evaluations write one too).
+CHECKPOINT_MINUTES = 5.0
+
+
+class TrainResult(dict):
+    """What ``train`` returns: counters, the last losses and evaluation, and paths."""
+
+
+def torch_evaluator(net: Network):
+    """``evaluate(obs, mask) -> (logits, values)`` in inference mode, the contract of
+    ``inarow.MCTS`` (and ``net(obs)`` of ``inarow.pretrained.NetworkAgent``)."""
+
+    def evaluate(obs: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        net.eval()
+        with torch.inference_mode():
+            logits, values = net(torch.from_numpy(obs))
+        values = values.numpy()
+        return logits.numpy(), (values[:, 0] if values.shape[1] == 1 else values)
+
+    return evaluate
+
+
+class _Interrupt:
+    """Ctrl-C during a search raises at once (the search restores its trees); elsewhere
+    it sets ``requested`` and the loop stops at its next check. A second Ctrl-C raises."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.in_search = False
+        self._previous: Any = None
+
+    def __enter__(self) -> _Interrupt:
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        except ValueError:  # not the main thread: Ctrl-C is not ours to handle
+            self._previous = None
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        already = self.requested
+        self.requested = True
+        if self.in_search or already:
+            raise KeyboardInterrupt
+
+
+def train(
+    config: TrainConfig | None,
+    run_dir: str | Path,
+    minutes: float,
+    resume: bool = False,
+    progress: bool = True,
+    export: bool = True,
+) -> TrainResult:
+    """Trains for ``minutes`` of wall time in ``run_dir`` (created if needed).
+
+    ``resume=True`` continues the run saved in ``run_dir`` with ``config`` (``None``:
+    the saved settings; the rules and network size must match), the replay buffer,
+    optimizer and counters as saved (self-play games in progress start afresh);
+    without it a ``run_dir`` that holds a checkpoint is refused (``FileExistsError``).
+    Writes ``checkpoint.pt``, ``log.csv`` and, at the end, ``network.npz``.
+    """
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    state = load_checkpoint(run_dir)
+    if state is not None and not resume:
+        raise FileExistsError(
+            f"{run_dir} holds a checkpoint: pass resume=True (--resume) or another directory"
+        )
+    if state is not None:
+        saved = TrainConfig.from_dict(state["config"])
+        config = saved if config is None else config
+        for name in ("rules", "channels", "blocks"):
+            if getattr(saved, name) != getattr(config, name):
+                raise ValueError(
+                    f"{run_dir} trains {name}={getattr(saved, name)}, not "
+                    f"{getattr(config, name)}: use another directory"
+                )
+    elif config is None:
+        raise ValueError(f"{run_dir} holds no checkpoint to resume: give a config")
+    torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    net = Network(config)
+    learner = Learner(net, config)
+    replay = ReplayBuffer(config)
+    counters = dict(games=0, positions=0, simulations=0, seconds=0.0, evaluations=0)
+    if state is not None:
+        net.load_state_dict(state["network"])
+        learner.optimizer.load_state_dict(state["optimizer"])
+        learner.steps = state["train_steps"]
+        replay.load_state(state["replay"])
+        counters.update(state["counters"])
+        rng = np.random.default_rng()
+        rng.bit_generator.state = state["rng"]
+    else:
+        rng = np.random.default_rng(config.seed)
+    evaluate = torch_evaluator(net)
+    selfplay = SelfPlay(config, evaluate, seed=int(rng.integers(2**62)))
+    log = CsvLog(run_dir / LOG, evaluation_columns(config))
+    table = solve_small_board(config.rules) if _brute_force_applies(config.rules) else None
+
+    def checkpoint() -> None:
+        save_checkpoint(
+            run_dir,
+            dict(
+                config=config.to_dict(),
+                network=net.state_dict(),
+                optimizer=learner.optimizer.state_dict(),
+                train_steps=learner.steps,
+                replay=replay.state(),
+                counters=dict(counters),
+                rng=rng.bit_generator.state,
+            ),
+        )
+
+    start = time.monotonic()
+    base_seconds = counters["seconds"]
+    budget = 60.0 * minutes
+    owed = 0.0  # training batches owed to the replay ratio
+    losses: dict[str, float] = {}
+    loss_sums: dict[str, float] = {}
+    loss_count = 0
+    last_log = last_checkpoint = last_eval = start
+    if state is None:
+        last_eval = start - 60.0 * config.eval_minutes  # evaluate the untrained network once
+    window = dict(t=start, games=0, simulations=0, selfplay=0.0, network=0.0)
+    bar = _progress_bar(progress, budget)
+    last_row: dict[str, Any] = {}
+    interrupted = False
+
+    def now_seconds() -> float:
+        return base_seconds + time.monotonic() - start
+
+    def log_training() -> None:
+        nonlocal loss_sums, loss_count, losses
+        t = time.monotonic()
+        dt = max(t - window["t"], 1e-9)
+        if loss_count:
+            losses = {k: v / loss_count for k, v in loss_sums.items()}
+        row = dict(
+            seconds=now_seconds(),
+            games=counters["games"],
+            positions=counters["positions"],
+            simulations=counters["simulations"],
+            train_steps=learner.steps,
+            games_per_s=(counters["games"] - window["games"]) / dt,
+            simulations_per_s=(counters["simulations"] - window["simulations"]) / dt,
+            network_share=window["network"] / window["selfplay"] if window["selfplay"] else None,
+            **losses,
+        )
+        log.write(row)
+        last_row.update(row)
+        window.update(
+            t=t,
+            games=counters["games"],
+            simulations=counters["simulations"],
+            selfplay=0.0,
+            network=0.0,
+        )
+        loss_sums, loss_count = {}, 0
+
+    def log_evaluation() -> None:
+        counters["evaluations"] += 1
+        row = measure_strength(
+            evaluate, config, seed=counters["evaluations"], small_board_table=table
+        )
+        row.update(
+            seconds=now_seconds(),
+            games=counters["games"],
+            positions=counters["positions"],
+            simulations=counters["simulations"],
+            train_steps=learner.steps,
+        )
+        log.write(row)
+        last_row.update(row)
+
+    try:
+        with _Interrupt() as stop:
+            while time.monotonic() - start < budget and not stop.requested:
+                t0 = time.monotonic()
+                if t0 - last_eval >= 60.0 * config.eval_minutes and config.eval_minutes > 0:
+                    stop.in_search = True
+                    try:
+                        log_evaluation()
+                    finally:
+                        stop.in_search = False
+                    last_eval = t0 = time.monotonic()
+                    checkpoint()
+                    last_checkpoint = time.monotonic()
+                if stop.requested:
+                    break
+                network_before = selfplay.network_seconds
+                sims_before = selfplay.simulations
+                stop.in_search = True
+                try:
+                    games = selfplay.step()
+                finally:
+                    stop.in_search = False
+                counters["simulations"] += selfplay.simulations - sims_before
+                window["selfplay"] += time.monotonic() - t0
+                window["network"] += selfplay.network_seconds - network_before
+                if games is not None:
+                    replay.add(games.obs, games.mask, games.policy, games.value)
+                    counters["games"] += games.games
+                    counters["positions"] += len(games.obs)
+                    if len(replay) >= config.min_replay:
+                        owed += len(games.obs) * config.replay_ratio / config.batch_size
+                learner.anneal((time.monotonic() - start) / budget if budget > 0 else 1.0)
+                while owed >= 1 and not stop.requested:
+                    for name, v in learner.step(replay.sample(config.batch_size, rng)).items():
+                        loss_sums[name] = loss_sums.get(name, 0.0) + v
+                    loss_count += 1
+                    owed -= 1
+                t = time.monotonic()
+                if t - last_log >= LOG_SECONDS:
+                    log_training()
+                    last_log = t
+                if t - last_checkpoint >= 60.0 * CHECKPOINT_MINUTES:
+                    counters["seconds"] = now_seconds()
+                    checkpoint()
+                    last_checkpoint = time.monotonic()
+                if bar is not None:
+                    bar.n = round(min(t - start, budget))
+                    bar.set_postfix(
+                        games=counters["games"],
+                        steps=learner.steps,
+                        loss=f"{sum(loss_sums.values()) / loss_count:.3f}"
+                        if loss_count
+                        else (f"{sum(losses.values()):.3f}" if losses else "-"),
+                        refresh=False,
+                    )
+                    bar.refresh()
+            interrupted = stop.requested
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+        counters["seconds"] = now_seconds()
+        checkpoint()
+    if not interrupted:
+        if counters["games"] > window["games"] or loss_count:
+            log_training()
+        if config.eval_minutes > 0:
+            try:
+                log_evaluation()
+            except KeyboardInterrupt:
+                interrupted = True
+            else:
+                counters["seconds"] = now_seconds()
+                checkpoint()
+    exported = None
+    if export:
+        exported = export_npz(
+            net,
+            config,
+            run_dir / EXPORT,
+            extra=dict(
+                games=counters["games"],
+                positions=counters["positions"],
+                train_steps=learner.steps,
+                seconds=round(counters["seconds"], 1),
+            ),
+        )
+    if interrupted:
+        print(
+            f"interrupted: checkpoint saved in {run_dir} (resume with --resume)",
+            file=sys.stderr,
+        )
+    return TrainResult(
+        counters,
+        train_steps=learner.steps,
+        interrupted=interrupted,
+        last=dict(last_row),
+        run_dir=str(run_dir),
+        export=str(exported) if exported else None,
+        parameters=net.num_parameters(),
+    )
+
+
+def _progress_bar(progress: bool, budget: float) -> Any:
+    if not progress:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(
+        total=round(budget),
+        desc="training",
+        dynamic_ncols=True,
+        bar_format="{l_bar}{bar}| {n}/{total} s [{elapsed}<{remaining}{postfix}]",
+    )

@@ -1,0 +1,132 @@
+"""Self-play: many games at once, one ``inarow.MCTS`` tree each (Gumbel root, subtree
+reuse), one network call per search round for every waiting leaf. Finished games
+come back as training positions with their outcome as the value target."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+import inarow
+from inarow.train.config import TrainConfig
+
+__all__ = ["Games", "SelfPlay"]
+
+Evaluate = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+@dataclass
+class Games:
+    """Positions of finished games: planes, legal masks, policy and value targets."""
+
+    obs: np.ndarray
+    mask: np.ndarray
+    policy: np.ndarray
+    value: np.ndarray
+    games: int
+    wins: np.ndarray  # (players + 1,): draws, then wins of player 1, 2, ...
+
+
+def outcome_values(winner: int, movers: np.ndarray, players: int) -> np.ndarray:
+    """Value targets of positions whose side to move was ``movers`` (1-based) in a game
+    won by ``winner`` (0: a draw): ``(n, 1)`` for 2 players, else ``(n, players)`` with
+    column ``i`` the player ``i`` turns after the mover; +1 the winner, -1 the others."""
+    n = len(movers)
+    if winner == 0:
+        return np.zeros((n, 1 if players == 2 else players), np.float32)
+    seats = (movers[:, None] - 1 + np.arange(players)[None, :]) % players + 1
+    values = np.where(seats == winner, 1.0, -1.0).astype(np.float32)
+    return values[:, :1] if players == 2 else values
+
+
+class SelfPlay:
+    """``step()`` plays one move in every game; finished games restart at once."""
+
+    def __init__(self, config: TrainConfig, evaluate: Evaluate, seed: int) -> None:
+        self.config = config
+        self.rules = config.rules
+        self.evaluate = evaluate
+        self.rng = np.random.default_rng(seed)
+        self.mcts = inarow.MCTS(
+            self.rules,
+            num_simulations=config.simulations,
+            root="gumbel",
+            gumbel_considered=config.gumbel_considered,
+            reuse_tree=True,
+            seed=seed,
+            threads=config.threads,
+        )
+        self.boards = [self._new_board() for _ in range(config.games)]
+        self._history: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [
+            [] for _ in self.boards
+        ]
+        self.simulations = 0  # simulations run since construction
+        self.moves = 0
+        self.network_seconds = 0.0
+
+    def _new_board(self) -> inarow.Board:
+        """An empty board after 0..random_opening_plies random moves, never finished."""
+        plies = int(self.rng.integers(0, self.config.random_opening_plies + 1))
+        while True:
+            board = inarow.Board(**self.rules)
+            for _ in range(plies):
+                board.move(int(self.rng.choice(board.legal_moves())))
+                if board.is_over:
+                    break
+            if not board.is_over:
+                return board
+
+    def _timed_evaluate(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        t = time.perf_counter()
+        out = self.evaluate(obs, mask)
+        self.network_seconds += time.perf_counter() - t
+        return out
+
+    def step(self) -> Games | None:
+        """One searched move in every game; the positions of games that ended."""
+        out = self.mcts.run(self.boards, self._timed_evaluate)
+        policy = out.policy
+        actions = out.actions.copy()
+        self.simulations += self.config.simulations * len(self.boards)
+        self.moves += len(self.boards)
+        finished = []
+        for i, board in enumerate(self.boards):
+            mask = board.legal_mask()
+            if board.num_stones < self.config.temperature_plies:
+                p = np.where(mask, policy[i], 0.0).astype(np.float64)
+                actions[i] = self.rng.choice(len(p), p=p / p.sum())
+            self._history[i].append(
+                (board.observation(), mask, policy[i].copy(), board.current_player)
+            )
+        self.mcts.advance(actions)
+        for i, board in enumerate(self.boards):
+            board.move(int(actions[i]))
+            if board.is_over:
+                finished.append(i)
+        if not finished:
+            return None
+        parts = []
+        wins = np.zeros(self.rules["players"] + 1, np.int64)
+        for i in finished:
+            winner = self.boards[i].winner or 0
+            wins[winner] += 1
+            hist = self._history[i]
+            movers = np.array([h[3] for h in hist])
+            parts.append(
+                (
+                    np.stack([h[0] for h in hist]),
+                    np.stack([h[1] for h in hist]),
+                    np.stack([h[2] for h in hist]),
+                    outcome_values(winner, movers, self.rules["players"]),
+                )
+            )
+            self._history[i] = []
+            self.boards[i] = self._new_board()
+        return Games(
+            *(np.concatenate([p[j] for p in parts]) for j in range(4)),
+            games=len(finished),
+            wins=wins,
+        )

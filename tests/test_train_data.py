@@ -1,0 +1,137 @@
+"""The trainer's torch-free parts: board symmetries keep the rules and the values,
+the replay buffer keeps the newest positions and augments consistently, outcome
+targets follow the MCTS value convention."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import inarow
+from inarow.train.config import TrainConfig
+from inarow.train.evaluation import solve_small_board
+from inarow.train.replay import ReplayBuffer
+from inarow.train.selfplay import outcome_values
+from inarow.train.symmetry import symmetries
+
+RULES = [
+    dict(width=7, height=6, k=4, players=2, gravity=True),
+    dict(width=3, height=3, k=3, players=2, gravity=False),
+    dict(width=5, height=4, k=3, players=3, gravity=False),
+    dict(width=4, height=5, k=3, players=2, gravity=True),
+]
+
+
+def _random_board(rules, rng, plies):
+    b = inarow.Board(**rules)
+    for _ in range(plies):
+        if b.is_over:
+            break
+        b.move(int(rng.choice(b.legal_moves())))
+    return b
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: "{width}x{height}k{k}p{players}".format(**r))
+def test_symmetries_map_positions_to_legal_positions(rules):
+    syms = symmetries(rules)
+    expected = 2 if rules["gravity"] else (8 if rules["width"] == rules["height"] else 4)
+    assert len(syms) == expected
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        b = _random_board(rules, rng, int(rng.integers(0, 12)))
+        grids = set()
+        for sym in syms:
+            grid = np.ascontiguousarray(sym.planes(b.to_numpy()))
+            t = inarow.Board.from_numpy(
+                grid, k=rules["k"], players=rules["players"], gravity=rules["gravity"]
+            )
+            h, w = rules["height"], rules["width"]
+            assert np.array_equal(t.legal_mask(), sym.actions(b.legal_mask(), h, w))
+            assert np.array_equal(t.observation(), sym.planes(b.observation()))
+            assert t.current_player == b.current_player
+            grids.add(grid.tobytes())
+        if b.num_stones == 0:
+            assert len(grids) == 1
+
+
+def test_symmetries_keep_tic_tac_toe_values():
+    rules = dict(width=3, height=3, k=3, players=2, gravity=False)
+    table = solve_small_board(rules)
+    assert len(table) == 4520  # reachable non-terminal positions of tic-tac-toe
+    syms = symmetries(rules)
+    for board, outcome in list(table.items())[::7]:
+        for sym in syms:
+            grid = np.ascontiguousarray(sym.planes(board.to_numpy()))
+            t = inarow.Board.from_numpy(grid, k=3, players=2, gravity=False)
+            mapped = sym.actions(np.array([-9 if o is None else o for o in outcome]), 3, 3)
+            assert [None if o == -9 else int(o) for o in mapped] == table[t]
+
+
+def test_solve_small_board_knows_tic_tac_toe():
+    table = solve_small_board(dict(width=3, height=3, k=3, players=2, gravity=False))
+    empty = inarow.Board.tic_tac_toe()
+    assert table[empty] == [0] * 9  # every opening move draws
+    # X in a corner, O on an edge next to it: X wins (e.g. by the centre).
+    b = inarow.Board.from_moves([0, 1], width=3, height=3, k=3, gravity=False)
+    assert max(o for o in table[b] if o is not None) == 1
+
+
+def test_outcome_values():
+    movers = np.array([1, 2, 1])
+    assert outcome_values(1, movers, 2)[:, 0].tolist() == [1, -1, 1]
+    assert outcome_values(0, movers, 2).tolist() == [[0], [0], [0]]
+    v = outcome_values(3, np.array([1, 2, 3]), 3)
+    # column i: the player i turns after the mover
+    assert v.tolist() == [[-1, -1, 1], [-1, 1, -1], [1, -1, -1]]
+
+
+def test_replay_buffer_keeps_the_newest_and_augments_consistently():
+    config = TrainConfig.for_game("tic_tac_toe", replay_capacity=50)
+    buf = ReplayBuffer(config)
+    rng = np.random.default_rng(0)
+    boards = [_random_board(config.rules, rng, int(rng.integers(0, 8))) for _ in range(80)]
+    boards = [b for b in boards if not b.is_over]
+    obs = np.stack([b.observation() for b in boards])
+    mask = np.stack([b.legal_mask() for b in boards])
+    # A policy target that marks cell (0, 0) when legal: follows the planes under symmetry.
+    policy = mask / mask.sum(1, keepdims=True)
+    value = np.arange(len(boards), dtype=np.float32)
+    buf.add(obs[:30], mask[:30], policy[:30], value[:30])
+    buf.add(obs[30:], mask[30:], policy[30:], value[30:])
+    assert len(buf) == min(50, len(boards)) and buf.added == len(boards)
+    assert set(buf.value[: len(buf), 0].tolist()) == set(value[-len(buf) :].tolist())
+    o, m, p, v = buf.sample(400, rng)
+    occupied = o.sum(1).reshape(len(o), -1) > 0
+    assert np.array_equal(m, ~occupied)  # masks follow the planes
+    assert np.allclose(p.sum(1), 1) and np.all(p[~m] == 0)
+    state = buf.state()
+    again = ReplayBuffer(config)
+    again.load_state(state)
+    assert again.added == buf.added and np.array_equal(
+        np.sort(again.value[: len(again), 0]), np.sort(buf.value[: len(buf), 0])
+    )
+
+
+def test_train_command_refuses_bad_arguments_before_training(tmp_path):
+    from inarow.cli import main
+
+    # A game and rules together, bad rules, and a resume without a checkpoint: exit 2,
+    # a one-line error, nothing trained (the checks come before torch is needed).
+    assert main(["train", "tic_tac_toe", "--width", "5", "--run-dir", str(tmp_path)]) == 2
+    assert main(["train", "--k", "9", "--run-dir", str(tmp_path)]) == 2
+    assert main(["train", "tic_tac_toe", "--resume", "--run-dir", str(tmp_path / "none")]) == 2
+    assert not any(tmp_path.iterdir())
+
+
+def test_config_for_games_and_round_trip():
+    ttt = TrainConfig.for_game("tic_tac_toe", seed=5)
+    assert ttt.num_actions == 9 and ttt.value_size == 1 and ttt.seed == 5
+    p3 = TrainConfig.for_game(
+        "custom", rules=dict(width=8, height=8, k=5, players=3, gravity=False)
+    )
+    assert p3.num_actions == 64 and p3.value_size == 3
+    assert TrainConfig.from_dict(p3.to_dict()) == p3
+    with pytest.raises(ValueError, match="gomoku"):
+        TrainConfig.for_game("gomoku")
+    with pytest.raises(ValueError, match="unknown"):
+        TrainConfig.from_dict({"nope": 1})

@@ -1,0 +1,151 @@
+"""The trainer with PyTorch (``pip install 'inarow[train]'``; CI's second environment):
+the numpy forward equals torch's, and the whole pipeline runs: train a few
+iterations, checkpoint, resume, evaluate, export, load the numpy agent."""
+
+from __future__ import annotations
+
+import csv
+import math
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed (the train extra)")
+pytestmark = pytest.mark.ecosystem
+
+import inarow  # noqa: E402
+from inarow.numpy_net import NumpyNet  # noqa: E402
+from inarow.pretrained import NetworkAgent  # noqa: E402
+from inarow.train import TrainConfig, train  # noqa: E402
+from inarow.train.checkpoint import load_checkpoint  # noqa: E402
+from inarow.train.export import export_npz  # noqa: E402
+from inarow.train.loop import torch_evaluator  # noqa: E402
+from inarow.train.network import Network  # noqa: E402
+
+RULES = [
+    dict(width=7, height=6, k=4, players=2, gravity=True),
+    dict(width=3, height=3, k=3, players=2, gravity=False),
+    dict(width=5, height=4, k=3, players=3, gravity=False),
+]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: "{width}x{height}k{k}p{players}".format(**r))
+def test_numpy_forward_equals_torch(rules, tmp_path):
+    torch.manual_seed(0)
+    config = TrainConfig.for_game("custom", rules=rules, channels=8, blocks=2)
+    net = Network(config)
+    # Batch-norm statistics far from the identity, so a wrong fold cannot pass.
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-1, 1)
+                m.running_var.uniform_(0.5, 2)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.5, 0.5)
+    net.eval()
+    path = export_npz(net, config, tmp_path / "net.npz")
+    numpy_net = NumpyNet.load(path)
+    rng = np.random.default_rng(0)
+    obs = rng.integers(0, 2, (5, rules["players"], rules["height"], rules["width"])).astype(
+        np.float32
+    )
+    logits, values = numpy_net(obs)
+    t_logits, t_values = torch_evaluator(net)(obs)
+    assert logits.shape == (5, config.num_actions)
+    assert values.shape == ((5,) if rules["players"] == 2 else (5, rules["players"]))
+    np.testing.assert_allclose(logits, t_logits, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(values, t_values, rtol=1e-4, atol=1e-4)
+    assert np.abs(t_logits).max() > 1e-3  # the comparison is not between zeros
+
+
+def _rows(run_dir):
+    with open(run_dir / "log.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_pipeline_train_checkpoint_resume_evaluate_export(tmp_path):
+    run_dir = tmp_path / "ttt"
+    config = TrainConfig.for_game(
+        "tic_tac_toe",
+        games=16,
+        simulations=8,
+        min_replay=50,
+        eval_minutes=0.02,
+        eval_games=4,
+        eval_simulations=4,
+        eval_match_simulations=4,
+    )
+    first = train(config, run_dir, minutes=0.15, progress=False)
+    assert not first["interrupted"] and first["games"] > 0 and first["train_steps"] > 0
+    state = load_checkpoint(run_dir)
+    assert state["counters"]["games"] == first["games"]
+    with pytest.raises(FileExistsError):
+        train(config, run_dir, minutes=0.01, progress=False)
+    second = train(None, run_dir, minutes=0.1, resume=True, progress=False)
+    assert second["games"] > first["games"]
+    assert second["train_steps"] > first["train_steps"]
+    assert second["seconds"] > first["seconds"]
+    rows = _rows(run_dir)
+    evals = [r for r in rows if r["mistakes_raw"]]
+    assert len(evals) >= 2 and all(r["solved_positions"] == "4520" for r in evals)
+    losses = [float(r["policy_loss"]) for r in rows if r["policy_loss"]]
+    assert losses and all(math.isfinite(v) for v in losses)
+    # The export plays: the numpy agent makes legal moves and agrees with the torch net.
+    net = NumpyNet.load(run_dir / "network.npz")
+    assert net.meta["games"] == second["games"]
+    agent = NetworkAgent(net, net.rules, simulations=8)
+    board = inarow.Board.tic_tac_toe()
+    while not board.is_over:
+        a = agent(board)
+        assert board.is_legal(a)
+        board.move(a)
+    policy, value = agent.policy_value(inarow.Board.tic_tac_toe())
+    assert policy.shape == (9,) and abs(policy.sum() - 1) < 1e-5 and -1 <= value <= 1
+
+
+def test_plot_of_the_log(tmp_path):
+    pytest.importorskip("matplotlib")
+    from inarow.train.plot import plot_log
+
+    run_dir = tmp_path / "run"
+    config = TrainConfig.for_game(
+        "tic_tac_toe", games=8, simulations=4, min_replay=20, eval_minutes=0.01, eval_games=2
+    )
+    train(config, run_dir, minutes=0.05, progress=False, export=False)
+    out = tmp_path / "curve.png"
+    plot_log(run_dir, out)
+    assert out.stat().st_size > 1000
+
+
+def test_ctrl_c_checkpoints_and_exits(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    run_dir = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "inarow", "train", "tic_tac_toe", "--minutes", "5"]
+        + ["--run-dir", str(run_dir), "--no-progress", "--eval-minutes", "10"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        # The first evaluation writes a checkpoint; then self-play is under way.
+        while not (run_dir / "checkpoint.pt").exists() and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.2)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "checkpoint saved" in err
+    state = load_checkpoint(run_dir)
+    assert state is not None and state["counters"]["seconds"] > 0
+    assert (run_dir / "network.npz").is_file()
