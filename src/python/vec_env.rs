@@ -209,10 +209,10 @@ impl VecEnv {
         out.fill_info(py, &info)?;
         let reset = Outputs::always(py, &out.reset);
         if let Some(f) = &out.final_obs {
-            info.set_item("final_obs", f.bind(py))?;
-            info.set_item("_final_obs", reset)?;
+            info.set_item(pyo3::intern!(py, "final_obs"), f.bind(py))?;
+            info.set_item(pyo3::intern!(py, "_final_obs"), reset)?;
         } else {
-            info.set_item("autoreset", reset)?;
+            info.set_item(pyo3::intern!(py, "autoreset"), reset)?;
         }
         Ok(info)
     }

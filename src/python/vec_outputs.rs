@@ -121,7 +121,7 @@ macro_rules! declare_outputs {
             /// Puts the outputs this batch produces that have an `info` key into `info`.
             pub(crate) fn fill_info(&self, py: Python<'_>, info: &Bound<'_, PyDict>) -> PyResult<()> {
                 $(if let (false, Some(a)) = ($key.is_empty(), &self.$field) {
-                    info.set_item($key, a.bind(py))?;
+                    info.set_item(pyo3::intern!(py, $key), a.bind(py))?;
                 })*
                 Ok(())
             }
