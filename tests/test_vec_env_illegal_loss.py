@@ -6,6 +6,7 @@ one agree; this one proves both against the rules as a Board plays them.)"""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import rule_kwargs
@@ -36,13 +37,8 @@ class Model:
         self.ended = False
 
 
-@settings(deadline=None, max_examples=60)
-@given(
-    rules=rule_kwargs(max_width=5, max_height=5).filter(lambda r: r["k"] >= 2 and r["width"] >= 2),
-    seed=st.integers(0, 2**32),
-    mode=st.sampled_from(["next_step", "same_step", "disabled"]),
-)
-def test_illegal_losses_match_separate_boards(rules, seed, mode):
+def check_against_boards(rules: dict, seed: int, mode: str) -> int:
+    """Steps a batch and its Boards side by side; returns the number of forfeits."""
     n, players = 6, rules["players"]
     env = inarow.VecEnv(n, **rules, seed=seed, autoreset=mode, threads=1, illegal_action="loss")
     rng = np.random.default_rng(seed)
@@ -126,4 +122,29 @@ def test_illegal_losses_match_separate_boards(rules, seed, mode):
             np.testing.assert_array_equal(info["action_mask"][i], expected)
         for i, final in finals.items():
             np.testing.assert_array_equal(info["final_obs"][i], final)
-    assert forfeits > 0
+    return int(forfeits)
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    rules=rule_kwargs(max_width=5, max_height=5).filter(lambda r: r["k"] >= 2 and r["width"] >= 2),
+    seed=st.integers(0, 2**32),
+    mode=st.sampled_from(["next_step", "same_step", "disabled"]),
+)
+def test_illegal_losses_match_separate_boards(rules, seed, mode):
+    check_against_boards(rules, seed, mode)
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step", "disabled"])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        dict(width=7, height=6, k=4, players=2, gravity=True),
+        dict(width=3, height=3, k=3, players=2, gravity=False),
+        dict(width=4, height=4, k=3, players=3, gravity=True),
+        dict(width=5, height=5, k=4, players=4, gravity=False),
+    ],
+    ids=["c4", "ttt", "4x4p3", "5x5p4free"],
+)
+def test_the_streams_forfeit_on_games_that_last(rules, mode):
+    assert check_against_boards(rules, 7, mode) > 5
