@@ -794,7 +794,21 @@ impl<'a> Envs<'a> {
     }
 
     /// The self-play step (illegal actions lose where `d.illegal_loss`).
-    fn run_serial(self, mut out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {
+    fn run_serial(self, out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {
+        // Compiled apart, so that "raise" pays nothing for the losses it never has.
+        if d.illegal_loss {
+            self.run_serial_as::<true>(out, d, mode)
+        } else {
+            self.run_serial_as::<false>(out, d, mode)
+        }
+    }
+
+    fn run_serial_as<const ILLEGAL_LOSS: bool>(
+        self,
+        mut out: StepBuffers<'_>,
+        d: &Dims,
+        mode: Autoreset,
+    ) {
         for (i, game) in self.games.iter_mut().enumerate() {
             out.rewards[i] = 0.0;
             let returns = &mut out.player_rewards[i * d.players..(i + 1) * d.players];
@@ -802,7 +816,7 @@ impl<'a> Envs<'a> {
             out.terminated[i] = false;
             out.winner[i] = 0;
             out.reset[i] = false;
-            if d.illegal_loss {
+            if ILLEGAL_LOSS {
                 out.illegal[i] = false;
             }
             if let Some(actions) = self.actions {
@@ -813,7 +827,7 @@ impl<'a> Envs<'a> {
                 } else {
                     let a = actions[i] as usize;
                     let mover = game.to_move();
-                    let forfeit = d.illegal_loss && !game.is_legal(a);
+                    let forfeit = ILLEGAL_LOSS && !game.is_legal(a);
                     let ended = if forfeit {
                         out.illegal[i] = true;
                         out.rewards[i] = -1.0;
