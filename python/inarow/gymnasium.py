@@ -594,10 +594,11 @@ class InARowVectorEnv(VectorEnv):
         info: dict[str, Any] = {}
         # Every per-env output of the native info, each with its ``_key`` mask; the
         # mask is in the observation, the reset flags in the autoreset's own keys.
-        for key, value in native.items():
-            if key not in _NATIVE_ONLY_KEYS:
-                info[key] = value
-                info["_" + key] = np.ones(n, dtype=bool)
+        # The all-True masks are the rows of one block (one allocation per step).
+        keys = [key for key in native if key not in _NATIVE_ONLY_KEYS]
+        for key, present in zip(keys, np.ones((len(keys), n), dtype=bool)):
+            info[key] = native[key]
+            info["_" + key] = present
         # As Gymnasium's own vector envs: the final_obs/final_info keys only on a
         # step where some env ended (TorchRL reads an all-None array as an error).
         if "final_obs" in native and native["_final_obs"].any():

@@ -12,38 +12,38 @@
 
 use super::vec_env::ObsOut;
 
-/// Calls `$then! { field: type, per_env, "info key" when; ... }` with every step
-/// output. `per_env` names a [`Dims`] method ([`PerEnv`]); `"info key"` is the
-/// field's key in the Python `info` dict (`""`: returned apart, or special) and
-/// `when` when it is there (a `Presence`: `always`, `opponent`, `illegal_loss`).
-/// The order is the `info` dict's.
+/// Calls `$then! { field: type, per_env, "info key"; ... }` with every step output.
+/// `per_env` names a [`Dims`] method ([`PerEnv`]): an output a configuration does
+/// not produce (`opponent`, `illegal_loss`) is absent, neither allocated nor
+/// shown. `"info key"` is the field's key in the Python `info` dict (`""`:
+/// returned apart, or special). The order is the `info` dict's.
 macro_rules! step_outputs {
     ($then:ident) => {
         $then! {
             // 1-based player to move after the step.
-            current_player: i8, scalar, "current_player" always;
+            current_player: i8, scalar, "current_player";
             // Legal actions after the step; all true for a game that ended and waits
             // for its next-step autoreset (pgx's terminal mask).
-            mask: bool, actions, "action_mask" always;
+            mask: bool, actions, "action_mask";
             // 1-based winner of the game that ended with this step, 0 otherwise.
-            winner: i8, scalar, "winner" always;
+            winner: i8, scalar, "winner";
             // +1 to the winner, -1 to every other player (an illegal action: -1 to
             // its player, +1 to the other of two), 0 otherwise.
-            player_rewards: f32, players, "player_rewards" always;
-            // 1-based seat of the agent in each env's current episode (0 in self-play).
-            agent_player: i8, general, "agent_player" opponent;
+            player_rewards: f32, players, "player_rewards";
+            // 1-based seat of the agent in each env's current episode.
+            agent_player: i8, opponent, "agent_player";
             // The agent's seat (1-based) in the episode this step ended, 0 where none
-            // ended or in self-play (a same-step reset draws the next seat at once).
-            final_agent_player: i8, general, "final_agent_player" opponent;
+            // ended (a same-step reset draws the next seat at once).
+            final_agent_player: i8, opponent, "final_agent_player";
             // This step ended the env's episode by an illegal action.
-            illegal: bool, general, "illegal_action" illegal_loss;
+            illegal: bool, illegal_loss, "illegal_action";
             // Reward of the player who just acted (the agent's, with an opponent).
-            rewards: f32, scalar, "" always;
+            rewards: f32, scalar, "";
             // The game ended with this step.
-            terminated: bool, scalar, "" always;
+            terminated: bool, scalar, "";
             // The env was reset by this step (autoreset): `info["autoreset"]`, or
             // `info["_final_obs"]` in same-step mode.
-            reset: bool, scalar, "" always;
+            reset: bool, scalar, "";
         }
     };
 }
@@ -57,14 +57,16 @@ pub struct Dims {
     pub obs: usize,
     pub actions: usize,
     pub players: usize,
-    /// The general step runs (an opponent or illegal losses): its outputs exist.
-    pub general: bool,
+    /// An opponent plays: the agent's seats exist.
+    pub opponent: bool,
+    /// Illegal actions lose: the `illegal` flags exist.
+    pub illegal_loss: bool,
 }
 
 /// An output's size per environment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PerEnv {
-    /// Not produced by this batch (the general step's outputs in a plain one).
+    /// Not produced by this batch (an opponent's outputs in self-play, say).
     Absent,
     /// One value: a `(num_envs,)` array.
     Scalar,
@@ -73,6 +75,14 @@ pub enum PerEnv {
 }
 
 impl PerEnv {
+    fn scalar_if(produced: bool) -> PerEnv {
+        if produced {
+            PerEnv::Scalar
+        } else {
+            PerEnv::Absent
+        }
+    }
+
     /// Values per environment.
     pub fn values(self) -> usize {
         match self {
@@ -94,17 +104,16 @@ impl Dims {
     pub fn players(&self) -> PerEnv {
         PerEnv::Row(self.players)
     }
-    pub fn general(&self) -> PerEnv {
-        if self.general {
-            PerEnv::Scalar
-        } else {
-            PerEnv::Absent
-        }
+    pub fn opponent(&self) -> PerEnv {
+        PerEnv::scalar_if(self.opponent)
+    }
+    pub fn illegal_loss(&self) -> PerEnv {
+        PerEnv::scalar_if(self.illegal_loss)
     }
 }
 
 macro_rules! declare_step_buffers {
-    ($($field:ident: $t:ty, $per_env:ident, $key:literal $when:ident;)*) => {
+    ($($field:ident: $t:ty, $per_env:ident, $key:literal;)*) => {
         /// The output buffers of a step, each `num_envs * per_env` long (see
         /// `step_outputs!` for each field; absent outputs are empty).
         pub struct StepBuffers<'a> {
@@ -154,6 +163,7 @@ macro_rules! declare_step_buffers {
 
         /// Buffers owned in `Vec`s (`u8` observations, a `final_obs` buffer), for
         /// Rust callers and tests.
+        #[derive(Clone, Debug, PartialEq)]
         pub struct OwnedBuffers {
             pub obs: Vec<u8>,
             pub final_obs: Vec<u8>,

@@ -269,10 +269,11 @@ impl VecGames {
         self.versus.as_ref().map(|v| v.seats[i] as usize)
     }
 
-    /// Whether `step` and `observe` take the general path (opponent or illegal loss),
-    /// whose outputs (`agent_player`, `illegal`, ...) then exist (see [`Dims`]).
-    pub fn is_general(&self) -> bool {
-        self.versus.is_some() || self.illegal_loss
+    /// Whether an opponent plays: then only [`VecGames::step_general`] and
+    /// [`VecGames::observe_general`] step and observe the batch (self-play, with
+    /// illegal losses or not, takes [`VecGames::step`], the faster path).
+    pub fn has_opponent(&self) -> bool {
+        self.versus.is_some()
     }
 
     /// A copy of everything a general step changes.
@@ -325,7 +326,8 @@ impl VecGames {
             obs: self.obs_size(),
             actions: self.rules.num_actions(),
             players: self.rules.players(),
-            general: self.is_general(),
+            opponent: self.has_opponent(),
+            illegal_loss: self.illegal_loss,
         }
     }
 
@@ -373,7 +375,8 @@ impl VecGames {
         self.validate_with(actions, self.illegal_loss)
     }
 
-    /// [`VecGames::validate`], accepting in-range illegal actions when `in_range_only`.
+    /// [`VecGames::validate`], accepting in-range illegal actions when `in_range_only`
+    /// (a finished game under `Autoreset::Disabled` still refuses every action).
     fn validate_with(&self, actions: &[i64], in_range_only: bool) -> Result<(), ActionError> {
         assert_eq!(actions.len(), self.games.len());
         let num_actions = self.rules.num_actions();
@@ -399,7 +402,12 @@ impl VecGames {
                 });
             }
             let a = a as usize;
-            if !in_range_only && !g.is_legal(a) {
+            let refused = if in_range_only {
+                g.is_over()
+            } else {
+                !g.is_legal(a)
+            };
+            if refused {
                 let mut probe = g.clone();
                 let error = probe.play(a).expect_err("an illegal action is refused");
                 return Err(ActionError { env, error });
@@ -408,13 +416,12 @@ impl VecGames {
         Ok(())
     }
 
-    /// Validates, then steps every environment and fills `out`. Envs with an
-    /// opponent or illegal losses step through [`VecGames::step_general`] (asserted).
+    /// Validates, then steps every environment and fills `out`: self-play, where
+    /// with illegal losses an illegal action ends its episode as
+    /// [`VecGames::step_general`] does. Envs with an opponent step through
+    /// [`VecGames::step_general`] (asserted).
     pub fn step(&mut self, actions: &[i64], out: StepBuffers<'_>) -> Result<(), ActionError> {
-        assert!(
-            !self.is_general(),
-            "an opponent or illegal losses need step_general"
-        );
+        assert!(!self.has_opponent(), "an opponent needs step_general");
         self.validate(actions)?;
         let d = self.dims();
         let n = self.games.len();
@@ -786,29 +793,57 @@ impl<'a> Envs<'a> {
         );
     }
 
-    fn run_serial(self, mut out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {
+    /// The self-play step (illegal actions lose where `d.illegal_loss`).
+    fn run_serial(self, out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {
+        // Compiled apart, so that "raise" pays nothing for the losses it never has.
+        if d.illegal_loss {
+            self.run_serial_as::<true>(out, d, mode)
+        } else {
+            self.run_serial_as::<false>(out, d, mode)
+        }
+    }
+
+    fn run_serial_as<const ILLEGAL_LOSS: bool>(
+        self,
+        mut out: StepBuffers<'_>,
+        d: &Dims,
+        mode: Autoreset,
+    ) {
         for (i, game) in self.games.iter_mut().enumerate() {
             out.rewards[i] = 0.0;
-            out.player_rewards[i * d.players..(i + 1) * d.players].fill(0.0);
+            let returns = &mut out.player_rewards[i * d.players..(i + 1) * d.players];
+            returns.fill(0.0);
             out.terminated[i] = false;
             out.winner[i] = 0;
             out.reset[i] = false;
+            if ILLEGAL_LOSS {
+                out.illegal[i] = false;
+            }
             if let Some(actions) = self.actions {
                 if self.needs_reset[i] {
                     game.reset();
                     self.needs_reset[i] = false;
                     out.reset[i] = true;
                 } else {
+                    let a = actions[i] as usize;
                     let mover = game.to_move();
-                    let won = game.play_unchecked(actions[i] as usize);
-                    if won {
-                        out.rewards[i] = 1.0;
-                        game.write_returns(
-                            &mut out.player_rewards[i * d.players..(i + 1) * d.players],
-                        );
-                        out.winner[i] = mover as i8 + 1;
-                    }
-                    if won || game.is_over() {
+                    let forfeit = ILLEGAL_LOSS && !game.is_legal(a);
+                    let ended = if forfeit {
+                        out.illegal[i] = true;
+                        out.rewards[i] = -1.0;
+                        let winner = write_forfeit(mover, returns);
+                        out.winner[i] = winner.map_or(0, |w| w as i8 + 1);
+                        true
+                    } else {
+                        let won = game.play_unchecked(a);
+                        if won {
+                            out.rewards[i] = 1.0;
+                            game.write_returns(returns);
+                            out.winner[i] = mover as i8 + 1;
+                        }
+                        won || game.is_over()
+                    };
+                    if ended {
                         out.terminated[i] = true;
                         match mode {
                             Autoreset::NextStep => self.needs_reset[i] = true,
@@ -819,7 +854,8 @@ impl<'a> Envs<'a> {
                                 game.reset();
                                 out.reset[i] = true;
                             }
-                            Autoreset::Disabled => {}
+                            // A forfeited game (whose rules would go on) waits for its reset.
+                            Autoreset::Disabled => self.needs_reset[i] = forfeit,
                         }
                     }
                 }
@@ -834,6 +870,19 @@ impl<'a> Envs<'a> {
             out.current_player[i] = game.to_move() as i8 + 1;
         }
     }
+}
+
+/// Writes the returns of a forfeit by `offender` (0-based) into `returns` (zeros):
+/// -1 to the offender and, with two players, +1 to the other one, whom it returns
+/// as the winner (with more players nobody wins).
+pub(super) fn write_forfeit(offender: usize, returns: &mut [f32]) -> Option<usize> {
+    let winner = (returns.len() == 2).then(|| 1 - offender);
+    if let Some(w) = winner {
+        returns.fill(-1.0);
+        returns[w] = 1.0;
+    }
+    returns[offender] = -1.0;
+    winner
 }
 
 #[cfg(test)]
@@ -960,3 +1009,7 @@ mod tests {
         assert!(VecGames::new(big, MAX_ENVS, 0, Autoreset::NextStep, Some(1)).is_err());
     }
 }
+
+#[cfg(test)]
+#[path = "self_play_paths_tests.rs"]
+mod self_play_paths_tests;

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use super::outputs::{Dims, StepBuffers};
-use super::vec_env::{Autoreset, Envs};
+use super::vec_env::{write_forfeit, Autoreset, Envs};
 use crate::agents::{Agent, AgentError, AgentWorker};
 use crate::game::Game;
 use crate::rng::Rng;
@@ -208,8 +208,12 @@ impl Envs<'_> {
             out.terminated[i] = false;
             out.winner[i] = 0;
             out.reset[i] = false;
-            out.illegal[i] = false;
-            out.final_agent_player[i] = 0;
+            if d.illegal_loss {
+                out.illegal[i] = false;
+            }
+            if d.opponent {
+                out.final_agent_player[i] = 0;
+            }
             if let Some(actions) = self.actions {
                 if self.needs_reset[i] {
                     self.games[i].reset();
@@ -320,21 +324,15 @@ impl Envs<'_> {
         let game = &mut self.games[i];
         let rewards = &mut out.player_rewards[i * d.players..(i + 1) * d.players];
         let winner = match ending {
-            Ending::Rules => game.winner(),
+            Ending::Rules => {
+                game.write_returns(rewards);
+                game.winner()
+            }
             Ending::Forfeit(p) => {
                 out.illegal[i] = true;
-                // The offender loses; with two players the other one wins by forfeit.
-                (d.players == 2).then_some(1 - p)
+                write_forfeit(p, rewards)
             }
         };
-        match (winner, ending) {
-            (Some(w), _) => {
-                rewards.fill(-1.0);
-                rewards[w] = 1.0;
-            }
-            (None, Ending::Forfeit(p)) => rewards[p] = -1.0,
-            (None, Ending::Rules) => {}
-        }
         // Self-play: the reward of the player who just moved (the mover of a
         // finished game is the one before the side to move; the offender did not move).
         let view = match (&self.versus, ending) {
@@ -387,7 +385,9 @@ impl Envs<'_> {
             &mut out.mask[i * d.actions..(i + 1) * d.actions],
         );
         out.current_player[i] = game.to_move() as i8 + 1;
-        out.agent_player[i] = seat.map_or(0, |s| s as i8 + 1);
+        if let Some(s) = seat {
+            out.agent_player[i] = s as i8 + 1;
+        }
     }
 }
 

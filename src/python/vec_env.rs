@@ -15,7 +15,7 @@ use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
 use super::rules::{rules_or_keywords, Rules as PyRules};
 use super::vec_opponent::{agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches};
-use super::vec_outputs::{Outputs, Shown};
+use super::vec_outputs::Outputs;
 use crate::batch::{
     AgentSeat, Autoreset, Opponent, OpponentKind, SimulateConfig, VecGames, MAX_ENVS,
 };
@@ -114,7 +114,7 @@ impl VecEnv {
     /// opening moves, with an opponent). On failure the caller restores the batch.
     fn observe(&mut self, py: Python<'_>) -> PyResult<()> {
         let out = self.next_outputs(py);
-        if self.core.is_general() {
+        if self.core.has_opponent() {
             self.run_general(py, false, &out)?;
         } else {
             let mut guards = out.borrow(py, self.obs_kind)?;
@@ -206,17 +206,13 @@ impl VecEnv {
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let info = PyDict::new(py);
         let out = &self.out;
-        let shown = Shown {
-            opponent: self.opponent.is_some(),
-            illegal_loss: self.core.illegal_loss(),
-        };
-        out.fill_info(py, shown, &info)?;
+        out.fill_info(py, &info)?;
         let reset = Outputs::always(py, &out.reset);
         if let Some(f) = &out.final_obs {
-            info.set_item("final_obs", f.bind(py))?;
-            info.set_item("_final_obs", reset)?;
+            info.set_item(pyo3::intern!(py, "final_obs"), f.bind(py))?;
+            info.set_item(pyo3::intern!(py, "_final_obs"), reset)?;
         } else {
-            info.set_item("autoreset", reset)?;
+            info.set_item(pyo3::intern!(py, "autoreset"), reset)?;
         }
         Ok(info)
     }
@@ -306,7 +302,8 @@ impl VecEnv {
             None => {
                 if let Some(p) = agent_player {
                     return Err(PyValueError::new_err(format!(
-                        "agent_player={} needs an opponent: without one the env is self-play                          (every seat is the caller's)",
+                        "agent_player={} needs an opponent: without one the env is self-play \
+                         (every seat is the caller's)",
                         shown(p)
                     )));
                 }
@@ -523,7 +520,7 @@ impl VecEnv {
     ) -> PyResult<Bound<'py, PyTuple>> {
         self.read_actions(actions)?;
         let out = self.next_outputs(py);
-        if self.core.is_general() {
+        if self.core.has_opponent() {
             let saved = self.undo_point();
             if let Err(e) = self.run_general(py, true, &out) {
                 if let Some(saved) = saved {

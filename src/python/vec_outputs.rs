@@ -10,27 +10,6 @@ use pyo3::types::PyDict;
 use super::vec_env::ObsKind;
 use crate::batch::{step_outputs, Dims, ObsOut, PerEnv, StepBuffers};
 
-/// Which optional outputs `info` shows (the table's `when` column).
-#[derive(Clone, Copy)]
-pub(crate) struct Shown {
-    /// The env plays against an opponent.
-    pub(crate) opponent: bool,
-    /// Illegal actions lose instead of raising.
-    pub(crate) illegal_loss: bool,
-}
-
-impl Shown {
-    fn always(&self) -> bool {
-        true
-    }
-    fn opponent(&self) -> bool {
-        self.opponent
-    }
-    fn illegal_loss(&self) -> bool {
-        self.illegal_loss
-    }
-}
-
 /// Zeros shaped `(n,)` or `(n, len)`; `None` for an output the batch does not produce.
 fn zeros<T: numpy::Element>(
     py: Python<'_>,
@@ -82,7 +61,7 @@ impl<'py> ObsGuard<'py> {
 }
 
 macro_rules! declare_outputs {
-    ($($field:ident: $t:ty, $per_env:ident, $key:literal $when:ident;)*) => {
+    ($($field:ident: $t:ty, $per_env:ident, $key:literal;)*) => {
         /// The arrays one `reset`/`step` fills and returns: one per step output
         /// (`None` where the batch does not produce it), the observations, and
         /// `truncated`, which no step writes (all False: fresh zeros, or with
@@ -139,12 +118,10 @@ macro_rules! declare_outputs {
                 })
             }
 
-            /// Puts the outputs with an `info` key into `info`, as `shown` says.
-            pub(crate) fn fill_info(&self, py: Python<'_>, shown: Shown, info: &Bound<'_, PyDict>) -> PyResult<()> {
-                $(if !$key.is_empty() && shown.$when() {
-                    if let Some(a) = &self.$field {
-                        info.set_item($key, a.bind(py))?;
-                    }
+            /// Puts the outputs this batch produces that have an `info` key into `info`.
+            pub(crate) fn fill_info(&self, py: Python<'_>, info: &Bound<'_, PyDict>) -> PyResult<()> {
+                $(if let (false, Some(a)) = ($key.is_empty(), &self.$field) {
+                    info.set_item(pyo3::intern!(py, $key), a.bind(py))?;
                 })*
                 Ok(())
             }
