@@ -12,11 +12,19 @@ install of an ecosystem cannot pass as "skipped".
 """
 
 import os
+import signal
 import sys
 import warnings
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# A parent that starts the suite with SIGINT ignored (a background job of a
+# non-interactive shell, some CI runners) would make every simulated Ctrl-C a no-op
+# and the interrupt tests wait forever; the tests are about Ctrl-C reaching Python,
+# so Python's own handler is put back (subprocesses then start with the default).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # When a property fails, hypothesis imports libcst to write its patch file, and libcst
 # triggers a DeprecationWarning (from mypy_extensions) that `filterwarnings = error`
