@@ -711,20 +711,8 @@ impl<'a> Envs<'a> {
     fn split_at(self, mid: usize) -> (Envs<'a>, Envs<'a>) {
         let (ga, gb) = self.games.split_at_mut(mid);
         let (na, nb) = self.needs_reset.split_at_mut(mid);
-        let (aa, ab) = match self.actions {
-            Some(a) => {
-                let (x, y) = a.split_at(mid);
-                (Some(x), Some(y))
-            }
-            None => (None, None),
-        };
-        let (va, vb) = match self.versus {
-            Some(v) => {
-                let (x, y) = v.split_at(mid);
-                (Some(x), Some(y))
-            }
-            None => (None, None),
-        };
+        let (aa, ab) = self.actions.map(|a| a.split_at(mid)).unzip();
+        let (va, vb) = self.versus.map(|v| v.split_at(mid)).unzip();
         (
             Envs {
                 games: ga,
@@ -761,36 +749,9 @@ impl<'a> Envs<'a> {
             return self.run_serial(out, d, mode);
         }
         let mid = n / 2;
-        let (ga, gb) = self.games.split_at_mut(mid);
-        let (na, nb) = self.needs_reset.split_at_mut(mid);
-        let (aa, ab) = match self.actions {
-            Some(a) => {
-                let (x, y) = a.split_at(mid);
-                (Some(x), Some(y))
-            }
-            None => (None, None),
-        };
+        let (ea, eb) = self.split_at(mid);
         let (oa, ob) = out.split_at(mid, d);
-        rayon::join(
-            || {
-                Envs {
-                    games: ga,
-                    needs_reset: na,
-                    actions: aa,
-                    versus: None,
-                }
-                .run(oa, d, mode)
-            },
-            || {
-                Envs {
-                    games: gb,
-                    needs_reset: nb,
-                    actions: ab,
-                    versus: None,
-                }
-                .run(ob, d, mode)
-            },
-        );
+        rayon::join(|| ea.run(oa, d, mode), || eb.run(ob, d, mode));
     }
 
     /// The self-play step (illegal actions lose where `d.illegal_loss`).
