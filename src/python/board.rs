@@ -13,7 +13,7 @@ use super::args::{
 use super::errors::{IllegalMoveError, InvalidPositionError};
 use super::intake::{int_array, Axis, Spec};
 use super::interrupt::run_count;
-use super::rules::{rules_kwargs, rules_or_keywords, Rules as PyRules};
+use super::rules::{rules_kwargs, rules_or_keywords, rules_properties, CarriesRules, Rules as PyRules};
 use crate::{Game, MoveError, Rules};
 
 /// `obj` borrowed as an `inarow.Board` (`what` names the argument in the error).
@@ -45,13 +45,16 @@ pub struct Board {
     pub(crate) game: Game,
 }
 
-impl Board {
-    fn rules(&self) -> &Rules {
+impl CarriesRules for Board {
+    fn core_rules(&self) -> &Rules {
         self.game.rules()
     }
+}
+rules_properties!(Board, with_value);
 
+impl Board {
     fn action_arg(&self, obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let n = self.rules().num_actions();
+        let n = self.core_rules().num_actions();
         match int_value(obj, "action")? {
             IntValue::Fits(v) if v >= 0 && (v as u64) < n as u64 => Ok(v as usize),
             IntValue::Fits(v) => Err(MoveError::OutOfRange {
@@ -71,13 +74,13 @@ impl Board {
     }
 
     fn rules_kwargs(&self) -> String {
-        rules_kwargs(self.rules())
+        rules_kwargs(self.core_rules())
     }
 
     /// A 0-based player from the Python argument `player` (1..players; None or
     /// omitted: the side to move).
     fn player_arg(&self, player: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-        let p = self.rules().players();
+        let p = self.core_rules().players();
         match player.filter(|o| !o.is_none()) {
             None => Ok(self.game.to_move()),
             Some(obj) => match int_arg(obj, "player")? {
@@ -248,36 +251,6 @@ impl Board {
         PyBytes::new(py, &crate::to_bytes(&self.game))
     }
 
-    /// The rules, as an `inarow.Rules` value.
-    #[getter(rules)]
-    fn rules_value(&self) -> PyRules {
-        (*self.rules()).into()
-    }
-    #[getter]
-    fn width(&self) -> usize {
-        self.rules().width()
-    }
-    #[getter]
-    fn height(&self) -> usize {
-        self.rules().height()
-    }
-    #[getter]
-    fn k(&self) -> usize {
-        self.rules().k()
-    }
-    #[getter]
-    fn players(&self) -> usize {
-        self.rules().players()
-    }
-    #[getter]
-    fn gravity(&self) -> bool {
-        self.rules().gravity()
-    }
-    /// `width` with gravity, `width * height` without.
-    #[getter]
-    fn num_actions(&self) -> usize {
-        self.rules().num_actions()
-    }
     /// The winner 1..players, or None.
     #[getter]
     fn winner(&self) -> Option<usize> {
@@ -341,7 +314,7 @@ impl Board {
     /// Whether `action` is legal now (False for any integer out of range).
     fn is_legal(&self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(match int_arg(action, "action")? {
-            Some(v) if v >= 0 && (v as u64) < self.rules().num_actions() as u64 => {
+            Some(v) if v >= 0 && (v as u64) < self.core_rules().num_actions() as u64 => {
                 self.game.is_legal(v as usize)
             }
             _ => false,
@@ -355,14 +328,14 @@ impl Board {
 
     /// numpy bool array `(num_actions,)`, True where the action is legal.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mut mask = vec![false; self.rules().num_actions()];
+        let mut mask = vec![false; self.core_rules().num_actions()];
         self.game.write_legal_mask(&mut mask);
         mask.into_pyarray(py)
     }
 
     /// numpy int8 array `(height, width)`: 0 empty, 1..players owner; row 0 is the top.
     fn to_numpy<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
-        let r = self.rules();
+        let r = self.core_rules();
         let mut cells = vec![0i8; r.num_cells()];
         self.game.write_cells(&mut cells);
         Array2::from_shape_vec((r.height(), r.width()), cells)
@@ -384,7 +357,7 @@ impl Board {
     ) -> PyResult<Bound<'py, PyAny>> {
         let dtype = PlaneDtype::from_arg(dtype, "dtype")?;
         let me = self.player_arg(player)?;
-        let r = self.rules();
+        let r = self.core_rules();
         let shape = (r.players(), r.height(), r.width());
         let n = shape.0 * shape.1 * shape.2;
         Ok(match dtype {
@@ -419,7 +392,7 @@ impl Board {
     /// the winner and -1 for every other player once someone has won; all 0 on a
     /// draw or while the game runs. `returns()[i]` is player i + 1's.
     fn returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        let mut out = vec![0f32; self.rules().players()];
+        let mut out = vec![0f32; self.core_rules().players()];
         self.game.write_returns(&mut out);
         out.into_pyarray(py)
     }
@@ -432,7 +405,7 @@ impl Board {
 
     /// The owner of cell (row, col): 0 empty, else 1..players.
     fn owner(&self, row: &Bound<'_, PyAny>, col: &Bound<'_, PyAny>) -> PyResult<u8> {
-        let r = self.rules();
+        let r = self.core_rules();
         let (h, w) = (r.height() as i64, r.width() as i64);
         match (int_arg(row, "row")?, int_arg(col, "col")?) {
             (Some(rr), Some(cc)) if (0..h).contains(&rr) && (0..w).contains(&cc) => {
@@ -555,7 +528,7 @@ impl Board {
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.rules().hash(&mut h);
+        self.core_rules().hash(&mut h);
         self.game.hash().hash(&mut h);
         h.finish()
     }
@@ -584,7 +557,7 @@ impl Board {
 
     /// The board in ASCII: `X` player 1, `O` player 2, then `A`, `B`...; `.` empty.
     fn __str__(&self) -> String {
-        let r = self.rules();
+        let r = self.core_rules();
         let mut s = String::new();
         for row in 0..r.height() {
             let line: Vec<String> = (0..r.width())

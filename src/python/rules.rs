@@ -26,6 +26,67 @@ impl From<CoreRules> for Rules {
     }
 }
 
+/// A class that carries rules (`Rules`, `Board`, `VecEnv`): `rules_properties!` gives it
+/// the rules' fields as read-only properties, defined once for all three.
+pub(crate) trait CarriesRules {
+    fn core_rules(&self) -> &CoreRules;
+}
+
+/// The read-only properties `width`, `height`, `k`, `players`, `gravity` and `num_actions`
+/// on a `CarriesRules` class; `with_value` adds `rules`, the `inarow.Rules` value itself.
+macro_rules! rules_properties {
+    ($class:ty) => {
+        #[pyo3::pymethods]
+        impl $class {
+            #[getter]
+            fn width(&self) -> usize {
+                $crate::python::rules::CarriesRules::core_rules(self).width()
+            }
+            #[getter]
+            fn height(&self) -> usize {
+                $crate::python::rules::CarriesRules::core_rules(self).height()
+            }
+            #[getter]
+            fn k(&self) -> usize {
+                $crate::python::rules::CarriesRules::core_rules(self).k()
+            }
+            #[getter]
+            fn players(&self) -> usize {
+                $crate::python::rules::CarriesRules::core_rules(self).players()
+            }
+            #[getter]
+            fn gravity(&self) -> bool {
+                $crate::python::rules::CarriesRules::core_rules(self).gravity()
+            }
+            /// `width` with gravity (an action is a column), `width * height` without.
+            #[getter]
+            fn num_actions(&self) -> usize {
+                $crate::python::rules::CarriesRules::core_rules(self).num_actions()
+            }
+        }
+    };
+    ($class:ty, with_value) => {
+        $crate::python::rules::rules_properties!($class);
+
+        #[pyo3::pymethods]
+        impl $class {
+            /// The rules, as an `inarow.Rules` value.
+            #[getter(rules)]
+            fn rules_value(&self) -> $crate::python::rules::Rules {
+                (*$crate::python::rules::CarriesRules::core_rules(self)).into()
+            }
+        }
+    };
+}
+pub(crate) use rules_properties;
+
+impl CarriesRules for Rules {
+    fn core_rules(&self) -> &CoreRules {
+        &self.rules
+    }
+}
+rules_properties!(Rules);
+
 /// The five rule keywords as `Rules(...)` and `repr(board)` spell them.
 pub(crate) fn rules_kwargs(r: &CoreRules) -> String {
     format!(
@@ -158,32 +219,6 @@ impl Rules {
             r.gravity(),
         );
         Ok(rules_from_args(width, height, k, players, gravity, own)?.into())
-    }
-
-    #[getter]
-    fn width(&self) -> usize {
-        self.rules.width()
-    }
-    #[getter]
-    fn height(&self) -> usize {
-        self.rules.height()
-    }
-    #[getter]
-    fn k(&self) -> usize {
-        self.rules.k()
-    }
-    #[getter]
-    fn players(&self) -> usize {
-        self.rules.players()
-    }
-    #[getter]
-    fn gravity(&self) -> bool {
-        self.rules.gravity()
-    }
-    /// `width` with gravity (an action is a column), `width * height` without.
-    #[getter]
-    fn num_actions(&self) -> usize {
-        self.rules.num_actions()
     }
 
     /// The five fields as a dict: `Board(**rules.to_dict())` spells the keyword form.

@@ -13,13 +13,14 @@ use super::board::Board;
 use super::errors::IllegalMoveError;
 use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
-use super::rules::{rules_or_keywords, Rules as PyRules};
+use super::rules::{rules_or_keywords, rules_properties, CarriesRules};
 use super::vec_opponent::{agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches};
 use super::vec_outputs::Outputs;
 use crate::batch::{
     AgentSeat, Autoreset, Opponent, OpponentKind, SimulateConfig, VecGames, MAX_ENVS,
 };
 use crate::watch::CancelToken;
+use crate::Rules;
 
 /// Bytes of output buffers a batch may ask for.
 const MAX_BUFFER_BYTES: u128 = 16 << 30;
@@ -99,6 +100,13 @@ pub struct VecEnv {
     /// `agent_player=` as given (an int or "random"), with an opponent.
     agent_player: Option<Py<PyAny>>,
 }
+
+impl CarriesRules for VecEnv {
+    fn core_rules(&self) -> &Rules {
+        self.core.rules()
+    }
+}
+rules_properties!(VecEnv, with_value);
 
 impl VecEnv {
     /// The arrays the next call fills: the same ones with `reuse_buffers`, else fresh.
@@ -369,35 +377,6 @@ impl VecEnv {
     #[getter]
     fn num_envs(&self) -> usize {
         self.core.num_envs()
-    }
-    #[getter]
-    fn num_actions(&self) -> usize {
-        self.core.rules().num_actions()
-    }
-    /// The rules, as an `inarow.Rules` value.
-    #[getter(rules)]
-    fn rules_value(&self) -> PyRules {
-        (*self.core.rules()).into()
-    }
-    #[getter]
-    fn width(&self) -> usize {
-        self.core.rules().width()
-    }
-    #[getter]
-    fn height(&self) -> usize {
-        self.core.rules().height()
-    }
-    #[getter]
-    fn k(&self) -> usize {
-        self.core.rules().k()
-    }
-    #[getter]
-    fn players(&self) -> usize {
-        self.core.rules().players()
-    }
-    #[getter]
-    fn gravity(&self) -> bool {
-        self.core.rules().gravity()
     }
     /// "next_step", "same_step" or "disabled".
     #[getter]
