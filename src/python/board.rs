@@ -13,7 +13,9 @@ use super::args::{
 use super::errors::{IllegalMoveError, InvalidPositionError};
 use super::intake::{int_array, Axis, Spec};
 use super::interrupt::run_count;
-use super::rules::{rules_kwargs, rules_or_keywords, rules_properties, CarriesRules, Rules as PyRules};
+use super::rules::{
+    rules_kwargs, rules_or_keywords, rules_properties, CarriesRules, Rules as PyRules,
+};
 use crate::{Game, MoveError, Rules};
 
 /// `obj` borrowed as an `inarow.Board` (`what` names the argument in the error).
