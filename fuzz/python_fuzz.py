@@ -20,7 +20,7 @@ import atheris
 
 # The oracle both fuzzers share (allowed exceptions, state unchanged when refused).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from api_oracle import BadIndex, attempt, board_state  # noqa: E402
+from api_oracle import BadIndex, attempt, board_state, env_state, strided_view  # noqa: E402
 
 with atheris.instrument_imports():
     import numpy as np
@@ -86,21 +86,7 @@ def array(fdp, max_dims=4, max_side=6):
                 flat[i] = hostile(fdp) if dtype.kind == "O" else fdp.ConsumeIntInRange(-2, 5)
             except (TypeError, ValueError, OverflowError):
                 pass
-    view = fdp.ConsumeIntInRange(0, 3)
-    if view == 1 and arr.ndim:
-        arr = arr[::-1]
-    elif view == 2 and arr.ndim:
-        arr = np.repeat(arr, 2, axis=0)[::2]
-    elif view == 3:
-        arr = arr.T
-    return arr
-
-
-def env_state(env):
-    return [
-        (b.to_numpy().tolist(), b.moves, b.current_player, b.winner)
-        for b in (env.board(i) for i in range(env.num_envs))
-    ]
+    return strided_view(arr, fdp.ConsumeIntInRange(0, 3))
 
 
 def small_rules(fdp):

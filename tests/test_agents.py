@@ -5,11 +5,10 @@ from __future__ import annotations
 import functools
 import math
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from harness import TIC_TAC_TOE_ARGS, play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import played_boards
@@ -309,18 +308,9 @@ def test_calling_with_anything_but_a_board_is_a_type_error():
 
 
 def test_the_cli_plays_against_an_agent():
-    def play(*args, stdin=""):
-        return subprocess.run(
-            [sys.executable, "-m", "inarow", "play", *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-
-    ttt = ["--width", "3", "--height", "3", "--k", "3", "--no-gravity"]
     # Tic-tac-toe against a full-depth search: the human never wins.
-    r = play(*ttt, "--opponent", "negamax:9", "--seed", "1", stdin="0 0\n0 1\n0 2\n1 0\n2 2\n2 0\n")
+    moves = "0 0\n0 1\n0 2\n1 0\n2 2\n2 0\n"
+    r = play(*TIC_TAC_TOE_ARGS, "--opponent", "negamax:9", "--seed", "1", stdin=moves)
     assert r.returncode == 0, r.stderr
     assert "engine (negamax:9)" in r.stdout and "you win" not in r.stdout
     r = play("--opponent", "greedy", "--first", "engine", "--seed", "2", stdin="3\n3\n3\n")

@@ -3,6 +3,7 @@ value and what is allowed, and no change to the board."""
 
 import numpy as np
 import pytest
+from api_oracle import board_state
 
 import inarow
 from inarow import Board, IllegalMoveError, InvalidPositionError, InvalidRulesError
@@ -12,29 +13,15 @@ TTT = {"width": 3, "height": 3, "k": 3, "gravity": False}
 TTT_DRAW = [0, 1, 2, 4, 3, 5, 7, 6, 8]
 
 
-def state(board):
-    return (
-        board.to_numpy().tolist(),
-        board.moves,
-        board.current_player,
-        board.winner,
-        board.is_draw,
-        board.is_over,
-        board.legal_moves(),
-        board.zobrist,
-        board.to_bytes(),
-    )
-
-
 def refuse(board, call, exc, *fragments):
     """`call()` raises `exc` whose message holds every fragment; `board` is unchanged."""
-    before = state(board)
+    before = board_state(board)
     with pytest.raises(exc) as info:
         call()
     message = str(info.value)
     for fragment in fragments:
         assert fragment in message, f"{fragment!r} not in {message!r}"
-    assert state(board) == before, "a refused call changed the board"
+    assert board_state(board) == before, "a refused call changed the board"
     return message
 
 

@@ -52,6 +52,12 @@ def same_line(line, expected):
     return line in (list(expected), list(expected)[::-1])
 
 
+def picture(drawing):
+    """The grid (list of rows, top row first) of a drawing: one word a row, `.` an
+    empty cell, a digit the player owning the cell."""
+    return [[0 if cell == "." else int(cell) for cell in row] for row in drawing.split()]
+
+
 # -- the article game ------------------------------------------------------------
 
 
@@ -417,10 +423,16 @@ def test_from_numpy_accepts_possible_positions():
     assert board.move(4) == played.move(4)
     assert snapshot(board)["grid"] == snapshot(played)["grid"]
     # A line of more than k stones is still one last move.
-    six = [[0] * 7 for _ in range(6)]
-    six[5] = [1, 1, 1, 1, 1, 1, 2]
-    six[4] = [2, 2, 2, 0, 0, 0, 0]
-    six[3] = [2, 0, 0, 0, 0, 0, 0]
+    six = picture(
+        """
+        .......
+        .......
+        .......
+        2......
+        222....
+        1111112
+        """
+    )
     assert Board.from_numpy(six).winner == 1
 
 
@@ -435,14 +447,16 @@ LOADED_WINS = {
     # Connect Four: player 1's diagonal from (5, 1) up to (2, 4); (5, 0) is off it.
     "connect four": (
         {
-            "arr": [
-                [0, 0, 0, 0, 0, 0, 0],
-                [0, 0, 0, 0, 0, 0, 0],
-                [0, 0, 0, 0, 1, 0, 0],
-                [0, 0, 0, 1, 2, 0, 0],
-                [0, 0, 1, 2, 2, 0, 0],
-                [1, 1, 2, 2, 1, 0, 0],
-            ]
+            "arr": picture(
+                """
+                .......
+                .......
+                ....1..
+                ...12..
+                ..122..
+                11221..
+                """
+            )
         },
         [(5, 1), (4, 2), (3, 3), (2, 4)],
     ),
@@ -493,14 +507,16 @@ IMPOSSIBLE = {
     # columns 1..3 and (5, 5). Counts 8 and 7, but no one stone made both lines.
     "two separate lines": (
         {
-            "arr": [
-                [0, 0, 0, 0, 0, 0, 0],
-                [0, 0, 0, 0, 0, 0, 0],
-                [1, 0, 0, 0, 0, 0, 1],
-                [1, 0, 0, 0, 0, 0, 1],
-                [1, 2, 2, 2, 0, 0, 1],
-                [1, 2, 2, 2, 0, 2, 1],
-            ]
+            "arr": picture(
+                """
+                .......
+                .......
+                1.....1
+                1.....1
+                1222..1
+                1222.21
+                """
+            )
         },
         "single last move",
     ),
@@ -508,14 +524,16 @@ IMPOSSIBLE = {
     # (5, 6), is not on it, so no last move of player 1 made the line.
     "line buried under the loser's stones": (
         {
-            "arr": [
-                [0, 0, 0, 0, 0, 0, 0],
-                [2, 0, 0, 0, 0, 0, 0],
-                [1, 0, 0, 0, 0, 0, 0],
-                [1, 0, 0, 0, 0, 0, 0],
-                [1, 0, 0, 0, 0, 0, 0],
-                [1, 2, 2, 2, 0, 0, 1],
-            ]
+            "arr": picture(
+                """
+                .......
+                2......
+                1......
+                1......
+                1......
+                1222..1
+                """
+            )
         },
         "single last move",
     ),

@@ -5,23 +5,12 @@ the agent's mean return against random rises. Needs torch; marker ``ecosystem``.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from harness import load_example
 
 torch = pytest.importorskip("torch", reason="torch is not installed")
 pytestmark = pytest.mark.ecosystem
-
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "cleanrl_masked_ppo.py"
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location("cleanrl_masked_ppo", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +25,7 @@ def test_masked_ppo_learns_against_random():
     """Tic-tac-toe, random seats: the mean return starts near 0 (a random player)
     and passes +0.7 within 40k steps on seeds 0-2; the bounds leave a wide margin."""
     lines: list[str] = []
-    history = load_example().train(total_steps=24_576, seed=0, log=lines.append)
+    history = load_example("cleanrl_masked_ppo").train(total_steps=24_576, seed=0, log=lines.append)
     returns = history["mean_return"]
     assert len(returns) == len(lines) == 24
     assert min(history["episodes"]) > 50
@@ -46,7 +35,7 @@ def test_masked_ppo_learns_against_random():
 
 
 def test_the_masks_reach_the_sampler_on_connect_four():
-    history = load_example().train(
+    history = load_example("cleanrl_masked_ppo").train(
         total_steps=4096, num_envs=32, rules=dict(), opponent="greedy", seed=1, log=lambda _: None
     )
     assert len(history["mean_return"]) == 2

@@ -14,7 +14,7 @@ conftest.py). `fuzz/python_fuzz.py` does the same from raw bytes under atheris.
 import numpy as np
 import pytest
 import strategies
-from api_oracle import BadIndex, attempt, board_state
+from api_oracle import BadIndex, attempt, board_state, env_state, strided_view
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -204,14 +204,7 @@ def hostile_arrays(draw, max_dims=4, max_side=6, small_values=True):
             elements = st.integers(lo, min(int(np.iinfo(dtype).max), 5))
         arr = draw(hnp.arrays(dtype, shape, elements=elements))
     # Non-contiguous views: reversed, strided, transposed.
-    view = draw(st.integers(0, 3))
-    if view == 1 and arr.ndim:
-        arr = arr[::-1]
-    elif view == 2 and arr.ndim:
-        arr = np.repeat(arr, 2, axis=0)[::2]
-    elif view == 3:
-        arr = arr.T
-    return arr
+    return strided_view(arr, draw(st.integers(0, 3)))
 
 
 @given(hostile_arrays(max_dims=3), hostile, hostile, st.booleans())
@@ -236,13 +229,6 @@ def test_winners_with_hostile_objects(obj):
 
 
 # -- VecEnv.step -------------------------------------------------------------------------
-
-
-def env_state(env):
-    return [
-        (b.to_numpy().tolist(), b.moves, b.current_player, b.winner)
-        for b in (env.board(i) for i in range(env.num_envs))
-    ]
 
 
 @st.composite

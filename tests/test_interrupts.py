@@ -53,6 +53,20 @@ def in_background(call) -> tuple[threading.Thread, list[object]]:
     return thread, outcome
 
 
+def cancel_in_background(call, cancel, after: float = 0.3, bound: float | None = None) -> None:
+    """Runs `call` in the background and `cancel()` after `after` seconds: the call
+    ends with `CancelledError` (within `bound` seconds of the cancel, when given)."""
+    thread, outcome = in_background(call)
+    time.sleep(after)
+    sent = time.perf_counter()
+    cancel()
+    thread.join(timeout=10)
+    assert not thread.is_alive(), "the call survived the cancel"
+    if bound is not None:
+        assert time.perf_counter() - sent < bound
+    assert len(outcome) == 1 and isinstance(outcome[0], inarow.CancelledError), outcome
+
+
 def test_ctrl_c_lands_in_simulate_and_it_runs_again():
     land(lambda: inarow.simulate(10**12, seed=0))
     assert inarow.simulate(1000, seed=0).games == 1000
@@ -73,40 +87,12 @@ def test_ctrl_c_lands_in_perft_and_the_board_is_unchanged():
 
 def test_cancel_event_stops_a_background_simulate():
     event = threading.Event()
-    errors: list[BaseException] = []
-
-    def work():
-        try:
-            inarow.simulate(10**12, seed=1, cancel=event)
-        except BaseException as e:  # noqa: BLE001 - recorded for the assertion
-            errors.append(e)
-
-    worker = threading.Thread(target=work)
-    worker.start()
-    time.sleep(0.2)
-    event.set()
-    worker.join(timeout=10)
-    assert not worker.is_alive()
-    assert len(errors) == 1 and isinstance(errors[0], inarow.CancelledError)
+    cancel_in_background(lambda: inarow.simulate(10**12, seed=1, cancel=event), event.set, 0.2)
 
 
 def test_solver_cancel_from_another_thread():
     solver = inarow.Solver(tt_bytes=1 << 20)
-    errors: list[BaseException] = []
-
-    def work():
-        try:
-            solver.solve(HARD_SOLVE)
-        except BaseException as e:  # noqa: BLE001 - recorded for the assertion
-            errors.append(e)
-
-    worker = threading.Thread(target=work)
-    worker.start()
-    time.sleep(0.3)
-    solver.cancel()
-    worker.join(timeout=10)
-    assert not worker.is_alive()
-    assert len(errors) == 1 and isinstance(errors[0], inarow.CancelledError)
+    cancel_in_background(lambda: solver.solve(HARD_SOLVE), solver.cancel)
     assert solver.solve(inarow.Board.from_pons("2252576253462244111563365343671351441")) == -1
 
 
@@ -164,14 +150,8 @@ def test_cancel_stops_every_call_running_or_queued_and_no_later_one():
 def test_cancel_lands_on_the_largest_solver_board():
     # 8x7 fills the 64-bit layout: the largest board the solver takes.
     solver = inarow.Solver(tt_bytes=1 << 20)
-    thread, outcome = in_background(lambda: solver.solve(inarow.Board(width=8, height=7)))
-    time.sleep(0.3)
-    sent = time.perf_counter()
-    solver.cancel()
-    thread.join(timeout=10)
-    assert not thread.is_alive()
-    assert time.perf_counter() - sent < 5.0
-    assert len(outcome) == 1 and isinstance(outcome[0], inarow.CancelledError)
+    board = inarow.Board(width=8, height=7)
+    cancel_in_background(lambda: solver.solve(board), solver.cancel, bound=5.0)
 
 
 # Boards where every node has hundreds of actions: a poll by depth waits for a
@@ -202,15 +182,11 @@ def test_ctrl_c_lands_in_counts_on_big_boards(board, count):
 def test_ctrl_c_and_cancel_land_in_simulate_on_gomoku(size):
     land(lambda: inarow.simulate(10**12, width=size, height=size, k=5, gravity=False), bound=5.0)
     event = threading.Event()
-    thread, outcome = in_background(
-        lambda: inarow.simulate(10**12, width=size, height=size, k=5, gravity=False, cancel=event)
+    cancel_in_background(
+        lambda: inarow.simulate(10**12, width=size, height=size, k=5, gravity=False, cancel=event),
+        event.set,
+        bound=5.0,
     )
-    time.sleep(0.3)
-    sent = time.perf_counter()
-    event.set()
-    thread.join(timeout=10)
-    assert time.perf_counter() - sent < 5.0
-    assert len(outcome) == 1 and isinstance(outcome[0], inarow.CancelledError)
 
 
 def test_a_progress_callback_that_raised_is_not_called_again():

@@ -8,6 +8,7 @@ import os
 
 import numpy as np
 import pytest
+from harness import TIC_TAC_TOE_ARGS, play
 
 import inarow
 from inarow.pretrained import PRETRAINED, _weights_path
@@ -87,22 +88,9 @@ def test_move_accuracy_batches_network_agents():
 
 
 def test_the_cli_plays_against_the_pretrained_network():
-    import subprocess
-    import sys
-
-    def play(*args, stdin=""):
-        return subprocess.run(
-            [sys.executable, "-m", "inarow", "play", *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-
-    ttt = ["--width", "3", "--height", "3", "--k", "3", "--no-gravity"]
     # The human's scripted cells (occupied ones are refused and skipped): it never wins.
     moves = "".join(f"{r} {c}\n" for r in range(3) for c in range(3))
-    r = play(*ttt, "--opponent", "pretrained:16", stdin=moves)
+    r = play(*TIC_TAC_TOE_ARGS, "--opponent", "pretrained:16", stdin=moves)
     assert r.returncode == 0, r.stderr
     assert "engine (pretrained:16)" in r.stdout and "you win" not in r.stdout
     assert "draw" in r.stdout or "player 2 wins" in r.stdout

@@ -3,28 +3,17 @@ each player's last move of a finished game carries its result, nothing else does
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from harness import load_example
 
 import inarow
-
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "selfplay_credit.py"
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location("selfplay_credit", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize(
     "rules", [dict(width=3, height=3, k=3, gravity=False), dict(players=3, k=3)]
 )
 def test_credit_matches_a_board_replay(rules):
-    ex = load_example()
+    ex = load_example("selfplay_credit")
     n, steps = 12, 80
     env = inarow.VecEnv(n, seed=4, **rules)
     r = ex.rollout(env, steps)
@@ -63,5 +52,5 @@ def test_credit_matches_a_board_replay(rules):
 
 
 def test_the_example_runs(capsys):
-    load_example().main()
+    load_example("selfplay_credit").main()
     assert "zero-sum" in capsys.readouterr().out

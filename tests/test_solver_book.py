@@ -94,25 +94,26 @@ def test_book_analysis_agrees_with_pons_per_move_truth(book_solver):
     assert checked > 0
 
 
-def test_book_values_agree_with_the_search_at_ply_4():
-    rng = random.Random(4)
+@pytest.mark.parametrize(
+    "plies, boards, tt_bytes, in_book",
+    [(4, 3, 1 << 16, True), (5, 2, 64 << 20, False)],
+    ids=["ply-4-from-the-book", "ply-5-past-the-book-searches"],
+)
+def test_book_solver_agrees_with_the_search_in_and_past_the_book(plies, boards, tt_bytes, in_book):
+    """Random positions (seeded by their ply count): within the book's plies the book
+    solver answers without a search, past them it falls back to the search; either way
+    its value is the searcher's. The book solver's table is sized for what it does."""
+    rng = random.Random(plies)
     searcher = inarow.Solver(tt_bytes=64 << 20, book=False)
-    book_solver = inarow.Solver(tt_bytes=1 << 16)
-    for _ in range(3):
-        board = random_board(rng, 4)
+    book_solver = inarow.Solver(tt_bytes=tt_bytes)
+    for _ in range(boards):
+        board = random_board(rng, plies)
         assert book_solver.solve(board, weak=True) == searcher.solve(board, weak=True), board.moves
-        assert book_solver.nodes == 0
-        assert searcher.nodes > 0
-
-
-def test_positions_past_the_book_fall_back_to_the_search():
-    rng = random.Random(5)
-    searcher = inarow.Solver(tt_bytes=64 << 20, book=False)
-    book_solver = inarow.Solver(tt_bytes=64 << 20)
-    for _ in range(2):
-        board = random_board(rng, 5)
-        assert book_solver.solve(board, weak=True) == searcher.solve(board, weak=True), board.moves
-        assert book_solver.nodes > 0
+        if in_book:
+            assert book_solver.nodes == 0
+            assert searcher.nodes > 0
+        else:
+            assert book_solver.nodes > 0
 
 
 def test_analyze_of_a_ply_3_position_is_consistent_and_free():
