@@ -338,20 +338,9 @@ fn the_perfect_agent_on_7x6_plays_the_solver_best_score() {
     }
 }
 
-fn run(
-    rules: Rules,
-    a: Agent,
-    b: Agent,
-    games: u64,
-    seed: u64,
-    swap: bool,
-    threads: usize,
-) -> MatchResult {
-    run_from(rules, a, b, games, seed, swap, threads, 0)
-}
-
+/// `a` against `b` under `rules`, after `opening_plies` random moves.
 #[allow(clippy::too_many_arguments)]
-fn run_from(
+fn run(
     rules: Rules,
     a: Agent,
     b: Agent,
@@ -382,8 +371,8 @@ fn match_totals_add_up_and_do_not_depend_on_threads() {
             Agent::Greedy,
         ),
     ] {
-        let one = run(rules, a, b, 301, 7, true, 1);
-        let two = run(rules, a, b, 301, 7, true, 3);
+        let one = run(rules, a, b, 301, 7, true, 1, 0);
+        let two = run(rules, a, b, 301, 7, true, 3, 0);
         assert_eq!(one, two);
         let t = one.total;
         assert_eq!(t.games, 301);
@@ -398,11 +387,11 @@ fn match_totals_add_up_and_do_not_depend_on_threads() {
         }
         assert_eq!(sum, t);
         assert_ne!(
-            run(rules, a, b, 301, 8, true, 2),
+            run(rules, a, b, 301, 8, true, 2, 0),
             one,
             "another seed, other games"
         );
-        let fixed = run(rules, a, b, 50, 7, false, 2);
+        let fixed = run(rules, a, b, 50, 7, false, 2, 0);
         assert_eq!(fixed.seats[0].games, 50);
     }
 }
@@ -410,29 +399,14 @@ fn match_totals_add_up_and_do_not_depend_on_threads() {
 #[test]
 fn greedy_beats_random_and_swapping_mirrors_the_match() {
     let c4 = Rules::connect_four();
-    let r = run(c4, Agent::Greedy, Agent::Random, 2000, 1, true, 2);
+    let r = run(c4, Agent::Greedy, Agent::Random, 2000, 1, true, 2, 0);
     assert!(r.total.wins > 1700, "{r:?}");
-    let back = run(c4, Agent::Random, Agent::Greedy, 2000, 1, true, 2);
+    let back = run(c4, Agent::Random, Agent::Greedy, 2000, 1, true, 2, 0);
     assert!(back.total.losses > 1700, "{back:?}");
     // Swapping the agents replays the same games with the seats exchanged.
-    let ab = run(
-        c4,
-        Agent::Greedy,
-        Agent::Negamax { depth: 1 },
-        400,
-        5,
-        true,
-        2,
-    );
-    let ba = run(
-        c4,
-        Agent::Negamax { depth: 1 },
-        Agent::Greedy,
-        400,
-        5,
-        true,
-        2,
-    );
+    let negamax1 = Agent::Negamax { depth: 1 };
+    let ab = run(c4, Agent::Greedy, negamax1, 400, 5, true, 2, 0);
+    let ba = run(c4, negamax1, Agent::Greedy, 400, 5, true, 2, 0);
     assert_eq!(
         (ab.total.wins, ab.total.draws, ab.total.losses),
         (ba.total.losses, ba.total.draws, ba.total.wins)
@@ -441,7 +415,7 @@ fn greedy_beats_random_and_swapping_mirrors_the_match() {
     assert_eq!(ab.moves, ba.moves);
     // Same agent on both sides: the first seat's edge shows in per-seat results, and
     // a's wins in seat 0 mirror its losses in seat 1 in distribution.
-    let same = run(c4, Agent::Random, Agent::Random, 20_000, 2, true, 2);
+    let same = run(c4, Agent::Random, Agent::Random, 20_000, 2, true, 2, 0);
     let (s0, s1) = (same.seats[0], same.seats[1]);
     assert!(s0.wins > s0.losses && s1.wins < s1.losses, "{same:?}");
     let diff = s0.wins as f64 - s1.losses as f64;
@@ -535,8 +509,8 @@ fn random_openings_diversify_deterministic_agents_and_are_shared_by_a_round() {
     let c4 = Rules::connect_four();
     let (a, b) = (Agent::Negamax { depth: 3 }, Agent::Negamax { depth: 2 });
     // Without an opening the two searchers replay very few distinct games.
-    let plain = run_from(c4, a, b, 200, 1, true, 2, 0);
-    let opened = run_from(c4, a, b, 200, 1, true, 2, 4);
+    let plain = run(c4, a, b, 200, 1, true, 2, 0);
+    let opened = run(c4, a, b, 200, 1, true, 2, 4);
     assert_eq!(opened.total.games, 200);
     assert_ne!(plain.moves, opened.moves);
     // Both games of a round start from the same opening.
@@ -557,8 +531,8 @@ fn random_openings_diversify_deterministic_agents_and_are_shared_by_a_round() {
     assert_eq!(opening(0), opening(1));
     assert_ne!(opening(1), opening(2));
     // Swap symmetry still holds with openings.
-    let ab = run_from(c4, a, b, 100, 5, true, 2, 4);
-    let ba = run_from(c4, b, a, 100, 5, true, 2, 4);
+    let ab = run(c4, a, b, 100, 5, true, 2, 4);
+    let ba = run(c4, b, a, 100, 5, true, 2, 4);
     assert_eq!(
         (ab.total.wins, ab.total.losses),
         (ba.total.losses, ba.total.wins)

@@ -31,6 +31,18 @@ pub const MAX_ENVS: usize = 1 << 24;
 /// BENCHMARKS.md.
 const GRAIN: usize = 512;
 
+/// Refuses env `env`'s action `a` outside `0..num_actions`.
+fn in_range(env: usize, a: i64, num_actions: usize) -> Result<(), ActionError> {
+    if a < 0 || a as u64 >= num_actions as u64 {
+        let error = MoveError::OutOfRange {
+            action: a as i128,
+            num_actions,
+        };
+        return Err(ActionError { env, error });
+    }
+    Ok(())
+}
+
 /// What happens to an environment whose game has ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Autoreset {
@@ -392,15 +404,7 @@ impl VecGames {
                     return Err(ActionError { env, error });
                 }
             }
-            if a < 0 || a as u64 >= num_actions as u64 {
-                return Err(ActionError {
-                    env,
-                    error: MoveError::OutOfRange {
-                        action: a as i128,
-                        num_actions,
-                    },
-                });
-            }
+            in_range(env, a, num_actions)?;
             let a = a as usize;
             let refused = if in_range_only {
                 g.is_over()
@@ -514,9 +518,10 @@ impl VecGames {
             None => (None, &no_workers),
         };
         let shared = Shared {
+            dims: d,
+            mode: self.autoreset,
             opponent,
             workers,
-            illegal_loss: self.illegal_loss,
             cancel,
             failure: &failure,
         };
@@ -526,10 +531,9 @@ impl VecGames {
             actions,
             versus,
         };
-        let mode = self.autoreset;
         match pool_for(&self.pool, n) {
-            Some(pool) => pool.install(|| envs.run_general(out, &d, mode, &shared)),
-            None => envs.run_general_serial(out, &d, mode, &shared),
+            Some(pool) => pool.install(|| envs.run_general(out, &shared)),
+            None => envs.run_general_serial(out, &shared),
         }
         match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some(e) => Err(StepError::Opponent(e)),
@@ -570,15 +574,7 @@ impl VecGames {
         assert_eq!(envs.len(), actions.len());
         let num_actions = self.rules.num_actions();
         for (&env, &a) in envs.iter().zip(actions) {
-            if a < 0 || a as u64 >= num_actions as u64 {
-                return Err(ActionError {
-                    env,
-                    error: MoveError::OutOfRange {
-                        action: a as i128,
-                        num_actions,
-                    },
-                });
-            }
+            in_range(env, a, num_actions)?;
             let g = &self.games[env];
             if !g.is_legal(a as usize) {
                 let mut probe = g.clone();
@@ -601,9 +597,10 @@ impl VecGames {
         let opponent = self.versus_opponent();
         let v = self.versus.as_mut().expect("an external opponent");
         let shared = Shared {
+            dims: d,
+            mode: self.autoreset,
             opponent,
             workers: &[],
-            illegal_loss: self.illegal_loss,
             cancel: &cancel,
             failure: &failure,
         };
@@ -617,7 +614,7 @@ impl VecGames {
             }),
         };
         for (&i, &a) in envs.iter().zip(actions) {
-            all.opponent_move(i, a as usize, &mut out, &d, self.autoreset, &shared);
+            all.opponent_move(i, a as usize, &mut out, &shared);
         }
     }
 
@@ -729,18 +726,15 @@ impl<'a> Envs<'a> {
         )
     }
 
-    fn run_general(self, out: StepBuffers<'_>, d: &Dims, mode: Autoreset, shared: &Shared<'_>) {
+    fn run_general(self, out: StepBuffers<'_>, shared: &Shared<'_>) {
         let n = self.games.len();
         if n <= GRAIN {
-            return self.run_general_serial(out, d, mode, shared);
+            return self.run_general_serial(out, shared);
         }
         let mid = n / 2;
         let (ea, eb) = self.split_at(mid);
-        let (oa, ob) = out.split_at(mid, d);
-        rayon::join(
-            || ea.run_general(oa, d, mode, shared),
-            || eb.run_general(ob, d, mode, shared),
-        );
+        let (oa, ob) = out.split_at(mid, &shared.dims);
+        rayon::join(|| ea.run_general(oa, shared), || eb.run_general(ob, shared));
     }
 
     fn run(self, out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {

@@ -104,6 +104,16 @@ impl From<super::ActionError> for StepError {
     }
 }
 
+impl AgentSeat {
+    /// The agent's (0-based) seat in a new episode of `players`.
+    fn draw(self, rng: &mut Rng, players: usize) -> u8 {
+        match self {
+            AgentSeat::Fixed(s) => s as u8,
+            AgentSeat::Random => rng.below(players as u32) as u8,
+        }
+    }
+}
+
 /// The opponent's per-env state and one worker per thread.
 pub(super) struct Versus {
     pub(super) opponent: Opponent,
@@ -136,10 +146,7 @@ impl Versus {
 
     /// Draws the agent's seat for env `i`'s new episode.
     pub(super) fn draw_seat(&mut self, i: usize, players: usize) {
-        self.seats[i] = match self.opponent.seat {
-            AgentSeat::Fixed(s) => s as u8,
-            AgentSeat::Random => self.rngs[i].below(players as u32) as u8,
-        };
+        self.seats[i] = self.opponent.seat.draw(&mut self.rngs[i], players);
     }
 
     pub(super) fn reseed(&mut self, seed: u64) {
@@ -175,9 +182,10 @@ impl<'a> VersusRows<'a> {
 
 /// What the general step shares across threads.
 pub(super) struct Shared<'a> {
+    pub(super) dims: Dims,
+    pub(super) mode: Autoreset,
     pub(super) opponent: Option<Opponent>,
     pub(super) workers: &'a [Mutex<AgentWorker>],
-    pub(super) illegal_loss: bool,
     pub(super) cancel: &'a AtomicBool,
     /// The first opponent failure; once set, the remaining envs are left as they are
     /// (the caller restores the batch).
@@ -195,13 +203,8 @@ enum Ending {
 
 /// The general step, one environment at a time (a thread's share of the batch).
 impl Envs<'_> {
-    pub(super) fn run_general_serial(
-        mut self,
-        mut out: StepBuffers<'_>,
-        d: &Dims,
-        mode: Autoreset,
-        shared: &Shared<'_>,
-    ) {
+    pub(super) fn run_general_serial(mut self, mut out: StepBuffers<'_>, shared: &Shared<'_>) {
+        let d = &shared.dims;
         for i in 0..self.games.len() {
             out.rewards[i] = 0.0;
             out.player_rewards[i * d.players..(i + 1) * d.players].fill(0.0);
@@ -219,17 +222,17 @@ impl Envs<'_> {
                     self.games[i].reset();
                     self.needs_reset[i] = false;
                     out.reset[i] = true;
-                    self.new_episode(i, d, shared);
+                    self.new_episode(i, shared);
                 } else {
                     let a = actions[i] as usize;
                     let game = &mut self.games[i];
                     let mover = game.to_move();
-                    if shared.illegal_loss && !game.is_legal(a) {
-                        self.end_episode(i, &mut out, d, mode, shared, Ending::Forfeit(mover));
+                    if d.illegal_loss && !game.is_legal(a) {
+                        self.end_episode(i, &mut out, shared, Ending::Forfeit(mover));
                     } else {
                         game.play_unchecked(a);
                         if game.is_over() {
-                            self.end_episode(i, &mut out, d, mode, shared, Ending::Rules);
+                            self.end_episode(i, &mut out, shared, Ending::Rules);
                         }
                     }
                 }
@@ -239,21 +242,14 @@ impl Envs<'_> {
                 ..
             }) = shared.opponent
             {
-                self.native_turns(i, &mut out, d, mode, shared);
+                self.native_turns(i, &mut out, shared);
             }
-            self.write_view(i, &mut out, d, mode);
+            self.write_view(i, &mut out, d, shared.mode);
         }
     }
 
     /// The built-in opponent moves until the agent is to move or the episode ends.
-    fn native_turns(
-        &mut self,
-        i: usize,
-        out: &mut StepBuffers<'_>,
-        d: &Dims,
-        mode: Autoreset,
-        shared: &Shared<'_>,
-    ) {
+    fn native_turns(&mut self, i: usize, out: &mut StepBuffers<'_>, shared: &Shared<'_>) {
         while let Some(rows) = self.versus.as_mut() {
             let game = &self.games[i];
             if self.needs_reset[i] || game.is_over() || game.to_move() == rows.seats[i] as usize {
@@ -272,7 +268,7 @@ impl Envs<'_> {
             match worker.choose(game, &mut rows.rngs[i], shared.cancel) {
                 Ok(a) => {
                     drop(worker);
-                    self.opponent_move(i, a, out, d, mode, shared);
+                    self.opponent_move(i, a, out, shared);
                 }
                 Err(e) => {
                     record_failure(shared, e);
@@ -283,44 +279,36 @@ impl Envs<'_> {
     }
 
     /// Plays the opponent's legal action `a` in env `i` and ends the episode if it ends the game.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn opponent_move(
         &mut self,
         i: usize,
         a: usize,
         out: &mut StepBuffers<'_>,
-        d: &Dims,
-        mode: Autoreset,
         shared: &Shared<'_>,
     ) {
         let game = &mut self.games[i];
         game.play_unchecked(a);
         if game.is_over() {
-            self.end_episode(i, out, d, mode, shared, Ending::Rules);
+            self.end_episode(i, out, shared, Ending::Rules);
         }
     }
 
     /// Draws the agent's seat of a new episode in env `i`.
-    fn new_episode(&mut self, i: usize, d: &Dims, shared: &Shared<'_>) {
+    fn new_episode(&mut self, i: usize, shared: &Shared<'_>) {
         if let (Some(rows), Some(opponent)) = (self.versus.as_mut(), shared.opponent) {
-            rows.seats[i] = match opponent.seat {
-                AgentSeat::Fixed(s) => s as u8,
-                AgentSeat::Random => rows.rngs[i].below(d.players as u32) as u8,
-            };
+            rows.seats[i] = opponent.seat.draw(&mut rows.rngs[i], shared.dims.players);
         }
     }
 
     /// Records the end of env `i`'s episode (rewards, winner, flags) and applies the autoreset.
-    #[allow(clippy::too_many_arguments)]
     fn end_episode(
         &mut self,
         i: usize,
         out: &mut StepBuffers<'_>,
-        d: &Dims,
-        mode: Autoreset,
         shared: &Shared<'_>,
         ending: Ending,
     ) {
+        let d = &shared.dims;
         let game = &mut self.games[i];
         let rewards = &mut out.player_rewards[i * d.players..(i + 1) * d.players];
         let winner = match ending {
@@ -346,7 +334,7 @@ impl Envs<'_> {
         }
         out.winner[i] = winner.map_or(0, |w| w as i8 + 1);
         out.terminated[i] = true;
-        match mode {
+        match shared.mode {
             Autoreset::NextStep => self.needs_reset[i] = true,
             Autoreset::SameStep => {
                 if let Some(f) = out.final_obs.as_mut() {
@@ -355,7 +343,7 @@ impl Envs<'_> {
                 }
                 game.reset();
                 out.reset[i] = true;
-                self.new_episode(i, d, shared);
+                self.new_episode(i, shared);
             }
             // A game over refuses further actions; a forfeited one (whose rules
             // would go on) is marked, and refuses them until its explicit reset.

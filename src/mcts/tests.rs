@@ -58,6 +58,14 @@ fn config(num_simulations: u32) -> Config {
     }
 }
 
+/// `config` without root noise: a deterministic search.
+fn quiet_config(num_simulations: u32) -> Config {
+    Config {
+        dirichlet_fraction: 0.0,
+        ..config(num_simulations)
+    }
+}
+
 fn settings<'a, G>(
     geometry: &'a G,
     rules: &Rules,
@@ -344,11 +352,7 @@ fn a_reused_subtree_continues_exactly_like_a_fresh_search() {
         Rules::new(4, 4, 3, 3, false).unwrap(),
     ] {
         let games = some_games(rules, 12, 11);
-        let quiet = |n| Config {
-            dirichlet_fraction: 0.0,
-            ..config(n)
-        };
-        let mut reused = Search::new(rules, quiet(300)).unwrap();
+        let mut reused = Search::new(rules, quiet_config(300)).unwrap();
         let first = run_network(&mut reused, &games);
         reused.advance(&first.actions).unwrap();
         let a = rules.num_actions();
@@ -359,7 +363,7 @@ fn a_reused_subtree_continues_exactly_like_a_fresh_search() {
             let mut g = g.clone();
             g.play(action).unwrap();
             let c = first.visit_counts[i * a + action] as u32;
-            let mut fresh = Search::new(rules, quiet(c - 1 + 50)).unwrap();
+            let mut fresh = Search::new(rules, quiet_config(c - 1 + 50)).unwrap();
             fresh_out.push(run_network(&mut fresh, std::slice::from_ref(&g)));
             next.push(g);
         }
@@ -479,14 +483,7 @@ fn three_player_values_are_backed_up_for_the_player_who_moved() {
     // the leaf's side to move).
     let rules = Rules::new(5, 5, 4, 3, false).unwrap();
     let game = Game::new(rules);
-    let mut search = Search::new(
-        rules,
-        Config {
-            dirichlet_fraction: 0.0,
-            ..config(1)
-        },
-    )
-    .unwrap();
+    let mut search = Search::new(rules, quiet_config(1)).unwrap();
     let mut rows = search.start(&[game]).unwrap();
     let mut evaluations = 0;
     while rows > 0 {
@@ -511,14 +508,7 @@ fn three_player_values_are_backed_up_for_the_player_who_moved() {
 #[test]
 fn two_player_values_are_for_the_side_to_move_and_negated_for_the_parent() {
     let rules = Rules::connect_four();
-    let mut search = Search::new(
-        rules,
-        Config {
-            dirichlet_fraction: 0.0,
-            ..config(1)
-        },
-    )
-    .unwrap();
+    let mut search = Search::new(rules, quiet_config(1)).unwrap();
     let mut rows = search.start(&[Game::new(rules)]).unwrap();
     let mut leaf_values = [0.5, -0.25].into_iter();
     while rows > 0 {

@@ -35,35 +35,28 @@ pub(crate) trait CarriesRules {
 /// The read-only properties `width`, `height`, `k`, `players`, `gravity` and `num_actions`
 /// on a `CarriesRules` class; `with_value` adds `rules`, the `inarow.Rules` value itself.
 macro_rules! rules_properties {
-    ($class:ty) => {
+    (@each $class:ty; $($(#[$doc:meta])* $field:ident -> $ty:ty,)*) => {
         #[pyo3::pymethods]
         impl $class {
-            #[getter]
-            fn width(&self) -> usize {
-                $crate::python::rules::CarriesRules::core_rules(self).width()
-            }
-            #[getter]
-            fn height(&self) -> usize {
-                $crate::python::rules::CarriesRules::core_rules(self).height()
-            }
-            #[getter]
-            fn k(&self) -> usize {
-                $crate::python::rules::CarriesRules::core_rules(self).k()
-            }
-            #[getter]
-            fn players(&self) -> usize {
-                $crate::python::rules::CarriesRules::core_rules(self).players()
-            }
-            #[getter]
-            fn gravity(&self) -> bool {
-                $crate::python::rules::CarriesRules::core_rules(self).gravity()
-            }
-            /// `width` with gravity (an action is a column), `width * height` without.
-            #[getter]
-            fn num_actions(&self) -> usize {
-                $crate::python::rules::CarriesRules::core_rules(self).num_actions()
-            }
+            $(
+                $(#[$doc])*
+                #[getter]
+                fn $field(&self) -> $ty {
+                    $crate::python::rules::CarriesRules::core_rules(self).$field()
+                }
+            )*
         }
+    };
+    ($class:ty) => {
+        $crate::python::rules::rules_properties!(@each $class;
+            width -> usize,
+            height -> usize,
+            k -> usize,
+            players -> usize,
+            gravity -> bool,
+            /// `width` with gravity (an action is a column), `width * height` without.
+            num_actions -> usize,
+        );
     };
     ($class:ty, with_value) => {
         $crate::python::rules::rules_properties!($class);

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use super::book::{self, Book, Kind, LevelCodes, SlotIndex};
-use super::tests::xorshift;
+use super::tests::{random_position, xorshift};
 use super::*;
 
 /// A complete win/draw/loss book of `w`x`h` (line 4) down to `depth` plies,
@@ -24,23 +24,6 @@ fn weak_book(w: usize, h: usize, depth: usize, keep: impl Fn(usize) -> bool) -> 
         .filter(|l| keep(l.ply))
         .collect();
     Arc::new(Book::from_bytes(book::encode(&index, &levels).unwrap()).unwrap())
-}
-
-fn random_position(w: usize, h: usize, plies: usize, next: &mut impl FnMut() -> u64) -> Position {
-    loop {
-        let mut pos = Position::new(w, h, 4).unwrap();
-        for _ in 0..plies {
-            let legal: Vec<usize> = (0..w).filter(|&c| pos.can_play(c)).collect();
-            pos.play(legal[(next() % legal.len() as u64) as usize])
-                .unwrap();
-            if pos.is_over() {
-                break;
-            }
-        }
-        if !pos.is_over() {
-            return pos;
-        }
-    }
 }
 
 fn solver() -> Solver {

@@ -77,6 +77,30 @@ pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
+/// A position of a `w`x`h` board (line 4) after exactly `plies` random moves, not over
+/// (drawn again until one is).
+pub(crate) fn random_position(
+    w: usize,
+    h: usize,
+    plies: usize,
+    next: &mut impl FnMut() -> u64,
+) -> Position {
+    loop {
+        let mut pos = Position::new(w, h, 4).unwrap();
+        for _ in 0..plies {
+            let legal: Vec<usize> = (0..w).filter(|&c| pos.can_play(c)).collect();
+            pos.play(legal[(next() % legal.len() as u64) as usize])
+                .unwrap();
+            if pos.is_over() {
+                break;
+            }
+        }
+        if !pos.is_over() {
+            return pos;
+        }
+    }
+}
+
 fn no_cancel() -> AtomicBool {
     AtomicBool::new(false)
 }

@@ -5,28 +5,15 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::tests::xorshift;
+use super::tests::{random_position, xorshift};
 use super::*;
 
-/// Random positions of `w`x`h` (line 4) after `plies` random moves, not over.
+/// `count` random positions of `w`x`h` (line 4) after `plies` random moves, not over.
 fn random_positions(w: usize, h: usize, plies: usize, count: usize, seed: u64) -> Vec<Position> {
     let mut next = xorshift(seed);
-    let mut out = vec![];
-    while out.len() < count {
-        let mut pos = Position::new(w, h, 4).unwrap();
-        for _ in 0..plies {
-            let legal: Vec<usize> = (0..w).filter(|&c| pos.can_play(c)).collect();
-            pos.play(legal[(next() % legal.len() as u64) as usize])
-                .unwrap();
-            if pos.is_over() {
-                break;
-            }
-        }
-        if !pos.is_over() {
-            out.push(pos);
-        }
-    }
-    out
+    (0..count)
+        .map(|_| random_position(w, h, plies, &mut next))
+        .collect()
 }
 
 /// The best exact score, ties to the column nearest the centre: `best_move`'s
