@@ -328,6 +328,37 @@ def test_pons_accuracy_from_computed_truth_then_from_generated_analysis_files(
         evaluate.move_accuracy(agents.random(), "pons", progress=False)
 
 
+def test_a_partial_analysis_file_answers_its_lines_and_only_the_rest_is_solved(
+    small_pons, monkeypatch
+):
+    script = _script()
+    solver = inarow.Solver()
+    for name in evaluate.PONS_SETS:
+        limit = 2 if name == "Test_L1_R3" else None
+        script.generate(
+            small_pons / name, small_pons / f"{name}.analysis", solver, limit=limit, progress=False
+        )
+    solved = []
+    real_solver = inarow.Solver
+
+    class CountingSolver:
+        def __init__(self, *a, **k):
+            self.inner = real_solver()
+
+        def analyze(self, board):
+            solved.append("".join(str(c + 1) for c in board.moves))
+            return self.inner.analyze(board)
+
+    monkeypatch.setattr(inarow, "Solver", CountingSolver)
+    monkeypatch.setattr(evaluate, "_COMPUTED_PONS", {})
+    result = evaluate.move_accuracy(agents.greedy(seed=1), "pons", progress=False)
+    rest = [line.split()[0] for line in (small_pons / "Test_L1_R3").read_text().splitlines()[2:]]
+    assert solved == rest
+    assert result.overall.positions == 30
+    assert evaluate.pons_positions()["Test_L1_R3"][1].analysis is not None
+    assert evaluate.pons_positions()["Test_L1_R3"][2].analysis is None
+
+
 def test_the_generator_resumes_after_a_cut_and_verifies(small_pons):
     script = _script()
     solver = inarow.Solver()

@@ -369,18 +369,19 @@ class PonsPosition:
     analysis: tuple[int | None, ...] | None
 
 
-def _read_analysis(path: Path, lines: Sequence[str]) -> list[tuple[int | None, ...]] | None:
-    if not path.is_file():
-        return None
-    rows = path.read_text().splitlines()
-    if len(rows) < len(lines):
-        return None  # an incomplete generation run: computed instead
-    out = []
-    for i, (row, moves) in enumerate(zip(rows, lines)):
-        fields = row.split()
+def _read_analysis(path: Path, lines: Sequence[str]) -> list[tuple[int | None, ...] | None]:
+    """The shipped analysis of each of ``lines`` (None past the end of a file that a
+    generation run has not finished, or for every line without a file)."""
+    rows = path.read_text().splitlines() if path.is_file() else []
+    out: list[tuple[int | None, ...] | None] = []
+    for i, moves in enumerate(lines):
+        if i >= len(rows):
+            out.append(None)
+            continue
+        fields = rows[i].split()
         if len(fields) != 8 or fields[0] != moves:
             raise ValueError(
-                f"{path} line {i + 1} is corrupt: expected {moves!r} and 7 scores, got {row!r}"
+                f"{path} line {i + 1} is corrupt: expected {moves!r} and 7 scores, got {rows[i]!r}"
             )
         out.append(tuple(None if f == "." else int(f) for f in fields[1:]))
     return out
@@ -404,8 +405,7 @@ def pons_positions(per_set: int | None = None) -> dict[str, list[PonsPosition]]:
         moves = [e[0] for e in entries]
         analysis = _read_analysis(directory / f"{name}.analysis", moves)
         out[name] = [
-            PonsPosition(m, int(e[1]), analysis[i] if analysis is not None else None)
-            for i, (m, e) in enumerate(zip(moves, entries))
+            PonsPosition(m, int(e[1]), known) for m, e, known in zip(moves, entries, analysis)
         ]
     return out
 
@@ -515,9 +515,7 @@ def move_accuracy(
     if positions == "pons":
         pons = pons_positions(per_set)
         sets = {name: [Board.from_pons(p.moves) for p in ps] for name, ps in pons.items()}
-        shipped = {
-            name: [p.analysis for p in ps] for name, ps in pons.items() if ps and ps[0].analysis
-        }
+        shipped = {name: [p.analysis for p in ps] for name, ps in pons.items()}
         pons_moves: dict[str, list[str]] | None = {
             name: [p.moves for p in ps] for name, ps in pons.items()
         }
@@ -540,24 +538,29 @@ def move_accuracy(
     own_solver = None
     for name, boards in sets.items():
         t0 = time.perf_counter()
-        truth = shipped.get(name)
-        if truth is None and pons_moves is not None:
-            known = [_COMPUTED_PONS.get(m) for m in pons_moves[name]]
-            if all(t is not None for t in known):
-                truth = known
-        if truth is None:
+        truth = list(shipped.get(name) or [None] * len(boards))
+        if pons_moves is not None:
+            for i, moves in enumerate(pons_moves[name]):
+                truth[i] = truth[i] or _COMPUTED_PONS.get(moves)
+        missing = [i for i, known in enumerate(truth) if known is None]
+        if missing:
             if solver is None and own_solver is None:
                 own_solver = inarow.Solver(threads=min(os.cpu_count() or 1, 64))
-            truth = _analyze_all(boards, solver or own_solver, progress, name)
-            if pons_moves is not None:
-                _COMPUTED_PONS.update(zip(pons_moves[name], truth))
+            solved = _analyze_all(
+                [boards[i] for i in missing], solver or own_solver, progress, name
+            )
+            for i, scores in zip(missing, solved):
+                truth[i] = scores
+                if pons_moves is not None:
+                    _COMPUTED_PONS[pons_moves[name][i]] = scores
         t1 = time.perf_counter()
         actions = _agent_actions(agent, boards, threads)
         t2 = time.perf_counter()
         truth_seconds += t1 - t0
         agent_seconds += t2 - t1
         good = perfect = 0
-        for scores, action in zip(truth, actions):
+        analyses = [scores for scores in truth if scores is not None]
+        for scores, action in zip(analyses, actions, strict=True):
             best = max(s for s in scores if s is not None)
             mine = scores[action]
             if mine is None:  # the shipped analysis disagrees with the board
