@@ -59,12 +59,6 @@ def _rules(args: argparse.Namespace) -> dict:
     )
 
 
-_PRETRAINED_RULES = {
-    "connect_four": dict(width=7, height=6, k=4, players=2, gravity=True),
-    "tic_tac_toe": dict(width=3, height=3, k=3, players=2, gravity=False),
-}
-
-
 # ------------------------------------------------------------------------------ play
 
 
@@ -133,7 +127,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                 file=sys.stderr,
             )
             return 2
-        game = next((n for n, r in _PRETRAINED_RULES.items() if r == rules), None)
+        from inarow.pretrained import PRETRAINED  # the networks are named after Rules presets
+
+        game = next((n for n in PRETRAINED if getattr(inarow.Rules, n)() == board.rules), None)
         if engine.startswith("pretrained") and game is None:
             print(
                 "error: pretrained networks exist for Connect Four (7x6, k=4) and "
