@@ -138,37 +138,27 @@ fn main() {
         };
         let mut rng = Rng::new(seed, ply as u64);
         let positions: Vec<Position> = (0..count).map(|_| random_position(&mut rng, ply)).collect();
-        let solve = |s: &mut Solver, p: &Position| {
-            s.solve(p, true, &cancel).expect("solve");
-        };
-        report(
-            "weak solve",
-            ply,
-            measure(&positions, &mut fresh, true, solve),
-        );
-        let weak_analyze = |s: &mut Solver, p: &Position| {
-            s.analyze(p, true, &cancel).expect("analyze");
-        };
-        report(
-            "weak analyze",
-            ply,
-            measure(&positions, &mut fresh, true, weak_analyze),
-        );
-        if exact {
-            let exact_analyze = |s: &mut Solver, p: &Position| {
-                s.analyze(p, false, &cancel).expect("analyze");
-            };
-            report(
-                "exact analyze",
-                ply,
-                measure(&positions, &mut fresh, true, exact_analyze),
-            );
-        }
+        // (label, analyze rather than solve, weak, fresh table per position)
+        let runs = [
+            ("weak solve", false, true, true),
+            ("weak analyze", true, true, true),
+            ("exact analyze", true, false, true),
+            ("weak solve, warm", false, true, false),
+        ];
         warm.clear();
-        report(
-            "weak solve, warm",
-            ply,
-            measure(&positions, &mut warm, false, solve),
-        );
+        for (label, analyze, weak, cold) in runs {
+            if !weak && !exact {
+                continue;
+            }
+            let solver = if cold { &mut fresh } else { &mut warm };
+            let run = |s: &mut Solver, p: &Position| {
+                if analyze {
+                    s.analyze(p, weak, &cancel).expect("analyze");
+                } else {
+                    s.solve(p, weak, &cancel).expect("solve");
+                }
+            };
+            report(label, ply, measure(&positions, solver, cold, run));
+        }
     }
 }

@@ -20,6 +20,16 @@ pub fn window_weight(n: usize) -> i64 {
     }
 }
 
+/// The directions of a window as (row step, col step); k = 1 keeps only one, so
+/// that a single cell is one window, not four.
+fn window_directions(k: usize) -> &'static [(isize, isize)] {
+    if k == 1 {
+        &[(0, 1)]
+    } else {
+        &[(0, 1), (1, 0), (1, 1), (1, -1)]
+    }
+}
+
 /// The windows of a rule set, built once per rules.
 #[derive(Clone, Debug)]
 pub struct Windows {
@@ -35,14 +45,7 @@ impl Windows {
         let (w, h, k) = (rules.width(), rules.height(), rules.k());
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); w * h];
         let mut count = 0u32;
-        // Directions as (row step, col step); k = 1 keeps only one direction so
-        // that a single cell is one window, not four.
-        let directions: &[(isize, isize)] = if k == 1 {
-            &[(0, 1)]
-        } else {
-            &[(0, 1), (1, 0), (1, 1), (1, -1)]
-        };
-        for &(dr, dc) in directions {
+        for &(dr, dc) in window_directions(k) {
             for row in 0..h as isize {
                 for col in 0..w as isize {
                     let end_r = row + dr * (k as isize - 1);
@@ -321,12 +324,7 @@ mod tests {
         let r = *board.rules();
         let (w, h, k, players) = (r.width(), r.height(), r.k(), r.players());
         let mut scores = vec![0i64; players];
-        let dirs: &[(isize, isize)] = if k == 1 {
-            &[(0, 1)]
-        } else {
-            &[(0, 1), (1, 0), (1, 1), (1, -1)]
-        };
-        for &(dr, dc) in dirs {
+        for &(dr, dc) in window_directions(k) {
             for row in 0..h as isize {
                 for col in 0..w as isize {
                     let cells: Option<Vec<u8>> = (0..k as isize)

@@ -140,12 +140,17 @@ fn results_do_not_depend_on_threads() {
     }
 }
 
+/// Two self-play Connect Four envs on one thread, illegal actions losing.
+fn two_envs_where_illegal_loses(mode: Autoreset) -> (VecGames, Owned) {
+    let mut v = VecGames::new(Rules::connect_four(), 2, 0, mode, Some(1)).unwrap();
+    v.set_illegal_loss();
+    let o = owned(&v);
+    (v, o)
+}
+
 #[test]
 fn an_illegal_action_loses_when_asked() {
-    let rules = Rules::connect_four();
-    let mut v = VecGames::new(rules, 2, 0, Autoreset::NextStep, Some(1)).unwrap();
-    v.set_illegal_loss();
-    let mut o = owned(&v);
+    let (mut v, mut o) = two_envs_where_illegal_loses(Autoreset::NextStep);
     for _ in 0..6 {
         step(&mut v, &mut o, &[0, 1]);
     }
@@ -169,10 +174,7 @@ fn an_illegal_action_loses_when_asked() {
 
 #[test]
 fn under_disabled_autoreset_a_forfeited_env_waits_for_its_reset() {
-    let rules = Rules::new(7, 6, 4, 2, true).unwrap();
-    let mut v = VecGames::new(rules, 2, 0, Autoreset::Disabled, Some(1)).unwrap();
-    v.set_illegal_loss();
-    let mut o = owned(&v);
+    let (mut v, mut o) = two_envs_where_illegal_loses(Autoreset::Disabled);
     observe(&mut v, &mut o);
     for _ in 0..6 {
         step(&mut v, &mut o, &[0, 0]);

@@ -47,35 +47,24 @@ create_exception!(
     "Rules that this feature (e.g. the solver) does not cover."
 );
 
-impl From<RulesError> for PyErr {
-    fn from(e: RulesError) -> PyErr {
-        InvalidRulesError::new_err(e.to_string())
-    }
+/// Core errors whose message is the whole Python exception.
+macro_rules! raise_with_message {
+    ($($core:ty => $exception:ty),* $(,)?) => {$(
+        impl From<$core> for PyErr {
+            fn from(e: $core) -> PyErr {
+                <$exception>::new_err(e.to_string())
+            }
+        }
+    )*};
 }
 
-impl From<MoveError> for PyErr {
-    fn from(e: MoveError) -> PyErr {
-        IllegalMoveError::new_err(e.to_string())
-    }
-}
-
-impl From<PonsError> for PyErr {
-    fn from(e: PonsError) -> PyErr {
-        IllegalMoveError::new_err(e.to_string())
-    }
-}
-
-impl From<PositionError> for PyErr {
-    fn from(e: PositionError) -> PyErr {
-        InvalidPositionError::new_err(e.to_string())
-    }
-}
-
-impl From<ActionError> for PyErr {
-    fn from(e: ActionError) -> PyErr {
-        IllegalMoveError::new_err(e.to_string())
-    }
-}
+raise_with_message!(
+    RulesError => InvalidRulesError,
+    MoveError => IllegalMoveError,
+    PonsError => IllegalMoveError,
+    PositionError => InvalidPositionError,
+    ActionError => IllegalMoveError,
+);
 
 impl From<BatchError> for PyErr {
     fn from(e: BatchError) -> PyErr {

@@ -37,27 +37,16 @@ mod _native {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         let py = m.py();
-        m.add(
-            "SolverConfigError",
+        for exception in [
             py.get_type::<errors::SolverConfigError>(),
-        )?;
-        m.add("CancelledError", py.get_type::<errors::CancelledError>())?;
-        m.add(
-            "IllegalMoveError",
+            py.get_type::<errors::CancelledError>(),
             py.get_type::<errors::IllegalMoveError>(),
-        )?;
-        m.add(
-            "InvalidRulesError",
             py.get_type::<errors::InvalidRulesError>(),
-        )?;
-        m.add(
-            "InvalidPositionError",
             py.get_type::<errors::InvalidPositionError>(),
-        )?;
-        m.add(
-            "UnsupportedRulesError",
             py.get_type::<errors::UnsupportedRulesError>(),
-        )?;
+        ] {
+            m.add(exception.name()?, exception)?;
+        }
         m.add("MAX_SIDE", crate::MAX_SIDE)?;
         m.add("MAX_PLAYERS", crate::MAX_PLAYERS)?;
         m.add("MAX_ENVS", crate::batch::MAX_ENVS)?;

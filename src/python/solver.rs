@@ -240,10 +240,7 @@ impl Solver {
         board: &Bound<'_, PyAny>,
         weak: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<i32> {
-        let weak = weak
-            .map(|w| bool_arg(w, "weak"))
-            .transpose()?
-            .unwrap_or(false);
+        let weak = weak_arg(weak)?;
         let pos = position(board)?;
         self.run(py, |s, c| s.solve(&pos, weak, c))
     }
@@ -257,10 +254,7 @@ impl Solver {
         board: &Bound<'_, PyAny>,
         weak: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<Option<i32>>> {
-        let weak = weak
-            .map(|w| bool_arg(w, "weak"))
-            .transpose()?
-            .unwrap_or(false);
+        let weak = weak_arg(weak)?;
         let pos = position(board)?;
         self.run(py, |s, c| s.analyze(&pos, weak, c))
     }
@@ -357,4 +351,12 @@ impl Solver {
             if self.book { "True" } else { "False" }
         )
     }
+}
+
+/// `weak=` (a bool; False when omitted).
+fn weak_arg(weak: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    Ok(weak
+        .map(|w| bool_arg(w, "weak"))
+        .transpose()?
+        .unwrap_or(false))
 }
