@@ -1,4 +1,5 @@
-//! Steps a batch of Connect Four games with random actions (`vec_step STEPS THREADS`):
+//! Steps a batch of Connect Four (or 15x15 gomoku) games with random actions
+//! (`vec_step STEPS THREADS [connect_four|gomoku]`):
 //! a profiling target (`valgrind --tool=callgrind target/release/examples/vec_step`).
 
 use inarow::batch::{Autoreset, OwnedBuffers, VecGames};
@@ -13,7 +14,11 @@ fn main() {
     };
     let (steps, threads) = (arg(1, 200), arg(2, 1));
     let n = 4096;
-    let rules = Rules::connect_four();
+    let rules = match std::env::args().nth(3).as_deref() {
+        None | Some("connect_four") => Rules::connect_four(),
+        Some("gomoku") => Rules::gomoku(15).expect("gomoku"),
+        Some(other) => panic!("unknown game {other}: allowed connect_four, gomoku"),
+    };
     let mut v = VecGames::new(rules, n, 0, Autoreset::NextStep, Some(threads)).expect("batch");
     let mut out = OwnedBuffers::new(n, &v.dims());
     let mut actions = vec![0i64; n];

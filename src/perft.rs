@@ -51,32 +51,7 @@ pub fn perft_interruptible(
         left: POLL_WORK,
         keep_going,
     };
-    perft_polled(game, depth, &mut poll)
-}
-
-fn perft_polled(game: &mut Game, depth: u32, poll: &mut Poll<'_>) -> Option<u64> {
-    if depth == 0 {
-        return Some(1);
-    }
-    if game.is_over() {
-        return Some(0);
-    }
-    let mut actions = Vec::with_capacity(game.rules().num_actions());
-    game.for_each_legal(|a| actions.push(a));
-    if !poll.spend(1 + actions.len()) {
-        return None;
-    }
-    if depth == 1 {
-        return Some(actions.len() as u64);
-    }
-    let mut total = 0;
-    for a in actions {
-        game.play_unchecked(a);
-        let sub = perft_polled(game, depth - 1, poll);
-        game.undo().expect("a move was just played");
-        total += sub?;
-    }
-    Some(total)
+    walk_polled(game, Some(depth), &mut poll)
 }
 
 /// [`count_games`] with the polling of [`perft_interruptible`].
@@ -88,22 +63,31 @@ pub fn count_games_interruptible(
         left: POLL_WORK,
         keep_going,
     };
-    count_polled(game, &mut poll)
+    walk_polled(game, None, &mut poll)
 }
 
-fn count_polled(game: &mut Game, poll: &mut Poll<'_>) -> Option<u64> {
-    if game.is_over() {
+/// The leaves below `game`: with `depth`, the move sequences of exactly that many
+/// plies (a game ending earlier adds nothing); without, the finished games.
+fn walk_polled(game: &mut Game, depth: Option<u32>, poll: &mut Poll<'_>) -> Option<u64> {
+    if depth == Some(0) {
         return Some(1);
+    }
+    if game.is_over() {
+        return Some(u64::from(depth.is_none()));
     }
     let mut actions = Vec::with_capacity(game.rules().num_actions());
     game.for_each_legal(|a| actions.push(a));
     if !poll.spend(1 + actions.len()) {
         return None;
     }
+    if depth == Some(1) {
+        return Some(actions.len() as u64);
+    }
+    let below = depth.map(|d| d - 1);
     let mut total = 0;
     for a in actions {
         game.play_unchecked(a);
-        let sub = count_polled(game, poll);
+        let sub = walk_polled(game, below, poll);
         game.undo().expect("a move was just played");
         total += sub?;
     }

@@ -148,17 +148,22 @@ fn two_envs_where_illegal_loses(mode: Autoreset) -> (VecGames, Owned) {
     (v, o)
 }
 
-#[test]
-fn an_illegal_action_loses_when_asked() {
-    let (mut v, mut o) = two_envs_where_illegal_loses(Autoreset::NextStep);
+/// Fills column 0 of env 0 (env 1 plays column `other`), then plays it once more:
+/// env 0's mover (player 1) forfeits, env 1 (playing `other + 1`) goes on.
+fn forfeit_env_0(v: &mut VecGames, o: &mut Owned, other: i64) {
     for _ in 0..6 {
-        step(&mut v, &mut o, &[0, 1]);
+        step(v, o, &[0, other]);
     }
-    // Column 0 is full in env 0: its mover (player 1) forfeits, player 2 wins.
-    step(&mut v, &mut o, &[0, 2]);
+    step(v, o, &[0, other + 1]);
     assert_eq!(o.illegal, vec![true, false]);
     assert_eq!(o.terminated, vec![true, false]);
     assert_eq!(o.rewards[0], -1.0);
+}
+
+#[test]
+fn an_illegal_action_loses_when_asked() {
+    let (mut v, mut o) = two_envs_where_illegal_loses(Autoreset::NextStep);
+    forfeit_env_0(&mut v, &mut o, 1);
     assert_eq!(&o.player_rewards[..2], &[-1.0, 1.0]);
     assert_eq!(o.winner[0], 2);
     assert!(o.mask[..7].iter().all(|&m| m));
@@ -176,13 +181,7 @@ fn an_illegal_action_loses_when_asked() {
 fn under_disabled_autoreset_a_forfeited_env_waits_for_its_reset() {
     let (mut v, mut o) = two_envs_where_illegal_loses(Autoreset::Disabled);
     observe(&mut v, &mut o);
-    for _ in 0..6 {
-        step(&mut v, &mut o, &[0, 0]);
-    }
-    step(&mut v, &mut o, &[0, 1]);
-    assert_eq!(o.illegal, vec![true, false]);
-    assert_eq!(o.terminated, vec![true, false]);
-    assert_eq!(o.rewards[0], -1.0);
+    forfeit_env_0(&mut v, &mut o, 0);
     assert!(!o.reset[0]);
     // No legal action while it waits; any action for it refuses the whole batch.
     assert!(o.mask[..7].iter().all(|&m| !m));
