@@ -131,7 +131,7 @@ def test_solver_opponent_failure_is_reported_and_undone():
         def best_move(self, board: inarow.Board) -> int:
             raise MemoryError("no table")
 
-    env._solver = Broken()  # type: ignore[assignment]
+    env._opponents.solver = Broken()
     with pytest.raises(OpponentError, match="'solver' opponent raised MemoryError"):
         env.step(1)
     assert env.board == before

@@ -58,6 +58,11 @@ _PRESETS = {
 Rules = Union[None, str, Mapping[str, Any], Board, inarow.Rules]
 
 
+def _rate(successes: int, n: int) -> float:
+    """successes / n; NaN for n = 0."""
+    return successes / n if n else float("nan")
+
+
 def wilson_interval(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
     """The Wilson score interval of a binomial rate (95% by default); (0, 1) for n = 0."""
     if n <= 0:
@@ -83,25 +88,22 @@ class SeatResult:
     #: The player number (1-based) ``a`` played; 0 for the whole match.
     seat: int = 0
 
-    def _rate(self, x: int) -> float:
-        return x / self.games if self.games else float("nan")
-
     @property
     def win_rate(self) -> float:
-        return self._rate(self.wins)
+        return _rate(self.wins, self.games)
 
     @property
     def draw_rate(self) -> float:
-        return self._rate(self.draws)
+        return _rate(self.draws, self.games)
 
     @property
     def loss_rate(self) -> float:
-        return self._rate(self.losses)
+        return _rate(self.losses, self.games)
 
     @property
     def score(self) -> float:
         """(wins + draws / 2) / games."""
-        return self._rate(2 * self.wins + self.draws) / 2
+        return _rate(2 * self.wins + self.draws, self.games) / 2
 
     @property
     def win_interval(self) -> tuple[float, float]:
@@ -310,11 +312,11 @@ class SetAccuracy:
 
     @property
     def good_rate(self) -> float:
-        return self.good / self.positions if self.positions else float("nan")
+        return _rate(self.good, self.positions)
 
     @property
     def perfect_rate(self) -> float:
-        return self.perfect / self.positions if self.positions else float("nan")
+        return _rate(self.perfect, self.positions)
 
     @property
     def good_interval(self) -> tuple[float, float]:

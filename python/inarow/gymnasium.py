@@ -92,6 +92,14 @@ def check_illegal_action_mode(illegal_action: Any) -> str:
     return illegal_action
 
 
+def check_box_dtype(obs_dtype: Any) -> str:
+    """`obs_dtype` if a Box observation space holds it ("uint8" or "float32"), else
+    ``ValueError``."""
+    if obs_dtype not in ("uint8", "float32"):
+        raise ValueError(f"obs_dtype {obs_dtype!r} is not supported: allowed uint8, float32")
+    return str(obs_dtype)
+
+
 def in_action_space(action: Any, num_actions: int) -> bool:
     """Whether `action` is an integer in ``0..num_actions`` (bools are not actions)."""
     if isinstance(action, (bool, np.bool_)):
@@ -246,9 +254,7 @@ class InARowEnv(gymnasium.Env):
         self.illegal_reward = float(illegal_reward)
         self.agent_player = check_agent_player(agent_player, self.rules, allow_random=True)
         self._opponents = OpponentSeats(opponent, self.rules)
-        if obs_dtype not in ("uint8", "float32"):
-            raise ValueError(f"obs_dtype {obs_dtype!r} is not supported: allowed uint8, float32")
-        self.obs_dtype = obs_dtype
+        self.obs_dtype = check_box_dtype(obs_dtype)
         n = self.rules.num_actions
         self.observation_space = spaces.Dict(
             {
@@ -282,14 +288,6 @@ class InARowEnv(gymnasium.Env):
     @opponent.setter
     def opponent(self, opponent: Any) -> None:
         self._opponents.opponent = opponent
-
-    @property
-    def _solver(self) -> Any:
-        return self._opponents.solver
-
-    @_solver.setter
-    def _solver(self, solver: Any) -> None:
-        self._opponents.solver = solver
 
     @property
     def episode_opponent(self) -> Any:
@@ -497,8 +495,7 @@ class InARowVectorEnv(VectorEnv):
             )
         if render_mode is not None:
             raise ValueError("InARowVectorEnv does not render: use env.board(i) and render_rgb")
-        if obs_dtype not in ("uint8", "float32"):
-            raise ValueError(f"obs_dtype {obs_dtype!r} is not supported: allowed uint8, float32")
+        check_box_dtype(obs_dtype)
         self._env = inarow.VecEnv(
             num_envs,
             width,

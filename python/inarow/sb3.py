@@ -39,6 +39,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
 
 import inarow
+from inarow.gymnasium import check_box_dtype
 
 __all__ = ["InARowVecEnv", "PolicyOpponent", "win_rate"]
 
@@ -67,8 +68,7 @@ class InARowVecEnv(_SB3VecEnv):
         seed: int | None = None,
         threads: int | None = None,
     ) -> None:
-        if obs_dtype not in ("uint8", "float32"):
-            raise ValueError(f"obs_dtype {obs_dtype!r} is not supported: allowed uint8, float32")
+        check_box_dtype(obs_dtype)
         self.native = inarow.VecEnv(
             num_envs,
             width,
