@@ -1,5 +1,5 @@
 //! Steps a batch of Connect Four (or 15x15 gomoku) games with random actions
-//! (`vec_step STEPS THREADS [connect_four|gomoku]`):
+//! (`vec_step STEPS THREADS [connect_four|gomoku] [ENVS]`, 4096 envs by default):
 //! a profiling target (`valgrind --tool=callgrind target/release/examples/vec_step`).
 
 use inarow::batch::{Autoreset, OwnedBuffers, VecGames};
@@ -13,7 +13,7 @@ fn main() {
             .unwrap_or(default)
     };
     let (steps, threads) = (arg(1, 200), arg(2, 1));
-    let n = 4096;
+    let n = arg(4, 4096);
     let rules = match std::env::args().nth(3).as_deref() {
         None | Some("connect_four") => Rules::connect_four(),
         Some("gomoku") => Rules::gomoku(15).expect("gomoku"),

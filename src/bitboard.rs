@@ -177,9 +177,6 @@ impl<'a> Cells<'a> {
 
     /// The first of the layout's line directions along which `bit` (a cell of
     /// the set) lies on `k` in a row, by walking from it.
-    // Out of line: inlined, it grows `Game::play_unchecked` enough to slow the
-    // one-word boards (perft 3% more instructions) for 0.6% on gomoku.
-    #[inline(never)]
     pub fn line_through(self, bit: usize, layout: &Layout) -> Option<usize> {
         let (k, top) = (layout.k(), layout.num_bits());
         layout.line_steps().into_iter().find(|&step| {

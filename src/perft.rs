@@ -75,8 +75,20 @@ fn walk_polled(game: &mut Game, depth: Option<u32>, poll: &mut Poll<'_>) -> Opti
     if game.is_over() {
         return Some(u64::from(depth.is_none()));
     }
-    let mut actions = Vec::with_capacity(game.rules().num_actions());
-    game.for_each_legal(|a| actions.push(a));
+    // The legal actions on the stack where they fit (every gravity board), so that
+    // a node costs no allocation.
+    let (mut inline, mut heap) = ([0u16; 64], Vec::new());
+    let actions: &[u16] = if game.rules().num_actions() <= inline.len() {
+        let mut n = 0;
+        game.for_each_legal(|a| {
+            inline[n] = a as u16;
+            n += 1;
+        });
+        &inline[..n]
+    } else {
+        game.for_each_legal(|a| heap.push(a as u16));
+        &heap
+    };
     if !poll.spend(1 + actions.len()) {
         return None;
     }
@@ -85,8 +97,8 @@ fn walk_polled(game: &mut Game, depth: Option<u32>, poll: &mut Poll<'_>) -> Opti
     }
     let below = depth.map(|d| d - 1);
     let mut total = 0;
-    for a in actions {
-        game.play_unchecked(a);
+    for &a in actions {
+        game.play_unchecked(a as usize);
         let sub = walk_polled(game, below, poll);
         game.undo().expect("a move was just played");
         total += sub?;
