@@ -2,8 +2,13 @@
 //!
 //! ```text
 //! cargo run --release --example pons_analysis -- [--sets L3_R1,L2_R1,L2_R2,L1_R1,L1_R2,L1_R3]
-//!     [--src DIR] [--dst DIR] [--threads 1] [--tt-mib 256] [--limit N]
+//!     [--src DIR] [--dst DIR] [--threads 1] [--tt-mib 256] [--limit N] [--book FILE | --no-book]
 //! ```
+//!
+//! The search probes the opening book (`--book`, by default the shipped
+//! `python/inarow/data/connect4-7x6.book`): its win/draw/loss values bound the nodes
+//! it covers, which cuts the exact searches of early positions; the answers are the
+//! same with or without it.
 //!
 //! For each set file `Test_L?_R?` (lines `<moves> <score>`), writes
 //! `Test_L?_R?.analysis` with one line per position, in the same order:
@@ -22,6 +27,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use std::sync::Arc;
+
+use inarow::solver::book::Book;
 use inarow::solver::{Position, Solver, SolverConfig};
 
 const ALL_SETS: [&str; 6] = ["L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3"];
@@ -198,6 +206,17 @@ fn main() {
         threads: number("--threads", 1),
     })
     .unwrap_or_else(|e| fail(e.to_string()));
+    if !argv.iter().any(|a| a == "--no-book") {
+        let path = arg("--book").map_or_else(
+            || root.join("python/inarow/data/connect4-7x6.book"),
+            PathBuf::from,
+        );
+        let bytes = std::fs::read(&path)
+            .unwrap_or_else(|e| fail(format!("cannot read the book {}: {e}", path.display())));
+        let book =
+            Book::from_bytes(bytes).unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+        solver.set_book(Some(Arc::new(book)));
+    }
     for set in &sets {
         run_set(&mut solver, &src, &dst, set, limit);
     }
