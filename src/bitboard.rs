@@ -133,9 +133,12 @@ impl Not for Bitboard {
 pub(crate) struct Cells<'a>(pub &'a [u64]);
 
 impl<'a> Cells<'a> {
+    /// Whether `bit` is in the set (false past its words).
     #[inline(always)]
-    pub fn contains(self, bit: usize) -> bool {
-        self.0[bit / 64] >> (bit % 64) & 1 == 1
+    fn contains(self, bit: usize) -> bool {
+        self.0
+            .get(bit / 64)
+            .is_some_and(|w| w >> (bit % 64) & 1 == 1)
     }
 
     /// The set bits, lowest first.
@@ -147,15 +150,10 @@ impl<'a> Cells<'a> {
     }
 
     /// How many cells of the set continue from `bit` along `step` (up the bits
-    /// with `UP`, else down), at most `limit`.
+    /// with `UP`, else down), at most `limit`. Past the layout's last bit the set
+    /// is empty, so the walk needs no bound but the words'.
     #[inline(always)]
-    fn run_from<const UP: bool>(
-        self,
-        bit: usize,
-        step: usize,
-        limit: usize,
-        num_bits: usize,
-    ) -> usize {
+    fn run_from<const UP: bool>(self, bit: usize, step: usize, limit: usize) -> usize {
         let mut run = 0;
         let mut b = bit;
         while run < limit {
@@ -166,7 +164,7 @@ impl<'a> Cells<'a> {
             } else {
                 break;
             };
-            if next >= num_bits || !self.contains(next) {
+            if !self.contains(next) {
                 break;
             }
             run += 1;
@@ -178,21 +176,22 @@ impl<'a> Cells<'a> {
     /// The first of the layout's line directions along which `bit` (a cell of
     /// the set) lies on `k` in a row, by walking from it.
     pub fn line_through(self, bit: usize, layout: &Layout) -> Option<usize> {
-        let (k, top) = (layout.k(), layout.num_bits());
+        debug_assert_eq!(self.0.len(), layout.words());
+        let k = layout.k();
         layout.line_steps().into_iter().find(|&step| {
             if step == 0 {
                 return false;
             }
-            let up = self.run_from::<true>(bit, step, k - 1, top);
-            up + 1 + self.run_from::<false>(bit, step, k - 1 - up, top) >= k
+            let up = self.run_from::<true>(bit, step, k - 1);
+            up + 1 + self.run_from::<false>(bit, step, k - 1 - up) >= k
         })
     }
 
     /// The whole run of the set through `bit` along `step`: its first and last bit.
     pub fn run_through(self, bit: usize, step: usize, layout: &Layout) -> (usize, usize) {
-        let top = layout.num_bits();
-        let down = self.run_from::<false>(bit, step, usize::MAX, top);
-        let up = self.run_from::<true>(bit, step, usize::MAX, top);
+        debug_assert_eq!(self.0.len(), layout.words());
+        let down = self.run_from::<false>(bit, step, usize::MAX);
+        let up = self.run_from::<true>(bit, step, usize::MAX);
         (bit - down * step, bit + up * step)
     }
 
