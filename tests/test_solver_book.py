@@ -17,6 +17,10 @@ import inarow
 
 PONS = Path(inarow.__file__).parent / "data" / "connect4-pons"
 
+# The shipped book's deepest ply: its header (src/solver/book/format.rs) holds the
+# level count at byte 15, and the levels are plies 0..=depth.
+BOOK_DEPTH = (PONS.parent / "connect4-7x6.book").read_bytes()[15] - 1
+
 # Pons: the empty board's moves score -2 -1 0 1 0 -1 -2 (columns 1..7); as
 # win/draw/loss for the first player, and for the second player after each.
 FIRST_MOVES = [-1, -1, 0, 1, 0, -1, -1]
@@ -96,8 +100,8 @@ def test_book_analysis_agrees_with_pons_per_move_truth(book_solver):
 
 @pytest.mark.parametrize(
     "plies, boards, tt_bytes, in_book",
-    [(4, 3, 1 << 16, True), (5, 2, 64 << 20, False)],
-    ids=["ply-4-from-the-book", "ply-5-past-the-book-searches"],
+    [(min(4, BOOK_DEPTH), 3, 1 << 16, True), (BOOK_DEPTH + 1, 2, 64 << 20, False)],
+    ids=["from-the-book", "past-the-book-searches"],
 )
 def test_book_solver_agrees_with_the_search_in_and_past_the_book(plies, boards, tt_bytes, in_book):
     """Random positions (seeded by their ply count): within the book's plies the book
