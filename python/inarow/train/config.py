@@ -31,7 +31,7 @@ class TrainConfig:
     temperature_plies: int = 8  # sample moves from the improved policy for these plies
     # Each game opens with 0..random_opening_plies uniformly random moves (not trained
     # on), so self-play also visits the positions a strong player never reaches.
-    random_opening_plies: int = 0
+    random_opening_plies: int = 4
     # learning
     batch_size: int = 256
     learning_rate: float = 2e-3

@@ -25,6 +25,9 @@ TRAINING_COLUMNS = [
     "games_per_s",
     "simulations_per_s",
     "network_share",  # share of self-play time spent in the network
+    # Share of the interval's self-play games drawn: near 1 when self-play has
+    # collapsed onto a few drawn lines.
+    "selfplay_draw_share",
 ]
 
 

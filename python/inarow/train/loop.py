@@ -169,7 +169,7 @@ def train(
     last_log = last_checkpoint = last_eval = start
     if state is None:
         last_eval = start - 60.0 * config.eval_minutes  # evaluate the untrained network once
-    window = dict(t=start, games=0, simulations=0, selfplay=0.0, network=0.0)
+    window = dict(t=start, games=0, simulations=0, selfplay=0.0, network=0.0, drawn=0, finished=0)
     bar = _progress_bar(progress, budget)
     last_row: dict[str, Any] = {}
     interrupted = False
@@ -194,6 +194,10 @@ def train(
             network_share=window["network"] / window["selfplay"] if window["selfplay"] else None,
             **losses,
         )
+        if "selfplay_draw_share" in log.columns:  # a log started before the column lacks it
+            row["selfplay_draw_share"] = (
+                window["drawn"] / window["finished"] if window["finished"] else None
+            )
         log.write(row)
         last_row.update(row)
         window.update(
@@ -202,6 +206,8 @@ def train(
             simulations=counters["simulations"],
             selfplay=0.0,
             network=0.0,
+            drawn=0,
+            finished=0,
         )
         loss_sums, loss_count = {}, 0
 
@@ -248,6 +254,8 @@ def train(
                 if games is not None:
                     replay.add(games.obs, games.mask, games.policy, games.value)
                     counters["games"] += games.games
+                    window["finished"] += games.games
+                    window["drawn"] += int(games.wins[0])
                     counters["positions"] += len(games.obs)
                     if len(replay) >= config.min_replay:
                         owed += len(games.obs) * config.replay_ratio / config.batch_size

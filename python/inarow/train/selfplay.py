@@ -95,7 +95,8 @@ class SelfPlay:
         finished = []
         for i, board in enumerate(self.boards):
             mask = board.legal_mask()
-            if board.num_stones < self.config.temperature_plies:
+            # Counted from the game's first searched move, after its random opening.
+            if len(self._history[i]) < self.config.temperature_plies:
                 p = np.where(mask, policy[i], 0.0).astype(np.float64)
                 actions[i] = self.rng.choice(len(p), p=p / p.sum())
             self._history[i].append(
