@@ -461,10 +461,9 @@ impl Solver {
     /// is over.
     ///
     /// A move that wins at once, the only legal move, or the only one after
-    /// which the opponent cannot win at once is played without a search. Otherwise each
-    /// move's outcome is proven first (the weak search, cheaper); exact
-    /// scores are searched only where several moves share the best outcome and it
-    /// is a win or a loss (all draws score 0).
+    /// which the opponent cannot win at once is played without a search. Otherwise
+    /// the position's exact score is searched, then the moves centre first by one
+    /// null-window probe each until one keeps that score.
     pub fn best_move(&mut self, pos: &Position, cancel: &AtomicBool) -> Result<usize, SolveError> {
         Ok(self.best_move_within(pos, None, cancel)?.column)
     }

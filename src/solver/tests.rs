@@ -569,7 +569,7 @@ fn a_node_limit_stops_the_call_and_the_table_keeps_its_work() {
         // Checked every 1024 nodes: stopped just past the limit.
         assert!((1 << 12..1 << 13).contains(&s.nodes()), "{}", s.nodes());
         assert_eq!(s.analyze(&p, false, &c), Err(SolveError::NodeLimit));
-        // best_move proves outcomes first, cheaper: on `p` it finishes under the
+        // best_move is cheaper than analyze (one probe per move): on `p` it finishes under the
         // limit (one winning move), on an opening it does not.
         assert_eq!(s.best_move(&p, &c), Ok(0));
         let second = Position::parse_pons("4").unwrap();
