@@ -449,7 +449,36 @@ impl Solver {
         if pos.is_over() {
             return Ok(vec![None; pos.width()]);
         }
-        per_column(pos, weak, |child| self.solve_inner(child, weak, cancel))
+        if !weak {
+            return per_column(pos, false, |child| self.solve_inner(child, false, cancel));
+        }
+        // The position's outcome bounds its moves': after a loss every move loses,
+        // after a draw a move draws or loses (one probe instead of a solve).
+        let outcome = self.solve_inner(pos, true, cancel)?;
+        per_column(pos, true, |child| match outcome {
+            -1 => Ok(1),
+            // The child scores 0 or 1 for its own mover: which one.
+            0 => Ok(i32::from(self.probe(child, true, 0, cancel)? > 0)),
+            _ => self.solve_inner(child, true, cancel),
+        })
+    }
+
+    /// Which side of `a` / `a + 1` the score of `pos` lies on: a value `<= a` or
+    /// `>= a + 1` (exact below and above the window only where the search proved it).
+    fn probe(
+        &mut self,
+        pos: &Position,
+        weak: bool,
+        a: i32,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        let allowed = self
+            .node_limit
+            .map_or(u64::MAX, |l| l.saturating_sub(self.nodes));
+        match self.search(pos, weak, cancel, allowed, None, Some((a, a + 1)))? {
+            Searched::Done(v) => Ok(v),
+            Searched::Stopped { .. } => Err(SolveError::NodeLimit),
+        }
     }
 
     /// An optimal column for the player to move: never a move with a worse

@@ -160,6 +160,9 @@ fn check_board(w: usize, h: usize, k: usize, samples: usize, tt_bytes: usize, th
             let bm = solver.best_move(&pos, &cancel).unwrap();
             let best = a.iter().flatten().max().copied();
             assert_eq!(a[bm], best);
+            let signs: Vec<Option<i32>> = a.iter().map(|s| s.map(i32::signum)).collect();
+            let weak = solver.analyze(&pos, true, &cancel).unwrap();
+            assert_eq!(weak, signs, "weak analyze {w}x{h} k={k} moves {moves:?}");
         }
     }
 }
