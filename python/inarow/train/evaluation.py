@@ -132,8 +132,8 @@ class _ShippedAnalysis:
 
 def pons_accuracy_shipped(agent: Any) -> Any:
     """``inarow.evaluate.move_accuracy`` of ``agent`` on every Pons position whose exact
-    analysis ships (all of five sets, the first 42 of Begin-Hard, whose file is
-    incomplete): nothing is solved, so it takes only the agent's time."""
+    analysis ships (all 6,000 once every file is complete; the lines written so far
+    of one being regenerated): nothing is solved, so it takes only the agent's time."""
     from inarow.evaluate import PONS_SETS, _pons_dir
 
     directory = _pons_dir()
