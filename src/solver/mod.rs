@@ -260,10 +260,22 @@ impl Solver {
         weak: bool,
         cancel: &AtomicBool,
     ) -> Result<i32, SolveError> {
+        self.search_to_end(pos, weak, None, cancel)
+    }
+
+    /// [`Solver::search`] under the node limit, to its end (`window`: only which side
+    /// of it the value lies on).
+    fn search_to_end(
+        &mut self,
+        pos: &Position,
+        weak: bool,
+        window: Option<(i32, i32)>,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
         let allowed = self
             .node_limit
             .map_or(u64::MAX, |l| l.saturating_sub(self.nodes));
-        match self.search(pos, weak, cancel, allowed, None, None)? {
+        match self.search(pos, weak, cancel, allowed, None, window)? {
             Searched::Done(v) => Ok(v),
             Searched::Stopped { .. } => Err(SolveError::NodeLimit),
         }
@@ -458,27 +470,11 @@ impl Solver {
         per_column(pos, true, |child| match outcome {
             -1 => Ok(1),
             // The child scores 0 or 1 for its own mover: which one.
-            0 => Ok(i32::from(self.probe(child, true, 0, cancel)? > 0)),
+            0 => Ok(i32::from(
+                self.search_to_end(child, true, Some((0, 1)), cancel)? > 0,
+            )),
             _ => self.solve_inner(child, true, cancel),
         })
-    }
-
-    /// Which side of `a` / `a + 1` the score of `pos` lies on: a value `<= a` or
-    /// `>= a + 1` (exact below and above the window only where the search proved it).
-    fn probe(
-        &mut self,
-        pos: &Position,
-        weak: bool,
-        a: i32,
-        cancel: &AtomicBool,
-    ) -> Result<i32, SolveError> {
-        let allowed = self
-            .node_limit
-            .map_or(u64::MAX, |l| l.saturating_sub(self.nodes));
-        match self.search(pos, weak, cancel, allowed, None, Some((a, a + 1)))? {
-            Searched::Done(v) => Ok(v),
-            Searched::Stopped { .. } => Err(SolveError::NodeLimit),
-        }
     }
 
     /// An optimal column for the player to move: never a move with a worse
@@ -742,12 +738,7 @@ impl Solver {
         moves: &mut [Option<MoveValue>],
         cancel: &AtomicBool,
     ) -> Result<Option<usize>, SolveError> {
-        let outer = self.node_limit.unwrap_or(u64::MAX);
-        let left = |nodes: u64| outer.saturating_sub(nodes);
-        let target = match self.search(pos, false, cancel, left(self.nodes), None, None)? {
-            Searched::Done(v) => v,
-            Searched::Stopped { .. } => return Err(SolveError::NodeLimit),
-        };
+        let target = self.solve_inner(pos, false, cancel)?;
         // The move keeps `target` <=> its child scores at most `-target`.
         let a = -target;
         for &c in order {
@@ -756,20 +747,9 @@ impl Solver {
             }
             let mut child = *pos;
             child.play_unchecked(c);
-            match self.search(
-                &child,
-                false,
-                cancel,
-                left(self.nodes),
-                None,
-                Some((a, a + 1)),
-            )? {
-                Searched::Done(v) if v <= a => {
-                    moves[c] = Some(MoveValue::proven(target.signum(), Some(target)));
-                    return Ok(Some(c));
-                }
-                Searched::Done(_) => {}
-                Searched::Stopped { .. } => return Err(SolveError::NodeLimit),
+            if self.search_to_end(&child, false, Some((a, a + 1)), cancel)? <= a {
+                moves[c] = Some(MoveValue::proven(target.signum(), Some(target)));
+                return Ok(Some(c));
             }
         }
         // Unreachable while the searches agree; the rounds below decide otherwise.
