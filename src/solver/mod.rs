@@ -729,8 +729,8 @@ impl Solver {
     /// The untimed best move: the root's exact score first, then the first move
     /// (centre first) that keeps it, each by one null-window probe. The same move as
     /// the outcome-then-score rounds of [`Solver::best_move_within`] (the best
-    /// outcome is the sign of the best score), in about a third of the nodes: the
-    /// root's search fills the table the probes then read.
+    /// outcome is the sign of the best score); the root's search fills the table the
+    /// probes then read (the worst of 40 positions of plies 12-15: 747k -> 266k nodes).
     fn best_by_root_score(
         &mut self,
         pos: &Position,
