@@ -48,10 +48,9 @@ def main() -> None:
         w, c = latency("connect_four", s, args.positions)
         print(f"{s:>11} {1000 * w:>13.1f} {1000 * c:>12.1f}")
     if args.accuracy:
-        from inarow.train.evaluation import pons_accuracy_shipped
-
         for s in args.simulations:
-            r = pons_accuracy_shipped(inarow.agents.pretrained("connect_four", simulations=s))
+            agent = inarow.agents.pretrained("connect_four", simulations=s)
+            r = inarow.evaluate.move_accuracy(agent, "pons", progress=False)
             print(f"\nsimulations={s}\n{r}")
     for d in args.negamax:
         for s in args.simulations:

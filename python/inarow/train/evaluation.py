@@ -19,7 +19,6 @@ __all__ = [
     "brute_force_mistakes",
     "evaluation_columns",
     "measure_strength",
-    "pons_accuracy_shipped",
     "solve_small_board",
 ]
 
@@ -118,38 +117,3 @@ def measure_strength(
             row[f"negamax{d}_draw"] = r.draw_rate
             row[f"negamax{d}_loss"] = r.loss_rate
     return row
-
-
-class _ShippedAnalysis:
-    """Stands in for the solver in ``move_accuracy``: the shipped per-column analyses."""
-
-    def __init__(self, table: dict[inarow.Board, list[int | None]]) -> None:
-        self.table = table
-
-    def analyze(self, board: inarow.Board) -> list[int | None]:
-        return self.table[board]
-
-
-def pons_accuracy_shipped(agent: Any) -> Any:
-    """``inarow.evaluate.move_accuracy`` of ``agent`` on every Pons position whose exact
-    analysis ships (all 6,000 once every file is complete; the lines written so far
-    of one being regenerated): nothing is solved, so it takes only the agent's time."""
-    from inarow.evaluate import PONS_SETS, _pons_dir
-
-    directory = _pons_dir()
-    sets: dict[str, list[inarow.Board]] = {}
-    table: dict[inarow.Board, list[int | None]] = {}
-    for name in PONS_SETS:
-        path = directory / f"{name}.analysis"
-        boards = []
-        for row in path.read_text().splitlines():
-            fields = row.split()
-            if len(fields) != 8:
-                continue
-            board = inarow.Board.from_pons(fields[0])
-            table[board] = [None if f == "." else int(f) for f in fields[1:]]
-            boards.append(board)
-        sets[name] = boards
-    return inarow.evaluate.move_accuracy(
-        agent, sets, solver=_ShippedAnalysis(table), progress=False
-    )
