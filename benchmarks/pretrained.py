@@ -3,6 +3,7 @@
     python benchmarks/pretrained.py                  # latency at 0, 50, 200, 800 simulations
     python benchmarks/pretrained.py --accuracy       # + good-move rates on Pons' shipped analyses
     python benchmarks/pretrained.py --negamax 4 --games 40
+    python benchmarks/pretrained.py --weights runs/c4/network.npz --accuracy   # a candidate
 
 Latency: the median over positions of Pons' Middle-Easy set of one ``agent(board)``
 call (CPU seconds of this process beside wall seconds, as the machine may be shared).
@@ -20,10 +21,22 @@ import time
 
 import inarow
 from inarow.evaluate import pons_positions
+from inarow.numpy_net import NumpyNet
+from inarow.pretrained import NetworkAgent
+
+#: The network measured: the shipped one, or ``--weights``.
+WEIGHTS: str | None = None
 
 
-def latency(game: str, simulations: int, positions: int) -> tuple[float, float]:
-    agent = inarow.agents.pretrained(game, simulations=simulations)
+def make_agent(simulations: int) -> NetworkAgent:
+    if WEIGHTS is None:
+        return inarow.agents.pretrained("connect_four", simulations=simulations)
+    net = NumpyNet.load(WEIGHTS)
+    return NetworkAgent(net, net.rules, simulations=simulations, name=WEIGHTS)
+
+
+def latency(simulations: int, positions: int) -> tuple[float, float]:
+    agent = make_agent(simulations)
     boards = [inarow.Board.from_pons(p.moves) for p in pons_positions(positions)["Test_L2_R1"]]
     wall, cpu = [], []
     agent(boards[0])  # warm-up
@@ -42,19 +55,22 @@ def main() -> None:
     p.add_argument("--accuracy", action="store_true")
     p.add_argument("--negamax", type=int, nargs="*", default=[])
     p.add_argument("--games", type=int, default=20)
+    p.add_argument("--weights", help="a network.npz to measure instead of the shipped one")
     args = p.parse_args()
+    global WEIGHTS
+    WEIGHTS = args.weights
     print(f"{'simulations':>11} {'wall ms/move':>13} {'cpu ms/move':>12}")
     for s in args.simulations:
-        w, c = latency("connect_four", s, args.positions)
+        w, c = latency(s, args.positions)
         print(f"{s:>11} {1000 * w:>13.1f} {1000 * c:>12.1f}")
     if args.accuracy:
         for s in args.simulations:
-            agent = inarow.agents.pretrained("connect_four", simulations=s)
+            agent = make_agent(s)
             r = inarow.evaluate.move_accuracy(agent, "pons", progress=False)
             print(f"\nsimulations={s}\n{r}")
     for d in args.negamax:
         for s in args.simulations:
-            agent = inarow.agents.pretrained("connect_four", simulations=s)
+            agent = make_agent(s)
             r = inarow.evaluate.match(agent, inarow.agents.negamax(d), games=args.games)
             print(f"\nsimulations={s} vs negamax({d})\n{r}")
 

@@ -78,7 +78,7 @@ class TrainConfig:
                 eval_match_simulations=16,
             )
         elif name == "connect_four":
-            base = cls()
+            base = cls(eval_games=20, threads=2)
         elif name == "custom":
             base = cls(eval_per_set=0)
         else:
