@@ -505,26 +505,14 @@ impl VecGames {
         let n = self.games.len();
         out.check(n, &d);
         let failure = Mutex::new(None);
-        let no_workers = Vec::new();
-        let opponent = self.versus_opponent();
-        let (versus, workers) = match self.versus.as_mut() {
-            Some(v) => (
-                Some(VersusRows {
-                    seats: &mut v.seats,
-                    rngs: &mut v.rngs,
-                }),
-                &v.workers,
-            ),
-            None => (None, &no_workers),
-        };
-        let shared = Shared {
-            dims: d,
-            mode: self.autoreset,
-            opponent,
-            workers,
-            cancel,
-            failure: &failure,
-        };
+        let mut shared = self.shared(cancel, &failure);
+        let versus = self.versus.as_mut().map(|v| {
+            shared.workers = &v.workers;
+            VersusRows {
+                seats: &mut v.seats,
+                rngs: &mut v.rngs,
+            }
+        });
         let envs = Envs {
             games: &mut self.games,
             needs_reset: &mut self.needs_reset,
@@ -541,8 +529,20 @@ impl VecGames {
         }
     }
 
-    fn versus_opponent(&self) -> Option<Opponent> {
-        self.versus.as_ref().map(|v| v.opponent)
+    /// What the general step shares across threads, without agent workers.
+    fn shared<'a>(
+        &self,
+        cancel: &'a AtomicBool,
+        failure: &'a Mutex<Option<AgentError>>,
+    ) -> Shared<'a> {
+        Shared {
+            dims: self.dims(),
+            mode: self.autoreset,
+            opponent: self.versus.as_ref().map(|v| v.opponent),
+            workers: &[],
+            cancel,
+            failure,
+        }
     }
 
     /// The envs where an external opponent is to move, in order.
@@ -591,19 +591,10 @@ impl VecGames {
     /// recording episodes that end into `out`, which must hold the outputs
     /// of this step so far. Finish with [`VecGames::write_views`].
     pub fn play_opponent(&mut self, envs: &[usize], actions: &[i64], mut out: StepBuffers<'_>) {
-        let d = self.dims();
         let cancel = AtomicBool::new(false);
         let failure = Mutex::new(None);
-        let opponent = self.versus_opponent();
+        let shared = self.shared(&cancel, &failure);
         let v = self.versus.as_mut().expect("an external opponent");
-        let shared = Shared {
-            dims: d,
-            mode: self.autoreset,
-            opponent,
-            workers: &[],
-            cancel: &cancel,
-            failure: &failure,
-        };
         let mut all = Envs {
             games: &mut self.games,
             needs_reset: &mut self.needs_reset,
