@@ -2,6 +2,7 @@
 
     python benchmarks/agents.py                      # throughput + a small strength table
     python benchmarks/agents.py --games 200 --pons 100 --perfect-games 20
+    python benchmarks/agents.py --games 0 --rr-games 0 --perfect-games 40 --pons 1000
 
 Prints games per minute of ``inarow.evaluate.match`` for random/greedy/negamax on
 Connect Four, the time of ``move_accuracy`` per agent, a round robin of negamax
@@ -49,6 +50,9 @@ def round_robin(
     for row in names:
         cells = []
         for col in names:
+            if games == 0:  # only the games against perfect
+                cells.append(f"{'':>11}")
+                continue
             if row == col:
                 cells.append(f"{'-':>11}")
                 continue
@@ -92,8 +96,15 @@ def accuracy(entrants: dict, per_set: int, threads: int | None) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=100_000, help="games of the throughput runs")
-    p.add_argument("--rr-games", type=int, default=100, help="games per round-robin pairing")
+    p.add_argument(
+        "--games", type=int, default=100_000, help="games of the throughput runs (0: skip them)"
+    )
+    p.add_argument(
+        "--rr-games",
+        type=int,
+        default=100,
+        help="games per round-robin pairing (0: only against perfect)",
+    )
     p.add_argument("--perfect-games", type=int, default=0, help="games against perfect")
     p.add_argument("--pons", type=int, default=50, help="positions per Pons set (0: skip)")
     p.add_argument("--threads", type=int, default=None)
@@ -110,7 +121,8 @@ def main() -> None:
     if args.pons_dir is not None:
         evaluate._pons_dir = lambda: args.pons_dir
     print(f"inarow {inarow.__version__}")
-    throughput(args.games, args.threads)
+    if args.games:
+        throughput(args.games, args.threads)
     entrants = {"random": agents.random(), "greedy": agents.greedy()}
     entrants |= {f"negamax:{d}": agents.negamax(d) for d in range(1, args.max_depth + 1)}
     t0 = time.perf_counter()

@@ -21,3 +21,37 @@ def test_the_perfect_agent_plays_the_openings_from_the_book():
         assert solver.nodes == 0  # the book answered
         best = max(v for v in weak if v is not None)
         assert weak[agent(board)] == best, board.moves
+
+
+def lets_opponent_win_at_once(board: inarow.Board, col: int) -> bool:
+    after = board.copy()
+    if after.move(col):
+        return False
+    return any(after.copy().move(c) for c in after.legal_moves())
+
+
+def test_in_a_lost_opening_the_perfect_agent_does_not_lose_at_once_needlessly():
+    """Where the book answers and every move loses, a move that lets the opponent win
+    at once is the worst there is: the agent (at temperature 0, any seed) plays one
+    only if every move does, so a weak opponent still has to find the win."""
+    solver = inarow.Solver(tt_bytes=1 << 20)
+    rng = random.Random(7)
+    checked = 0
+    while checked < 40:
+        board = inarow.Board()
+        for _ in range(rng.randint(2, 11)):
+            if not board.is_over:
+                board.move(rng.choice(board.legal_moves()))
+        if board.is_over or solver.solve(board, weak=True) != -1:
+            continue
+        escapes = [c for c in board.legal_moves() if not lets_opponent_win_at_once(board, c)]
+        for seed in range(3):
+            col = inarow.agents.perfect(seed=seed)(board)
+            assert not escapes or col in escapes, (board.moves, col)
+        checked += 1
+    # every move loses here, and all but column 2 let the opponent win at once
+    board = inarow.Board.from_pons("46152")
+    assert [lets_opponent_win_at_once(board, c) for c in range(7)] == [True] * 2 + [False] + [
+        True
+    ] * 4
+    assert {inarow.agents.perfect(seed=s)(board) for s in range(5)} == {2}

@@ -334,7 +334,8 @@ class Solver:
     thread per core and the shipped opening book (7x6 Connect-Four openings answered
     without a search; ``book=False`` always searches). ``best_move`` never picks a
     worse win/draw/loss outcome; where the book answers, equal outcomes go centre
-    first, elsewhere the best exact score does (ties centre first).
+    first (a move that lets the opponent win at once last), elsewhere the best
+    exact score does (ties centre first).
     ``best_move(board, time_limit=seconds)`` is anytime: the best move proven
     within the budget, never a timeout (the order it falls back in: README).
     """

@@ -87,8 +87,9 @@ def perfect(
     and ``threads`` configure its solver (defaults: 64 MiB, 1 thread); the table
     persists from call to call. On 7x6 Connect Four the shipped opening book scores
     the positions whose every move it holds, win/draw/loss (1/0/-1) instead of
-    exactly (so at temperature 0: uniformly among the moves of the best outcome),
-    and bounds the search's positions within its depth (same scores, fewer nodes).
+    exactly, a move that lets the opponent win at once -2 (its exact score is the
+    worst there is; so at temperature 0: uniformly among the moves of the best
+    outcome, those that lose at once only if all do), and bounds the search's positions within its depth (same scores, fewer nodes).
     """
     return Agent.perfect(temperature, seed, tt_bytes, threads)
 

@@ -33,8 +33,8 @@ type CacheKey = (usize, usize, usize, Vec<u8>);
 const CACHE_ENTRIES: usize = 1 << 14;
 
 /// Scores every move (exactly, or from the book where it holds every child:
-/// win/draw/loss there for a win/draw/loss book) and picks one with
-/// [`softmax_pick`].
+/// win/draw/loss there for a win/draw/loss book, with [`INSTANT_LOSS`] for a move
+/// that lets the opponent win at once) and picks one with [`softmax_pick`].
 pub fn choose(
     solver: &mut Solver,
     cache: &mut Cache,
@@ -55,7 +55,11 @@ pub fn choose(
     // Opening positions take seconds to minutes to score exactly: the book's
     // values where it holds every child.
     let scores = match solver.book_scores(&pos) {
-        Some((scores, _exact)) => scores,
+        Some((scores, true)) => scores,
+        Some((mut scores, false)) => {
+            demote_instant_losses(&pos, &mut scores);
+            scores
+        }
         None => solver.analyze(&pos, false, cancel)?,
     };
     let choice = softmax_pick(&scores, temperature, rng).ok_or(AgentError::GameOver);
@@ -65,6 +69,19 @@ pub fn choose(
     cache.scores.insert(key, scores);
     choice
 }
+
+/// Win/draw/loss scores: a move that lets the opponent win at once (the worst
+/// exact score there is) scores [`INSTANT_LOSS`], below every other loss.
+fn demote_instant_losses(pos: &Position, scores: &mut [Option<i32>]) {
+    for (c, s) in scores.iter_mut().enumerate() {
+        if s.is_some() && pos.lets_opponent_win_at_once(c) {
+            *s = Some(INSTANT_LOSS);
+        }
+    }
+}
+
+/// The win/draw/loss score of a move that lets the opponent win at once.
+pub const INSTANT_LOSS: i32 = -2;
 
 /// An action given each action's score (`None`: illegal). Temperature 0: uniformly
 /// among the best scores. Temperature `t > 0`: action `i` with probability

@@ -262,7 +262,8 @@ impl Solver {
     /// An optimal action: never a worse win/draw/loss outcome than another move;
     /// among the best outcome's moves the best exact score, ties centre first.
     /// Where the book holds every child, the best outcome without a search
-    /// (centre first among equal outcomes). With `time_limit` (seconds, a finite
+    /// (centre first among equal outcomes, a move that lets the opponent win at
+    /// once last). With `time_limit` (seconds, a finite
     /// number >= 0) the best move proven within the budget, never a timeout (see
     /// the Python docs for the order it falls back in). Raises `IllegalMoveError`
     /// on a finished game.

@@ -482,7 +482,8 @@ impl Solver {
     /// the best exact score, ties to the column nearest the centre (the left one
     /// of two equally near). Where the book holds every child's win/draw/loss
     /// value but not all exact scores, the best outcome, centre first among equal
-    /// outcomes, without a search. Fails with [`SolveError::GameOver`] if the game
+    /// outcomes but after the moves that let the opponent win at once (the worst
+    /// score there is), without a search. Fails with [`SolveError::GameOver`] if the game
     /// is over.
     ///
     /// A move that wins at once, the only legal move, or the only one after
@@ -522,12 +523,25 @@ impl Solver {
                 "the game is over: there is no move to choose".into(),
             ));
         }
+        // A move that lets the opponent win at once has the worst exact score
+        // there is.
+        let loses_at_once = |c: usize| pos.lets_opponent_win_at_once(c);
         if let Some((scores, exact)) = self.book_scores(pos) {
             let moves: Vec<Option<MoveValue>> = scores
                 .iter()
                 .map(|s| s.map(|v| MoveValue::proven(v.signum(), exact.then_some(v))))
                 .collect();
-            return Ok(TimedMove::choose(moves, true));
+            let mut chosen = TimedMove::choose(moves, true);
+            if !exact && loses_at_once(chosen.column) {
+                // Win/draw/loss alone: among the moves of the best outcome, one that
+                // does not lose at once goes first.
+                let best = chosen.moves[chosen.column];
+                let other = centre_first(pos.width())
+                    .into_iter()
+                    .find(|&c| chosen.moves[c] == best && !loses_at_once(c));
+                chosen.column = other.unwrap_or(chosen.column);
+            }
+            return Ok(chosen);
         }
         let outer = self.node_limit.unwrap_or(u64::MAX);
         let mut moves: Vec<Option<MoveValue>> = vec![None; pos.width()];
@@ -549,15 +563,7 @@ impl Solver {
                 MoveValue::unknown()
             });
         }
-        // A move that lets the opponent win at once has the worst exact score
-        // there is: when all moves but one do, that one is the best move.
-        let g = pos.geo;
-        let loses_at_once = |c: usize| {
-            let mut ch = *pos;
-            ch.play_unchecked(c);
-            !pos.is_winning_move(c)
-                && g.winning_cells(ch.current, ch.mask) & g.possible(ch.mask) != 0
-        };
+        // When all moves but one lose at once, that one is the best move.
         let legal: Vec<usize> = (0..pos.width()).filter(|&c| pos.can_play(c)).collect();
         let survivors: Vec<usize> = legal
             .iter()

@@ -177,6 +177,19 @@ impl Position {
                 != 0
     }
 
+    /// Whether playing `col` (legal, not winning at once) lets the opponent win
+    /// with the next move: the worst exact score a move can have.
+    pub fn lets_opponent_win_at_once(&self, col: usize) -> bool {
+        if !self.can_play(col) || self.is_winning_move(col) {
+            return false;
+        }
+        let mut child = *self;
+        child.play_unchecked(col);
+        !child.is_over()
+            && child.geo.winning_cells(child.current, child.mask) & child.geo.possible(child.mask)
+                != 0
+    }
+
     /// Whether the last move made a line (the player to move has lost).
     pub fn is_won(&self) -> bool {
         self.won
