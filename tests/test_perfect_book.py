@@ -55,3 +55,27 @@ def test_in_a_lost_opening_the_perfect_agent_does_not_lose_at_once_needlessly():
         True
     ] * 4
     assert {inarow.agents.perfect(seed=s)(board) for s in range(5)} == {2}
+
+
+def test_in_a_lost_opening_the_perfect_agent_avoids_moves_that_lose_soon():
+    """Every move loses: a move after which the opponent forces a win by their 4th
+    stone (checked against the exact scores) is played only if every move is one."""
+    exact = inarow.Solver(tt_bytes=64 << 20)
+    rng = random.Random(12)
+    checked = 0
+    while checked < 6:
+        board = inarow.Board()
+        for _ in range(rng.randint(10, 11)):
+            if not board.is_over:
+                board.move(rng.choice(board.legal_moves()))
+        if board.is_over or exact.solve(board, weak=True) != -1:
+            continue
+        scores = exact.analyze(board)
+        # The opponent's win with their j-th stone after the move scores, for the
+        # mover, -((43 - stones after the move) // 2 - (j - 1)).
+        worst_slow = -((43 - len(board.moves) - 1) // 2 - 3) + 1
+        slow = [c for c in board.legal_moves() if scores[c] >= worst_slow]
+        for seed in range(3):
+            col = inarow.agents.perfect(seed=seed)(board)
+            assert not slow or col in slow, (board.moves, scores, col)
+        checked += 1

@@ -33,8 +33,8 @@ type CacheKey = (usize, usize, usize, Vec<u8>);
 const CACHE_ENTRIES: usize = 1 << 14;
 
 /// Scores every move (exactly, or from the book where it holds every child:
-/// win/draw/loss there for a win/draw/loss book, with [`INSTANT_LOSS`] for a move
-/// that lets the opponent win at once) and picks one with [`softmax_pick`].
+/// win/draw/loss there for a win/draw/loss book, below -1 for a move whose loss is
+/// forced soon) and picks one with [`softmax_pick`].
 pub fn choose(
     solver: &mut Solver,
     cache: &mut Cache,
@@ -57,7 +57,7 @@ pub fn choose(
     let scores = match solver.book_scores(&pos) {
         Some((scores, true)) => scores,
         Some((mut scores, false)) => {
-            demote_instant_losses(&pos, &mut scores);
+            demote_quick_losses(solver, &pos, &mut scores, cancel)?;
             scores
         }
         None => solver.analyze(&pos, false, cancel)?,
@@ -70,18 +70,34 @@ pub fn choose(
     choice
 }
 
-/// Win/draw/loss scores: a move that lets the opponent win at once (the worst
-/// exact score there is) scores [`INSTANT_LOSS`], below every other loss.
-fn demote_instant_losses(pos: &Position, scores: &mut [Option<i32>]) {
-    for (c, s) in scores.iter_mut().enumerate() {
-        if s.is_some() && pos.lets_opponent_win_at_once(c) {
-            *s = Some(INSTANT_LOSS);
+/// Win/draw/loss scores of a lost position: a move after which the opponent forces
+/// a win by their [`QUICK_LOSS_REPLIES`]-th stone (its exact score is below every
+/// other move's) scores below -1: -2 for the slowest of them, one less per stone
+/// sooner (the step of the exact scores). A weak opponent then has to find a long
+/// win.
+fn demote_quick_losses(
+    solver: &mut Solver,
+    pos: &Position,
+    scores: &mut [Option<i32>],
+    cancel: &AtomicBool,
+) -> Result<(), AgentError> {
+    if scores.iter().flatten().any(|&s| s > -1) {
+        return Ok(());
+    }
+    let quick = solver.quick_loss_scores(pos, QUICK_LOSS_REPLIES, cancel)?;
+    // The exact score of a loss with the opponent's last stone of the horizon.
+    let slowest = quick.iter().flatten().max().copied();
+    for (s, q) in scores.iter_mut().zip(quick) {
+        if let (Some(q), Some(slowest)) = (q, slowest) {
+            *s = Some(-2 - (slowest - q));
         }
     }
+    Ok(())
 }
 
-/// The win/draw/loss score of a move that lets the opponent win at once.
-pub const INSTANT_LOSS: i32 = -2;
+/// How many of the opponent's stones a quick loss lets them win within: beyond
+/// what `negamax(6)` sees.
+pub const QUICK_LOSS_REPLIES: u32 = 4;
 
 /// An action given each action's score (`None`: illegal). Temperature 0: uniformly
 /// among the best scores. Temperature `t > 0`: action `i` with probability

@@ -477,6 +477,47 @@ impl Solver {
         })
     }
 
+    /// For each column, the move's exact score (for the player who plays it) if
+    /// the opponent can force a win after it by their `replies`-th stone at the
+    /// latest (`replies >= 1`; 1: they win at once), else `None` (also for a full
+    /// column and for every column of a position that is over). Such a move scores
+    /// below every move after which they cannot. One search per move with a window
+    /// at the top of the score range, which ends within about `2 * replies` plies:
+    /// cheap at any ply.
+    pub fn quick_loss_scores(
+        &mut self,
+        pos: &Position,
+        replies: u32,
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<i32>>, SolveError> {
+        self.nodes = 0;
+        self.book_hits = 0;
+        let mut out = vec![None; pos.width()];
+        if pos.is_over() {
+            return Ok(out);
+        }
+        let n = pos.geo.cells;
+        let replies = replies.max(1) as i32;
+        for (col, slot) in out.iter_mut().enumerate() {
+            if !pos.can_play(col) || pos.is_winning_move(col) {
+                continue;
+            }
+            let mut child = *pos;
+            child.play_unchecked(col);
+            // The opponent's win with their j-th stone scores top - (j - 1).
+            let top = (n + 1 - child.moves as i32) / 2;
+            if top < 1 {
+                continue; // no stone of theirs can win
+            }
+            let threshold = (top - (replies - 1)).max(1);
+            let v = self.search_to_end(&child, false, Some((threshold - 1, top + 1)), cancel)?;
+            if v >= threshold {
+                *slot = Some(-v);
+            }
+        }
+        Ok(out)
+    }
+
     /// An optimal column for the player to move: never a move with a worse
     /// win/draw/loss outcome than another; among the moves of the best outcome,
     /// the best exact score, ties to the column nearest the centre (the left one

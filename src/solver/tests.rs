@@ -625,3 +625,35 @@ fn check_rules_accepts_exactly_two_players_gravity_and_one_word() {
         }
     }
 }
+
+/// `quick_loss_scores` against the exact analysis: a move's score where the
+/// opponent wins after it by their `replies`-th stone, `None` for the others.
+#[test]
+fn quick_loss_scores_agree_with_the_exact_analysis() {
+    let cancel = no_cancel();
+    let mut solver = Solver::new(SolverConfig {
+        tt_bytes: 1 << 22,
+        threads: 1,
+    })
+    .unwrap();
+    let (w, h, k) = (5, 4, 4);
+    let n = (w * h) as i32;
+    let mut quick = 0;
+    for pos in random_positions(w, h, k, 300, 0x51) {
+        let exact = solver.analyze(&pos, false, &cancel).unwrap();
+        for replies in 1..=3 {
+            let got = solver.quick_loss_scores(&pos, replies, &cancel).unwrap();
+            for c in 0..w {
+                // The opponent's win with their j-th stone after the move scores
+                // (n + 1 - stones after the move) / 2 - (j - 1) for them.
+                let top = (n + 1 - pos.moves() as i32 - 1) / 2;
+                let want = exact[c].filter(|&s| {
+                    !pos.is_winning_move(c) && -s >= top - (replies as i32 - 1) && -s > 0
+                });
+                assert_eq!(got[c], want, "{:?} replies {replies} col {c}", pos.cells());
+                quick += usize::from(want.is_some());
+            }
+        }
+    }
+    assert!(quick > 100, "only {quick} quick losses checked");
+}
