@@ -30,25 +30,30 @@ def lets_opponent_win_at_once(board: inarow.Board, col: int) -> bool:
     return any(after.copy().move(c) for c in after.legal_moves())
 
 
+def lost_book_positions(seed: int, plies: tuple[int, int], count: int, solver: inarow.Solver):
+    """``count`` random positions of ``plies`` (inclusive range) stones, not over, that
+    the side to move loses (seeded)."""
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        board = inarow.Board()
+        for _ in range(rng.randint(*plies)):
+            if not board.is_over:
+                board.move(rng.choice(board.legal_moves()))
+        if not board.is_over and solver.solve(board, weak=True) == -1:
+            found += 1
+            yield board
+
+
 def test_in_a_lost_opening_the_perfect_agent_does_not_lose_at_once_needlessly():
     """Where the book answers and every move loses, a move that lets the opponent win
     at once is the worst there is: the agent (at temperature 0, any seed) plays one
     only if every move does, so a weak opponent still has to find the win."""
-    solver = inarow.Solver(tt_bytes=1 << 20)
-    rng = random.Random(7)
-    checked = 0
-    while checked < 40:
-        board = inarow.Board()
-        for _ in range(rng.randint(2, 11)):
-            if not board.is_over:
-                board.move(rng.choice(board.legal_moves()))
-        if board.is_over or solver.solve(board, weak=True) != -1:
-            continue
+    for board in lost_book_positions(7, (2, 11), 40, inarow.Solver(tt_bytes=1 << 20)):
         escapes = [c for c in board.legal_moves() if not lets_opponent_win_at_once(board, c)]
         for seed in range(3):
             col = inarow.agents.perfect(seed=seed)(board)
             assert not escapes or col in escapes, (board.moves, col)
-        checked += 1
     # every move loses here, and all but column 2 let the opponent win at once
     board = inarow.Board.from_pons("46152")
     assert [lets_opponent_win_at_once(board, c) for c in range(7)] == [True] * 2 + [False] + [
@@ -61,15 +66,7 @@ def test_in_a_lost_opening_the_perfect_agent_avoids_moves_that_lose_soon():
     """Every move loses: a move after which the opponent forces a win by their 4th
     stone (checked against the exact scores) is played only if every move is one."""
     exact = inarow.Solver(tt_bytes=64 << 20)
-    rng = random.Random(12)
-    checked = 0
-    while checked < 6:
-        board = inarow.Board()
-        for _ in range(rng.randint(10, 11)):
-            if not board.is_over:
-                board.move(rng.choice(board.legal_moves()))
-        if board.is_over or exact.solve(board, weak=True) != -1:
-            continue
+    for board in lost_book_positions(12, (10, 11), 6, exact):
         scores = exact.analyze(board)
         # The opponent's win with their j-th stone after the move scores, for the
         # mover, -((43 - stones after the move) // 2 - (j - 1)).
@@ -78,4 +75,3 @@ def test_in_a_lost_opening_the_perfect_agent_avoids_moves_that_lose_soon():
         for seed in range(3):
             col = inarow.agents.perfect(seed=seed)(board)
             assert not slow or col in slow, (board.moves, scores, col)
-        checked += 1
