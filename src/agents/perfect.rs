@@ -85,7 +85,7 @@ fn demote_quick_losses(
         return Ok(());
     }
     let quick = solver.quick_loss_scores(pos, QUICK_LOSS_REPLIES, cancel)?;
-    // The exact score of a loss with the opponent's last stone of the horizon.
+    // The slowest of the quick losses scores -2.
     let slowest = quick.iter().flatten().max().copied();
     for (s, q) in scores.iter_mut().zip(quick) {
         if let (Some(q), Some(slowest)) = (q, slowest) {
