@@ -42,17 +42,15 @@ def round_robin(
     entrants: dict, games: int, perfect_games: int, threads: int | None, opening: int
 ) -> None:
     names = list(entrants)
+    columns = names if games else []  # 0 games: only the column against perfect
     print(
-        f"\nscore of the row agent against the column agent ({games} games, both seats, "
-        f"{opening} random opening plies)"
+        f"\nscore of the row agent against the column agent ({games or perfect_games} games, "
+        f"both seats, {opening} random opening plies)"
     )
-    print(" " * 10 + "".join(f"{n:>11}" for n in names) + f"{'perfect':>11}")
+    print(" " * 10 + "".join(f"{n:>11}" for n in columns) + f"{'perfect':>11}")
     for row in names:
         cells = []
-        for col in names:
-            if games == 0:  # only the games against perfect
-                cells.append(f"{'':>11}")
-                continue
+        for col in columns:
             if row == col:
                 cells.append(f"{'-':>11}")
                 continue

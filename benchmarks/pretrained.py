@@ -24,19 +24,16 @@ from inarow.evaluate import pons_positions
 from inarow.numpy_net import NumpyNet
 from inarow.pretrained import NetworkAgent
 
-#: The network measured: the shipped one, or ``--weights``.
-WEIGHTS: str | None = None
 
-
-def make_agent(simulations: int) -> NetworkAgent:
-    if WEIGHTS is None:
+def make_agent(weights: str | None, simulations: int) -> NetworkAgent:
+    """The shipped Connect Four network, or the one in ``weights`` (a ``network.npz``)."""
+    if weights is None:
         return inarow.agents.pretrained("connect_four", simulations=simulations)
-    net = NumpyNet.load(WEIGHTS)
-    return NetworkAgent(net, net.rules, simulations=simulations, name=WEIGHTS)
+    net = NumpyNet.load(weights)
+    return NetworkAgent(net, net.rules, simulations=simulations, name=weights)
 
 
-def latency(simulations: int, positions: int) -> tuple[float, float]:
-    agent = make_agent(simulations)
+def latency(agent: NetworkAgent, positions: int) -> tuple[float, float]:
     boards = [inarow.Board.from_pons(p.moves) for p in pons_positions(positions)["Test_L2_R1"]]
     wall, cpu = [], []
     agent(boards[0])  # warm-up
@@ -57,20 +54,18 @@ def main() -> None:
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--weights", help="a network.npz to measure instead of the shipped one")
     args = p.parse_args()
-    global WEIGHTS
-    WEIGHTS = args.weights
     print(f"{'simulations':>11} {'wall ms/move':>13} {'cpu ms/move':>12}")
     for s in args.simulations:
-        w, c = latency(s, args.positions)
+        w, c = latency(make_agent(args.weights, s), args.positions)
         print(f"{s:>11} {1000 * w:>13.1f} {1000 * c:>12.1f}")
     if args.accuracy:
         for s in args.simulations:
-            agent = make_agent(s)
+            agent = make_agent(args.weights, s)
             r = inarow.evaluate.move_accuracy(agent, "pons", progress=False)
             print(f"\nsimulations={s}\n{r}")
     for d in args.negamax:
         for s in args.simulations:
-            agent = make_agent(s)
+            agent = make_agent(args.weights, s)
             r = inarow.evaluate.match(agent, inarow.agents.negamax(d), games=args.games)
             print(f"\nsimulations={s} vs negamax({d})\n{r}")
 

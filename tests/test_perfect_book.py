@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from book_positions import lets_opponent_win_at_once, lost_book_positions
+
 import inarow
 
 
@@ -21,28 +23,6 @@ def test_the_perfect_agent_plays_the_openings_from_the_book():
         assert solver.nodes == 0  # the book answered
         best = max(v for v in weak if v is not None)
         assert weak[agent(board)] == best, board.moves
-
-
-def lets_opponent_win_at_once(board: inarow.Board, col: int) -> bool:
-    after = board.copy()
-    if after.move(col):
-        return False
-    return any(after.copy().move(c) for c in after.legal_moves())
-
-
-def lost_book_positions(seed: int, plies: tuple[int, int], count: int, solver: inarow.Solver):
-    """``count`` random positions of ``plies`` (inclusive range) stones, not over, that
-    the side to move loses (seeded)."""
-    rng = random.Random(seed)
-    found = 0
-    while found < count:
-        board = inarow.Board()
-        for _ in range(rng.randint(*plies)):
-            if not board.is_over:
-                board.move(rng.choice(board.legal_moves()))
-        if not board.is_over and solver.solve(board, weak=True) == -1:
-            found += 1
-            yield board
 
 
 def test_in_a_lost_opening_the_perfect_agent_does_not_lose_at_once_needlessly():

@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from book_positions import lets_opponent_win_at_once, lost_book_positions
 from pons import positions
 
 import inarow
@@ -138,39 +139,24 @@ def test_analyze_of_a_ply_3_position_is_consistent_and_free():
         # win at once last.
         order = sorted(range(7), key=lambda c: (abs(2 * c - 6), c))
         equal = [c for c in order if scores[c] == best]
-        expected = next((c for c in equal if not loses_at_once(board, c)), equal[0])
+        expected = next((c for c in equal if not lets_opponent_win_at_once(board, c)), equal[0])
         assert col == expected, board.moves
-
-
-def loses_at_once(board: inarow.Board, col: int) -> bool:
-    """Whether playing ``col`` lets the opponent win with their next move."""
-    after = board.copy()
-    if after.move(col):
-        return False
-    return any(after.copy().move(c) for c in after.legal_moves())
 
 
 def test_in_a_lost_book_position_best_move_does_not_lose_at_once_needlessly(book_solver):
     """Where the book answers and every move loses, a move that lets the opponent win
     at once (the worst exact score there is) is chosen only if all moves do: a weak
     opponent must still find the win. Random lost positions of plies 2..11."""
-    rng = random.Random(11)
-    checked = 0
-    while checked < 60:
-        board = inarow.Board()
-        for _ in range(rng.randint(2, min(11, BOOK_DEPTH - 1))):
-            if not board.is_over:
-                board.move(rng.choice(board.legal_moves()))
-        if board.is_over or book_solver.solve(board, weak=True) != -1:
-            continue
+    for board in lost_book_positions(11, (2, min(11, BOOK_DEPTH - 1)), 60, book_solver):
         col = book_solver.best_move(board)
         assert book_solver.nodes == 0
-        if loses_at_once(board, col):
-            assert all(loses_at_once(board, c) for c in board.legal_moves()), board.moves
-        checked += 1
+        if lets_opponent_win_at_once(board, col):
+            assert all(lets_opponent_win_at_once(board, c) for c in board.legal_moves()), (
+                board.moves
+            )
     # the position that showed it: centre-first column 3 lets the opponent win
     board = inarow.Board.from_pons("46152")
-    assert loses_at_once(board, 3) and book_solver.best_move(board) != 3
+    assert lets_opponent_win_at_once(board, 3) and book_solver.best_move(board) != 3
 
 
 def test_exact_calls_still_search(book_solver):

@@ -86,9 +86,11 @@ fn demote_quick_losses(
     }
     let quick = solver.quick_loss_scores(pos, QUICK_LOSS_REPLIES, cancel)?;
     // The slowest of the quick losses scores -2.
-    let slowest = quick.iter().flatten().max().copied();
+    let Some(slowest) = quick.iter().flatten().max().copied() else {
+        return Ok(());
+    };
     for (s, q) in scores.iter_mut().zip(quick) {
-        if let (Some(q), Some(slowest)) = (q, slowest) {
+        if let Some(q) = q {
             *s = Some(-2 - (slowest - q));
         }
     }

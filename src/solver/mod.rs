@@ -294,7 +294,7 @@ impl Solver {
         if moves >= n {
             return Some(0);
         }
-        if g.winning_cells(pos.current, pos.mask) & g.possible(pos.mask) != 0 {
+        if pos.can_win_at_once() {
             return Some(sign((n + 1 - moves) / 2));
         }
         self.book_value(pos, weak)
@@ -564,22 +564,20 @@ impl Solver {
                 "the game is over: there is no move to choose".into(),
             ));
         }
-        // A move that lets the opponent win at once has the worst exact score
-        // there is.
-        let loses_at_once = |c: usize| pos.lets_opponent_win_at_once(c);
         if let Some((scores, exact)) = self.book_scores(pos) {
             let moves: Vec<Option<MoveValue>> = scores
                 .iter()
                 .map(|s| s.map(|v| MoveValue::proven(v.signum(), exact.then_some(v))))
                 .collect();
             let mut chosen = TimedMove::choose(moves, true);
-            if !exact && loses_at_once(chosen.column) {
+            if !exact && pos.lets_opponent_win_at_once(chosen.column) {
                 // Win/draw/loss alone: among the moves of the best outcome, one that
-                // does not lose at once goes first.
+                // does not let the opponent win at once (the worst exact score there
+                // is) goes first.
                 let best = chosen.moves[chosen.column];
                 let other = centre_first(pos.width())
                     .into_iter()
-                    .find(|&c| chosen.moves[c] == best && !loses_at_once(c));
+                    .find(|&c| chosen.moves[c] == best && !pos.lets_opponent_win_at_once(c));
                 chosen.column = other.unwrap_or(chosen.column);
             }
             return Ok(chosen);
@@ -609,7 +607,7 @@ impl Solver {
         let survivors: Vec<usize> = legal
             .iter()
             .copied()
-            .filter(|&c| !loses_at_once(c))
+            .filter(|&c| !pos.lets_opponent_win_at_once(c))
             .collect();
         if legal.iter().any(|&c| pos.is_winning_move(c)) {
             // The soonest win there is (ties centre first).

@@ -185,9 +185,13 @@ impl Position {
         }
         let mut child = *self;
         child.play_unchecked(col);
-        !child.is_over()
-            && child.geo.winning_cells(child.current, child.mask) & child.geo.possible(child.mask)
-                != 0
+        !child.is_over() && child.can_win_at_once()
+    }
+
+    /// Whether the player to move can make a line with one stone (the game not
+    /// being over is the caller's to know).
+    pub(crate) fn can_win_at_once(&self) -> bool {
+        self.geo.winning_cells(self.current, self.mask) & self.geo.possible(self.mask) != 0
     }
 
     /// Whether the last move made a line (the player to move has lost).

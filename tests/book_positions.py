@@ -1,0 +1,35 @@
+"""Lost opening positions and the moves that lose at once, for the tests of how the
+solver and the perfect agent choose among losing moves (plain ``inarow.Board`` play,
+independent of the solver's bitboards)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import inarow
+
+
+def lets_opponent_win_at_once(board: inarow.Board, col: int) -> bool:
+    """Whether playing ``col`` lets the opponent win with their next move."""
+    after = board.copy()
+    if after.move(col):
+        return False
+    return any(after.copy().move(c) for c in after.legal_moves())
+
+
+def lost_book_positions(
+    seed: int, plies: tuple[int, int], count: int, solver: inarow.Solver
+) -> Iterator[inarow.Board]:
+    """``count`` random positions of ``plies`` (inclusive range) stones, not over, that
+    the side to move loses by ``solver`` (seeded)."""
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        board = inarow.Board()
+        for _ in range(rng.randint(*plies)):
+            if not board.is_over:
+                board.move(rng.choice(board.legal_moves()))
+        if not board.is_over and solver.solve(board, weak=True) == -1:
+            found += 1
+            yield board
