@@ -389,6 +389,34 @@ fn progress_line(
     )
 }
 
+/// The book at `--out`, when it holds the level one ply before `ply` and `kind` is
+/// win/draw/loss: then a position whose parent there loses is a win, and one whose
+/// parent draws is a win or a draw (one probe instead of up to two).
+fn parents_book(args: &Args, ply: usize, kind: Kind) -> Option<Book> {
+    if kind != Kind::Weak || ply == 0 {
+        return None;
+    }
+    let book = Book::open(&args.out).ok()?;
+    let held = book.levels().iter().any(|l| l.ply + 1 == ply);
+    held.then_some(book)
+}
+
+/// The value of `pos` (its sign if `weak`), within the floor its parents in
+/// `parents` give, and the nodes searched for it.
+fn solve_position(
+    solver: &mut Solver,
+    parents: Option<&Book>,
+    pos: &Position,
+    weak: bool,
+) -> Result<(i32, u64), inarow::solver::SolveError> {
+    let value = match parents.and_then(|b| b.floor_from_parents(pos)) {
+        Some(floor) if weak && floor >= 1 => return Ok((1, 0)),
+        Some(0) if weak => solver.solve_within(pos, true, 0, 1, &INTERRUPTED)?,
+        _ => solver.solve(pos, weak, &INTERRUPTED)?,
+    };
+    Ok((value, solver.nodes()))
+}
+
 /// Solves `records[ckpt.codes.len()..]` (up to `limit` of them) into `ckpt`,
 /// checkpointing to `path`. Returns whether the level is complete.
 fn solve_level(
@@ -411,6 +439,8 @@ fn solve_level(
     };
     let weak = ckpt.kind == Kind::Weak;
     let (ply, kind, chunk) = (ckpt.ply, ckpt.kind, args.chunk);
+    let parents = parents_book(args, ply, kind);
+    let parents = parents.as_ref();
     let next_chunk = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, Vec<u8>, u64)>();
     let t0 = Instant::now();
@@ -444,11 +474,13 @@ fn solve_level(
                         let pos = index
                             .position(ply, slot)
                             .expect("listed slots are in range");
-                        match solver.solve(&pos, weak, &INTERRUPTED) {
-                            Ok(score) => codes.push(kind.code(score)),
+                        match solve_position(&mut solver, parents, &pos, weak) {
+                            Ok((score, searched)) => {
+                                codes.push(kind.code(score));
+                                nodes += searched;
+                            }
                             Err(_) => return, // interrupted: the chunk is dropped
                         }
-                        nodes += solver.nodes();
                     }
                     if tx.send((i, codes, nodes)).is_err() {
                         return;
@@ -844,6 +876,7 @@ fn estimate(args: &Args) {
     let positions = book::reachable(&index, args.ply).unwrap_or_else(|e| fail(e.to_string()));
     let records = to_solve(&index, args.ply, &positions[args.ply]);
     let weak = args.kind == Kind::Weak;
+    let parents = parents_book(args, args.ply, args.kind);
     let config = SolverConfig {
         tt_bytes: args.tt_mib << 20,
         threads: 1,
@@ -856,10 +889,10 @@ fn estimate(args: &Args) {
         let (cpu0, t0, mut window_nodes) = (cpu_seconds(), Instant::now(), 0u64);
         for &slot in window {
             let pos = index.position(args.ply, slot).expect("in range");
-            if solver.solve(&pos, weak, &INTERRUPTED).is_err() {
-                std::process::exit(130);
+            match solve_position(&mut solver, parents.as_ref(), &pos, weak) {
+                Ok((_, searched)) => window_nodes += searched,
+                Err(_) => std::process::exit(130),
             }
-            window_nodes += solver.nodes();
         }
         let window_cpu = cpu_seconds() - cpu0;
         println!(

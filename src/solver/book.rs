@@ -208,6 +208,23 @@ impl Book {
         kind.score(code).map(i32::signum)
     }
 
+    /// A lower bound on `pos`'s win/draw/loss value (for the player to move) from
+    /// the positions one stone earlier that the book holds: each parent's player to
+    /// move could have played into `pos`, so `pos` scores at least the negated value
+    /// of every parent (a parent that loses makes `pos` a win). `None` if the book
+    /// holds no parent (other rules, no level one ply earlier, a finished game).
+    pub fn floor_from_parents(&self, pos: &Position) -> Option<i32> {
+        if pos.moves() == 0 || pos.is_over() || !self.index.matches(pos) {
+            return None;
+        }
+        let ply = pos.moves() - 1;
+        self.by_ply.get(ply).copied().flatten()?;
+        pos.parents()
+            .filter_map(|parent| self.weak(&parent))
+            .map(|v| -v)
+            .max()
+    }
+
     /// The exact score (Pons' convention, as `Solver::solve(pos, weak = false)`),
     /// if the position's level stores exact scores and holds it.
     pub fn exact(&self, pos: &Position) -> Option<i32> {

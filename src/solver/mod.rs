@@ -254,6 +254,24 @@ impl Solver {
         self.solve_inner(pos, weak, cancel)
     }
 
+    /// [`Solver::solve`] of a position whose value the caller knows to lie in
+    /// `lo..=hi` (its sign if `weak`): only that range is searched, so a narrower
+    /// range takes fewer probes (a known draw-or-win one). Bounds that are not facts
+    /// give wrong answers.
+    pub fn solve_within(
+        &mut self,
+        pos: &Position,
+        weak: bool,
+        lo: i32,
+        hi: i32,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        self.nodes = 0;
+        self.book_hits = 0;
+        let value = self.search_to_end(pos, weak, Some((lo, hi)), cancel)?;
+        Ok(value.clamp(lo, hi))
+    }
+
     fn solve_inner(
         &mut self,
         pos: &Position,

@@ -194,6 +194,31 @@ impl Position {
         self.geo.winning_cells(self.current, self.mask) & self.geo.possible(self.mask) != 0
     }
 
+    /// The positions one stone earlier that lead here: the last mover's top stone
+    /// taken out of each column where it is theirs (none if the game is over: a
+    /// parent would already hold the line). Every position that plays into this one
+    /// is among them; a few may be boards no game reaches (a stone of the first
+    /// player on top of the second's only one).
+    pub fn parents(&self) -> impl Iterator<Item = Position> + '_ {
+        let last_mover = self.current ^ self.mask;
+        let g = self.geo;
+        let columns = if self.is_over() { 0 } else { g.width() };
+        (0..columns).filter_map(move |c| {
+            let stones = self.mask & g.column_mask(c);
+            if stones == 0 {
+                return None;
+            }
+            let top = 1u64 << (63 - stones.leading_zeros());
+            (last_mover & top != 0).then_some(Position {
+                geo: g,
+                current: last_mover ^ top,
+                mask: self.mask ^ top,
+                moves: self.moves - 1,
+                won: false,
+            })
+        })
+    }
+
     /// Whether the last move made a line (the player to move has lost).
     pub fn is_won(&self) -> bool {
         self.won

@@ -344,3 +344,51 @@ fn open_reports_a_missing_file() {
         "{e}"
     );
 }
+
+#[test]
+fn parents_undo_the_last_move_and_their_floor_bounds_the_value() {
+    let (w, h, k, depth) = (5, 4, 4, 7);
+    let (bytes, _) = small_book(w, h, k, depth, Kind::Weak);
+    let book = Book::from_bytes(bytes).unwrap();
+    let mut solver = Solver::new(SolverConfig::default()).unwrap();
+    let cancel = AtomicBool::new(false);
+    let (mut wins_from_floor, mut draw_floors, mut checked) = (0, 0, 0);
+    let all = every_position(w, h, k, depth + 1);
+    for pos in &all {
+        // Every position that plays into `pos` with one move is a parent.
+        let parents: HashSet<Vec<u8>> = pos.parents().map(|p| p.cells()).collect();
+        let mut expected = HashSet::new();
+        if (1..=4).contains(&pos.moves()) {
+            for p in all.iter().filter(|p| p.moves() + 1 == pos.moves()) {
+                for c in 0..w {
+                    let mut child = *p;
+                    if child.play(c).is_ok() && child.cells() == pos.cells() {
+                        expected.insert(p.cells());
+                    }
+                }
+            }
+        }
+        if pos.moves() <= 4 {
+            // Some boards one stone earlier no game reaches (a first player's stone
+            // on top of the second's only one): the book holds none of those.
+            assert!(parents.is_superset(&expected), "{:?}", pos.cells());
+            for p in pos.parents().filter(|p| !expected.contains(&p.cells())) {
+                assert_eq!(book.weak(&p), None, "{:?}", p.cells());
+            }
+        }
+        if pos.moves() != depth + 1 {
+            continue;
+        }
+        let Some(floor) = book.floor_from_parents(pos) else {
+            continue;
+        };
+        let value = solver.solve(pos, true, &cancel).unwrap();
+        assert!(floor <= value, "floor {floor} above the value {value}");
+        let within = solver.solve_within(pos, true, floor, 1, &cancel).unwrap();
+        assert_eq!(within, value);
+        wins_from_floor += usize::from(floor == 1);
+        draw_floors += usize::from(floor == 0);
+        checked += 1;
+    }
+    assert!(checked > 100 && wins_from_floor > 10 && draw_floors > 0);
+}
