@@ -101,7 +101,7 @@ def test_book_analysis_agrees_with_pons_per_move_truth(book_solver):
 
 @pytest.mark.parametrize(
     "plies, boards, tt_bytes, in_book",
-    [(min(4, BOOK_DEPTH), 3, 1 << 16, True), (BOOK_DEPTH + 1, 2, 64 << 20, False)],
+    [(min(4, BOOK_DEPTH), 3, 1 << 16, True), (BOOK_DEPTH + 2, 2, 64 << 20, False)],
     ids=["from-the-book", "past-the-book-searches"],
 )
 def test_book_solver_agrees_with_the_search_in_and_past_the_book(plies, boards, tt_bytes, in_book):
@@ -121,6 +121,27 @@ def test_book_solver_agrees_with_the_search_in_and_past_the_book(plies, boards, 
             assert searcher.nodes > 0
         else:
             assert book_solver.nodes > 0
+
+
+def test_one_stone_past_the_book_a_losing_parent_makes_a_win_without_a_search():
+    """A parent in the book whose mover loses could have played into the position, so
+    the position is a win for its own mover; the plain search agrees."""
+    rng = random.Random(BOOK_DEPTH + 1)
+    searcher = inarow.Solver(tt_bytes=64 << 20, book=False)
+    book_solver = inarow.Solver(tt_bytes=1 << 20)
+    free = 0
+    for _ in range(200):
+        board = random_board(rng, BOOK_DEPTH + 1)
+        if board.is_over or any(board.copy().move(c) for c in board.legal_moves()):
+            continue
+        value = book_solver.solve(board, weak=True)
+        if book_solver.nodes == 0:
+            assert value == 1, board.moves
+            assert searcher.solve(board, weak=True) == 1, board.moves
+            free += 1
+            if free == 3:
+                break
+    assert free == 3
 
 
 def test_analyze_of_a_ply_3_position_is_consistent_and_free():

@@ -5,8 +5,10 @@
 //! ([`SlotIndex`]: column heights and stone colours numbered densely), with a
 //! small code per slot: win/draw/loss in 2 bits or the exact score in 6 bits
 //! ([`Kind`]); code 0 means no entry (a finished game, a board no game reaches).
-//! Both a position and its mirror image have their slot filled, so a lookup is one
-//! slot computation and one read; the generator solves only one of each pair.
+//! Levels are built with both a position and its mirror image filled (the
+//! generator solves one of each pair) and stored folded ([`Fold`]): a board whose
+//! column heights read left to right exceed its mirror image's is looked up as
+//! that image, so a lookup is one or two slot computations and one read.
 //!
 //! Levels below the deepest solved one follow from it by minimax (no search), see
 //! [`back_up`]. The file format is in [`format`](self#format) below: a versioned
@@ -53,7 +55,7 @@ use std::path::Path;
 pub use build::{back_up, back_up_all, fill_level, immediate_score, reachable};
 pub use crc::crc64;
 pub use format::{Kind, LevelCodes};
-pub use index::SlotIndex;
+pub use index::{Fold, SlotIndex};
 
 use super::Position;
 use format::LevelEntry;
@@ -94,7 +96,8 @@ pub struct LevelInfo {
     pub ply: usize,
     /// What each slot holds.
     pub kind: Kind,
-    /// Slots (boards of this many stones, reachable or not).
+    /// Slots stored (boards of this many stones, reachable or not, folded by
+    /// mirror symmetry).
     pub slots: u64,
 }
 
@@ -177,9 +180,18 @@ impl Book {
     /// The level of `ply` unpacked (one code per slot), if the book has it.
     pub fn level_codes(&self, ply: usize) -> Option<LevelCodes> {
         let level = &self.levels[(*self.by_ply.get(ply)?)?];
-        let codes = (0..level.slots)
-            .map(|i| format::read_code(&self.data, level.start, level.kind, i))
-            .collect();
+        let slots = self.index.slots(ply)?;
+        let codes = (0..slots)
+            .map(|i| {
+                let folded = self.index.folded_slot_of(&level.fold, i)?;
+                Some(format::read_code(
+                    &self.data,
+                    level.start,
+                    level.kind,
+                    folded,
+                ))
+            })
+            .collect::<Option<Vec<u8>>>()?;
         Some(LevelCodes {
             ply,
             kind: level.kind,
@@ -194,7 +206,7 @@ impl Book {
             return None;
         }
         let level = &self.levels[(*self.by_ply.get(pos.moves())?)?];
-        let slot = self.index.slot(pos);
+        let slot = self.index.folded_slot(&level.fold, pos);
         let code = format::read_code(&self.data, level.start, level.kind, slot);
         Some((code, level.kind))
     }

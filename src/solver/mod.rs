@@ -300,7 +300,8 @@ impl Solver {
     }
 
     /// The value of `pos` (its sign if `weak`) where it is known without a search:
-    /// a finished game, an immediate win, a position in the book.
+    /// a finished game, an immediate win, a position in the book, a win one stone
+    /// past the book whose parent there loses.
     fn known_value(&self, pos: &Position, weak: bool) -> Option<i32> {
         let g = pos.geo;
         let n = g.cells;
@@ -315,7 +316,13 @@ impl Solver {
         if pos.can_win_at_once() {
             return Some(sign((n + 1 - moves) / 2));
         }
-        self.book_value(pos, weak)
+        let book_value = self.book_value(pos, weak);
+        if book_value.is_none() && weak {
+            // One stone past the book, a parent that loses makes this a win.
+            let floor = self.book.as_deref()?.floor_from_parents(pos);
+            return floor.filter(|&f| f >= 1);
+        }
+        book_value
     }
 
     /// The value of `pos` (its sign if `weak`), searching at most about `allowed`
@@ -355,6 +362,13 @@ impl Solver {
         }
         if !g.has_line((pos.current ^ pos.mask) | empty) {
             lo = lo.max(0);
+        }
+        // One stone past the book: each parent's mover could have played here, so
+        // a parent that loses makes a win and one that draws a draw at least.
+        if let Some(floor) = self.book.as_deref().and_then(|b| b.floor_from_parents(pos)) {
+            if floor >= 0 {
+                lo = lo.max(floor);
+            }
         }
         if weak {
             lo = lo.max(-1);

@@ -3,27 +3,31 @@
 //! ```text
 //! offset size
 //!      0    8  magic "INAROWBK"
-//!      8    4  format version (1), little endian like every number here
+//!      8    4  format version (2), little endian like every number here
 //!     12    1  width      13  1  height      14  1  k      15  1  level count n (1..=64)
 //!     16    8  payload bytes (everything after the directory)
 //!     24    8  CRC-64/XZ of everything else (bytes 0..24, then 32 to the end)
 //!     32 16*n  directory, one entry per level, plies strictly increasing:
 //!                0 1 ply   1 1 kind (1 win/draw/loss, 2 exact)   2 6 zero
-//!                8 8 slots (must equal the slot count of that ply)
+//!                8 8 slots (must equal the folded slot count of that ply)
 //!  32+16n      the levels in directory order, each ceil(slots * bits / 8) bytes:
-//!              slot i in bits i*bits .. (i+1)*bits, least significant first
+//!              folded slot i in bits i*bits .. (i+1)*bits, least significant first
 //! ```
+//!
+//! Slots are folded by mirror symmetry ([`Fold`]): a board whose column heights
+//! read left to right exceed their mirror image's is stored as its mirror image.
+//! (Version 1 stored every slot, both images of each position: twice the size.)
 //!
 //! A slot's code 0 means "no entry" (an unreachable board, a finished game);
 //! otherwise see [`Kind`].
 
 use super::crc::Crc64;
-use super::index::SlotIndex;
+use super::index::{Fold, SlotIndex};
 use super::BookError;
 use crate::solver::Position;
 
 pub(super) const MAGIC: &[u8; 8] = b"INAROWBK";
-pub(super) const VERSION: u32 = 1;
+pub(super) const VERSION: u32 = 2;
 pub(super) const HEADER_BYTES: usize = 32;
 pub(super) const ENTRY_BYTES: usize = 16;
 pub(super) const MAX_LEVELS: usize = 64;
@@ -92,13 +96,15 @@ pub struct LevelCodes {
 }
 
 /// Where a validated level lives in the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct LevelEntry {
     pub ply: usize,
     pub kind: Kind,
+    /// Slots stored (folded).
     pub slots: u64,
     /// Byte offset of the level from the start of the file.
     pub start: usize,
+    pub fold: Fold,
 }
 
 fn packed_bytes(slots: u64, kind: Kind) -> Option<usize> {
@@ -150,6 +156,9 @@ pub(super) fn encode(index: &SlotIndex, levels: &[LevelCodes]) -> Result<Vec<u8>
                 level.codes.len()
             ));
         }
+        let Some(fold) = index.fold(level.ply) else {
+            return bad(format!("level {} is too large to fold", level.ply));
+        };
         let limit = 1u32 << level.kind.bits();
         if let Some(c) = level.codes.iter().find(|&&c| c as u32 >= limit) {
             return bad(format!(
@@ -158,17 +167,33 @@ pub(super) fn encode(index: &SlotIndex, levels: &[LevelCodes]) -> Result<Vec<u8>
                 level.kind.bits()
             ));
         }
+        // Only one image of each board is stored: both must hold the same code.
+        for slot in 0..level.codes.len() as u64 {
+            if fold.fold_slot(slot).is_some() {
+                continue;
+            }
+            let mirror = index
+                .folded_slot_of(&fold, slot)
+                .map(|f| fold.unfold_slot(f));
+            if mirror.is_none_or(|m| level.codes[m as usize] != level.codes[slot as usize]) {
+                return bad(format!(
+                    "level {}: slot {slot} and its mirror image hold different codes",
+                    level.ply
+                ));
+            }
+        }
         directory.push(level.ply as u8);
         directory.push(level.kind.tag());
         directory.extend_from_slice(&[0; 6]);
-        directory.extend_from_slice(&(level.codes.len() as u64).to_le_bytes());
+        directory.extend_from_slice(&fold.slots().to_le_bytes());
         let start = payload.len();
         payload.resize(
-            start + packed_bytes(level.codes.len() as u64, level.kind).unwrap_or(0),
+            start + packed_bytes(fold.slots(), level.kind).unwrap_or(0),
             0,
         );
         let bits = level.kind.bits() as usize;
-        for (i, &code) in level.codes.iter().enumerate() {
+        for i in 0..fold.slots() as usize {
+            let code = level.codes[fold.unfold_slot(i as u64) as usize];
             let bit = i * bits;
             let at = start + bit / 8;
             let value = (code as u16) << (bit % 8);
@@ -265,10 +290,13 @@ pub(super) fn parse(data: &[u8]) -> Result<(SlotIndex, Vec<LevelEntry>), BookErr
             return corrupt(format!("level {i}: ply {ply} does not increase"));
         }
         let slots = u64_at(e, 8);
-        if index.slots(ply) != Some(slots) {
+        let fold = index.fold(ply).ok_or_else(|| {
+            BookError::Unsupported(format!("level {i} (ply {ply}) is too large to fold"))
+        })?;
+        if fold.slots() != slots {
             return corrupt(format!(
-                "level {i} (ply {ply}): {slots} slots, a {w}x{h} board has {:?}",
-                index.slots(ply)
+                "level {i} (ply {ply}): {slots} slots, a {w}x{h} board has {} folded",
+                fold.slots()
             ));
         }
         let bytes = packed_bytes(slots, kind).ok_or_else(|| {
@@ -284,6 +312,7 @@ pub(super) fn parse(data: &[u8]) -> Result<(SlotIndex, Vec<LevelEntry>), BookErr
             kind,
             slots,
             start: offset,
+            fold,
         });
         offset += bytes;
     }

@@ -175,12 +175,18 @@ fn round_trip_of_random_levels() {
     .map(|(ply, kind)| {
         let slots = index.slots(ply).unwrap() as usize;
         let max = (20 + 1 - ply as i32) / 2;
-        let codes = (0..slots)
+        let mut codes: Vec<u8> = (0..slots)
             .map(|_| match next() % 4 {
                 0 => 0,
                 _ => kind.code((next() % (2 * max as u64 + 1)) as i32 - max),
             })
             .collect();
+        // A board and its mirror image hold the same code.
+        for slot in 0..slots {
+            let pos = index.position(ply, slot as u64).unwrap();
+            let mirror = index.mirror_slot(&pos) as usize;
+            codes[slot] = codes[slot.min(mirror)];
+        }
         LevelCodes { ply, kind, codes }
     })
     .collect();
@@ -238,6 +244,10 @@ fn the_encoder_refuses_bad_levels() {
     let mut wide = level(2, Kind::Weak);
     wide.codes[3] = 4;
     assert!(invalid(encode(&index, &[wide])));
+    // A board and its mirror image with different codes.
+    let mut lopsided = level(1, Kind::Weak);
+    lopsided.codes[0] = Kind::Weak.code(-1);
+    assert!(invalid(encode(&index, &[lopsided])));
     assert!(!invalid(encode(
         &index,
         &[level(1, Kind::Weak), level(2, Kind::Exact)]
@@ -276,8 +286,8 @@ fn damaged_data_is_refused_never_a_panic() {
     bad[0] = b'X';
     assert!(refused(bad).to_string().contains("magic"));
     let mut newer = bytes.clone();
-    newer[8] = 2;
-    assert!(matches!(refused(newer), BookError::Unsupported(m) if m.contains("version 2")));
+    newer[8] = 3;
+    assert!(matches!(refused(newer), BookError::Unsupported(m) if m.contains("version 3")));
 }
 
 /// Rewrites the checksum so that only the structural checks stand between the
