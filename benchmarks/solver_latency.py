@@ -8,15 +8,18 @@ Each ply runs in a fresh process, which first loads the opening book (timed on i
 own: the `book load` column), then times every call on a fresh `Solver()` (default
 table and threads; construction not timed). Positions are random games of that many
 plies that are not over (seeded: the same positions every run). Exact `analyze` is
-timed from ply `--exact-from` on (earlier plies take minutes each). p99 over fewer
-than 100 positions is the slowest but one or the maximum: read it as "about the
-worst". Run on an idle machine for absolute numbers; `uptime` is printed.
+timed from ply `--exact-from` on (earlier plies take minutes each). p99 is the
+nearest-rank one: over 100 positions the second slowest, over fewer than 100 the
+slowest; `--samples 300` or more estimates it well (the fourth slowest of 300). The
+slowest call of each ply is printed too. Run on an idle machine for absolute
+numbers; `uptime` is printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -70,8 +73,10 @@ def worker(ply: int, count: int, seed: int, exact: bool) -> dict:
 
 
 def quantile(xs: list[float], q: float) -> float:
+    """The nearest-rank quantile: the smallest value with at least `q` of them at or
+    below it (p99 of 100 values: the second largest; of 300: the fourth)."""
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
+    return xs[max(0, math.ceil(q * len(xs) - 1e-9) - 1)]
 
 
 def ms(x: float | None) -> str:
@@ -116,15 +121,18 @@ def main() -> None:
         results.append(r)
         rows = r["rows"]
 
-        def col(name: str, rows=rows) -> tuple[float | None, float | None]:
+        def col(name: str, rows=rows) -> tuple[float | None, ...]:
             xs = [row[name] for row in rows if name in row]
-            return (statistics.median(xs), quantile(xs, 0.99)) if xs else (None, None)
+            if not xs:
+                return (None, None, None)
+            return (statistics.median(xs), quantile(xs, 0.99), max(xs))
 
         b, w, e = col("best_move"), col("weak"), col("exact")
         print(
-            f"ply {ply:2d}  best_move p50 {ms(b[0]):>8} p99 {ms(b[1]):>8}  "
-            f"weak p50 {ms(w[0]):>8} p99 {ms(w[1]):>8}  exact p50 {ms(e[0]):>8} "
-            f"p99 {ms(e[1]):>8}  book load {ms(r['load'])} ms",
+            f"ply {ply:2d}  best_move p50 {ms(b[0]):>7} p99 {ms(b[1]):>7} max {ms(b[2]):>7}  "
+            f"weak p50 {ms(w[0]):>7} p99 {ms(w[1]):>7} max {ms(w[2]):>7}  "
+            f"exact p50 {ms(e[0]):>7} p99 {ms(e[1]):>7} max {ms(e[2]):>7}  "
+            f"book load {ms(r['load'])} ms",
             flush=True,
         )
     print("\nby ply group (all positions of the group pooled), ms")
