@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import inarow
+
+# The shipped book's deepest ply: its header (src/solver/book/format.rs) holds the
+# level count at byte 15, and the levels are plies 0..=depth.
+BOOK_DEPTH = (Path(inarow.__file__).parent / "data" / "connect4-7x6.book").read_bytes()[15] - 1
 
 
 def lets_opponent_win_at_once(board: inarow.Board, col: int) -> bool:

@@ -11,16 +11,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from book_positions import lets_opponent_win_at_once, lost_book_positions
+from book_positions import BOOK_DEPTH, lets_opponent_win_at_once, lost_book_positions
 from pons import positions
 
 import inarow
 
 PONS = Path(inarow.__file__).parent / "data" / "connect4-pons"
-
-# The shipped book's deepest ply: its header (src/solver/book/format.rs) holds the
-# level count at byte 15, and the levels are plies 0..=depth.
-BOOK_DEPTH = (PONS.parent / "connect4-7x6.book").read_bytes()[15] - 1
 
 # Pons: the empty board's moves score -2 -1 0 1 0 -1 -2 (columns 1..7); as
 # win/draw/loss for the first player, and for the second player after each.

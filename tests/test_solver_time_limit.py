@@ -9,6 +9,7 @@ import math
 import random
 
 import pytest
+from book_positions import BOOK_DEPTH
 from pons import positions
 
 import inarow
@@ -40,7 +41,9 @@ def best_by_analysis(solver: inarow.Solver, board: inarow.Board) -> int:
 
 def test_a_generous_budget_gives_the_untimed_best_move(solver):
     rng = random.Random(13)
-    for plies in [12, 16, 20, 26, 32]:
+    # From the book's depth on (where the book no longer holds every child, so the
+    # untimed move is the best exact score).
+    for plies in [BOOK_DEPTH, 16, 20, 26, 32]:
         for _ in range(6):
             board = random_board(rng, plies)
             want = best_by_analysis(solver, board)
@@ -79,7 +82,8 @@ def _loses_at_once(board: inarow.Board, col: int) -> bool:
 
 
 def test_no_time_means_no_search(solver):
-    # Past the book (13 plies): the untimed best move searches some 0.7M nodes.
+    # 13 plies, whose children lie past the book: the untimed best move searches
+    # some 0.7M nodes.
     board = inarow.Board.from_pons("6622157263142")
     assert solver.best_move(board, time_limit=0) in board.legal_moves()
     assert solver.nodes == 0
