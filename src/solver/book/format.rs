@@ -290,6 +290,19 @@ pub(super) fn parse(data: &[u8]) -> Result<(SlotIndex, Vec<LevelEntry>), BookErr
             return corrupt(format!("level {i}: ply {ply} does not increase"));
         }
         let slots = u64_at(e, 8);
+        // Folding keeps at least half of a level's slots: a level the data cannot
+        // hold is refused before its fold tables are built (they take up to ~11
+        // bytes of memory per byte of data, never more).
+        let half = index.slots(ply).map(|all| all / 2);
+        let fits = half
+            .and_then(|h| packed_bytes(h, kind))
+            .and_then(|b| offset.checked_add(b))
+            .is_some_and(|end| end <= data.len());
+        if !fits {
+            return corrupt(format!(
+                "level {i} (ply {ply}) runs past the end of the data"
+            ));
+        }
         let fold = index.fold(ply).ok_or_else(|| {
             BookError::Unsupported(format!("level {i} (ply {ply}) is too large to fold"))
         })?;

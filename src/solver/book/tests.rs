@@ -330,6 +330,17 @@ fn structurally_wrong_data_with_a_valid_checksum_is_refused() {
     let mut d = bytes.clone();
     d[entry(0) + 8] += 1;
     corrupt(d, "slots");
+    // A level far larger than the data (8x7 at 28 stones: 10^14 slots) is refused
+    // before anything is built for it.
+    let big = SlotIndex::for_position(&Position::new(8, 7, 4).unwrap());
+    let one = LevelCodes {
+        ply: 1,
+        kind: Kind::Weak,
+        codes: vec![Kind::Weak.code(1); 8],
+    };
+    let mut d = encode(&big, &[one]).unwrap();
+    d[entry(0)] = 28;
+    corrupt(d, "runs past the end");
     // Levels swapped in kind: the sizes no longer add up.
     let mut d = bytes.clone();
     d[entry(1) + 1] = 1;
