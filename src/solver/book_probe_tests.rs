@@ -124,3 +124,42 @@ fn the_perfect_agent_with_a_book_never_picks_a_worse_outcome() {
         }
     }
 }
+
+#[test]
+fn exact_scores_of_positions_in_a_weak_book_are_bounded_by_it_not_changed() {
+    // Every level: the root's own win/draw/loss value bounds its exact search.
+    let (w, h, depth) = (6, 5, 5);
+    let book = weak_book(w, h, depth, |_| true);
+    let cancel = AtomicBool::new(false);
+    let mut next = xorshift(0xb00c);
+    for threads in [1, 2] {
+        let config = SolverConfig {
+            tt_bytes: 1 << 22,
+            threads,
+        };
+        let mut with = Solver::new(config).unwrap();
+        with.set_book(Some(book.clone()));
+        let mut without = Solver::new(config).unwrap();
+        for i in 0..20 {
+            let pos = random_position(w, h, 1 + i % depth + usize::from(i % 3 == 0), &mut next);
+            with.clear();
+            let exact = without.solve(&pos, false, &cancel).unwrap();
+            assert_eq!(
+                with.solve(&pos, false, &cancel).unwrap(),
+                exact,
+                "{:?}",
+                pos.cells()
+            );
+            if pos.moves() == depth {
+                // The deepest level: its moves are searched (exact best), the
+                // position's outcome read from the book.
+                assert_eq!(
+                    with.best_move(&pos, &cancel).unwrap(),
+                    without.best_move(&pos, &cancel).unwrap(),
+                    "{:?}",
+                    pos.cells()
+                );
+            }
+        }
+    }
+}

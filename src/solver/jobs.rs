@@ -86,6 +86,54 @@ impl Solver {
         Ok(values)
     }
 
+    /// The exact score of `pos`, by rounds of two null-window probes searched at
+    /// once (with one thread, [`Solver::solve`]). The probes walk from the end of
+    /// the score range nearest 0 (a win's score up from its least, a loss's down
+    /// from its most, else the two that tell the outcome): scores lie mostly near
+    /// it, and the two probes on either side of the score, the costliest by far,
+    /// tend to fall in one round.
+    pub(crate) fn exact_by_probe_pairs(
+        &mut self,
+        pos: &Position,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        let (mut lo, mut hi) = match self.plan(pos, false, None, cancel)? {
+            Plan::Known(v) => return Ok(v),
+            Plan::Search { lo, hi, .. } => (lo, hi),
+        };
+        if self.threads <= 1 {
+            return self.solve_inner(pos, false, cancel);
+        }
+        while lo < hi {
+            // "Is the score above a?", for each probe a in lo..hi.
+            let probes: Vec<i32> = if lo >= 0 {
+                vec![lo, lo + 1]
+            } else if hi <= 0 {
+                vec![hi - 1, hi - 2]
+            } else {
+                vec![-1, 0]
+            };
+            let jobs: Vec<Job> = probes
+                .iter()
+                .filter(|&&a| lo <= a && a < hi)
+                .map(|&a| Job {
+                    pos: *pos,
+                    window: Some((a, a + 1)),
+                })
+                .collect();
+            let found = self.search_all(&jobs, false, cancel)?;
+            for (job, v) in jobs.iter().zip(found) {
+                let (a, _) = job.window.unwrap_or_default();
+                if v <= a {
+                    hi = hi.min(v);
+                } else {
+                    lo = lo.max(v);
+                }
+            }
+        }
+        Ok(lo)
+    }
+
     /// The raw results of the searches `open` (job index, score range) on the
     /// solver's threads at once.
     fn search_together(

@@ -55,6 +55,27 @@ fn moves_searched_at_once_score_as_pons_analysis() {
 }
 
 #[test]
+fn probe_pairs_find_the_exact_scores_of_pons_sets() {
+    let cancel = AtomicBool::new(false);
+    for set in ["Test_L1_R2", "Test_L2_R2"] {
+        let path = format!(
+            "{}/python/inarow/data/connect4-pons/{set}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        for line in text.lines().take(15) {
+            let (moves, score) = line.split_once(' ').unwrap();
+            let pos = Position::parse_pons(moves).unwrap();
+            let want: i32 = score.trim().parse().unwrap();
+            for threads in [1, 2, 3] {
+                let mut s = solver(threads);
+                assert_eq!(s.exact_by_probe_pairs(&pos, &cancel), Ok(want), "{moves}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_node_limit_stops_every_thread_and_the_solver_still_answers() {
     let cancel = AtomicBool::new(false);
     let mut s = solver(2);
