@@ -837,36 +837,20 @@ fn check(args: &Args) {
         per * 1e9,
         sample.len()
     );
-    // A sample from scratch: cleared table, exact search.
-    let mut rng = Rng::new(args.seed, depth as u64);
-    let mut solver = Solver::new(SolverConfig::default()).unwrap_or_else(|e| fail(e.to_string()));
-    let t = Instant::now();
-    for _ in 0..args.sample.min(records.len()) {
-        let slot = records[rng.below(records.len() as u32) as usize];
-        let pos = index.position(depth, slot).expect("in range");
-        solver.clear();
-        let score = solver
-            .solve(&pos, false, &INTERRUPTED)
-            .unwrap_or_else(|e| fail(e.to_string()));
-        let stored = book
-            .exact(&pos)
-            .unwrap_or_else(|| book.weak(&pos).unwrap_or(99));
-        let want = if book.exact(&pos).is_some() {
-            score
-        } else {
-            score.signum()
-        };
-        if stored != want {
-            fail(format!(
-                "ply {depth} slot {slot}: the book says {stored}, a fresh solve {score}"
-            ));
-        }
+    sample_from_scratch(&book, &index, depth, &records, args.sample, args.seed);
+    // The deepest exact level above a weak one: a sample of its scores too (a
+    // fourth as many: they take longer), with no book in the search.
+    let deepest_exact = book
+        .levels()
+        .iter()
+        .filter(|l| l.kind == Kind::Exact)
+        .map(|l| l.ply)
+        .max();
+    if let Some(ply) = deepest_exact.filter(|&p| p < depth) {
+        let exact_records = to_solve(&index, ply, &positions[ply]);
+        let count = args.sample.div_ceil(4);
+        sample_from_scratch(&book, &index, ply, &exact_records, count, args.seed);
     }
-    println!(
-        "sample: {} positions of ply {depth} re-solved from scratch agree ({:.1} s)",
-        args.sample.min(records.len()),
-        t.elapsed().as_secs_f64()
-    );
     if args.full {
         let (path, mut ckpt) = open_checkpoint(&args.state, depth, args.kind, &records);
         if !solve_level(args, &index, &records, &mut ckpt, &path) {
@@ -901,6 +885,48 @@ fn check(args: &Args) {
             );
         }
     }
+}
+
+/// Re-solves `count` random positions of `records` (ply `ply`) from scratch
+/// (cleared table, exact search, no book) and fails on any that disagrees with
+/// `book`.
+fn sample_from_scratch(
+    book: &Book,
+    index: &SlotIndex,
+    ply: usize,
+    records: &[u64],
+    count: usize,
+    seed: u64,
+) {
+    let mut rng = Rng::new(seed, ply as u64);
+    let mut solver = Solver::new(SolverConfig::default()).unwrap_or_else(|e| fail(e.to_string()));
+    let t = Instant::now();
+    let count = count.min(records.len());
+    for _ in 0..count {
+        let slot = records[rng.below(records.len() as u32) as usize];
+        let pos = index.position(ply, slot).expect("in range");
+        solver.clear();
+        let score = solver
+            .solve(&pos, false, &INTERRUPTED)
+            .unwrap_or_else(|e| fail(e.to_string()));
+        let stored = book
+            .exact(&pos)
+            .unwrap_or_else(|| book.weak(&pos).unwrap_or(99));
+        let want = if book.exact(&pos).is_some() {
+            score
+        } else {
+            score.signum()
+        };
+        if stored != want {
+            fail(format!(
+                "ply {ply} slot {slot}: the book says {stored}, a fresh solve {score}"
+            ));
+        }
+    }
+    println!(
+        "sample: {count} positions of ply {ply} re-solved from scratch agree ({:.1} s)",
+        t.elapsed().as_secs_f64()
+    );
 }
 
 /// Projects the level's solving time from evenly spread samples of it.

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use inarow::solver::book::Book;
+use inarow::solver::book::{Book, Kind};
 use inarow::solver::{Position, Solver, SolverConfig};
 use inarow::Rng;
 
@@ -43,11 +43,12 @@ fn known_opening_values() {
 }
 
 /// Pons' positions of the "Begin" sets within the book's depth, and their
-/// children: the book's values are the signs of the shipped exact analysis.
+/// children: the book's values are the signs of the shipped exact analysis, and
+/// its exact levels' scores are the analysis' scores.
 #[test]
 fn agrees_with_the_pons_analysis() {
     let book = shipped_book();
-    let mut checked = 0;
+    let (mut checked, mut exact_checked) = (0, 0);
     for set in ["Test_L1_R1", "Test_L1_R2"] {
         let path = data(&format!("connect4-pons/{set}.analysis"));
         let text =
@@ -62,6 +63,10 @@ fn agrees_with_the_pons_analysis() {
             let scores: Vec<Option<i32>> = fields.map(|f| f.parse().ok()).collect();
             let best = scores.iter().flatten().max().copied().unwrap();
             assert_eq!(book.weak(&pos), Some(best.signum()), "{moves}");
+            if let Some(exact) = book.exact(&pos) {
+                assert_eq!(exact, best, "{moves}");
+                exact_checked += 1;
+            }
             checked += 1;
             for (col, score) in scores.iter().enumerate() {
                 let (Some(score), true) = (score, pos.moves() < book.depth()) else {
@@ -73,11 +78,21 @@ fn agrees_with_the_pons_analysis() {
                 let mut child = pos;
                 child.play(col).unwrap();
                 assert_eq!(book.weak(&child), Some(-score.signum()), "{moves} + {col}");
+                if let Some(exact) = book.exact(&child) {
+                    assert_eq!(exact, -score, "{moves} + {col}");
+                    exact_checked += 1;
+                }
                 checked += 1;
             }
         }
     }
     assert!(checked > 0);
+    let exact_levels = book.levels().iter().any(|l| l.kind == Kind::Exact);
+    assert_eq!(
+        exact_checked > 0,
+        exact_levels,
+        "{exact_checked} exact values compared"
+    );
 }
 
 /// Random play to the deepest level (not over, no immediate win), re-solved with a
@@ -108,6 +123,44 @@ fn a_sample_of_the_deepest_level_re_solved_from_scratch() {
         solver.clear();
         let want = solver.solve(&pos, true, &cancel).unwrap();
         assert_eq!(book.weak(&pos), Some(want), "{:?}", pos.cells());
+        done += 1;
+    }
+}
+
+/// Random play to the deepest exact level (if the book has one; not over, no
+/// immediate win), its exact score re-solved with a cleared table and no book.
+#[test]
+fn a_sample_of_the_deepest_exact_level_re_solved_from_scratch() {
+    let book = shipped_book();
+    let Some(depth) = book
+        .levels()
+        .iter()
+        .filter(|l| l.kind == Kind::Exact)
+        .map(|l| l.ply)
+        .max()
+    else {
+        return;
+    };
+    let mut rng = Rng::new(2027, depth as u64);
+    let mut solver = Solver::new(SolverConfig::default()).unwrap();
+    let cancel = AtomicBool::new(false);
+    let mut done = 0;
+    while done < 4 {
+        let mut pos = Position::new(7, 6, 4).unwrap();
+        for _ in 0..depth {
+            let legal: Vec<usize> = (0..7).filter(|&c| pos.can_play(c)).collect();
+            pos.play(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+            if pos.is_over() {
+                break;
+            }
+        }
+        if pos.is_over() || pos.moves() != depth || (0..7).any(|c| pos.is_winning_move(c)) {
+            continue;
+        }
+        solver.clear();
+        let want = solver.solve(&pos, false, &cancel).unwrap();
+        assert_eq!(book.exact(&pos), Some(want), "{:?}", pos.cells());
         done += 1;
     }
 }
