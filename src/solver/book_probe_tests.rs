@@ -163,3 +163,42 @@ fn exact_scores_of_positions_in_a_weak_book_are_bounded_by_it_not_changed() {
         }
     }
 }
+
+#[test]
+fn an_exact_book_bounds_the_moves_of_the_positions_it_holds() {
+    // Exact levels to ply 4: analysing a ply-4 position searches its moves knowing
+    // that none scores above the position.
+    let (w, h, depth) = (6, 5, 4);
+    let index = SlotIndex::for_position(&Position::new(w, h, 4).unwrap());
+    let positions = book::reachable(&index, depth).unwrap();
+    let cancel = AtomicBool::new(false);
+    let mut truth = solver();
+    let deepest = book::fill_level(&index, Kind::Exact, depth, &positions[depth], |pos| {
+        truth.solve(pos, false, &cancel).unwrap()
+    })
+    .unwrap();
+    let levels = book::back_up_all(&index, &positions, deepest).unwrap();
+    let book = Arc::new(Book::from_bytes(book::encode(&index, &levels).unwrap()).unwrap());
+    let mut next = xorshift(0xe8ac7);
+    for threads in [1, 2] {
+        let config = SolverConfig {
+            tt_bytes: 1 << 22,
+            threads,
+        };
+        let mut with = Solver::new(config).unwrap();
+        with.set_book(Some(book.clone()));
+        let mut without = Solver::new(config).unwrap();
+        for _ in 0..8 {
+            let pos = random_position(w, h, depth, &mut next);
+            assert!(book.exact(&pos).is_some());
+            with.clear();
+            let want = without.analyze(&pos, false, &cancel).unwrap();
+            assert_eq!(
+                with.analyze(&pos, false, &cancel).unwrap(),
+                want,
+                "{:?}",
+                pos.cells()
+            );
+        }
+    }
+}

@@ -9,11 +9,14 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering:
 use super::search::Search;
 use super::{Plan, Position, SolveError, Solver, BUSY_SLOTS, SOLO_NODE_BUDGET};
 
-/// One search: its value (as [`Solver::search_to_end`] gives it) within `window`.
+/// One search: its value (as [`Solver::search_to_end`] gives it) within `window`,
+/// given that it is at least `floor` (a fact the caller knows, e.g. from the
+/// parent's exact score).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Job {
     pub pos: Position,
     pub window: Option<(i32, i32)>,
+    pub floor: Option<i32>,
 }
 
 /// A job's result before it is known.
@@ -38,7 +41,14 @@ impl Solver {
         for (i, job) in jobs.iter().enumerate() {
             match self.plan(&job.pos, weak, job.window, cancel)? {
                 Plan::Known(v) => values[i] = v,
-                Plan::Search { lo, hi, .. } => open.push((i, lo, hi)),
+                Plan::Search { lo, hi, .. } => {
+                    let lo = job.floor.map_or(lo, |f| lo.max(f));
+                    if lo >= hi {
+                        values[i] = sign(lo);
+                    } else {
+                        open.push((i, lo, hi));
+                    }
+                }
             }
         }
         let limit = self.node_limit.unwrap_or(u64::MAX);
@@ -74,10 +84,7 @@ impl Solver {
             first_open += 1;
         }
         let rest = &open[first_open..];
-        if let [(i, ..)] = rest {
-            // One search left: all threads on it.
-            values[*i] = self.search_to_end(&jobs[*i].pos, weak, jobs[*i].window, cancel)?;
-        } else if !rest.is_empty() {
+        if !rest.is_empty() {
             let found = self.search_together(jobs, rest, limit, cancel)?;
             for (&(i, ..), v) in rest.iter().zip(found) {
                 values[i] = sign(v);
@@ -119,6 +126,7 @@ impl Solver {
                 .map(|&a| Job {
                     pos: *pos,
                     window: Some((a, a + 1)),
+                    floor: None,
                 })
                 .collect();
             let found = self.search_all(&jobs, false, cancel)?;

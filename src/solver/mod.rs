@@ -541,26 +541,30 @@ impl Solver {
             return Ok(vec![None; pos.width()]);
         }
         if !weak {
-            return self.per_column_together(pos, false, None, cancel);
+            // A position's exact score in the book bounds its moves': none
+            // scores more (each child scores at least its negation).
+            let floor = self.book_value(pos, false).map(|v| -v);
+            return self.per_column_together(pos, false, None, floor, cancel);
         }
         // The position's outcome bounds its moves': after a loss every move loses,
         // after a draw a move draws or loses (one probe instead of a solve).
         match self.solve_inner(pos, true, cancel)? {
             -1 => per_column(pos, true, |_| Ok(1)),
             // The child scores 0 or 1 for its own mover: which one.
-            0 => self.per_column_together(pos, true, Some((0, 1)), cancel),
-            _ => self.per_column_together(pos, true, None, cancel),
+            0 => self.per_column_together(pos, true, Some((0, 1)), None, cancel),
+            _ => self.per_column_together(pos, true, None, None, cancel),
         }
     }
 
     /// [`per_column`] with each child's value searched within `window` (see
-    /// [`Solver::search_to_end`]; with `(0, 1)`: 0 or 1), the children at once on
-    /// the solver's threads.
+    /// [`Solver::search_to_end`]; with `(0, 1)`: 0 or 1), knowing it is at least
+    /// `floor`, the children at once on the solver's threads.
     fn per_column_together(
         &mut self,
         pos: &Position,
         weak: bool,
         window: Option<(i32, i32)>,
+        floor: Option<i32>,
         cancel: &AtomicBool,
     ) -> Result<Vec<Option<i32>>, SolveError> {
         let mut jobs = Vec::new();
@@ -568,6 +572,7 @@ impl Solver {
             jobs.push(jobs::Job {
                 pos: *child,
                 window,
+                floor,
             });
             Ok::<i32, SolveError>(0)
         })?;
