@@ -86,12 +86,12 @@ def perfect(
     :class:`inarow.UnsupportedRulesError` when the agent is called. ``tt_bytes``
     and ``threads`` configure its solver (defaults: 64 MiB, 1 thread); the table
     persists from call to call. On 7x6 Connect Four the shipped opening book scores
-    the positions whose every move it holds, win/draw/loss (1/0/-1) instead of
-    exactly; in a lost position a move after which the opponent forces a win by
-    their 4th stone scores below -1 (-2 for the slowest such loss, one less per
-    stone sooner: exact scores rank every such move below the others), so at
-    temperature 0 the agent plays uniformly among the moves of the best outcome,
-    a soon-lost one only if all are. The book also bounds the search's positions
+    the positions whose every move it holds: exactly in its first plies (its exact
+    levels), else win/draw/loss (1/0/-1); there, in a lost position a move after
+    which the opponent forces a win by their 4th stone scores below -1 (-2 for the
+    slowest such loss, one less per stone sooner: exact scores rank every such move
+    below the others), so at temperature 0 the agent plays uniformly among the
+    moves of the best outcome, a soon-lost one only if all are. The book also bounds the search's positions
     within its depth (same scores, fewer nodes).
     """
     return Agent.perfect(temperature, seed, tt_bytes, threads)
