@@ -32,8 +32,9 @@
 //! positions and that each level is the minimax of the next, then re-solves `--sample`
 //! random positions of the deepest level from scratch (cleared table, exact search).
 //! With `--full` it re-solves the whole deepest level into its own checkpoint in
-//! `--state` (resumable like generation; exact scores by default, an independent path
-//! through the search) and compares every entry.
+//! `DIR/check/` (resumable like generation; exact scores by default, `--kind weak`
+//! for win/draw/loss) and compares every entry. The re-solve uses no book, neither
+//! its values nor its parent bounds: an independent path through the search.
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -395,7 +396,7 @@ fn progress_line(
 /// parent draws is a win or a draw (one probe instead of up to two), and one whose
 /// parents all win is first probed for a loss.
 fn parents_book(args: &Args, ply: usize, kind: Kind) -> Option<Book> {
-    if kind != Kind::Weak || ply == 0 {
+    if kind != Kind::Weak || ply == 0 || args.mode == Mode::Check {
         return None;
     }
     let book = Book::open(&args.out).ok()?;
@@ -409,7 +410,7 @@ fn parents_book(args: &Args, ply: usize, kind: Kind) -> Option<Book> {
 /// node's down to the book's depth; ply 9: 773k -> 468k nodes a position), never
 /// answered from a level they are making.
 fn bounding_book(args: &Args, ply: usize, kind: Kind) -> Option<Arc<Book>> {
-    if kind != Kind::Exact {
+    if kind != Kind::Exact || args.mode == Mode::Check {
         return None;
     }
     let book = Book::open(&args.out).ok()?;
@@ -852,7 +853,12 @@ fn check(args: &Args) {
         sample_from_scratch(&book, &index, ply, &exact_records, count, args.seed);
     }
     if args.full {
-        let (path, mut ckpt) = open_checkpoint(&args.state, depth, args.kind, &records);
+        // Apart from the generation's checkpoints, which the assembly reads.
+        let state = args.state.join("check");
+        if let Err(e) = std::fs::create_dir_all(&state) {
+            fail(format!("{}: {e}", state.display()));
+        }
+        let (path, mut ckpt) = open_checkpoint(&state, depth, args.kind, &records);
         if !solve_level(args, &index, &records, &mut ckpt, &path) {
             if INTERRUPTED.load(Ordering::Relaxed) {
                 std::process::exit(130);
