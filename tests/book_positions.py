@@ -12,7 +12,13 @@ import inarow
 
 # The shipped book's deepest ply: its header (src/solver/book/format.rs) holds the
 # level count at byte 15, and the levels are plies 0..=depth.
-BOOK_DEPTH = (Path(inarow.__file__).parent / "data" / "connect4-7x6.book").read_bytes()[15] - 1
+_BOOK = (Path(inarow.__file__).parent / "data" / "connect4-7x6.book").read_bytes()
+BOOK_DEPTH = _BOOK[15] - 1
+# Its deepest exact level (-1: none): directory entry i at byte 32 + 16 i holds the
+# level's ply, then its kind (2: exact scores).
+EXACT_DEPTH = max(
+    (_BOOK[32 + 16 * i] for i in range(_BOOK[15]) if _BOOK[32 + 16 * i + 1] == 2), default=-1
+)
 
 
 def lets_opponent_win_at_once(board: inarow.Board, col: int) -> bool:

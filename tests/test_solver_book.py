@@ -11,7 +11,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from book_positions import BOOK_DEPTH, lets_opponent_win_at_once, lost_book_positions
+from book_positions import (
+    BOOK_DEPTH,
+    EXACT_DEPTH,
+    lets_opponent_win_at_once,
+    lost_book_positions,
+)
 from pons import positions
 
 import inarow
@@ -93,6 +98,50 @@ def test_book_analysis_agrees_with_pons_per_move_truth(book_solver):
         assert truth[book_solver.best_move(board)] == max(t for t in truth if t is not None)
         checked += 1
     assert checked > 0
+
+
+def pons_truth(max_moves: int) -> list[tuple[str, list[int | None]]]:
+    """Pons' opening positions of at most ``max_moves`` stones with the shipped exact
+    score of each move (None: a full column)."""
+    out = []
+    for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3"):
+        for line in (PONS / f"{name}.analysis").read_text().splitlines():
+            moves, *fields = line.split()
+            if len(moves) <= max_moves:
+                out.append((moves, [None if f == "." else int(f) for f in fields]))
+    return out
+
+
+def test_the_exact_levels_answer_exact_calls_without_a_search(book_solver):
+    """Where the book's exact levels hold every move (fewer stones than its deepest
+    exact level), exact solve and analyze are Pons' scores and best_move an exact
+    best, all without a search."""
+    if EXACT_DEPTH < 1:
+        pytest.skip("the shipped book has no exact level past ply 0")
+    checked = 0
+    for moves, truth in pons_truth(EXACT_DEPTH - 1):
+        board = inarow.Board.from_pons(moves)
+        best = max(t for t in truth if t is not None)
+        assert book_solver.analyze(board) == truth, moves
+        assert book_solver.nodes == 0
+        assert book_solver.solve(board) == best, moves
+        assert book_solver.nodes == 0
+        assert truth[book_solver.best_move(board)] == best, moves
+        assert book_solver.nodes == 0
+        checked += 1
+    assert checked > 100
+
+
+def test_one_stone_past_the_exact_levels_exact_analysis_is_still_pons_truth():
+    """At the deepest exact level the position's own score bounds its moves'
+    searches (none scores more than it); the scores are unchanged: Pons' truth."""
+    if EXACT_DEPTH < 1:
+        pytest.skip("the shipped book has no exact level past ply 0")
+    solver = inarow.Solver(tt_bytes=64 << 20)
+    lines = [(m, t) for m, t in pons_truth(EXACT_DEPTH) if len(m) == EXACT_DEPTH]
+    for moves, truth in lines[:3]:
+        assert solver.analyze(inarow.Board.from_pons(moves)) == truth, moves
+    assert len(lines) >= 3
 
 
 @pytest.mark.parametrize(
