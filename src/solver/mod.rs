@@ -73,8 +73,12 @@
 //! * The search is compiled for x86-64-v3 and for the baseline, picked at run
 //!   time (-10% time).
 //! * Threads: Lazy SMP with ABDADA-style deferral (Begin-Hard 1.69 -> 1.12 s on 2
-//!   cores); searches under 65k nodes stay on one thread; helper threads start one
-//!   probe window away from the main thread, proving the bound it needs next.
+//!   cores); searches under 16k nodes (about 2 ms) stay on one thread, where
+//!   spawning helpers costs more than they save (65k before: random positions of
+//!   plies 13-16 on 2 cores, five runs each, -8% time, ply-14 weak analysis p99
+//!   54.5 -> 47.1 ms median of the runs; Middle-Medium 1.63 -> 1.47 ms); helper
+//!   threads start one probe window away from the main thread, proving the bound it
+//!   needs next.
 //! * `analyze` searches its moves at once, one per thread on the shared table, a
 //!   thread without a move left helping with one still running (random 7x6
 //!   positions of ply 14, weak analysis on 2 cores: p99 57.8 -> 38.7 ms).
@@ -127,8 +131,8 @@ pub const DEFAULT_TT_BYTES: usize = 256 << 20;
 /// Slots of the shared "being searched" table used with several threads.
 const BUSY_SLOTS: usize = 1 << 14;
 /// With several threads, searches first run on one thread for this many nodes
-/// (about 10 ms).
-pub const SOLO_NODE_BUDGET: u64 = 1 << 16;
+/// (about 2 ms).
+pub const SOLO_NODE_BUDGET: u64 = 1 << 14;
 /// Most threads accepted.
 pub const MAX_THREADS: usize = 64;
 
