@@ -58,7 +58,7 @@ fn time_limit_arg(t: &Bound<'_, PyAny>) -> PyResult<Option<Duration>> {
 }
 
 /// Nodes a call searches on the calling thread before it moves to a worker thread
-/// that Ctrl-C can interrupt (about 10 ms): small calls never pay for a thread.
+/// that Ctrl-C can interrupt (about 2 ms): small calls never pay for a thread.
 const INLINE_NODES: u64 = SOLO_NODE_BUDGET;
 
 /// An exact solver for 2-player gravity boards whose layout fits 64 bits
