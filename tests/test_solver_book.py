@@ -116,8 +116,7 @@ def test_the_exact_levels_answer_exact_calls_without_a_search(book_solver):
     """Where the book's exact levels hold every move (fewer stones than its deepest
     exact level), exact solve and analyze are Pons' scores and best_move an exact
     best, all without a search."""
-    if EXACT_DEPTH < 1:
-        pytest.skip("the shipped book has no exact level past ply 0")
+    assert EXACT_DEPTH >= 1, "the shipped book holds exact levels (README)"
     checked = 0
     for moves, truth in pons_truth(EXACT_DEPTH - 1):
         board = inarow.Board.from_pons(moves)
@@ -135,8 +134,6 @@ def test_the_exact_levels_answer_exact_calls_without_a_search(book_solver):
 def test_one_stone_past_the_exact_levels_exact_analysis_is_still_pons_truth():
     """At the deepest exact level the position's own score bounds its moves'
     searches (none scores more than it); the scores are unchanged: Pons' truth."""
-    if EXACT_DEPTH < 1:
-        pytest.skip("the shipped book has no exact level past ply 0")
     solver = inarow.Solver(tt_bytes=64 << 20)
     lines = [(m, t) for m, t in pons_truth(EXACT_DEPTH) if len(m) == EXACT_DEPTH]
     for moves, truth in lines[:3]:
