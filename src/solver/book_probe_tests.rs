@@ -202,3 +202,49 @@ fn an_exact_book_bounds_the_moves_of_the_positions_it_holds() {
         }
     }
 }
+
+#[test]
+fn every_position_of_an_exact_level_analyses_as_without_the_book() {
+    // 5x4 to ply 6, every position: each move's search knows that it scores no
+    // more than the position (also where a move wins at once).
+    let (w, h, depth) = (5, 4, 6);
+    let index = SlotIndex::for_position(&Position::new(w, h, 4).unwrap());
+    let positions = book::reachable(&index, depth).unwrap();
+    let cancel = AtomicBool::new(false);
+    let mut truth = solver();
+    let deepest = book::fill_level(&index, Kind::Exact, depth, &positions[depth], |pos| {
+        truth.solve(pos, false, &cancel).unwrap()
+    })
+    .unwrap();
+    let levels = book::back_up_all(&index, &positions, deepest).unwrap();
+    let book = Arc::new(Book::from_bytes(book::encode(&index, &levels).unwrap()).unwrap());
+    let (mut immediate_wins, mut nodes_with, mut nodes_without) = (0, 0, 0);
+    for threads in [1, 2] {
+        let config = SolverConfig {
+            tt_bytes: 1 << 20,
+            threads,
+        };
+        let mut with = Solver::new(config).unwrap();
+        with.set_book(Some(book.clone()));
+        let mut without = Solver::new(config).unwrap();
+        for &slot in &positions[depth] {
+            let pos = index.position(depth, slot).unwrap();
+            if pos.is_over() {
+                continue;
+            }
+            immediate_wins += usize::from(pos.can_win_at_once());
+            with.clear();
+            without.clear();
+            let want = without.analyze(&pos, false, &cancel).unwrap();
+            let got = with.analyze(&pos, false, &cancel).unwrap();
+            assert_eq!(got, want, "threads {threads}: {:?}", pos.cells());
+            nodes_with += with.nodes();
+            nodes_without += without.nodes();
+        }
+    }
+    assert!(immediate_wins > 0);
+    assert!(
+        nodes_with < nodes_without,
+        "{nodes_with} nodes with the book, {nodes_without} without"
+    );
+}
