@@ -859,16 +859,8 @@ fn check(args: &Args) {
             fail(format!("{}: {e}", state.display()));
         }
         let (path, mut ckpt) = open_checkpoint(&state, depth, args.kind, &records);
-        if !solve_level(args, &index, &records, &mut ckpt, &path) {
-            if INTERRUPTED.load(Ordering::Relaxed) {
-                std::process::exit(130);
-            }
-            println!(
-                "full check: {} of {} re-solved so far, all agree so far",
-                ckpt.codes.len(),
-                ckpt.total
-            );
-        }
+        let complete = solve_level(args, &index, &records, &mut ckpt, &path);
+        // What is re-solved so far is compared, also after an interruption.
         let stored = level(depth);
         for (i, (&slot, &code)) in records.iter().zip(&ckpt.codes).enumerate() {
             let score = ckpt.kind.score(code).expect("checked at load");
@@ -882,7 +874,17 @@ fn check(args: &Args) {
                 fail(format!("position {i} (slot {slot}): the book says {book_score:?}, the re-solve {score}"));
             }
         }
-        if ckpt.complete() {
+        if !complete {
+            println!(
+                "full check: {} of {} re-solved so far ({:.2} h), all agree",
+                ckpt.codes.len(),
+                ckpt.total,
+                ckpt.seconds / 3600.0
+            );
+            if INTERRUPTED.load(Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+        } else {
             println!(
                 "full check: all {} positions of ply {depth} re-solved ({} scores) agree ({:.2} h)",
                 ckpt.total,
