@@ -26,6 +26,22 @@ fn weak_book(w: usize, h: usize, depth: usize, keep: impl Fn(usize) -> bool) -> 
     Arc::new(Book::from_bytes(book::encode(&index, &levels).unwrap()).unwrap())
 }
 
+/// A complete exact book of `w`x`h` (line 4) down to `depth` plies, with its slot
+/// index and the reachable positions of each ply.
+fn exact_book(w: usize, h: usize, depth: usize) -> (SlotIndex, Vec<Vec<u64>>, Arc<Book>) {
+    let index = SlotIndex::for_position(&Position::new(w, h, 4).unwrap());
+    let positions = book::reachable(&index, depth).unwrap();
+    let cancel = AtomicBool::new(false);
+    let mut truth = solver();
+    let deepest = book::fill_level(&index, Kind::Exact, depth, &positions[depth], |pos| {
+        truth.solve(pos, false, &cancel).unwrap()
+    })
+    .unwrap();
+    let levels = book::back_up_all(&index, &positions, deepest).unwrap();
+    let book = Arc::new(Book::from_bytes(book::encode(&index, &levels).unwrap()).unwrap());
+    (index, positions, book)
+}
+
 fn solver() -> Solver {
     Solver::new(SolverConfig {
         tt_bytes: 1 << 24,
@@ -169,16 +185,8 @@ fn an_exact_book_bounds_the_moves_of_the_positions_it_holds() {
     // Exact levels to ply 4: analysing a ply-4 position searches its moves knowing
     // that none scores above the position.
     let (w, h, depth) = (6, 5, 4);
-    let index = SlotIndex::for_position(&Position::new(w, h, 4).unwrap());
-    let positions = book::reachable(&index, depth).unwrap();
+    let (_, _, book) = exact_book(w, h, depth);
     let cancel = AtomicBool::new(false);
-    let mut truth = solver();
-    let deepest = book::fill_level(&index, Kind::Exact, depth, &positions[depth], |pos| {
-        truth.solve(pos, false, &cancel).unwrap()
-    })
-    .unwrap();
-    let levels = book::back_up_all(&index, &positions, deepest).unwrap();
-    let book = Arc::new(Book::from_bytes(book::encode(&index, &levels).unwrap()).unwrap());
     let mut next = xorshift(0xe8ac7);
     for threads in [1, 2] {
         let config = SolverConfig {
@@ -208,16 +216,8 @@ fn every_position_of_an_exact_level_analyses_as_without_the_book() {
     // 5x4 to ply 6, every position: each move's search knows that it scores no
     // more than the position (also where a move wins at once).
     let (w, h, depth) = (5, 4, 6);
-    let index = SlotIndex::for_position(&Position::new(w, h, 4).unwrap());
-    let positions = book::reachable(&index, depth).unwrap();
+    let (index, positions, book) = exact_book(w, h, depth);
     let cancel = AtomicBool::new(false);
-    let mut truth = solver();
-    let deepest = book::fill_level(&index, Kind::Exact, depth, &positions[depth], |pos| {
-        truth.solve(pos, false, &cancel).unwrap()
-    })
-    .unwrap();
-    let levels = book::back_up_all(&index, &positions, deepest).unwrap();
-    let book = Arc::new(Book::from_bytes(book::encode(&index, &levels).unwrap()).unwrap());
     let (mut immediate_wins, mut nodes_with, mut nodes_without) = (0, 0, 0);
     for threads in [1, 2] {
         let config = SolverConfig {
