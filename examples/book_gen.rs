@@ -396,7 +396,7 @@ fn progress_line(
 /// parent draws is a win or a draw (one probe instead of up to two), and one whose
 /// parents all win is first probed for a loss.
 fn parents_book(args: &Args, ply: usize, kind: Kind) -> Option<Book> {
-    if kind != Kind::Weak || ply == 0 || args.mode == Mode::Check {
+    if kind != Kind::Weak || ply == 0 {
         return None;
     }
     let book = Book::open(&args.out).ok()?;
@@ -410,7 +410,7 @@ fn parents_book(args: &Args, ply: usize, kind: Kind) -> Option<Book> {
 /// node's down to the book's depth; ply 9: 773k -> 468k nodes a position), never
 /// answered from a level they are making.
 fn bounding_book(args: &Args, ply: usize, kind: Kind) -> Option<Arc<Book>> {
-    if kind != Kind::Exact || args.mode == Mode::Check {
+    if kind != Kind::Exact {
         return None;
     }
     let book = Book::open(&args.out).ok()?;
@@ -470,9 +470,16 @@ fn solve_level(
     };
     let weak = ckpt.kind == Kind::Weak;
     let (ply, kind, chunk) = (ckpt.ply, ckpt.kind, args.chunk);
-    let parents = parents_book(args, ply, kind);
+    // A full check re-solves with no book: neither its values nor its bounds.
+    let (parents, bounds) = if args.mode == Mode::Check {
+        (None, None)
+    } else {
+        (
+            parents_book(args, ply, kind),
+            bounding_book(args, ply, kind),
+        )
+    };
     let parents = parents.as_ref();
-    let bounds = bounding_book(args, ply, kind);
     let bounds = &bounds;
     let next_chunk = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, Vec<u8>, u64)>();

@@ -23,3 +23,21 @@ def positions(name: str, count: int | None = None) -> list[tuple[str, int]]:
             raise ValueError(f"{path}:{number}: not '<moves> <score>': {line!r}")
         out.append((fields[0], int(fields[1])))
     return out
+
+
+def analysis(name: str, directory: Path = DIR) -> list[tuple[str, list[int | None]]]:
+    """The shipped per-move truth of set ``name`` (``name.analysis`` in ``directory``,
+    written by examples/pons_analysis.rs), one line per set position: Pons' move
+    string and each column's exact score for the player to move, None for a full
+    column."""
+    path = directory / f"{name}.analysis"
+    assert path.exists(), f"{path} is missing"
+    text = path.read_text()
+    assert text.endswith("\n"), f"{path}: the last line is incomplete"
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split(" ")
+        assert len(fields) == 8, f"{path}:{number}: expected moves and 7 scores: {line!r}"
+        scores = [None if f == "." else int(f) for f in fields[1:]]
+        out.append((fields[0], scores))
+    return out

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from pons import analysis
 
 import inarow
 
@@ -40,17 +41,7 @@ def set_lines(name: str) -> list[tuple[str, int]]:
 
 
 def analysis_lines(name: str) -> list[tuple[str, list[int | None]]]:
-    path = ANALYSIS / f"Test_{name}.analysis"
-    assert path.exists(), f"{path} is missing"
-    text = path.read_text()
-    assert text.endswith("\n"), f"{path}: the last line is incomplete"
-    out = []
-    for number, line in enumerate(text.splitlines(), 1):
-        fields = line.split(" ")
-        assert len(fields) == 8, f"{path}:{number}: expected moves and 7 scores: {line!r}"
-        scores = [None if f == "." else int(f) for f in fields[1:]]
-        out.append((fields[0], scores))
-    return out
+    return analysis(f"Test_{name}", ANALYSIS)
 
 
 def full_columns(moves: str) -> list[bool]:

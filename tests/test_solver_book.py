@@ -8,7 +8,6 @@ import random
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from book_positions import (
@@ -17,11 +16,9 @@ from book_positions import (
     lets_opponent_win_at_once,
     lost_book_positions,
 )
-from pons import positions
+from pons import analysis, positions
 
 import inarow
-
-PONS = Path(inarow.__file__).parent / "data" / "connect4-pons"
 
 # Pons: the empty board's moves score -2 -1 0 1 0 -1 -2 (columns 1..7); as
 # win/draw/loss for the first player, and for the second player after each.
@@ -87,11 +84,10 @@ def test_book_analysis_agrees_with_pons_per_move_truth(book_solver):
     (children within the book): analyze (weak) is its signs, best_move is never
     a worse outcome than the best."""
     checked = 0
-    for line in (PONS / "Test_L1_R3.analysis").read_text().splitlines():
-        moves, *fields = line.split()
+    for moves, scores in analysis("Test_L1_R3"):
         if len(moves) > 3:
             continue
-        truth = [None if f == "." else sign(int(f)) for f in fields]
+        truth = [None if s is None else sign(s) for s in scores]
         board = inarow.Board.from_pons(moves)
         assert book_solver.analyze(board, weak=True) == truth, moves
         assert book_solver.nodes == 0
@@ -103,13 +99,8 @@ def test_book_analysis_agrees_with_pons_per_move_truth(book_solver):
 def pons_truth(max_moves: int) -> list[tuple[str, list[int | None]]]:
     """Pons' opening positions of at most ``max_moves`` stones with the shipped exact
     score of each move (None: a full column)."""
-    out = []
-    for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3"):
-        for line in (PONS / f"{name}.analysis").read_text().splitlines():
-            moves, *fields = line.split()
-            if len(moves) <= max_moves:
-                out.append((moves, [None if f == "." else int(f) for f in fields]))
-    return out
+    sets = ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
+    return [line for name in sets for line in analysis(name) if len(line[0]) <= max_moves]
 
 
 def test_the_exact_levels_answer_exact_calls_without_a_search(book_solver):

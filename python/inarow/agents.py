@@ -91,8 +91,8 @@ def perfect(
     which the opponent forces a win by their 4th stone scores below -1 (-2 for the
     slowest such loss, one less per stone sooner: exact scores rank every such move
     below the others), so at temperature 0 the agent plays uniformly among the
-    moves of the best outcome, a soon-lost one only if all are. The book also bounds the search's positions
-    within its depth (same scores, fewer nodes).
+    moves of the best outcome, a soon-lost one only if all are. The book also
+    bounds the search's positions within its depth (same scores, fewer nodes).
     """
     return Agent.perfect(temperature, seed, tt_bytes, threads)
 
