@@ -121,6 +121,13 @@ fn main() {
     let mut nows: Vec<u64> = rows.iter().map(|r| r.0).collect();
     nows.sort();
     let top = |v: &[u64], k: usize| v[v.len().saturating_sub(k)..].to_vec();
+    // Nearest rank, as benchmarks/solver_latency.py takes it.
+    let p99 = |v: &[u64]| v[((0.99 * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
+    println!(
+        "p99 (nearest rank) of the nodes: {} now, {} with the level",
+        p99(&nows),
+        p99(&levels)
+    );
     println!(
         "total {total_now} -> {total_level} nodes ({:.2}x); largest now {:?}, with the level {:?}",
         total_now as f64 / total_level.max(1) as f64,
