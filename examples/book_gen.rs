@@ -22,7 +22,8 @@
 //! `DIR`: the deepest weak level and the deepest exact level, each backed up to ply 0
 //! by minimax, exact levels where there are any, weak ones below them; shallower
 //! complete checkpoints and the weak/exact overlap are cross-checked on the way. The
-//! book goes to `--out` (default `python/inarow/data/connect4-7x6.book`).
+//! book goes to `--out` (default `python/inarow/data/connect4-7x6.book.zst`, in the
+//! compressed container it ships in; a name without `.zst` gets the plain file).
 //!
 //! `estimate`: solves `--windows` runs of `--window` consecutive positions spread
 //! evenly over the level (one worker, a fresh table per run) and projects the CPU
@@ -109,7 +110,7 @@ fn parse_args() -> Args {
         checkpoint_secs: 60,
         limit: None,
         state: root.join("scripts/book-state"),
-        out: root.join("python/inarow/data/connect4-7x6.book"),
+        out: root.join("python/inarow/data/connect4-7x6.book.zst"),
         sample: 200,
         seed: 1,
         full: false,
@@ -707,8 +708,15 @@ fn assemble(args: &Args, index: &SlotIndex) {
     if let Some(dir) = args.out.parent() {
         std::fs::create_dir_all(dir).unwrap_or_else(|e| fail(format!("{}: {e}", dir.display())));
     }
-    let tmp = args.out.with_extension("book.tmp");
-    std::fs::write(&tmp, &bytes)
+    // A `.zst` name gets the compressed container the book ships in.
+    let file = if args.out.extension().is_some_and(|e| e == "zst") {
+        book::compress(&bytes).unwrap_or_else(|e| fail(e.to_string()))
+    } else {
+        bytes.clone()
+    };
+    let mut tmp = args.out.clone().into_os_string();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, &file)
         .and_then(|()| std::fs::rename(&tmp, &args.out))
         .unwrap_or_else(|e| fail(format!("{}: {e}", args.out.display())));
     let kinds: Vec<String> = levels
@@ -721,9 +729,10 @@ fn assemble(args: &Args, index: &SlotIndex) {
         .map(|c| c.seconds)
         .sum();
     println!(
-        "wrote {} ({} bytes; levels {}; deepest level solved in {:.2} h in all)",
+        "wrote {} ({} bytes, {} in the file; levels {}; deepest level solved in {:.2} h in all)",
         args.out.display(),
         bytes.len(),
+        file.len(),
         kinds.join(" "),
         solved / 3600.0
     );

@@ -61,7 +61,7 @@ fn main() {
         .map(|(_, a)| a)
         .collect();
     let book =
-        Arc::new(Book::open("python/inarow/data/connect4-7x6.book").expect("the shipped book"));
+        Arc::new(Book::open("python/inarow/data/connect4-7x6.book.zst").expect("the shipped book"));
     let cancel = AtomicBool::new(false);
     let mut roots: Vec<(String, Position)> = named
         .iter()

@@ -6,7 +6,7 @@
 //! ```
 //!
 //! The search probes the opening book (`--book`, by default the shipped
-//! `python/inarow/data/connect4-7x6.book`): its win/draw/loss values bound the nodes
+//! `python/inarow/data/connect4-7x6.book.zst`): its win/draw/loss values bound the nodes
 //! it covers, which cuts the exact searches of early positions; the answers are the
 //! same with or without it.
 //!
@@ -208,7 +208,7 @@ fn main() {
     .unwrap_or_else(|e| fail(e.to_string()));
     if !argv.iter().any(|a| a == "--no-book") {
         let path = arg("--book").map_or_else(
-            || root.join("python/inarow/data/connect4-7x6.book"),
+            || root.join("python/inarow/data/connect4-7x6.book.zst"),
             PathBuf::from,
         );
         let bytes = std::fs::read(&path)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Generates or resumes the Connect-Four opening book (see examples/book_gen.rs), at the
-# lowest CPU priority, then assembles python/inarow/data/connect4-7x6.book once the level
+# lowest CPU priority, then assembles python/inarow/data/connect4-7x6.book.zst once the level
 # is complete. Arguments go to book_gen, e.g.:
 #   scripts/generate_book.sh --ply 12 --workers 2 --tt-mib 1024
 #   scripts/generate_book.sh check --sample 200

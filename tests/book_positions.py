@@ -6,19 +6,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from pathlib import Path
 
 import inarow
 
-# The shipped book's deepest ply: its header (src/solver/book/format.rs) holds the
-# level count at byte 15, and the levels are plies 0..=depth.
-_BOOK = (Path(inarow.__file__).parent / "data" / "connect4-7x6.book").read_bytes()
-BOOK_DEPTH = _BOOK[15] - 1
-# Its deepest exact level (-1: none): directory entry i at byte 32 + 16 i holds the
-# level's ply, then its kind (2: exact scores).
-EXACT_DEPTH = max(
-    (_BOOK[32 + 16 * i] for i in range(_BOOK[15]) if _BOOK[32 + 16 * i + 1] == 2), default=-1
-)
+# The shipped book's levels: its deepest ply, and its deepest exact level (-1: none).
+_LEVELS = inarow.Solver(tt_bytes=1 << 16).book_levels
+BOOK_DEPTH = max(ply for ply, _ in _LEVELS)
+EXACT_DEPTH = max((ply for ply, kind in _LEVELS if kind == "exact"), default=-1)
 
 
 def lets_opponent_win_at_once(board: inarow.Board, col: int) -> bool:

@@ -16,7 +16,7 @@ fn data(path: &str) -> PathBuf {
 }
 
 fn shipped_book() -> Book {
-    let path = data("connect4-7x6.book");
+    let path = data("connect4-7x6.book.zst");
     Book::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

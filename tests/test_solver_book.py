@@ -220,6 +220,21 @@ def test_exact_calls_still_search(book_solver):
     assert not inarow.Solver(tt_bytes=1 << 16, book=False).book
 
 
+def test_book_levels_name_every_ply_exact_ones_first(book_solver):
+    levels = book_solver.book_levels
+    plies = [ply for ply, _ in levels]
+    kinds = [kind for _, kind in levels]
+    assert plies == list(range(len(levels))) and len(levels) >= 13
+    assert set(kinds) <= {"exact", "weak"} and kinds == sorted(kinds)  # exact, then weak
+    # each kind answers as it says: an exact level's position without a search
+    exact_depth = kinds.count("exact") - 1
+    board = inarow.Board.from_pons("12345671234567"[:exact_depth])
+    assert len(board.moves) == exact_depth
+    book_solver.solve(board)
+    assert book_solver.nodes == 0
+    assert inarow.Solver(tt_bytes=1 << 16, book=False).book_levels == []
+
+
 @pytest.mark.parametrize("value", [1, 0, "yes", None.__class__])
 def test_book_must_be_a_bool(value):
     with pytest.raises(TypeError, match="book"):

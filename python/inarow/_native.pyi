@@ -335,7 +335,8 @@ class Solver:
     without a search; ``book=False`` always searches). ``best_move`` never picks a
     worse win/draw/loss outcome; where the book answers, equal outcomes go centre
     first (a move that lets the opponent win at once last), elsewhere the best
-    exact score does (ties centre first).
+    exact score does (ties centre first). ``book_levels``: the book's levels as
+    ``(ply, "exact" | "weak")``, plies increasing (empty with ``book=False``).
     ``best_move(board, time_limit=seconds)`` is anytime: the best move proven
     within the budget, never a timeout (the order it falls back in: README).
     """
@@ -356,6 +357,8 @@ class Solver:
     def threads(self) -> int: ...
     @property
     def book(self) -> bool: ...
+    @property
+    def book_levels(self) -> list[tuple[int, str]]: ...
     def clear(self) -> None: ...
     def cancel(self) -> None: ...
 

@@ -15,7 +15,7 @@ use crate::solver::book::Book;
 
 /// The book file inside the `inarow` package.
 const BOOK_DIR: &str = "data";
-const BOOK_FILE: &str = "connect4-7x6.book";
+const BOOK_FILE: &str = "connect4-7x6.book.zst";
 
 /// `None` once loading has failed: no retry, one warning.
 static SHIPPED: OnceLock<Option<Arc<Book>>> = OnceLock::new();

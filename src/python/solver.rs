@@ -14,6 +14,7 @@ use super::book::shipped_book;
 use super::errors::SolverConfigError;
 use super::interrupt::{run_interruptible, POLL};
 use super::rules::Rules as PyRules;
+use crate::solver::book::Kind;
 use crate::solver::{
     default_threads, Deadline, Position, SolveError, Solver as CoreSolver, SolverConfig,
 };
@@ -326,6 +327,25 @@ impl Solver {
     #[getter]
     fn book(&self) -> bool {
         self.book
+    }
+    /// The opening book's levels as `(ply, kind)`, plies increasing: kind "exact"
+    /// (exact scores) or "weak" (win/draw/loss). Empty with `book=False` or when the
+    /// book could not be loaded. Loads the book if no call has yet.
+    #[getter]
+    fn book_levels(&self, py: Python<'_>) -> Vec<(usize, &'static str)> {
+        let book = if self.book { shipped_book(py) } else { None };
+        book.map_or_else(Vec::new, |b| {
+            b.levels()
+                .iter()
+                .map(|l| {
+                    let kind = match l.kind {
+                        Kind::Exact => "exact",
+                        Kind::Weak => "weak",
+                    };
+                    (l.ply, kind)
+                })
+                .collect()
+        })
     }
 
     /// Empties the transposition table (once the running search is done).

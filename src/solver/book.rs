@@ -39,11 +39,13 @@
 //!
 //! # Format
 //!
-//! See the `format` module source: magic `INAROWBK`, version 1, width, height, k,
+//! See the `format` module source: magic `INAROWBK`, version 2, width, height, k,
 //! level count, payload length, CRC-64/XZ, then per level its ply, kind and slot
-//! count, then the packed levels.
+//! count, then the packed levels. The book ships in a zstd frame ([`compress`]),
+//! which [`Book::from_bytes`] and [`Book::open`] decode.
 
 mod build;
+mod container;
 mod crc;
 mod format;
 mod index;
@@ -53,6 +55,7 @@ use std::fmt;
 use std::path::Path;
 
 pub use build::{back_up, back_up_all, fill_level, immediate_score, reachable};
+pub use container::{compress, MAX_BOOK_BYTES};
 pub use crc::crc64;
 pub use format::{Kind, LevelCodes};
 pub use index::{Fold, SlotIndex};
@@ -124,9 +127,13 @@ impl fmt::Debug for Book {
 
 impl Book {
     /// Checks `data` (header, directory, sizes, checksum, exact scores in range)
-    /// and wraps it; O(size) once, lookups are O(1) after that.
+    /// and wraps it; O(size) once, lookups are O(1) after that. `data` is a book
+    /// file or one in its compressed container ([`compress`]), decoded here.
     pub fn from_bytes(data: impl Into<Cow<'static, [u8]>>) -> Result<Book, BookError> {
-        let data = data.into();
+        let mut data = data.into();
+        if container::is_compressed(&data) {
+            data = Cow::Owned(container::decompress(&data)?);
+        }
         let (index, levels) = format::parse(&data)?;
         let mut by_ply = vec![None; index.width() * index.height() + 1];
         for (i, level) in levels.iter().enumerate() {

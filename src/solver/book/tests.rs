@@ -290,6 +290,40 @@ fn damaged_data_is_refused_never_a_panic() {
     assert!(matches!(refused(newer), BookError::Unsupported(m) if m.contains("version 3")));
 }
 
+#[test]
+fn a_compressed_book_reads_as_the_book_and_damage_to_it_is_refused() {
+    let (bytes, _) = small_book(4, 4, 4, 5, Kind::Exact);
+    let packed = compress(&bytes).unwrap();
+    assert!(
+        packed.len() < bytes.len(),
+        "{} >= {}",
+        packed.len(),
+        bytes.len()
+    );
+    let book = Book::from_bytes(packed.clone()).unwrap();
+    assert_eq!(book.data.as_ref(), &bytes[..]);
+    assert_eq!(book.bytes(), bytes.len());
+    for len in 0..packed.len() {
+        let e = refused(packed[..len].to_vec());
+        assert!(matches!(e, BookError::Corrupt(_)), "{len}: {e}");
+    }
+    // A flipped bit fails to decode, decodes to bytes the checksum refuses, or
+    // (in a field that does not change the output) decodes to the same book.
+    for at in 0..packed.len() {
+        for bit in 0..8 {
+            let mut bad = packed.clone();
+            bad[at] ^= 1 << bit;
+            if let Ok(b) = Book::from_bytes(bad) {
+                assert_eq!(b.data.as_ref(), &bytes[..], "byte {at} bit {bit}");
+            }
+        }
+    }
+    // Two frames, or bytes after the frame: not one book.
+    let mut twice = packed.clone();
+    twice.extend_from_slice(&packed);
+    assert!(matches!(refused(twice), BookError::Corrupt(_)));
+}
+
 /// Rewrites the checksum so that only the structural checks stand between the
 /// data and the reader.
 fn resealed(mut data: Vec<u8>) -> Vec<u8> {
