@@ -251,8 +251,10 @@ def test_repr_names_the_book_setting():
     [
         "raise FileNotFoundError('no such file')",
         "return b'INAROWBK' + bytes(40)",
+        # a zstd frame that is no book container (no declared size, no blocks)
+        "return bytes.fromhex('28b52ffd') + bytes(12)",
     ],
-    ids=["missing", "corrupt"],
+    ids=["missing", "corrupt", "bad container"],
 )
 def test_a_book_that_cannot_be_loaded_warns_and_the_solver_searches(read_bytes):
     script = textwrap.dedent(
