@@ -16,23 +16,9 @@ use inarow::solver::book::Book;
 use inarow::solver::{Position, Solver, SolverConfig, DEFAULT_TT_BYTES};
 use inarow::Rng;
 
-fn random_position(rng: &mut Rng, ply: usize) -> Position {
-    'retry: loop {
-        let mut pos = Position::new(7, 6, 4).expect("7x6 is supported");
-        for _ in 0..ply {
-            let legal: Vec<usize> = (0..7).filter(|&c| pos.can_play(c)).collect();
-            let col = legal[rng.below(legal.len() as u32) as usize];
-            pos.play(col).expect("legal column");
-            if pos.is_over() {
-                continue 'retry;
-            }
-        }
-        if (0..7).any(|c| pos.is_winning_move(c)) {
-            continue;
-        }
-        return pos;
-    }
-}
+#[path = "support/positions.rs"]
+mod positions;
+use positions::random_position;
 
 fn solver(book: &Arc<Book>) -> Solver {
     let mut s = Solver::new(SolverConfig {
