@@ -82,11 +82,13 @@ def _loses_at_once(board: inarow.Board, col: int) -> bool:
 
 
 def test_no_time_means_no_search(solver):
-    # 13 plies, whose children lie past the book: the untimed best move searches
-    # some 0.7M nodes.
-    board = inarow.Board.from_pons("6622157263142")
+    # 16 plies, past the book: the untimed best move searches (some 0.3M nodes).
+    board = inarow.Board.from_pons("2562711776376711")
+    assert len(board.moves) > max((ply for ply, _ in solver.book_levels), default=-1)
     assert solver.best_move(board, time_limit=0) in board.legal_moves()
     assert solver.nodes == 0
+    solver.best_move(board)
+    assert solver.nodes > 0
     # An immediate win is taken and a single threat blocked, even without time.
     win = inarow.Board.from_moves([3, 0, 3, 0, 3, 1])
     assert solver.best_move(win, time_limit=0) == 3
