@@ -3,7 +3,7 @@
 //!
 //! Each level (one ply) is an array indexed by the position's slot
 //! ([`SlotIndex`]: column heights and stone colours numbered densely), with a
-//! small code per slot: win/draw/loss in 2 bits or the exact score in 6 bits
+//! small code per slot: win/draw/loss in 2 bits or the exact score in a byte
 //! ([`Kind`]); code 0 means no entry (a finished game, a board no game reaches).
 //! Levels are built with both a position and its mirror image filled (the
 //! generator solves one of each pair) and stored folded ([`Fold`]): a board whose
@@ -39,7 +39,7 @@
 //!
 //! # Format
 //!
-//! See the `format` module source: magic `INAROWBK`, version 2, width, height, k,
+//! See the `format` module source: magic `INAROWBK`, version 3, width, height, k,
 //! level count, payload length, CRC-64/XZ, then per level its ply, kind and slot
 //! count, then the packed levels. The book ships in a zstd frame ([`compress`]),
 //! which [`Book::from_bytes`] and [`Book::open`] decode.
