@@ -4,6 +4,7 @@ to the search, and a book that cannot be loaded only warns."""
 
 from __future__ import annotations
 
+import importlib.resources
 import random
 import subprocess
 import sys
@@ -233,6 +234,13 @@ def test_book_levels_name_every_ply_exact_ones_first(book_solver):
     book_solver.solve(board)
     assert book_solver.nodes == 0
     assert inarow.Solver(tt_bytes=1 << 16, book=False).book_levels == []
+
+
+def test_the_shipped_book_fits_the_wheel_budget():
+    # The book ships compressed (zip leaves a zstd frame as it is): 10 MB at most.
+    data = importlib.resources.files("inarow").joinpath("data")
+    size = len(data.joinpath("connect4-7x6.book.zst").read_bytes())
+    assert 1_000_000 < size <= 10_000_000, size
 
 
 @pytest.mark.parametrize("value", [1, 0, "yes", None.__class__])
