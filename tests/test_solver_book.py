@@ -33,6 +33,8 @@ def sign(x: int) -> int:
 def random_board(rng: random.Random, plies: int) -> inarow.Board:
     board = inarow.Board()
     for _ in range(plies):
+        if board.is_over:
+            break  # the callers draw again
         board.move(rng.choice(board.legal_moves()))
     return board
 
