@@ -81,8 +81,9 @@ def test_the_checks_catch_a_wrong_score(tmp_path, monkeypatch):
     bumped = [str(best + 1) if s != "." and int(s) == best else s for s in scores]
     original[0] = " ".join([moves, *bumped])
     (tmp_path / f"Test_{name}.analysis").write_text("\n".join(original) + "\n")
-    monkeypatch.setattr(__import__(__name__), "ANALYSIS", tmp_path)
+    # The set files are found before ANALYSIS (where they ship) points elsewhere.
     monkeypatch.setenv("INAROW_PONS_DIR", str(set_dir()))
+    monkeypatch.setattr(__import__(__name__), "ANALYSIS", tmp_path)
     with pytest.raises(AssertionError, match=moves):
         test_each_line_matches_its_set_line(name)
 
