@@ -15,6 +15,19 @@ BOOK_DEPTH = max(ply for ply, _ in _LEVELS)
 EXACT_DEPTH = max((ply for ply, kind in _LEVELS if kind == "exact"), default=-1)
 
 
+def random_board(rng: random.Random, plies: int) -> inarow.Board:
+    """A random game of ``plies`` stones that is not over (games that end sooner are
+    drawn again)."""
+    while True:
+        board = inarow.Board()
+        for _ in range(plies):
+            board.move(rng.choice(board.legal_moves()))
+            if board.is_over:
+                break
+        if not board.is_over:
+            return board
+
+
 def lets_opponent_win_at_once(board: inarow.Board, col: int) -> bool:
     """Whether playing ``col`` lets the opponent win with their next move."""
     after = board.copy()

@@ -16,6 +16,7 @@ from book_positions import (
     EXACT_DEPTH,
     lets_opponent_win_at_once,
     lost_book_positions,
+    random_board,
 )
 from pons import analysis, positions
 
@@ -28,15 +29,6 @@ FIRST_MOVES = [-1, -1, 0, 1, 0, -1, -1]
 
 def sign(x: int) -> int:
     return (x > 0) - (x < 0)
-
-
-def random_board(rng: random.Random, plies: int) -> inarow.Board:
-    board = inarow.Board()
-    for _ in range(plies):
-        if board.is_over:
-            break  # the callers draw again
-        board.move(rng.choice(board.legal_moves()))
-    return board
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import math
 import random
 
 import pytest
-from book_positions import BOOK_DEPTH
+from book_positions import BOOK_DEPTH, random_board
 from pons import positions
 
 import inarow
@@ -18,17 +18,6 @@ import inarow
 @pytest.fixture(scope="module")
 def solver():
     return inarow.Solver(tt_bytes=16 << 20)
-
-
-def random_board(rng: random.Random, plies: int) -> inarow.Board:
-    while True:
-        board = inarow.Board()
-        for _ in range(plies):
-            board.move(rng.choice(board.legal_moves()))
-            if board.is_over:
-                break
-        if not board.is_over:
-            return board
 
 
 def best_by_analysis(solver: inarow.Solver, board: inarow.Board) -> int:
