@@ -216,6 +216,67 @@ def evaluator_table(rounds: int, quick: bool) -> None:
             )
 
 
+def continuation_table(quick: bool) -> None:
+    """A search that keeps thinking about one position: runs of 1,000 rollout
+    simulations on the empty board with the same MCTS object. With reuse each run
+    adds to the kept tree and should cost what its own simulations cost."""
+    runs = 60 if quick else 150
+    marks = [m for m in (1, 2, 10, 50, 100, 150) if m <= runs]
+    print(f"\n## Thinking longer: {runs} runs of 1,000 rollout simulations on one root\n")
+    print(
+        "| reuse_tree | "
+        + " | ".join(f"run {m} ms" for m in marks)
+        + f" | run {runs} / run 2 | root visits at the end |"
+    )
+    print("|---|" + "---:|" * (len(marks) + 2))
+    board = inarow.Board()
+    for reuse in (True, False):
+        search = inarow.MCTS(num_simulations=1000, reuse_tree=reuse, threads=1, seed=0)
+        times = [clock(lambda s=search: s.run([board], "rollout"))[0] for _ in range(runs)]
+        visits = int(search.result().visit_counts.sum())
+        # A run's time is noisy: each mark is the median of its neighbours (+-2 runs).
+        around = [statistics.median(times[max(0, i - 2) : i + 3]) for i in range(runs)]
+        cells = " | ".join(f"{around[m - 1] * 1e3:.2f}" for m in marks)
+        ratio = around[runs - 1] / statistics.median(times[1:4])
+        print(f"| {reuse} | {cells} | {ratio:.2f}x | {visits:,} |")
+
+
+def self_play_table(rounds: int, quick: bool) -> None:
+    """Self-play: run, advance, until every game ends; tree and glue CPU per
+    simulation outside a numpy evaluator, with kept subtrees and with fresh trees."""
+    games, sims = (128, 100) if quick else (256, 200)
+    print(f"\n## Self-play over {games} Connect-Four games, {sims} simulations a move (medians)\n")
+    print("| reuse_tree | moves | evaluator leaves | outside the evaluator: CPU per simulation |")
+    print("|---|---:|---:|---:|")
+    per_sim = {}
+    for reuse in (True, False):
+        costs = []
+        for r in range(rounds):
+            net = NETS["one dense layer 84-(7+1)"]()
+            search = inarow.MCTS(num_simulations=sims, reuse_tree=reuse, threads=1, seed=r)
+            boards = [inarow.Board() for _ in range(games)]
+            rng = np.random.default_rng(r)
+            moves = simulations = 0
+            cpu = time.process_time()
+            while not all(b.is_over for b in boards):
+                out = search.run(boards, net)
+                simulations += sims * sum(not b.is_over for b in boards)
+                # Sample from the policy so that the games differ.
+                actions = out.actions.copy()
+                for i, b in enumerate(boards):
+                    if not b.is_over:
+                        p = out.policy[i].astype(np.float64)
+                        actions[i] = rng.choice(len(p), p=p / p.sum())
+                        b.move(int(actions[i]))
+                        moves += 1
+                search.advance(actions)
+            cpu = time.process_time() - cpu
+            costs.append(((cpu - net.cpu_seconds) / simulations, moves, net.leaves))
+        per_sim[reuse] = statistics.median(c for c, _, _ in costs)
+        print(f"| {reuse} | {costs[0][1]:,} | {costs[0][2]:,} | {per_sim[reuse] * 1e6:.2f} us |")
+    print(f"\nWith reuse / fresh: {per_sim[True] / per_sim[False]:.2f}x per simulation.")
+
+
 def strength_table(quick: bool) -> None:
     data = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4-pons"
     if not data.is_dir():
@@ -252,13 +313,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="fewer sizes and rounds")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=["rollout", "evaluator", "continuation", "self-play"],
+        help="run only these tables",
+    )
     args = parser.parse_args()
     rounds = 2 if args.quick else args.rounds
     print(
         f"# inarow.MCTS benchmark ({platform.processor() or platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})"
     )
-    rollout_table(rounds, args.quick)
-    evaluator_table(rounds, args.quick)
+    parser_tables = {
+        "rollout": lambda: rollout_table(rounds, args.quick),
+        "evaluator": lambda: evaluator_table(rounds, args.quick),
+        "continuation": lambda: continuation_table(args.quick),
+        "self-play": lambda: self_play_table(rounds, args.quick),
+    }
+    for name in args.only or list(parser_tables):
+        parser_tables[name]()
+    if args.only:
+        return
     strength_table(args.quick)
 
 

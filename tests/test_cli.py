@@ -57,6 +57,18 @@ def test_solve_reads_test_set_lines_and_checks_expected_scores():
     assert len(r.stdout.splitlines()) == 2  # every line is still solved
 
 
+def test_solve_errors_on_stdin_name_their_line():
+    r = run("solve", stdin="4453\n4453 x\n")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "line 2 ('4453 x'): the expected score 'x' is not an integer" in r.stderr
+    r = run("solve", stdin="4453 -2\n\nabc\n")
+    assert r.returncode == 2 and "line 3 ('abc'): move 0: 'a' is not a column digit" in r.stderr
+    r = run("solve", stdin="4453 -2 7\n")
+    assert (
+        r.returncode == 2 and "line 1 ('4453 -2 7'): expected 'moves [expected_score]'" in r.stderr
+    )
+
+
 def test_solve_errors_are_messages_not_tracebacks():
     r = run("solve", "4489")
     assert r.returncode == 2 and "Traceback" not in r.stderr and "error" in r.stderr

@@ -141,6 +141,22 @@ def test_python_callable_agents_play_through_the_slow_path():
     assert calls[-1] == (5, 5)
 
 
+def test_match_progress_reports_completion_for_native_agents_and_surfaces_callback_errors():
+    # Two native agents play in Rust; a short match ends before the timer's
+    # first report, so only the final report tells the callback it is done.
+    calls = []
+    evaluate.match(
+        agents.random(), agents.greedy(), games=5, progress=lambda d, t: calls.append((d, t))
+    )
+    assert calls and calls[-1] == (5, 5)
+
+    def broken(done, total):
+        raise OSError(f"the display fell over at {done}/{total}")
+
+    with pytest.raises(OSError, match="fell over at 5/5"):
+        evaluate.match(agents.random(), agents.greedy(), games=5, progress=broken)
+
+
 @pytest.mark.parametrize(
     "agent,error,match",
     [

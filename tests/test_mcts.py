@@ -545,7 +545,7 @@ def test_the_memory_budget_refuses_before_allocating():
 
 
 def test_ctrl_c_lands_in_a_rollout_search_and_the_search_runs_again():
-    search = inarow.MCTS(num_simulations=10**7, threads=1)
+    search = inarow.MCTS(num_simulations=8 * 10**6, threads=1)
     gomoku = inarow.Board.gomoku()
     big = inarow.MCTS(gomoku, num_simulations=200_000, threads=1)
     land(lambda: big.run([gomoku], "rollout"))

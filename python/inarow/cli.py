@@ -195,6 +195,29 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 # ----------------------------------------------------------------------------- solve
 
 
+def _solve_line(
+    lineno: int, line: str, fields: list[str], dims: dict, weak: bool
+) -> tuple[str, inarow.Board, int | None]:
+    """One ``moves [expected_score]`` line of stdin: its board and expected score
+    (win/draw/loss when ``weak``). Errors name the line and its text."""
+    where = f"line {lineno} ({line.strip()!r})"
+    if len(fields) > 2:
+        raise ValueError(f"{where}: expected 'moves [expected_score]', got {len(fields)} fields")
+    try:
+        board = inarow.Board.from_pons(fields[0], **dims)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from e
+    if len(fields) == 1:
+        return fields[0], board, None
+    try:
+        expected = int(fields[1])
+    except ValueError:
+        raise ValueError(f"{where}: the expected score {fields[1]!r} is not an integer") from None
+    if weak:
+        expected = (expected > 0) - (expected < 0)
+    return fields[0], board, expected
+
+
 def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     solver = inarow.Solver(tt_bytes=args.tt_mib << 20)
     dims = dict(width=args.width, height=args.height, k=args.k)
@@ -211,16 +234,12 @@ def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         fields = line.split()
         if not fields:
             continue
-        moves = fields[0]
-        board = inarow.Board.from_pons(moves, **dims)
+        moves, board, expected = _solve_line(lineno, line, fields, dims, args.weak)
         t0 = time.perf_counter()
         score = solver.solve(board, weak=args.weak)
         us = int((time.perf_counter() - t0) * 1e6)
         print(f"{moves} {score} {solver.nodes} {us}", file=out, flush=True)
-        if len(fields) > 1:
-            expected = int(fields[1])
-            if args.weak:
-                expected = (expected > 0) - (expected < 0)
+        if expected is not None:
             if score != expected:
                 mismatches += 1
                 print(f"line {lineno}: {moves}: expected {expected}, got {score}", file=sys.stderr)

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::state::{SearchState, Status, WordState};
 use super::tree::{Priors, Settings, Tree, Values};
-use super::{Config, Evaluation, RootPolicy, SearchError};
+use super::{Config, Evaluation, SearchError, MAX_VALUE};
 use crate::game::Game;
 use crate::rng::{splitmix64, Rng};
 use crate::rules::{Rules, MAX_PLAYERS};
@@ -30,8 +30,10 @@ pub struct SearchOutput {
 struct Forest<S: SearchState> {
     geometry: S::Geometry,
     trees: Vec<Tree<S>>,
-    /// The trees as they were before the current run (restored if it fails).
-    backup: Option<Vec<Tree<S>>>,
+    /// During a run, the trees it replaced by fresh ones (by their old index; all
+    /// of them when the number of trees changed). A kept tree takes its run back
+    /// from its own undo log instead, so nothing is copied.
+    replaced: Option<Vec<Option<Tree<S>>>>,
     /// The leaf each tree waits on in the current round.
     leaves: Vec<Option<u32>>,
     /// Rows of the current round: observations and masks of the waiting leaves,
@@ -62,16 +64,36 @@ pub struct Search {
     runs: u64,
     phase: Phase,
     evaluation: Evaluation,
+    /// The phase and evaluation before the step-by-step search in progress, which
+    /// `abort` returns to (the last finished search stays readable).
+    before_start: (Phase, Evaluation),
 }
 
 /// Bytes per arena node for these rules.
 fn node_bytes(rules: &Rules) -> u64 {
     let sums = if rules.players() > 2 {
-        4 * rules.players()
+        8 * rules.players()
     } else {
         0
     };
     (std::mem::size_of::<super::tree::Node>() + sums) as u64
+}
+
+/// Refuses a run that would pass the visit counter of kept tree `i`'s root.
+pub(crate) fn check_visit_room(visits: u32, i: usize, simulations: u32) -> Result<(), SearchError> {
+    let limit = u32::MAX as u64 - 1;
+    if visits as u64 + simulations as u64 > limit {
+        return Err(SearchError::Config(format!(
+            "tree {i} holds {visits} root visits: {simulations} more simulations would pass the \
+             visit counter's {limit}; advance(), or search fresh trees (reuse_tree=False)"
+        )));
+    }
+    Ok(())
+}
+
+/// Bytes per undo-log entry for these rules (a node's index and earlier state).
+fn undo_entry_bytes(rules: &Rules) -> u64 {
+    node_bytes(rules) + 4
 }
 
 impl<S: SearchState> Forest<S> {
@@ -79,7 +101,7 @@ impl<S: SearchState> Forest<S> {
         Forest {
             geometry: S::geometry(rules),
             trees: Vec::new(),
-            backup: None,
+            replaced: None,
             leaves: Vec::new(),
             obs: Vec::new(),
             mask: Vec::new(),
@@ -87,9 +109,9 @@ impl<S: SearchState> Forest<S> {
         }
     }
 
-    /// New trees for `games` (reusing a tree whose root is the same position),
-    /// checked against the memory budget and reserved; the old trees are kept
-    /// as the backup.
+    /// The trees for `games`: a kept tree where its root is the same position (its
+    /// run undoable), else a fresh one (the old tree set aside). Checked against the
+    /// memory budget and reserved before anything changes.
     fn begin(
         &mut self,
         games: &[Game],
@@ -98,26 +120,33 @@ impl<S: SearchState> Forest<S> {
         run: u64,
     ) -> Result<(), SearchError> {
         let players = rules.players();
-        let old = std::mem::take(&mut self.trees);
-        let same_count = old.len() == games.len();
-        let mut trees = Vec::with_capacity(games.len());
-        let mut nodes = 0u64;
+        let same_count = self.trees.len() == games.len();
+        let roots: Vec<S> = games
+            .iter()
+            .map(|g| S::from_game(g, &self.geometry))
+            .collect();
+        let kept: Vec<bool> = roots
+            .iter()
+            .enumerate()
+            .map(|(i, root)| {
+                config.reuse_tree && same_count && self.trees[i].root.same_position(root)
+            })
+            .collect();
+        let mut bytes = 0u64;
         for (i, game) in games.iter().enumerate() {
-            let root = S::from_game(game, &self.geometry);
-            let tree = match old.get(i) {
-                Some(t) if config.reuse_tree && same_count && t.root.same_position(&root) => {
-                    // The old arena stays as the backup: count it twice.
-                    nodes += 2 * t.num_nodes() as u64;
-                    t.snapshot()
-                }
-                _ => Tree::new(root, players),
-            };
-            nodes += tree.nodes_needed(&self.geometry, config.num_simulations) + 1;
-            trees.push(tree);
+            let mut nodes = 1u64;
+            if kept[i] {
+                let tree = &self.trees[i];
+                check_visit_room(tree.root_visits(), i, config.num_simulations)?;
+                nodes += tree.num_nodes() as u64;
+                let empty = rules.num_cells() - game.stones_on_board();
+                let log = tree.undo_needed(empty, config.num_simulations);
+                bytes = bytes.saturating_add(log.saturating_mul(undo_entry_bytes(rules)));
+            }
+            nodes += Tree::nodes_needed_from(&roots[i], &self.geometry, config.num_simulations);
+            bytes = bytes.saturating_add(nodes.saturating_mul(node_bytes(rules)));
         }
-        let bytes = nodes.saturating_mul(node_bytes(rules));
         if bytes > config.max_memory {
-            self.trees = old;
             return Err(SearchError::Memory(format!(
                 "the search trees would need up to {bytes} bytes ({} games x {} simulations, up to \
                  {} children per node), over max_memory={}: search fewer games at once, use fewer \
@@ -128,10 +157,29 @@ impl<S: SearchState> Forest<S> {
                 config.max_memory
             )));
         }
-        for tree in &mut trees {
+        let old = std::mem::take(&mut self.trees);
+        let mut replaced: Vec<Option<Tree<S>>> = Vec::with_capacity(old.len());
+        let mut trees = Vec::with_capacity(games.len());
+        if same_count {
+            for ((tree, root), kept) in old.into_iter().zip(roots).zip(&kept) {
+                if *kept {
+                    trees.push(tree);
+                    replaced.push(None);
+                } else {
+                    trees.push(Tree::new(root, players));
+                    replaced.push(Some(tree));
+                }
+            }
+        } else {
+            replaced.extend(old.into_iter().map(Some));
+            trees.extend(roots.into_iter().map(|root| Tree::new(root, players)));
+        }
+        self.trees = trees;
+        self.replaced = Some(replaced);
+        for tree in &mut self.trees {
             let extra = tree.nodes_needed(&self.geometry, config.num_simulations) as usize;
             if !tree.reserve(extra) {
-                self.trees = old;
+                self.restore();
                 return Err(SearchError::Memory(format!(
                     "cannot allocate the search trees ({bytes} bytes for {} games)",
                     games.len()
@@ -145,21 +193,39 @@ impl<S: SearchState> Forest<S> {
             uct: false,
         };
         let seed = config.seed ^ splitmix64(run);
-        for (i, tree) in trees.iter_mut().enumerate() {
+        for ((i, tree), kept) in self.trees.iter_mut().enumerate().zip(kept) {
             let i = i as u64;
-            tree.begin_run(&settings, Rng::new(seed, 2 * i), Rng::new(seed, 2 * i + 1));
+            let (noise, playouts) = (Rng::new(seed, 2 * i), Rng::new(seed, 2 * i + 1));
+            tree.begin_run(&settings, noise, playouts, kept);
         }
-        self.trees = trees;
-        self.backup = Some(old);
         self.leaves = vec![None; games.len()];
         Ok(())
     }
 
+    /// Takes the current run back: kept trees undo their logs, replaced trees return.
     fn restore(&mut self) {
-        if let Some(old) = self.backup.take() {
-            self.trees = old;
+        if let Some(replaced) = self.replaced.take() {
+            if replaced.len() != self.trees.len() {
+                self.trees = replaced.into_iter().flatten().collect();
+            } else {
+                for (tree, old) in self.trees.iter_mut().zip(replaced) {
+                    match old {
+                        Some(old) => *tree = old,
+                        None => tree.rollback(),
+                    }
+                }
+            }
         }
         self.rows.clear();
+    }
+
+    /// Keeps the current run (its undo logs and the replaced trees are dropped).
+    fn commit(&mut self) {
+        if self.replaced.take().is_some() {
+            for tree in &mut self.trees {
+                tree.commit();
+            }
+        }
     }
 
     /// Moves every unfinished tree to its next leaf and gathers the round's rows.
@@ -245,14 +311,18 @@ impl<S: SearchState> Forest<S> {
                 }
             }
         }
-        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        if let Some(i) = values
+            .iter()
+            .position(|v| !(v.is_finite() && v.abs() <= MAX_VALUE))
+        {
             let at = if width == 1 {
                 format!("{i}")
             } else {
                 format!("{}, {}", i / width, i % width)
             };
             return Err(SearchError::Input(format!(
-                "values[{at}] = {}: values must be finite",
+                "values[{at}] = {:?}: values must be finite and within -{MAX_VALUE:e}..={MAX_VALUE:e} \
+                 (results are +1/-1; the bound keeps every sum and normalisation finite)",
                 values[i]
             )));
         }
@@ -435,7 +505,7 @@ fn settings<'a, G>(
         geometry,
         players: rules.players(),
         config,
-        uct: matches!(evaluation, Evaluation::Rollout { .. }) && config.root == RootPolicy::Puct,
+        uct: matches!(evaluation, Evaluation::Rollout { .. }),
     }
 }
 
@@ -499,6 +569,7 @@ impl Search {
             runs: 0,
             phase: Phase::Idle,
             evaluation: Evaluation::External,
+            before_start: (Phase::Idle, Evaluation::External),
         })
     }
 
@@ -541,11 +612,12 @@ impl Search {
         Ok(())
     }
 
-    /// Drops an unfinished step-by-step search, restoring every tree.
+    /// Drops an unfinished step-by-step search, restoring every tree and the
+    /// search's state: the last finished search stays readable and advanceable.
     pub fn abort(&mut self) {
         if self.phase == Phase::Pending {
             dispatch!(&mut self.trees, f => f.restore());
-            self.phase = Phase::Idle;
+            (self.phase, self.evaluation) = self.before_start;
         }
     }
 
@@ -571,7 +643,7 @@ impl Search {
                 f.restore();
                 return Err(SearchError::Cancelled);
             }
-            f.backup = None;
+            f.commit();
             f.output(config, rules, evaluation)
         });
         self.runs += 1;
@@ -591,6 +663,7 @@ impl Search {
             f.begin(games, rules, config, run)?;
             f.next_round(config, rules, pool)
         });
+        self.before_start = (self.phase, self.evaluation);
         self.evaluation = Evaluation::External;
         self.finish_round(rows);
         Ok(rows)
@@ -598,7 +671,7 @@ impl Search {
 
     fn finish_round(&mut self, rows: usize) {
         if rows == 0 {
-            dispatch!(&mut self.trees, f => f.backup = None);
+            dispatch!(&mut self.trees, f => f.commit());
             // Only finished runs count: a failed one leaves the next run's noise as it was.
             self.runs += 1;
             self.phase = Phase::Done;

@@ -30,6 +30,8 @@ mod state;
 mod tree;
 
 #[cfg(test)]
+mod restore_tests;
+#[cfg(test)]
 mod tests;
 
 use std::fmt;
@@ -82,6 +84,10 @@ pub struct Config {
 
 /// Largest `num_simulations`.
 pub const MAX_SIMULATIONS: u32 = 100_000_000;
+/// Largest evaluator value magnitude accepted. Values share the scale of results
+/// (+1 won, -1 lost); value sums are f64, so any count of visits adds up exactly,
+/// and this bound keeps the f32 means and normalisations of the selection rules finite.
+pub const MAX_VALUE: f32 = 1e6;
 /// Largest `threads`.
 pub const MAX_THREADS: usize = 256;
 /// The default node-arena budget: 4 GiB.

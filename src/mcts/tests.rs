@@ -51,7 +51,7 @@ fn random_position(rules: Rules, stones: usize, rng: &mut Rng) -> Option<Game> {
     (!g.is_over()).then_some(g)
 }
 
-fn config(num_simulations: u32) -> Config {
+pub(super) fn config(num_simulations: u32) -> Config {
     Config {
         num_simulations,
         ..Config::default()
@@ -86,8 +86,8 @@ fn rollout_tree<S: SearchState>(game: &Game, config: &Config, seed: u64) -> (Tre
     let geometry = S::geometry(rules);
     let mut tree = Tree::new(S::from_game(game, &geometry), rules.players());
     {
-        let s = settings(&geometry, &rules, config, config.root == RootPolicy::Puct);
-        tree.begin_run(&s, Rng::new(seed, 0), Rng::new(seed, 1));
+        let s = settings(&geometry, &rules, config, true);
+        tree.begin_run(&s, Rng::new(seed, 0), Rng::new(seed, 1), false);
         while let Some(leaf) = tree.next_leaf(&s) {
             let v = tree.playout_values(1, &s);
             tree.apply(leaf, Priors::Uniform, &v, &s);
@@ -216,7 +216,7 @@ fn a_won_position_plays_the_win_and_a_lost_one_is_known() {
 
 /// A deterministic stand-in for a network: logits and values from a hash of
 /// the planes (large logits on illegal actions, which must be ignored).
-fn fake_network(
+pub(super) fn fake_network(
     obs: &[f32],
     mask: &[bool],
     rows: usize,
@@ -247,7 +247,7 @@ fn fake_network(
     }
 }
 
-fn run_network(search: &mut Search, games: &[Game]) -> SearchOutput {
+pub(super) fn run_network(search: &mut Search, games: &[Game]) -> SearchOutput {
     let width = if search.rules().players() == 2 {
         1
     } else {
@@ -263,7 +263,7 @@ fn run_network(search: &mut Search, games: &[Game]) -> SearchOutput {
     search.result().unwrap()
 }
 
-fn some_games(rules: Rules, n: usize, seed: u64) -> Vec<Game> {
+pub(super) fn some_games(rules: Rules, n: usize, seed: u64) -> Vec<Game> {
     let mut rng = Rng::new(seed, 7);
     (0..n)
         .map(|i| loop {
@@ -431,10 +431,9 @@ fn refused_outputs_and_cancelled_runs_leave_the_trees_unchanged() {
     rows = rows.min(search.feed(&logits, &values).unwrap());
     assert!(rows > 0);
     search.abort();
-    assert_eq!(
-        search.result().unwrap_err(),
-        SearchError::State("no search has run yet".into())
-    );
+    // The finished search before the aborted one is still the result, and advanceable.
+    assert_eq!(search.result().unwrap(), before);
+    assert!(search.check_can_advance().is_ok());
     // After the abort the trees are those of the first search.
     let mut same = Search::new(rules, config(30)).unwrap();
     run_network(&mut same, &games);
@@ -566,4 +565,27 @@ fn finished_games_get_no_search_and_their_result() {
     assert!(out.visit_counts[..9].iter().all(|&v| v == 0));
     assert!(out.actions[1] >= 0);
     s.advance(&[-1, out.actions[1]]).unwrap();
+}
+
+#[test]
+fn gumbel_with_rollouts_blocks_the_threat_it_cannot_see_from_priors() {
+    // X at 0 and 2, O at 1 and 4: O threatens 1-4-7, so X must block at 7. With
+    // rollouts there are no priors: below the Gumbel root the search runs UCT, which
+    // proves every other move lost.
+    let game = Game::from_actions(Rules::tic_tac_toe(), &[0, 1, 2, 4]).unwrap();
+    for seed in [2, 6, 7] {
+        let mut search = Search::new(
+            *game.rules(),
+            Config {
+                root: RootPolicy::Gumbel,
+                seed,
+                ..config(20_000)
+            },
+        )
+        .unwrap();
+        let out = search
+            .run_rollouts(std::slice::from_ref(&game), 1, &AtomicBool::new(false))
+            .unwrap();
+        assert_eq!(out.actions[0], 7, "seed {seed}");
+    }
 }

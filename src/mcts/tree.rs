@@ -55,8 +55,9 @@ pub(crate) fn values_of(proven: u8, players: usize) -> Values {
 /// num_children`, in ascending action order.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Node {
-    /// Sum of backed-up values of the player who moved into this node.
-    pub value_sum: f32,
+    /// Sum of backed-up values of the player who moved into this node (f64: exact
+    /// counting far past 2**24 visits, no overflow for any accepted value).
+    pub value_sum: f64,
     /// The evaluator's probability of this node's action at its parent.
     pub prior: f32,
     /// The evaluator's value of this node for its side to move (Gumbel's mixed value).
@@ -68,6 +69,8 @@ pub(crate) struct Node {
     pub num_children: u16,
     /// `UNKNOWN`, `DRAW` or `won_by(p)`.
     pub proven: u8,
+    /// Whether the current run has logged this node's earlier state (see [`Undo`]).
+    pub(crate) logged: bool,
 }
 
 impl Node {
@@ -82,7 +85,7 @@ pub(crate) struct Settings<'a, G> {
     pub geometry: &'a G,
     pub players: usize,
     pub config: &'a Config,
-    /// Rollouts under the PUCT root: UCT everywhere (there are no priors).
+    /// Rollouts (no priors): UCT below the root, and at the root under PUCT.
     pub uct: bool,
 }
 
@@ -93,14 +96,8 @@ pub(crate) enum Priors<'a> {
     Logits(&'a [f32]),
 }
 
-pub(crate) struct Tree<S> {
-    pub root: S,
-    nodes: Vec<Node>,
-    /// `players` values per node when there are more than 2 players.
-    player_sums: Vec<f32>,
-    players: usize,
-    scratch: S,
-    path: Vec<u32>,
+/// What one run keeps about the root: the output of the last run reads it.
+struct RunState {
     /// Per root child, this run: priors with noise (PUCT), Gumbel draws, visits.
     root_priors: Vec<f32>,
     gumbel: Vec<f32>,
@@ -113,6 +110,46 @@ pub(crate) struct Tree<S> {
     /// Random playouts of this run (a separate stream, so that noise and
     /// playouts do not shift each other).
     playout_rng: Rng,
+}
+
+impl RunState {
+    fn new() -> RunState {
+        RunState {
+            root_priors: Vec::new(),
+            gumbel: Vec::new(),
+            run_visits: Vec::new(),
+            schedule: Vec::new(),
+            sims_done: 0,
+            rng: Rng::new(0, 0),
+            playout_rng: Rng::new(0, 0),
+        }
+    }
+}
+
+/// How to take a run back: the arena's lengths before it, the first earlier state
+/// of each node it changed, and the previous run's root state. Its size follows
+/// what the run touched, not what the tree holds.
+struct Undo {
+    /// Nodes (and player sums) that existed when the run began; 0 when there is
+    /// nothing to take back (a fresh tree, or between runs).
+    nodes: usize,
+    sums: usize,
+    log: Vec<(u32, Node)>,
+    /// `players` sums per logged node when there are more than 2 players.
+    log_sums: Vec<f64>,
+    previous: RunState,
+}
+
+pub(crate) struct Tree<S> {
+    pub root: S,
+    nodes: Vec<Node>,
+    /// `players` values per node when there are more than 2 players.
+    player_sums: Vec<f64>,
+    players: usize,
+    scratch: S,
+    path: Vec<u32>,
+    run: RunState,
+    undo: Undo,
     q: Vec<Option<f32>>,
     log_priors: Vec<f32>,
     sigma: Vec<f32>,
@@ -129,13 +166,14 @@ impl<S: SearchState> Tree<S> {
             player_sums: Vec::new(),
             players,
             path: Vec::new(),
-            root_priors: Vec::new(),
-            gumbel: Vec::new(),
-            run_visits: Vec::new(),
-            schedule: Vec::new(),
-            sims_done: 0,
-            rng: Rng::new(0, 0),
-            playout_rng: Rng::new(0, 0),
+            run: RunState::new(),
+            undo: Undo {
+                nodes: 0,
+                sums: 0,
+                log: Vec::new(),
+                log_sums: Vec::new(),
+                previous: RunState::new(),
+            },
             q: Vec::new(),
             log_priors: Vec::new(),
             sigma: Vec::new(),
@@ -144,14 +182,6 @@ impl<S: SearchState> Tree<S> {
         };
         tree.clear();
         tree
-    }
-
-    /// The persistent part (root and arena), for restoring after a failed run.
-    pub fn snapshot(&self) -> Tree<S> {
-        let mut t = Tree::new(self.root.clone(), self.players);
-        t.nodes = self.nodes.clone();
-        t.player_sums = self.player_sums.clone();
-        t
     }
 
     fn clear(&mut self) {
@@ -175,11 +205,16 @@ impl<S: SearchState> Tree<S> {
     /// simulation plus the root's, each with at most the root's number of legal
     /// actions (no position below has more).
     pub fn nodes_needed(&self, geometry: &S::Geometry, simulations: u32) -> u64 {
-        if self.root.status(geometry) != Status::Ongoing {
+        Self::nodes_needed_from(&self.root, geometry, simulations)
+    }
+
+    /// [`Tree::nodes_needed`] for a tree rooted at `root`.
+    pub fn nodes_needed_from(root: &S, geometry: &S::Geometry, simulations: u32) -> u64 {
+        if root.status(geometry) != Status::Ongoing {
             return 0;
         }
         let mut legal = 0u64;
-        self.root.for_each_legal(geometry, |_| legal += 1);
+        root.for_each_legal(geometry, |_| legal += 1);
         (simulations as u64 + 1) * legal
     }
 
@@ -193,48 +228,127 @@ impl<S: SearchState> Tree<S> {
                     .is_ok())
     }
 
-    /// Starts a run with its own random streams (noise, playouts).
-    pub fn begin_run(&mut self, s: &Settings<'_, S::Geometry>, rng: Rng, playout_rng: Rng) {
-        self.rng = rng;
-        self.playout_rng = playout_rng;
-        self.sims_done = 0;
-        self.root_priors.clear();
-        self.gumbel.clear();
-        self.run_visits.clear();
-        self.schedule.clear();
+    /// Root visits so far (runs on a kept tree add to them).
+    pub fn root_visits(&self) -> u32 {
+        self.nodes[0].visits
+    }
+
+    /// Most undo-log entries a run of `simulations` can write: each node at most
+    /// once, and only the nodes on its paths (at most one per empty cell, plus the root).
+    pub fn undo_needed(&self, empty_cells: usize, simulations: u32) -> u64 {
+        let paths = (simulations as u64 + 1).saturating_mul(empty_cells as u64 + 1);
+        paths.min(self.nodes.len() as u64)
+    }
+
+    /// Starts a run with its own random streams (noise, playouts). With `undoable`,
+    /// the run can be taken back by [`Tree::rollback`] until [`Tree::commit`].
+    pub fn begin_run(
+        &mut self,
+        s: &Settings<'_, S::Geometry>,
+        rng: Rng,
+        playout_rng: Rng,
+        undoable: bool,
+    ) {
+        std::mem::swap(&mut self.run, &mut self.undo.previous);
+        if undoable {
+            self.undo.nodes = self.nodes.len();
+            self.undo.sums = self.player_sums.len();
+        }
+        let run = &mut self.run;
+        run.rng = rng;
+        run.playout_rng = playout_rng;
+        run.sims_done = 0;
+        run.root_priors.clear();
+        run.gumbel.clear();
+        run.run_visits.clear();
+        run.schedule.clear();
         if self.nodes[0].num_children > 0 {
             self.prepare_root(s);
         }
+    }
+
+    /// Keeps what the run did: drops the undo log (cost: the nodes it touched).
+    pub fn commit(&mut self) {
+        for &(idx, _) in &self.undo.log {
+            self.nodes[idx as usize].logged = false;
+        }
+        self.undo.log.clear();
+        self.undo.log_sums.clear();
+        self.undo.nodes = 0;
+        self.undo.sums = 0;
+    }
+
+    /// Takes the run back: the arena and the root's run state as they were at
+    /// `begin_run` (cost: what the run changed).
+    pub fn rollback(&mut self) {
+        self.nodes.truncate(self.undo.nodes);
+        self.player_sums.truncate(self.undo.sums);
+        let p = self.players;
+        for (j, &(idx, node)) in self.undo.log.iter().enumerate() {
+            let idx = idx as usize;
+            self.nodes[idx] = node;
+            if p > 2 {
+                self.player_sums[idx * p..(idx + 1) * p]
+                    .copy_from_slice(&self.undo.log_sums[j * p..(j + 1) * p]);
+            }
+        }
+        self.undo.log.clear();
+        self.undo.log_sums.clear();
+        self.undo.nodes = 0;
+        self.undo.sums = 0;
+        std::mem::swap(&mut self.run, &mut self.undo.previous);
+        self.scratch = self.root.clone();
+    }
+
+    /// Logs `idx`'s state before the run first changes it (only nodes older than the run).
+    #[inline]
+    fn touch(&mut self, idx: usize) {
+        if idx < self.undo.nodes && !self.nodes[idx].logged {
+            self.log(idx);
+        }
+    }
+
+    #[cold]
+    fn log(&mut self, idx: usize) {
+        self.undo.log.push((idx as u32, self.nodes[idx]));
+        let p = self.players;
+        if p > 2 {
+            self.undo
+                .log_sums
+                .extend_from_slice(&self.player_sums[idx * p..(idx + 1) * p]);
+        }
+        self.nodes[idx].logged = true;
     }
 
     /// Root noise and halving schedule, once the root is expanded.
     fn prepare_root(&mut self, s: &Settings<'_, S::Geometry>) {
         let children = self.nodes[0].children();
         let n = children.len();
-        self.run_visits.clear();
-        self.run_visits.resize(n, 0);
-        self.root_priors.clear();
-        self.root_priors
+        self.run.run_visits.clear();
+        self.run.run_visits.resize(n, 0);
+        self.run.root_priors.clear();
+        self.run
+            .root_priors
             .extend(self.nodes[children.clone()].iter().map(|c| c.prior));
         let config = s.config;
         match config.root {
             RootPolicy::Puct if !s.uct && config.dirichlet_fraction > 0.0 => {
                 let mut noise = vec![0.0; n];
-                noise::dirichlet(config.dirichlet_alpha as f64, &mut noise, &mut self.rng);
+                noise::dirichlet(config.dirichlet_alpha as f64, &mut noise, &mut self.run.rng);
                 let f = config.dirichlet_fraction;
-                for (p, e) in self.root_priors.iter_mut().zip(noise) {
+                for (p, e) in self.run.root_priors.iter_mut().zip(noise) {
                     *p = (1.0 - f) * *p + f * e;
                 }
             }
             RootPolicy::Puct => {}
             RootPolicy::Gumbel => {
-                self.gumbel.clear();
+                self.run.gumbel.clear();
                 for _ in 0..n {
-                    let g = noise::gumbel(&mut self.rng);
-                    self.gumbel.push(g);
+                    let g = noise::gumbel(&mut self.run.rng);
+                    self.run.gumbel.push(g);
                 }
                 let considered = (config.gumbel_considered as usize).min(n);
-                self.schedule = considered_visits(considered, config.num_simulations as usize);
+                self.run.schedule = considered_visits(considered, config.num_simulations as usize);
             }
         }
     }
@@ -250,13 +364,13 @@ impl<S: SearchState> Tree<S> {
             if self.nodes[0].num_children == 0 {
                 return Some(0);
             }
-            if self.sims_done >= s.config.num_simulations {
+            if self.run.sims_done >= s.config.num_simulations {
                 return None;
             }
             let mut mover = self.root.to_move();
             let (mut node, mut depth) = (0usize, 0usize);
             let leaf = loop {
-                let child = if s.uct {
+                let child = if s.uct && (depth > 0 || s.config.root == RootPolicy::Puct) {
                     self.select_uct(node, mover, s.config.c_uct)
                 } else {
                     self.select(node, depth, mover, s)
@@ -269,13 +383,15 @@ impl<S: SearchState> Tree<S> {
                 if mover == s.players {
                     mover = 0;
                 }
-                let c = &mut self.nodes[child];
+                let c = &self.nodes[child];
                 if c.proven != UNKNOWN {
                     break None;
                 }
                 if c.visits == 0 {
-                    c.proven = proven_of(self.scratch.status(s.geometry));
-                    if c.proven != UNKNOWN {
+                    let proven = proven_of(self.scratch.status(s.geometry));
+                    if proven != UNKNOWN {
+                        self.touch(child);
+                        self.nodes[child].proven = proven;
                         break None;
                     }
                     break Some(child as u32);
@@ -296,7 +412,7 @@ impl<S: SearchState> Tree<S> {
     pub fn playout_values(&mut self, rollouts: u32, s: &Settings<'_, S::Geometry>) -> Values {
         let mut sum = [0f32; MAX_PLAYERS];
         for _ in 0..rollouts {
-            let proven = proven_of(self.scratch.rollout(s.geometry, &mut self.playout_rng));
+            let proven = proven_of(self.scratch.rollout(s.geometry, &mut self.run.playout_rng));
             for (p, acc) in sum.iter_mut().enumerate().take(s.players) {
                 *acc += value_of(proven, p);
             }
@@ -364,6 +480,7 @@ impl<S: SearchState> Tree<S> {
             self.player_sums
                 .resize(self.nodes.len() * self.players, 0.0);
         }
+        self.touch(leaf);
         let node = &mut self.nodes[leaf];
         node.first_child = first as u32;
         node.num_children = n as u16;
@@ -380,14 +497,16 @@ impl<S: SearchState> Tree<S> {
         let players = self.players;
         let root_player = self.root.to_move();
         let mut mover_into = (root_player + players - 1) % players;
-        for &idx in &self.path {
-            let node = &mut self.nodes[idx as usize];
+        for k in 0..self.path.len() {
+            let idx = self.path[k] as usize;
+            self.touch(idx);
+            let node = &mut self.nodes[idx];
             node.visits += 1;
-            node.value_sum += values[mover_into];
+            node.value_sum += values[mover_into] as f64;
             if players > 2 {
-                let i = idx as usize * players;
-                for (sum, v) in self.player_sums[i..i + players].iter_mut().zip(values) {
-                    *sum += v;
+                let i = idx * players;
+                for (sum, &v) in self.player_sums[i..i + players].iter_mut().zip(values) {
+                    *sum += v as f64;
                 }
             }
             mover_into += 1;
@@ -396,9 +515,9 @@ impl<S: SearchState> Tree<S> {
             }
         }
         if self.path.len() > 1 {
-            self.sims_done += 1;
+            self.run.sims_done += 1;
             let first = self.nodes[0].first_child as usize;
-            self.run_visits[self.path[1] as usize - first] += 1;
+            self.run.run_visits[self.path[1] as usize - first] += 1;
         }
         if leaf_proven {
             for depth in (0..self.path.len() - 1).rev() {
@@ -433,6 +552,7 @@ impl<S: SearchState> Tree<S> {
         }
         match best {
             Some((_, proven)) if all => {
+                self.touch(node);
                 self.nodes[node].proven = proven;
                 true
             }
@@ -453,7 +573,7 @@ impl<S: SearchState> Tree<S> {
                 }
                 Some(value_of(c.proven, mover))
             } else if c.visits > 0 {
-                Some(c.value_sum / c.visits as f32)
+                Some(c.value_sum as f32 / c.visits as f32)
             } else {
                 None
             });
@@ -467,12 +587,13 @@ impl<S: SearchState> Tree<S> {
         if n.proven != UNKNOWN {
             return value_of(n.proven, mover);
         }
-        let visits = n.visits.max(1) as f32;
-        if self.players == 2 {
-            -n.value_sum / visits
+        let visits = n.visits.max(1) as f64;
+        let sum = if self.players == 2 {
+            -n.value_sum
         } else {
-            self.player_sums[node * self.players + mover] / visits
-        }
+            self.player_sums[node * self.players + mover]
+        };
+        (sum / visits) as f32
     }
 
     /// UCT in one pass (the rollout hot path): a child proven won by `mover`, else
@@ -493,7 +614,8 @@ impl<S: SearchState> Tree<S> {
             } else if child.visits == 0 {
                 return range.start + i;
             } else {
-                child.value_sum / child.visits as f32
+                // The exact f64 sum rounded once: a relative error of 1e-7 at any count.
+                child.value_sum as f32 / child.visits as f32
             };
             let score = q + (c2_log_n / child.visits as f32).sqrt();
             if score > best_score {
@@ -523,7 +645,7 @@ impl<S: SearchState> Tree<S> {
                 let value = self.node_value(node, mover);
                 let visits = self.nodes[node].visits;
                 if depth == 0 {
-                    let priors = self.root_priors.iter().copied();
+                    let priors = self.run.root_priors.iter().copied();
                     select::puct(&self.q, priors, children, value, visits, config.c_puct)
                 } else {
                     let priors = children.iter().map(|c| c.prior);
@@ -533,12 +655,12 @@ impl<S: SearchState> Tree<S> {
             RootPolicy::Gumbel => {
                 self.gumbel_sigma(node);
                 if depth == 0 {
-                    let considered = self.schedule[self.sims_done as usize];
+                    let considered = self.run.schedule[self.run.sims_done as usize];
                     self.gumbel_root(considered)
                         .or_else(|| {
                             // Off schedule (a forced proven win broke the pattern):
                             // the actions least visited this run compete.
-                            let least = *self.run_visits.iter().min().unwrap();
+                            let least = *self.run.run_visits.iter().min().unwrap();
                             self.gumbel_root(least)
                         })
                         .unwrap_or(0)
@@ -556,10 +678,10 @@ impl<S: SearchState> Tree<S> {
     fn gumbel_root(&self, visits: u32) -> Option<usize> {
         select::gumbel_root(
             visits,
-            &self.gumbel,
+            &self.run.gumbel,
             &self.log_priors,
             &self.sigma,
-            &self.run_visits,
+            &self.run.run_visits,
         )
     }
 
@@ -603,9 +725,9 @@ impl<S: SearchState> Tree<S> {
             } else if root.visits == 0 {
                 0.0
             } else if players == 2 {
-                -root.value_sum / root.visits as f32
+                (-root.value_sum / root.visits as f64) as f32
             } else {
-                self.player_sums[player] / root.visits as f32
+                (self.player_sums[player] / root.visits as f64) as f32
             };
         }
         if status != Status::Ongoing || root.num_children == 0 {
@@ -625,7 +747,7 @@ impl<S: SearchState> Tree<S> {
             for (c, p) in self.nodes[range.clone()].iter().zip(&self.buf) {
                 policy[c.action as usize] = *p;
             }
-            let most = self.run_visits.iter().copied().max().unwrap_or(0);
+            let most = self.run.run_visits.iter().copied().max().unwrap_or(0);
             self.gumbel_root(most).unwrap_or(0)
         } else {
             let norm = if total > 0 {
@@ -701,6 +823,19 @@ impl<S: SearchState> Tree<S> {
             .iter()
             .map(|c| (c.action, c.visits, c.proven))
             .collect()
+    }
+
+    /// For tests: entries in the undo log of the run in progress.
+    #[cfg(test)]
+    pub fn undo_len(&self) -> usize {
+        self.undo.log.len()
+    }
+
+    /// For tests: overwrites the root's visits and value sum.
+    #[cfg(test)]
+    pub fn set_root_stats(&mut self, visits: u32, value_sum: f64) {
+        self.nodes[0].visits = visits;
+        self.nodes[0].value_sum = value_sum;
     }
 
     #[cfg(test)]

@@ -460,7 +460,13 @@ pub fn play_match<'py>(
                 || core_play_match(rules, sa, sb, &config, &done, token.flag()),
                 tick,
             )?;
-            r.map_err(PyErr::from)?
+            let result = r.map_err(PyErr::from)?;
+            // The timer reports only while the match runs: the last report is made
+            // here, so a callback always sees `(games, games)` and its errors surface.
+            if let Some(p) = progress {
+                p.call1((done.load(Ordering::Relaxed), games))?;
+            }
+            result
         }
         _ => play_match_here(py, rules, [&side_a, &side_b], &config, progress)?,
     };
