@@ -78,3 +78,13 @@ def test_values_beyond_the_accepted_bound_are_refused_not_made_infinite():
 
     out = inarow.MCTS(num_simulations=20).run(boards, bounded)
     assert np.isfinite(out.values).all()
+
+
+@pytest.mark.parametrize("name", ["c_puct", "c_uct"])
+@pytest.mark.parametrize("value", [3e38, 1e7])
+def test_exploration_constants_are_bounded_by_what_the_arithmetic_carries(name, value):
+    # c * sqrt(N) (c**2 * ln N for UCT) must stay finite for every visit count,
+    # else every child scores inf and the first one takes every visit.
+    with pytest.raises(ValueError, match=rf"{name}=.* out of range: allowed .* <= 1e6"):
+        inarow.MCTS(**{name: value})
+    inarow.MCTS(**{name: 1e6})

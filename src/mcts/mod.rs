@@ -88,6 +88,8 @@ pub const MAX_SIMULATIONS: u32 = 100_000_000;
 /// (+1 won, -1 lost); value sums are f64, so any count of visits adds up exactly,
 /// and this bound keeps the f32 means and normalisations of the selection rules finite.
 pub const MAX_VALUE: f32 = 1e6;
+/// Largest `c_puct` and `c_uct`.
+pub const MAX_EXPLORATION: f32 = 1e6;
 /// Largest `threads`.
 pub const MAX_THREADS: usize = 256;
 /// The default node-arena budget: 4 GiB.
@@ -129,8 +131,17 @@ impl Config {
                 problems.push(format!("{name}={v} must be a finite number > 0"));
             }
         };
-        positive("c_puct", self.c_puct, &mut problems);
-        positive("c_uct", self.c_uct, &mut problems);
+        // The exploration terms multiply the constant by sqrt(N) (or its square by
+        // ln N): bounded so that no visit count makes them infinite.
+        let exploration = |name: &str, v: f32, problems: &mut Vec<String>| {
+            if !(v.is_finite() && v > 0.0 && v <= MAX_EXPLORATION) {
+                problems.push(format!(
+                    "{name}={v:?} is out of range: allowed a number > 0 and <= {MAX_EXPLORATION:e}"
+                ));
+            }
+        };
+        exploration("c_puct", self.c_puct, &mut problems);
+        exploration("c_uct", self.c_uct, &mut problems);
         positive("dirichlet_alpha", self.dirichlet_alpha, &mut problems);
         if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
             problems.push(format!(
