@@ -60,7 +60,7 @@ pub use crc::crc64;
 pub use format::{Kind, LevelCodes};
 pub use index::{Fold, SlotIndex};
 
-use super::Position;
+use super::position::Position;
 use format::LevelEntry;
 
 /// Why a book could not be read or written.

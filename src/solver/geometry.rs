@@ -4,7 +4,7 @@
 //! Positions fit one word (`width * (height + 1) <= 64`); the bit layout, the
 //! masks and the four directions (in their one order) are the [`Layout`]'s.
 
-use super::SolveError;
+use super::error::SolveError;
 use crate::bitboard::Bitboard;
 use crate::layout::Layout;
 

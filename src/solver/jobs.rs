@@ -6,8 +6,12 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
-use super::search::Search;
-use super::{Plan, Position, SolveError, Solver, BUSY_SLOTS, SOLO_NODE_BUDGET};
+use super::config::SOLO_NODE_BUDGET;
+use super::error::SolveError;
+use super::plan::Plan;
+use super::position::Position;
+use super::search::{Search, BUSY_SLOTS};
+use super::state::Solver;
 
 /// One search: its value (as [`Solver::search_to_end`] gives it) within `window`,
 /// given that it is at least `floor` (a fact the caller knows, e.g. from the

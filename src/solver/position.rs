@@ -1,7 +1,7 @@
 //! The solver's own position type: two bitboards and a move count.
 
+use super::error::SolveError;
 use super::geometry::Geometry;
-use super::SolveError;
 use crate::game::{validate_cells, Game};
 use crate::rules::Rules;
 

@@ -11,8 +11,8 @@ use super::book::Book;
 use super::deadline::Deadline;
 use super::geometry::Geometry;
 use super::order::MoveList;
+use super::position::Position;
 use super::table::Table;
-use super::Position;
 
 /// How often (in nodes, a power of two minus one) the stop flags are polled.
 const POLL_MASK: u64 = 0x3ff;
@@ -24,6 +24,9 @@ const ETC_MIN_EMPTY: i32 = 12;
 
 /// Plies below the root where threads advertise the nodes they are searching.
 const BUSY_PLIES: i32 = 12;
+
+/// Slots of the shared "being searched" table used with several threads.
+pub(super) const BUSY_SLOTS: usize = 1 << 14;
 
 /// Up to this many stones on the board, the first root probe is at 0 (opening
 /// positions score near 0), then the search walks outwards from it.

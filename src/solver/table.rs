@@ -25,7 +25,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use super::SolveError;
+use super::error::SolveError;
 
 /// Bytes per entry.
 pub(crate) const ENTRY_BYTES: usize = 16;

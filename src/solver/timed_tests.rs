@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::choice::centre_first;
 use super::tests::{random_position, xorshift};
 use super::*;
 
