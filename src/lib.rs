@@ -28,6 +28,7 @@ mod perft;
 mod record;
 mod rng;
 mod rules;
+mod word;
 // The call machinery of the Python layer; the thread helpers serve the core too.
 #[cfg_attr(not(feature = "python"), allow(dead_code))]
 mod watch;

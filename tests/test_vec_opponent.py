@@ -204,6 +204,23 @@ def test_agents_and_names_choose_the_same_native_opponent():
         np.testing.assert_array_equal(x[0], y[0])
 
 
+def test_solver_is_another_name_of_the_perfect_opponent():
+    # The core reads opponent names once; "solver" is what the Python adapters say.
+    traces = []
+    for name in ("perfect", "solver"):
+        env = inarow.VecEnv(16, width=5, height=4, seed=3, opponent=name, agent_player="random")
+        trace = []
+        for _ in range(12):
+            obs, r, t, _, info = env.step(env.random_actions())
+            trace.append((obs.copy(), r.copy(), t.copy(), info["agent_player"].copy()))
+        traces.append(trace)
+    for x, y in zip(*traces):
+        for a, b in zip(x, y):
+            np.testing.assert_array_equal(a, b)
+    # The perfect opponent wins: the random agent never does.
+    assert not any((r > 0).any() for _, r, _, _ in traces[1])
+
+
 def test_illegal_actions_lose_when_asked():
     env = inarow.VecEnv(2, seed=0, illegal_action="loss")
     for _ in range(6):

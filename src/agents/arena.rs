@@ -132,7 +132,7 @@ pub fn play_opening(game: &mut Game, config: &MatchConfig, index: u64) {
         if game.is_over() {
             break;
         }
-        let a = crate::batch::random_legal_action(game, &mut rng);
+        let a = game.random_action(&mut rng);
         game.play_unchecked(a);
     }
 }

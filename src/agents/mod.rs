@@ -209,7 +209,7 @@ impl AgentWorker {
         }
         self.agent.validate()?;
         match self.agent {
-            Agent::Random => Ok(crate::batch::random_legal_action(game, rng)),
+            Agent::Random => Ok(game.random_action(rng)),
             Agent::Greedy => {
                 let board = Self::line_board(&mut self.board, game);
                 Ok(greedy::choose(board, &mut self.legal, rng))

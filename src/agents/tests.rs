@@ -14,7 +14,7 @@ fn random_position(rules: Rules, plies: usize, rng: &mut Rng) -> Game {
         if game.is_over() {
             break;
         }
-        let a = crate::batch::random_legal_action(&game, rng);
+        let a = game.random_action(rng);
         game.play(a).unwrap();
     }
     game

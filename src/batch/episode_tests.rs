@@ -1,7 +1,10 @@
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::batch::VecGames;
+use crate::agents::Agent;
+use crate::batch::{AgentSeat, VecGames};
+use crate::rng::Rng;
+use crate::rules::Rules;
 
 use crate::batch::OwnedBuffers as Owned;
 
@@ -45,7 +48,7 @@ fn agent_actions(v: &VecGames, rng: &mut Rng) -> Vec<i64> {
             if g.is_over() {
                 0
             } else {
-                crate::batch::random_legal_action(g, rng) as i64
+                g.random_action(rng) as i64
             }
         })
         .collect()

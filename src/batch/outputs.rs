@@ -10,7 +10,7 @@
 //! [`ObsOut`]), and so is `truncated`: the games always end, so no step writes it
 //! and the Python layer hands out all-False arrays.
 
-use super::vec_env::ObsOut;
+use crate::game::Game;
 
 /// Calls `$then! { field: type, per_env, "info key"; ... }` with every step output.
 /// `per_env` names a [`Dims`] method ([`PerEnv`]): an output a configuration does
@@ -49,6 +49,74 @@ macro_rules! step_outputs {
 }
 #[cfg(feature = "python")]
 pub(crate) use step_outputs;
+
+/// Where observations go: planes `(num_envs, players, height, width)`.
+pub enum ObsOut<'a> {
+    U8(&'a mut [u8]),
+    Bool(&'a mut [bool]),
+    F32(&'a mut [f32]),
+}
+
+impl<'a> ObsOut<'a> {
+    pub(super) fn split_at(self, at: usize) -> (ObsOut<'a>, ObsOut<'a>) {
+        match self {
+            ObsOut::U8(s) => {
+                let (a, b) = s.split_at_mut(at);
+                (ObsOut::U8(a), ObsOut::U8(b))
+            }
+            ObsOut::Bool(s) => {
+                let (a, b) = s.split_at_mut(at);
+                (ObsOut::Bool(a), ObsOut::Bool(b))
+            }
+            ObsOut::F32(s) => {
+                let (a, b) = s.split_at_mut(at);
+                (ObsOut::F32(a), ObsOut::F32(b))
+            }
+        }
+    }
+
+    pub(super) fn write(&mut self, env: usize, per_env: usize, game: &Game) {
+        let range = env * per_env..(env + 1) * per_env;
+        match self {
+            ObsOut::U8(s) => game.write_planes(&mut s[range], 0, 1),
+            ObsOut::Bool(s) => game.write_planes(&mut s[range], false, true),
+            ObsOut::F32(s) => game.write_planes(&mut s[range], 0.0, 1.0),
+        }
+    }
+
+    /// Env `env`'s planes from the view of `seat` (0-based; `None`: the side to move).
+    pub(super) fn write_as(
+        &mut self,
+        env: usize,
+        per_env: usize,
+        game: &Game,
+        seat: Option<usize>,
+    ) {
+        let seat = seat.unwrap_or(game.to_move());
+        let range = env * per_env..(env + 1) * per_env;
+        match self {
+            ObsOut::U8(s) => game.write_planes_as(seat, &mut s[range], 0, 1),
+            ObsOut::Bool(s) => game.write_planes_as(seat, &mut s[range], false, true),
+            ObsOut::F32(s) => game.write_planes_as(seat, &mut s[range], 0.0, 1.0),
+        }
+    }
+
+    pub(super) fn reborrow(&mut self) -> ObsOut<'_> {
+        match self {
+            ObsOut::U8(s) => ObsOut::U8(s),
+            ObsOut::Bool(s) => ObsOut::Bool(s),
+            ObsOut::F32(s) => ObsOut::F32(s),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            ObsOut::U8(s) => s.len(),
+            ObsOut::Bool(s) => s.len(),
+            ObsOut::F32(s) => s.len(),
+        }
+    }
+}
 
 /// The sizes a batch's outputs are built from.
 #[derive(Clone, Copy, Debug)]

@@ -71,7 +71,7 @@ fn actions(v: &VecGames, rng: &mut Rng) -> Vec<i64> {
             if g.is_over() || rng.below(4) == 0 {
                 rng.below(a) as i64
             } else {
-                random_legal_action(g, rng) as i64
+                g.random_action(rng) as i64
             }
         })
         .collect()

@@ -4,11 +4,16 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::fast::{FastKernel, Outcome};
-use super::random_legal_action;
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::Rules;
+use crate::word::{Status, WordGeometry, WordState};
+
+/// Outcome of one game: the winner (0-based) or `None` for a draw, and its length.
+struct Outcome {
+    winner: Option<usize>,
+    moves: usize,
+}
 
 /// Games per work unit: the granularity of threads, progress and cancellation.
 const CHUNK: u64 = 2048;
@@ -81,7 +86,7 @@ pub fn simulate(
     cancel: &AtomicBool,
 ) -> Option<SimulateResult> {
     let chunks = config.games.div_ceil(CHUNK);
-    let kernel = FastKernel::new(rules);
+    let word = WordGeometry::new(rules);
     let run_chunk = |chunk: u64| -> Option<SimulateResult> {
         if cancel.load(Ordering::Relaxed) {
             return None;
@@ -96,8 +101,8 @@ pub fn simulate(
                 return None;
             }
             let mut rng = Rng::new(config.seed, i);
-            let outcome = match &kernel {
-                Some(k) => k.random_game(&mut rng),
+            let outcome = match &word {
+                Some(geometry) => word_random_game(geometry, &mut rng),
                 None => general_random_game(&mut game, &mut rng),
             };
             result.add(&outcome);
@@ -125,10 +130,24 @@ pub fn simulate(
     })
 }
 
+/// A random game on the one-word position (the playout of the search's rollouts).
+#[inline]
+fn word_random_game(geometry: &WordGeometry, rng: &mut Rng) -> Outcome {
+    let mut position = WordState::empty();
+    let status = position.play_out(geometry, rng);
+    Outcome {
+        winner: match status {
+            Status::Won(p) => Some(p),
+            _ => None,
+        },
+        moves: position.stones_on_board(),
+    }
+}
+
 fn general_random_game(game: &mut Game, rng: &mut Rng) -> Outcome {
     game.reset();
     loop {
-        let a = random_legal_action(game, rng);
+        let a = game.random_action(rng);
         if game.play_unchecked(a) {
             return Outcome {
                 winner: game.winner(),

@@ -1,20 +1,21 @@
 //! `VecGames`: many environments of the same rules, stepped together.
 //!
 //! The whole batch of actions is validated before any environment moves, so a
-//! refused call changes nothing. Work is split across threads by halving the
-//! batch (`rayon::join`); every environment draws from its own random stream,
-//! so results do not depend on the thread count.
+//! refused call changes nothing; then every env takes the one episode step
+//! ([`super::episode`]), with or without an opponent. Work is split across
+//! threads by halving the batch (`rayon::join`); every environment draws from its
+//! own random stream, so results do not depend on the thread count.
 
 use std::fmt;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 
-use super::outputs::{Dims, StepBuffers};
-use super::random_legal_action;
-use super::versus::{
-    waits_for_opponent, Opponent, OpponentKind, Shared, StepError, Versus, VersusRows,
+use super::episode::{write_mask, Autoreset, Envs, StepContext, GRAIN};
+use super::opponent::{
+    waits_for_opponent, AgentWorkers, Opponent, OpponentKind, Versus, VersusRows,
 };
+use super::outputs::{Dims, ObsOut, StepBuffers};
 use crate::agents::AgentError;
 use crate::error::MoveError;
 use crate::game::Game;
@@ -23,13 +24,6 @@ use crate::rules::Rules;
 
 /// Largest accepted batch.
 pub const MAX_ENVS: usize = 1 << 24;
-/// Environments below which a batch is not split further across threads; batches
-/// under two grains run on the calling thread. A hand-off to the pool costs about
-/// 12 us and a step about 85 ns per environment (Connect Four, 2-core machine):
-/// idle, a second thread pays from ~300 environments; loaded by other work, it
-/// never paid up to 4096 but cost at most 16% from 1024 on (46% at 256). See
-/// BENCHMARKS.md.
-const GRAIN: usize = 512;
 
 /// Refuses env `env`'s action `a` outside `0..num_actions`.
 fn in_range(env: usize, a: i64, num_actions: usize) -> Result<(), ActionError> {
@@ -41,17 +35,6 @@ fn in_range(env: usize, a: i64, num_actions: usize) -> Result<(), ActionError> {
         return Err(ActionError { env, error });
     }
     Ok(())
-}
-
-/// What happens to an environment whose game has ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Autoreset {
-    /// Gymnasium's default: the next `step` resets it and ignores its action.
-    NextStep,
-    /// Reset in the same `step`; the final observation is written aside.
-    SameStep,
-    /// Never: stepping it is an error until it is reset explicitly.
-    Disabled,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,71 +68,26 @@ impl fmt::Display for ActionError {
 }
 impl std::error::Error for ActionError {}
 
-/// Where observations go: planes `(num_envs, players, height, width)`.
-pub enum ObsOut<'a> {
-    U8(&'a mut [u8]),
-    Bool(&'a mut [bool]),
-    F32(&'a mut [f32]),
+/// An opponent that could not move: the step that asked is undone.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepError {
+    Action(ActionError),
+    Opponent(AgentError),
 }
 
-impl<'a> ObsOut<'a> {
-    pub(super) fn split_at(self, at: usize) -> (ObsOut<'a>, ObsOut<'a>) {
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ObsOut::U8(s) => {
-                let (a, b) = s.split_at_mut(at);
-                (ObsOut::U8(a), ObsOut::U8(b))
-            }
-            ObsOut::Bool(s) => {
-                let (a, b) = s.split_at_mut(at);
-                (ObsOut::Bool(a), ObsOut::Bool(b))
-            }
-            ObsOut::F32(s) => {
-                let (a, b) = s.split_at_mut(at);
-                (ObsOut::F32(a), ObsOut::F32(b))
-            }
+            StepError::Action(e) => e.fmt(f),
+            StepError::Opponent(e) => write!(f, "opponent: {e}"),
         }
     }
+}
+impl std::error::Error for StepError {}
 
-    fn write(&mut self, env: usize, per_env: usize, game: &Game) {
-        let range = env * per_env..(env + 1) * per_env;
-        match self {
-            ObsOut::U8(s) => game.write_planes(&mut s[range], 0, 1),
-            ObsOut::Bool(s) => game.write_planes(&mut s[range], false, true),
-            ObsOut::F32(s) => game.write_planes(&mut s[range], 0.0, 1.0),
-        }
-    }
-
-    /// Env `env`'s planes from the view of `seat` (0-based; `None`: the side to move).
-    pub(super) fn write_as(
-        &mut self,
-        env: usize,
-        per_env: usize,
-        game: &Game,
-        seat: Option<usize>,
-    ) {
-        let seat = seat.unwrap_or(game.to_move());
-        let range = env * per_env..(env + 1) * per_env;
-        match self {
-            ObsOut::U8(s) => game.write_planes_as(seat, &mut s[range], 0, 1),
-            ObsOut::Bool(s) => game.write_planes_as(seat, &mut s[range], false, true),
-            ObsOut::F32(s) => game.write_planes_as(seat, &mut s[range], 0.0, 1.0),
-        }
-    }
-
-    pub(super) fn reborrow(&mut self) -> ObsOut<'_> {
-        match self {
-            ObsOut::U8(s) => ObsOut::U8(s),
-            ObsOut::Bool(s) => ObsOut::Bool(s),
-            ObsOut::F32(s) => ObsOut::F32(s),
-        }
-    }
-
-    pub(super) fn len(&self) -> usize {
-        match self {
-            ObsOut::U8(s) => s.len(),
-            ObsOut::Bool(s) => s.len(),
-            ObsOut::F32(s) => s.len(),
-        }
+impl From<ActionError> for StepError {
+    fn from(e: ActionError) -> StepError {
+        StepError::Action(e)
     }
 }
 
@@ -427,46 +365,23 @@ impl VecGames {
     pub fn step(&mut self, actions: &[i64], out: StepBuffers<'_>) -> Result<(), ActionError> {
         assert!(!self.has_opponent(), "an opponent needs step_general");
         self.validate(actions)?;
-        let d = self.dims();
-        let n = self.games.len();
-        out.check(n, &d);
         if self.autoreset == Autoreset::SameStep {
             assert!(
                 out.final_obs.is_some(),
                 "same-step autoreset needs a final_obs buffer"
             );
         }
-        let envs = Envs {
-            games: &mut self.games,
-            needs_reset: &mut self.needs_reset,
-            actions: Some(actions),
-            versus: None,
-        };
-        let mode = self.autoreset;
-        match pool_for(&self.pool, n) {
-            Some(pool) => pool.install(|| envs.run(out, &d, mode)),
-            None => envs.run_serial(out, &d, mode),
-        }
+        self.run(Some(actions), out, &AtomicBool::new(false))
+            .expect("self-play has no opponent to fail");
         Ok(())
     }
 
     /// Writes the current observations, masks and players (after a reset), clearing
     /// rewards, termination and winner fields.
     pub fn observe(&mut self, out: StepBuffers<'_>) {
-        let d = self.dims();
-        let n = self.games.len();
-        out.check(n, &d);
-        let envs = Envs {
-            games: &mut self.games,
-            needs_reset: &mut self.needs_reset,
-            actions: None,
-            versus: None,
-        };
-        let mode = self.autoreset;
-        match pool_for(&self.pool, n) {
-            Some(pool) => pool.install(|| envs.run(out, &d, mode)),
-            None => envs.run_serial(out, &d, mode),
-        }
+        assert!(!self.has_opponent(), "an opponent needs observe_general");
+        self.run(None, out, &AtomicBool::new(false))
+            .expect("self-play has no opponent to fail");
     }
 
     /// The general step (an opponent, or illegal actions that lose): validates,
@@ -482,7 +397,7 @@ impl VecGames {
         cancel: &AtomicBool,
     ) -> Result<(), StepError> {
         self.validate(actions)?;
-        self.run_general(Some(actions), out, cancel)
+        self.run(Some(actions), out, cancel)
     }
 
     /// `observe` for the general path: a built-in opponent first plays its moves
@@ -492,10 +407,12 @@ impl VecGames {
         out: StepBuffers<'_>,
         cancel: &AtomicBool,
     ) -> Result<(), StepError> {
-        self.run_general(None, out, cancel)
+        self.run(None, out, cancel)
     }
 
-    fn run_general(
+    /// The episode step of every env (`actions` `None`: observe), across the pool
+    /// for large batches.
+    fn run(
         &mut self,
         actions: Option<&[i64]>,
         out: StepBuffers<'_>,
@@ -505,9 +422,10 @@ impl VecGames {
         let n = self.games.len();
         out.check(n, &d);
         let failure = Mutex::new(None);
-        let mut shared = self.shared(cancel, &failure);
+        let none = AgentWorkers::none();
+        let mut cx = self.context(cancel, &failure, &none);
         let versus = self.versus.as_mut().map(|v| {
-            shared.workers = &v.workers;
+            cx.workers = &v.workers;
             VersusRows {
                 seats: &mut v.seats,
                 rngs: &mut v.rngs,
@@ -520,8 +438,8 @@ impl VecGames {
             versus,
         };
         match pool_for(&self.pool, n) {
-            Some(pool) => pool.install(|| envs.run_general(out, &shared)),
-            None => envs.run_general_serial(out, &shared),
+            Some(pool) => pool.install(|| envs.run(out, &cx)),
+            None => envs.run_serial(out, &cx),
         }
         match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some(e) => Err(StepError::Opponent(e)),
@@ -529,17 +447,18 @@ impl VecGames {
         }
     }
 
-    /// What the general step shares across threads, without agent workers.
-    fn shared<'a>(
+    /// What a step shares across threads (the opponent's workers filled in by the caller).
+    fn context<'a>(
         &self,
         cancel: &'a AtomicBool,
         failure: &'a Mutex<Option<AgentError>>,
-    ) -> Shared<'a> {
-        Shared {
+        workers: &'a AgentWorkers,
+    ) -> StepContext<'a> {
+        StepContext {
             dims: self.dims(),
             mode: self.autoreset,
             opponent: self.versus.as_ref().map(|v| v.opponent),
-            workers: &[],
+            workers,
             cancel,
             failure,
         }
@@ -593,7 +512,8 @@ impl VecGames {
     pub fn play_opponent(&mut self, envs: &[usize], actions: &[i64], mut out: StepBuffers<'_>) {
         let cancel = AtomicBool::new(false);
         let failure = Mutex::new(None);
-        let shared = self.shared(&cancel, &failure);
+        let none = AgentWorkers::none();
+        let cx = self.context(&cancel, &failure, &none);
         let v = self.versus.as_mut().expect("an external opponent");
         let mut all = Envs {
             games: &mut self.games,
@@ -605,7 +525,7 @@ impl VecGames {
             }),
         };
         for (&i, &a) in envs.iter().zip(actions) {
-            all.opponent_move(i, a as usize, &mut out, &shared);
+            all.opponent_move(i, a as usize, &mut out, &cx);
         }
     }
 
@@ -646,7 +566,7 @@ impl VecGames {
             *o = if g.is_over() {
                 0
             } else {
-                random_legal_action(g, rng) as i64
+                g.random_action(rng) as i64
             };
         };
         let games = &self.games;
@@ -671,164 +591,6 @@ impl VecGames {
 /// handing the batch to the pool's threads costs more than they save.
 fn pool_for(pool: &Option<rayon::ThreadPool>, n: usize) -> Option<&rayon::ThreadPool> {
     pool.as_ref().filter(|_| n >= 2 * GRAIN)
-}
-
-/// The legal actions of `g`, or every action where the episode ended and waits
-/// for its next-step autoreset (pgx's terminal mask): that step ignores the action,
-/// and a masked sampler must never see an empty row. Under `Autoreset::Disabled`
-/// an episode ended by an illegal action (`ended`) has none, as a finished game.
-pub(super) fn write_mask(g: &Game, ended: bool, mode: Autoreset, row: &mut [bool]) {
-    match (ended, mode) {
-        (true, Autoreset::Disabled) => row.fill(false),
-        (true, _) => row.fill(true),
-        (false, _) => g.write_legal_mask(row),
-    }
-}
-
-/// A contiguous range of environments with their actions.
-pub(super) struct Envs<'a> {
-    pub(super) games: &'a mut [Game],
-    pub(super) needs_reset: &'a mut [bool],
-    pub(super) actions: Option<&'a [i64]>,
-    /// The opponent's per-env state (general path only).
-    pub(super) versus: Option<VersusRows<'a>>,
-}
-
-impl<'a> Envs<'a> {
-    /// Splits off the first `mid` environments.
-    fn split_at(self, mid: usize) -> (Envs<'a>, Envs<'a>) {
-        let (ga, gb) = self.games.split_at_mut(mid);
-        let (na, nb) = self.needs_reset.split_at_mut(mid);
-        let (aa, ab) = self.actions.map(|a| a.split_at(mid)).unzip();
-        let (va, vb) = self.versus.map(|v| v.split_at(mid)).unzip();
-        (
-            Envs {
-                games: ga,
-                needs_reset: na,
-                actions: aa,
-                versus: va,
-            },
-            Envs {
-                games: gb,
-                needs_reset: nb,
-                actions: ab,
-                versus: vb,
-            },
-        )
-    }
-
-    fn run_general(self, out: StepBuffers<'_>, shared: &Shared<'_>) {
-        let n = self.games.len();
-        if n <= GRAIN {
-            return self.run_general_serial(out, shared);
-        }
-        let mid = n / 2;
-        let (ea, eb) = self.split_at(mid);
-        let (oa, ob) = out.split_at(mid, &shared.dims);
-        rayon::join(|| ea.run_general(oa, shared), || eb.run_general(ob, shared));
-    }
-
-    fn run(self, out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {
-        let n = self.games.len();
-        if n <= GRAIN {
-            return self.run_serial(out, d, mode);
-        }
-        let mid = n / 2;
-        let (ea, eb) = self.split_at(mid);
-        let (oa, ob) = out.split_at(mid, d);
-        rayon::join(|| ea.run(oa, d, mode), || eb.run(ob, d, mode));
-    }
-
-    /// The self-play step (illegal actions lose where `d.illegal_loss`).
-    fn run_serial(self, out: StepBuffers<'_>, d: &Dims, mode: Autoreset) {
-        // Compiled apart, so that "raise" pays nothing for the losses it never has.
-        if d.illegal_loss {
-            self.run_serial_as::<true>(out, d, mode)
-        } else {
-            self.run_serial_as::<false>(out, d, mode)
-        }
-    }
-
-    fn run_serial_as<const ILLEGAL_LOSS: bool>(
-        self,
-        mut out: StepBuffers<'_>,
-        d: &Dims,
-        mode: Autoreset,
-    ) {
-        for (i, game) in self.games.iter_mut().enumerate() {
-            out.rewards[i] = 0.0;
-            let returns = &mut out.player_rewards[i * d.players..(i + 1) * d.players];
-            returns.fill(0.0);
-            out.terminated[i] = false;
-            out.winner[i] = 0;
-            out.reset[i] = false;
-            if ILLEGAL_LOSS {
-                out.illegal[i] = false;
-            }
-            if let Some(actions) = self.actions {
-                if self.needs_reset[i] {
-                    game.reset();
-                    self.needs_reset[i] = false;
-                    out.reset[i] = true;
-                } else {
-                    let a = actions[i] as usize;
-                    let mover = game.to_move();
-                    let forfeit = ILLEGAL_LOSS && !game.is_legal(a);
-                    let ended = if forfeit {
-                        out.illegal[i] = true;
-                        out.rewards[i] = -1.0;
-                        let winner = write_forfeit(mover, returns);
-                        out.winner[i] = winner.map_or(0, |w| w as i8 + 1);
-                        true
-                    } else {
-                        let won = game.play_unchecked(a);
-                        if won {
-                            out.rewards[i] = 1.0;
-                            game.write_returns(returns);
-                            out.winner[i] = mover as i8 + 1;
-                        }
-                        won || game.is_over()
-                    };
-                    if ended {
-                        out.terminated[i] = true;
-                        match mode {
-                            Autoreset::NextStep => self.needs_reset[i] = true,
-                            Autoreset::SameStep => {
-                                if let Some(f) = out.final_obs.as_mut() {
-                                    f.write(i, d.obs, game);
-                                }
-                                game.reset();
-                                out.reset[i] = true;
-                            }
-                            // A forfeited game (whose rules would go on) waits for its reset.
-                            Autoreset::Disabled => self.needs_reset[i] = forfeit,
-                        }
-                    }
-                }
-            }
-            out.obs.write(i, d.obs, game);
-            write_mask(
-                game,
-                self.needs_reset[i],
-                mode,
-                &mut out.mask[i * d.actions..(i + 1) * d.actions],
-            );
-            out.current_player[i] = game.to_move() as i8 + 1;
-        }
-    }
-}
-
-/// Writes the returns of a forfeit by `offender` (0-based) into `returns` (zeros):
-/// -1 to the offender and, with two players, +1 to the other one, whom it returns
-/// as the winner (with more players nobody wins).
-pub(super) fn write_forfeit(offender: usize, returns: &mut [f32]) -> Option<usize> {
-    let winner = (returns.len() == 2).then(|| 1 - offender);
-    if let Some(w) = winner {
-        returns.fill(-1.0);
-        returns[w] = 1.0;
-    }
-    returns[offender] = -1.0;
-    winner
 }
 
 #[cfg(test)]

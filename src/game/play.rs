@@ -3,6 +3,7 @@
 use super::{zobrist, Game};
 use crate::bitboard::Bitboard;
 use crate::error::MoveError;
+use crate::rng::Rng;
 
 impl Game {
     #[inline]
@@ -45,6 +46,44 @@ impl Game {
                     }
                 }
             }
+        }
+    }
+
+    /// A uniformly random legal action (the game must not be over).
+    #[inline]
+    pub fn random_action(&self, rng: &mut Rng) -> usize {
+        let rules = self.rules();
+        let n = rules.num_actions();
+        if rules.gravity() {
+            let legal = self.num_legal();
+            let mut pick = rng.below(legal as u32) as usize;
+            for col in 0..n {
+                if self.column_height(col) < rules.height() {
+                    if pick == 0 {
+                        return col;
+                    }
+                    pick -= 1;
+                }
+            }
+            unreachable!("num_legal counted {legal} playable columns")
+        } else {
+            // Rejection sampling is uniform over the free cells; after a few misses,
+            // the exact scan (also uniform) bounds the cost on nearly full boards.
+            for _ in 0..8 {
+                let a = rng.below(n as u32) as usize;
+                if self.is_legal(a) {
+                    return a;
+                }
+            }
+            let mut pick = rng.below(self.num_legal() as u32) as usize;
+            let mut chosen = 0;
+            self.for_each_legal(|a| {
+                if pick == 0 {
+                    chosen = a;
+                }
+                pick = pick.wrapping_sub(1);
+            });
+            chosen
         }
     }
 

@@ -1,23 +1,11 @@
-//! The positions a tree walks through: a copyable one-word state for boards whose
-//! layout fits a `u64` (Connect Four, tic-tac-toe), and [`Game`] for every other board.
-//!
-//! Both stand on the board's [`Layout`] (where a stone sits) and [`Bitboard`]
-//! (what a line is).
+//! The positions a tree walks through: the copyable one-word state
+//! ([`crate::word`]) for boards whose layout fits a `u64` (Connect Four,
+//! tic-tac-toe), and [`Game`] for every other board.
 
-use crate::batch::random_legal_action;
-use crate::bitboard::Bitboard;
 use crate::game::Game;
-use crate::layout::Layout;
 use crate::rng::Rng;
-use crate::rules::{Rules, MAX_PLAYERS};
-
-/// How a position stands: still in play, won by a player (0-based), or drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Status {
-    Ongoing,
-    Won(usize),
-    Draw,
-}
+use crate::rules::Rules;
+pub(crate) use crate::word::{Status, WordGeometry, WordState};
 
 /// What the search needs of a position. `play` takes a legal action; `rollout`
 /// plays uniformly random moves to the end and leaves the position as it was.
@@ -39,122 +27,30 @@ pub(crate) trait SearchState: Clone + Send + Sync {
     fn same_position(&self, other: &Self) -> bool;
 }
 
-/// A one-word board: its [`Layout`] and the cells of each action.
-pub(crate) struct WordGeometry {
-    rules: Rules,
-    layout: Layout,
-    /// Gravity: the cells of each column; free placement: each action's cell.
-    action_cells: Vec<Bitboard>,
-}
-
-/// A one-word position: stones per player, occupancy, side to move, result.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct WordState {
-    stones: [Bitboard; MAX_PLAYERS],
-    occupied: Bitboard,
-    to_move: u8,
-    /// `u8::MAX` while nobody has won.
-    winner: u8,
-}
-
-impl WordGeometry {
-    #[inline]
-    fn has_line(&self, stones: Bitboard) -> bool {
-        let steps = self.layout.line_steps();
-        match self.layout.k() {
-            // Connect Four's k as a constant: the line test unrolls to two
-            // shift-ands per direction.
-            4 => stones.has_line(steps, 4),
-            k => stones.has_line(steps, k),
-        }
-    }
-
-    /// The cell an action fills, given the occupancy.
-    #[inline]
-    fn cell_of(&self, action: usize, occupied: Bitboard) -> Bitboard {
-        if self.rules.gravity() {
-            self.layout.drop_cells(occupied) & self.action_cells[action]
-        } else {
-            self.action_cells[action]
-        }
-    }
-}
-
-impl WordState {
-    #[inline]
-    fn place(&mut self, cell: Bitboard, geometry: &WordGeometry) {
-        let p = self.to_move as usize;
-        self.stones[p] |= cell;
-        self.occupied |= cell;
-        if geometry.has_line(self.stones[p]) {
-            self.winner = p as u8;
-        }
-        self.to_move = if p + 1 == geometry.rules.players() {
-            0
-        } else {
-            p as u8 + 1
-        };
-    }
-}
-
 impl SearchState for WordState {
     type Geometry = WordGeometry;
 
     fn geometry(rules: Rules) -> WordGeometry {
-        let layout = Layout::of(&rules);
-        assert!(layout.fits_word(), "WordState needs a one-word layout");
-        let w = layout.width();
-        let action_cells = if rules.gravity() {
-            (0..w).map(|col| layout.column(col)).collect()
-        } else {
-            (0..rules.num_cells())
-                .map(|a| Bitboard(1 << layout.bit(a / w, a % w)))
-                .collect()
-        };
-        WordGeometry {
-            rules,
-            layout,
-            action_cells,
-        }
+        WordGeometry::new(rules).expect("WordState needs a one-word layout")
     }
 
     fn from_game(game: &Game, geometry: &WordGeometry) -> WordState {
-        let mut stones = [Bitboard(0); MAX_PLAYERS];
-        for (p, s) in stones.iter_mut().enumerate().take(geometry.rules.players()) {
-            *s = Bitboard(game.stones(p)[0]);
-        }
-        WordState {
-            stones,
-            occupied: stones.iter().fold(Bitboard(0), |a, &s| a | s),
-            to_move: game.to_move() as u8,
-            winner: game.winner().map_or(u8::MAX, |p| p as u8),
-        }
+        WordState::from_game(game, geometry)
     }
 
     #[inline]
     fn to_move(&self) -> usize {
-        self.to_move as usize
+        WordState::to_move(*self)
     }
 
     #[inline]
     fn status(&self, geometry: &WordGeometry) -> Status {
-        if self.winner != u8::MAX {
-            Status::Won(self.winner as usize)
-        } else if self.occupied == geometry.layout.board() {
-            Status::Draw
-        } else {
-            Status::Ongoing
-        }
+        WordState::status(self, geometry)
     }
 
     #[inline]
     fn play(&mut self, action: usize, geometry: &WordGeometry) {
-        let cell = geometry.cell_of(action, self.occupied);
-        debug_assert!(
-            cell.count() == 1 && (self.occupied & cell).is_empty(),
-            "illegal action {action}"
-        );
-        self.place(cell, geometry);
+        WordState::play(self, action, geometry)
     }
 
     #[inline]
@@ -163,54 +59,21 @@ impl SearchState for WordState {
     }
 
     #[inline]
-    fn for_each_legal(&self, geometry: &WordGeometry, mut f: impl FnMut(usize)) {
-        if self.winner != u8::MAX {
-            return;
-        }
-        let gravity = geometry.rules.gravity();
-        for (a, &cells) in geometry.action_cells.iter().enumerate() {
-            // A column is playable until full, a cell while empty.
-            let taken = self.occupied & cells;
-            if if gravity {
-                taken != cells
-            } else {
-                taken.is_empty()
-            } {
-                f(a);
-            }
-        }
+    fn for_each_legal(&self, geometry: &WordGeometry, f: impl FnMut(usize)) {
+        WordState::for_each_legal(self, geometry, f)
     }
 
     #[inline]
     fn rollout(&mut self, geometry: &WordGeometry, rng: &mut Rng) -> Status {
-        let mut s = *self;
-        loop {
-            if s.winner != u8::MAX {
-                return Status::Won(s.winner as usize);
-            }
-            let free = if geometry.rules.gravity() {
-                geometry.layout.drop_cells(s.occupied)
-            } else {
-                !s.occupied & geometry.layout.board()
-            };
-            if free.is_empty() {
-                return Status::Draw;
-            }
-            s.place(free.nth(rng.below(free.count())), geometry);
-        }
+        WordState::rollout(self, geometry, rng)
     }
 
     fn write_planes(&self, geometry: &WordGeometry, out: &mut [f32]) {
-        let p = geometry.rules.players();
-        let cells = geometry.rules.num_cells();
-        for (plane, dst) in out[..p * cells].chunks_exact_mut(cells).enumerate() {
-            let stones = self.stones[(self.to_move as usize + plane) % p];
-            geometry.layout.write_plane(stones, dst, 0.0, 1.0);
-        }
+        WordState::write_planes(self, geometry, out)
     }
 
     fn same_position(&self, other: &WordState) -> bool {
-        self.stones == other.stones
+        WordState::same_position(self, other)
     }
 }
 
@@ -264,7 +127,7 @@ impl SearchState for Game {
             if status != Status::Ongoing {
                 break status;
             }
-            let a = random_legal_action(self, rng);
+            let a = self.random_action(rng);
             self.play_unchecked(a);
             played += 1;
         };
@@ -298,7 +161,7 @@ mod tests {
                 if game.is_over() {
                     break;
                 }
-                let a = random_legal_action(&game, &mut rng);
+                let a = game.random_action(&mut rng);
                 game.play(a).unwrap();
                 SearchState::play(&mut word, a, &geometry);
             }
@@ -349,7 +212,7 @@ mod tests {
         }
         let c4 = Rules::connect_four();
         let geometry = WordState::geometry(c4);
-        let mut word = WordState::from_game(&Game::new(c4), &geometry);
+        let word = WordState::from_game(&Game::new(c4), &geometry);
         let start = word;
         let mut wins = [0; 2];
         for _ in 0..2000 {

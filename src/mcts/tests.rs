@@ -7,7 +7,6 @@ use std::sync::atomic::AtomicBool;
 use super::state::{SearchState, Status, WordState};
 use super::tree::{won_by, Priors, Settings, Tree, DRAW, UNKNOWN};
 use super::*;
-use crate::batch::random_legal_action;
 use crate::rng::{splitmix64, Rng};
 use crate::{Game, Rules};
 
@@ -45,7 +44,7 @@ fn random_position(rules: Rules, stones: usize, rng: &mut Rng) -> Option<Game> {
         if g.is_over() {
             return None;
         }
-        let a = random_legal_action(&g, rng);
+        let a = g.random_action(rng);
         g.play(a).unwrap();
     }
     (!g.is_over()).then_some(g)

@@ -8,11 +8,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyTuple};
 
 use super::args::{bool_arg, int_arg, ranged_int, rules_from_args, DEFAULTS};
+use super::args::{seed_arg, threads_arg};
 use super::board::{game_arg, Board};
 use super::book::shipped_book;
 use super::errors::{IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
-use super::vec_env::{seed_arg, threads_arg};
 use crate::agents::{
     choose_many, game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec,
     AgentError, AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,

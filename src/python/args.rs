@@ -351,3 +351,33 @@ pub(crate) fn rules_from_args(
     };
     Ok(Rules::from_values(&w, &h, &kk, &p, g)?)
 }
+
+/// `threads=`: None (every core) or 1..=256.
+pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(t) = threads else { return Ok(None) };
+    if t.is_none() {
+        return Ok(None);
+    }
+    match int_arg(t, "threads")? {
+        Some(v) if (1..=256).contains(&v) => Ok(Some(v as usize)),
+        _ => Err(PyValueError::new_err(format!(
+            "threads={} is out of range: allowed None (all cores) or 1..=256",
+            shown(t)
+        ))),
+    }
+}
+
+/// `seed=`: None or 0..=2**63-1.
+pub(crate) fn seed_arg(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(s) = seed else { return Ok(None) };
+    if s.is_none() {
+        return Ok(None);
+    }
+    match int_arg(s, "seed")? {
+        Some(v) if v >= 0 => Ok(Some(v as u64)),
+        _ => Err(PyValueError::new_err(format!(
+            "seed={} is out of range: allowed 0..=2**63-1",
+            shown(s)
+        ))),
+    }
+}

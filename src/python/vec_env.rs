@@ -7,8 +7,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-pub(crate) use super::args::PlaneDtype as ObsKind;
-use super::args::{choice_arg, int_arg, shown, Arg, DEFAULTS};
+use super::args::{
+    choice_arg, int_arg, seed_arg, shown, threads_arg, Arg, PlaneDtype as ObsKind, DEFAULTS,
+};
 use super::board::Board;
 use super::errors::IllegalMoveError;
 use super::intake::{bool_array, int_array, Axis, Spec};
@@ -30,34 +31,6 @@ fn autoreset_name(a: Autoreset) -> &'static str {
         Autoreset::NextStep => "next_step",
         Autoreset::SameStep => "same_step",
         Autoreset::Disabled => "disabled",
-    }
-}
-
-pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    let Some(t) = threads else { return Ok(None) };
-    if t.is_none() {
-        return Ok(None);
-    }
-    match int_arg(t, "threads")? {
-        Some(v) if (1..=256).contains(&v) => Ok(Some(v as usize)),
-        _ => Err(PyValueError::new_err(format!(
-            "threads={} is out of range: allowed None (all cores) or 1..=256",
-            shown(t)
-        ))),
-    }
-}
-
-pub(crate) fn seed_arg(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
-    let Some(s) = seed else { return Ok(None) };
-    if s.is_none() {
-        return Ok(None);
-    }
-    match int_arg(s, "seed")? {
-        Some(v) if v >= 0 => Ok(Some(v as u64)),
-        _ => Err(PyValueError::new_err(format!(
-            "seed={} is out of range: allowed 0..=2**63-1",
-            shown(s)
-        ))),
     }
 }
 

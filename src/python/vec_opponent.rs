@@ -7,16 +7,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use super::agents::Agent;
-use super::args::{int_arg, shown};
+use super::args::{int_arg, shown, PlaneDtype};
 use super::errors::IllegalMoveError;
 use super::intake::{int_array, Axis, Spec};
 use super::vec_outputs::{obs_zeros, ObsGuard};
-use crate::agents::{Agent as AgentSpec, MAX_DEPTH};
-use crate::batch::{AgentSeat, OpponentKind, StepBuffers, VecGames};
-use crate::solver::DEFAULT_TT_BYTES;
-
-/// The names `opponent=` accepts besides agents and callables.
-const OPPONENT_NAMES: &str = "\"random\", \"greedy\", \"negamax:D\" (1 <= D <= 64), \"perfect\"";
+use crate::agents::Agent as AgentSpec;
+use crate::batch::{
+    opponent_named, AgentSeat, OpponentKind, StepBuffers, VecGames, OPPONENT_NAMES,
+};
 
 /// `opponent=`: an `inarow.agents` agent or a name (played in Rust), or a
 /// callable `policy(obs, mask) -> actions` (the caller's batched policy).
@@ -25,28 +23,15 @@ pub(crate) fn opponent_arg(obj: &Bound<'_, PyAny>) -> PyResult<OpponentKind> {
         return Ok(OpponentKind::Native(agent.get().spec));
     }
     if let Ok(name) = obj.cast::<PyString>() {
-        let name = name.to_cow()?;
-        let spec = match name.as_ref() {
-            "random" => Some(AgentSpec::Random),
-            "greedy" => Some(AgentSpec::Greedy),
-            "perfect" => Some(AgentSpec::Perfect {
-                temperature: 0.0,
-                tt_bytes: DEFAULT_TT_BYTES,
-                threads: 1,
-            }),
-            other => other
-                .strip_prefix("negamax:")
-                .and_then(|d| d.parse::<u32>().ok())
-                .filter(|d| (1..=MAX_DEPTH).contains(d))
-                .map(|depth| AgentSpec::Negamax { depth }),
-        };
-        return spec.map(OpponentKind::Native).ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "opponent={} is not a known opponent: allowed {OPPONENT_NAMES}, an inarow.agents \
-                 agent or a callable policy(obs, mask) -> actions",
-                shown(obj)
-            ))
-        });
+        return opponent_named(&name.to_cow()?)
+            .map(OpponentKind::Native)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "opponent={} is not a known opponent: allowed {OPPONENT_NAMES}, an \
+                     inarow.agents agent or a callable policy(obs, mask) -> actions",
+                    shown(obj)
+                ))
+            });
     }
     if obj.is_callable() {
         return Ok(OpponentKind::External);
@@ -85,7 +70,7 @@ pub(crate) fn play_python_rounds(
     py: Python<'_>,
     core: &mut VecGames,
     policy: &Bound<'_, PyAny>,
-    kind: super::vec_env::ObsKind,
+    kind: PlaneDtype,
     mut bufs: StepBuffers<'_>,
 ) -> PyResult<()> {
     let rules = *core.rules();

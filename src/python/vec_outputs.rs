@@ -7,7 +7,7 @@ use numpy::{
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::vec_env::ObsKind;
+use super::args::PlaneDtype as ObsKind;
 use crate::batch::{step_outputs, Dims, ObsOut, PerEnv, StepBuffers};
 
 /// Zeros shaped `(n,)` or `(n, len)`; `None` for an output the batch does not produce.
