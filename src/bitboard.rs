@@ -3,10 +3,8 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
-use crate::layout::Layout;
-
 /// A set of cells of a one-word board, bit `i` the cell of layout bit `i` (see
-/// [`Layout`](crate::layout::Layout)). Iterates over its bits, lowest first.
+/// `crate::layout::Layout`). Iterates over its bits, lowest first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[repr(transparent)]
 pub(crate) struct Bitboard(pub u64);
@@ -38,7 +36,7 @@ impl Bitboard {
 
     /// The first cells of the runs of `k` cells of this set at `step` bits apart:
     /// the doubling trick, `O(log k)` shift-ands. `step * (k - 1)` must stay below
-    /// 64, which holds for the [`Layout::line_steps`](crate::layout::Layout::line_steps)
+    /// 64, which holds for the `crate::layout::Layout::line_steps`
     /// of the board and its `k`.
     #[inline(always)]
     pub fn line_starts(self, step: usize, k: usize) -> Bitboard {
@@ -153,7 +151,7 @@ impl<'a> Cells<'a> {
     /// with `UP`, else down), at most `limit`. Past the layout's last bit the set
     /// is empty, so the walk needs no bound but the words'.
     #[inline(always)]
-    fn run_from<const UP: bool>(self, bit: usize, step: usize, limit: usize) -> usize {
+    pub(crate) fn run_from<const UP: bool>(self, bit: usize, step: usize, limit: usize) -> usize {
         let mut run = 0;
         let mut b = bit;
         while run < limit {
@@ -171,36 +169,6 @@ impl<'a> Cells<'a> {
             b = next;
         }
         run
-    }
-
-    /// The first of the layout's line directions along which `bit` (a cell of
-    /// the set) lies on `k` in a row, by walking from it.
-    pub fn line_through(self, bit: usize, layout: &Layout) -> Option<usize> {
-        debug_assert_eq!(self.0.len(), layout.words());
-        let k = layout.k();
-        layout.line_steps().into_iter().find(|&step| {
-            if step == 0 {
-                return false;
-            }
-            let up = self.run_from::<true>(bit, step, k - 1);
-            up + 1 + self.run_from::<false>(bit, step, k - 1 - up) >= k
-        })
-    }
-
-    /// The whole run of the set through `bit` along `step`: its first and last bit.
-    pub fn run_through(self, bit: usize, step: usize, layout: &Layout) -> (usize, usize) {
-        debug_assert_eq!(self.0.len(), layout.words());
-        let down = self.run_from::<false>(bit, step, usize::MAX);
-        let up = self.run_from::<true>(bit, step, usize::MAX);
-        (bit - down * step, bit + up * step)
-    }
-
-    /// Whether the set holds `k` in a row anywhere.
-    pub fn has_line(self, layout: &Layout) -> bool {
-        if let [word] = self.0 {
-            return Bitboard(*word).has_line(layout.line_steps(), layout.k());
-        }
-        self.bits().any(|b| self.line_through(b, layout).is_some())
     }
 }
 

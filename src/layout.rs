@@ -34,7 +34,7 @@
 //! `k` stones in a row are exactly `k` set bits at one step: the line test is
 //! [`Bitboard::line_starts`].
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Cells};
 use crate::rules::Rules;
 
 /// The board's bit layout and the masks derived from it, for one size of board
@@ -201,6 +201,51 @@ impl Layout {
     #[inline(always)]
     pub fn drop_cells(&self, occupied: Bitboard) -> Bitboard {
         Bitboard(occupied.0.wrapping_add(self.bottom) & self.board)
+    }
+}
+
+/// The line tests of a multi-word set need the layout's line directions and `k`.
+impl Cells<'_> {
+    /// The first of the layout's line directions along which `bit` (a cell of
+    /// the set) lies on `k` in a row, by walking from it.
+    pub fn line_through(self, bit: usize, layout: &Layout) -> Option<usize> {
+        debug_assert_eq!(self.0.len(), layout.words());
+        let k = layout.k();
+        layout.line_steps().into_iter().find(|&step| {
+            if step == 0 {
+                return false;
+            }
+            let up = self.run_from::<true>(bit, step, k - 1);
+            up + 1 + self.run_from::<false>(bit, step, k - 1 - up) >= k
+        })
+    }
+
+    /// The whole run of the set through `bit` along `step`: its first and last bit.
+    pub fn run_through(self, bit: usize, step: usize, layout: &Layout) -> (usize, usize) {
+        debug_assert_eq!(self.0.len(), layout.words());
+        let down = self.run_from::<false>(bit, step, usize::MAX);
+        let up = self.run_from::<true>(bit, step, usize::MAX);
+        (bit - down * step, bit + up * step)
+    }
+
+    /// Whether the set holds `k` in a row anywhere.
+    pub fn has_line(self, layout: &Layout) -> bool {
+        if let [word] = self.0 {
+            return Bitboard(*word).has_line(layout.line_steps(), layout.k());
+        }
+        self.bits().any(|b| self.line_through(b, layout).is_some())
+    }
+}
+
+/// The rules' storage, as their layout decides it.
+impl Rules {
+    /// 64-bit words per player's stone set.
+    pub(crate) fn words(&self) -> usize {
+        Layout::of(self).words()
+    }
+    /// Whether one `u64` holds a player's stones (the fast path).
+    pub fn fits_word(&self) -> bool {
+        Layout::of(self).fits_word()
     }
 }
 

@@ -2,8 +2,6 @@
 
 use std::fmt;
 
-use crate::layout::Layout;
-
 /// Largest accepted `width` and `height` (so at most 4096 cells).
 pub const MAX_SIDE: usize = 64;
 /// Largest accepted number of players.
@@ -185,15 +183,6 @@ impl Rules {
         } else {
             self.num_cells()
         }
-    }
-
-    /// 64-bit words per player's stone set.
-    pub(crate) fn words(&self) -> usize {
-        Layout::of(self).words()
-    }
-    /// Whether one `u64` holds a player's stones (the fast path).
-    pub fn fits_word(&self) -> bool {
-        Layout::of(self).fits_word()
     }
 }
 

@@ -6,8 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
+use super::node::Values;
 use super::state::{SearchState, Status, WordState};
-use super::tree::{Priors, Settings, Tree, Values};
+use super::tree::{Priors, Settings, Tree};
 use super::{Config, Evaluation, SearchError, MAX_VALUE};
 use crate::game::Game;
 use crate::rng::{splitmix64, Rng};
@@ -76,7 +77,7 @@ fn node_bytes(rules: &Rules) -> u64 {
     } else {
         0
     };
-    (std::mem::size_of::<super::tree::Node>() + sums) as u64
+    (std::mem::size_of::<super::node::Node>() + sums) as u64
 }
 
 /// Refuses a run that would pass the visit counter of kept tree `i`'s root.

@@ -24,6 +24,7 @@
 
 mod batch;
 mod halving;
+mod node;
 mod noise;
 mod select;
 mod state;

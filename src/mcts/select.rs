@@ -4,7 +4,7 @@
 //! Every rule sees the children of one node as a contiguous slice and the value
 //! of each child for the node's side to move (`None`: never visited).
 
-use super::tree::Node;
+use super::node::Node;
 use super::{GUMBEL_C_SCALE, GUMBEL_C_VISIT};
 
 /// Low clamp for log-priors of actions whose prior underflows to 0.

@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
+use super::node::{won_by, DRAW, UNKNOWN};
 use super::state::{SearchState, Status, WordState};
-use super::tree::{won_by, Priors, Settings, Tree, DRAW, UNKNOWN};
+use super::tree::{Priors, Settings, Tree};
 use super::*;
 use crate::rng::{splitmix64, Rng};
 use crate::{Game, Rules};
@@ -28,7 +29,7 @@ fn brute_force(game: &mut Game, memo: &mut HashMap<u64, u8>) -> u8 {
         game.play(a).unwrap();
         let r = brute_force(game, memo);
         game.undo().unwrap();
-        let v = tree::value_of(r, mover);
+        let v = node::value_of(r, mover);
         if best.is_none_or(|(b, _)| v > b) {
             best = Some((v, r));
         }
