@@ -57,6 +57,45 @@ def test_solve_reads_test_set_lines_and_checks_expected_scores():
     assert len(r.stdout.splitlines()) == 2  # every line is still solved
 
 
+def test_named_rules_and_keywords_beside_them():
+    named = run("simulate", "3000", "--rules", "tic_tac_toe", "--seed", "2", "--no-progress")
+    spelled = run(
+        "simulate",
+        "3000",
+        "--width",
+        "3",
+        "--height",
+        "3",
+        "--k",
+        "3",
+        "--no-gravity",
+        "--seed",
+        "2",
+        "--no-progress",
+    )
+    assert (
+        named.returncode == 0 and named.stdout.splitlines()[:3] == spelled.stdout.splitlines()[:3]
+    )
+    # A keyword beside a name changes that one rule: gomoku on 9 columns.
+    changed = run("simulate", "50", "--rules", "gomoku", "--width", "9", "--no-progress")
+    nine = run(
+        "simulate",
+        "50",
+        "--width",
+        "9",
+        "--height",
+        "15",
+        "--k",
+        "5",
+        "--no-gravity",
+        "--no-progress",
+    )
+    assert changed.returncode == 0
+    assert changed.stdout.splitlines()[:3] == nine.stdout.splitlines()[:3]
+    r = run("simulate", "10", "--rules", "chess")
+    assert r.returncode == 2 and "invalid choice: 'chess'" in r.stderr
+
+
 def test_solve_errors_on_stdin_name_their_line():
     r = run("solve", stdin="4453\n4453 x\n")
     assert r.returncode == 2 and "Traceback" not in r.stderr

@@ -58,6 +58,15 @@ def test_steps_terminal_observations_and_infos():
     assert finished > 8
 
 
+def test_rules_come_as_rules_or_keywords():
+    by_rules = InARowVecEnv(4, rules=inarow.Rules.tic_tac_toe(), opponent="random", seed=1)
+    by_keywords = InARowVecEnv(4, **TTT, opponent="random", seed=1)
+    assert by_rules.native.rules == by_keywords.native.rules == inarow.Rules.tic_tac_toe()
+    assert InARowVecEnv(2).native.rules == inarow.Rules.connect_four()
+    with pytest.raises(TypeError, match="conflicts with rules="):
+        InARowVecEnv(2, width=5, rules=inarow.Rules.tic_tac_toe())
+
+
 def test_vec_env_methods_are_honest():
     env = InARowVecEnv(4, seed=0)
     env.reset()

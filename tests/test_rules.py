@@ -253,3 +253,25 @@ def test_solver_supports_refuses_other_types(bad):
 @given(rules(max_width=3, max_height=3))
 def test_the_shared_rules_strategy_builds_values_within_its_bounds(r):
     assert isinstance(r, Rules) and r.width <= 3 and r.height <= 3 and 2 <= r.players <= 4
+
+
+def test_one_python_reader_of_rules_and_one_table_of_named_games():
+    from inarow._rules import PRESETS, read_rules
+    from inarow.gymnasium import ENV_IDS
+    from inarow.train import GAMES
+
+    assert read_rules(None) == inarow.Rules.connect_four()
+    assert read_rules("gomoku") == inarow.Rules.gomoku() == PRESETS["gomoku"]
+    assert read_rules(dict(width=3, height=3, k=3, gravity=False)) == inarow.Rules.tic_tac_toe()
+    assert read_rules(inarow.Board(rules=inarow.Rules.tic_tac_toe())) == inarow.Rules.tic_tac_toe()
+    for bad, error in [("chess", ValueError), (dict(size=3), ValueError), (3, TypeError)]:
+        with pytest.raises(error):
+            read_rules(bad)
+    with pytest.raises(ValueError, match="empty board"):
+        read_rules(inarow.Board.from_moves([3]))
+    assert GAMES["tic_tac_toe"] == PRESETS["tic_tac_toe"].to_dict()
+    assert ENV_IDS["inarow/Gomoku-v0"] == PRESETS["gomoku"].to_dict()
+    # MCTS takes an inarow.Rules too.
+    assert inarow.MCTS(inarow.Rules.tic_tac_toe(), num_simulations=1).run(
+        [inarow.Board(rules=inarow.Rules.tic_tac_toe())], "rollout"
+    ).visit_counts.shape == (1, 9)

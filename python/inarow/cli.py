@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import inarow
+from inarow._rules import PRESETS
 
 __all__ = ["main"]
 
@@ -36,27 +37,33 @@ EXIT_INTERRUPTED = 130
 
 def _add_rules(p: argparse.ArgumentParser, players: bool = True) -> None:
     g = p.add_argument_group("rules (default: Connect Four)")
-    g.add_argument("--width", type=int, default=7)
-    g.add_argument("--height", type=int, default=6)
-    g.add_argument("--k", type=int, default=4, help="stones in a row to win")
+    g.add_argument(
+        "--rules",
+        choices=sorted(PRESETS),
+        help="a named game; --width, --height, ... given beside it change it",
+    )
+    g.add_argument("--width", type=int, help="columns (default 7)")
+    g.add_argument("--height", type=int, help="rows (default 6)")
+    g.add_argument("--k", type=int, help="stones in a row to win (default 4)")
     if players:
-        g.add_argument("--players", type=int, default=2)
+        g.add_argument("--players", type=int, help="players (default 2)")
         g.add_argument(
             "--gravity",
             action=argparse.BooleanOptionalAction,
-            default=True,
+            default=None,
             help="stones fall to the bottom of a column (--no-gravity: free placement)",
         )
 
 
 def _rules(args: argparse.Namespace) -> dict:
-    return dict(
-        width=args.width,
-        height=args.height,
-        k=args.k,
-        players=getattr(args, "players", 2),
-        gravity=getattr(args, "gravity", True),
-    )
+    """The rules the options name: ``--rules`` (Connect Four by default), changed by
+    the keywords given."""
+    rules = PRESETS[getattr(args, "rules", None) or "connect_four"].to_dict()
+    for key in ("width", "height", "k", "players", "gravity"):
+        value = getattr(args, key, None)
+        if value is not None:
+            rules[key] = value
+    return rules
 
 
 # ------------------------------------------------------------------------------ play
@@ -220,7 +227,8 @@ def _solve_line(
 
 def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     solver = inarow.Solver(tt_bytes=args.tt_mib << 20)
-    dims = dict(width=args.width, height=args.height, k=args.k)
+    rules = _rules(args)
+    dims = dict(width=rules["width"], height=rules["height"], k=rules["k"])
     if args.position is not None:
         board = inarow.Board.from_pons(args.position, **dims)
         if args.analyze:

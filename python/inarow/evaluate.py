@@ -20,11 +20,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 import inarow
 from inarow import _native
 from inarow._native import Agent, Board
+from inarow._rules import RulesLike, read_rules
 
 __all__ = [
     "PONS_SETS",
@@ -49,13 +50,7 @@ PONS_SETS: dict[str, str] = {
 }
 
 _Z95 = 1.959963984540054
-_PRESETS = {
-    "connect_four": inarow.Rules.connect_four().to_dict(),
-    "tic_tac_toe": inarow.Rules.tic_tac_toe().to_dict(),
-    "gomoku": inarow.Rules.gomoku().to_dict(),
-}
-
-Rules = Union[None, str, Mapping[str, Any], Board, inarow.Rules]
+Rules = RulesLike
 
 
 def _rate(successes: int, n: int) -> float:
@@ -162,42 +157,7 @@ class MatchResult(SeatResult):
 
 
 def _rules_dict(rules: Rules) -> dict:
-    if rules is None:
-        return dict(_PRESETS["connect_four"])
-    if isinstance(rules, str):
-        try:
-            return dict(_PRESETS[rules])
-        except KeyError:
-            raise ValueError(
-                f"rules={rules!r} is not a known game: allowed {sorted(_PRESETS)}, "
-                "a dict of Board arguments, or an empty Board"
-            ) from None
-    if isinstance(rules, inarow.Rules):
-        return rules.to_dict()
-    if isinstance(rules, Board):
-        if rules.num_stones:
-            raise ValueError(
-                "rules=Board(...) must be an empty board: matches start from the empty board"
-            )
-        return dict(
-            width=rules.width,
-            height=rules.height,
-            k=rules.k,
-            players=rules.players,
-            gravity=rules.gravity,
-        )
-    if isinstance(rules, Mapping):
-        unknown = set(rules) - {"width", "height", "k", "players", "gravity"}
-        if unknown:
-            raise ValueError(
-                f"rules has unknown keys {sorted(unknown)}: allowed width, height, k, players, gravity"
-            )
-        board = Board(**rules)  # validates, with the Board's messages
-        return _rules_dict(board)
-    raise TypeError(
-        "rules must be None (Connect Four), a game name, a dict of Board arguments or an "
-        f"empty Board, got {type(rules).__name__}"
-    )
+    return read_rules(rules).to_dict()
 
 
 def _progress_callback(progress: Any, total: int, unit: str) -> tuple[Callable | None, Any]:

@@ -34,7 +34,6 @@ the same mask as a bool array.
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Callable
 
 import gymnasium
@@ -43,7 +42,16 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import inarow
-from inarow._svg import BOARD_COLOR, EMPTY_COLOR, LAST_COLOR, PLAYER_COLORS, WIN_COLOR
+from inarow._adapt import (
+    ILLEGAL_ACTION_MODES,
+    check_box_dtype,
+    check_illegal_action_mode,
+    in_action_space,
+    native_seed,
+    seed_value,
+)
+from inarow._render import render_ansi, render_rgb
+from inarow._rules import PRESETS
 from inarow.opponents import OpponentError, OpponentSeats, check_agent_player
 
 __all__ = [
@@ -60,86 +68,17 @@ __all__ = [
 
 #: The registered ids and their rules.
 ENV_IDS: dict[str, dict[str, Any]] = {
-    "inarow/ConnectFour-v0": inarow.Rules.connect_four().to_dict(),
-    "inarow/TicTacToe-v0": inarow.Rules.tic_tac_toe().to_dict(),
-    "inarow/Gomoku-v0": inarow.Rules.gomoku().to_dict(),
+    "inarow/ConnectFour-v0": PRESETS["connect_four"].to_dict(),
+    "inarow/TicTacToe-v0": PRESETS["tic_tac_toe"].to_dict(),
+    "inarow/Gomoku-v0": PRESETS["gomoku"].to_dict(),
     "inarow/KInARow-v0": {},
 }
 
 Policy = Callable[["inarow.Board"], int]
 
-#: The ``illegal_action`` modes of `InARowEnv` (the PettingZoo and RLlib adapters
-#: take the same): "loss" ends the episode as a loss for the offender, "raise"
-#: raises `inarow.IllegalMoveError` with the state unchanged.
-ILLEGAL_ACTION_MODES = ("loss", "raise")
-
-#: Native seeds are 63-bit; larger seeds are hashed down (see `native_seed`).
-_NATIVE_SEED_LIMIT = 2**63
-
 
 class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
     """``step()`` was called before ``reset()`` or after the episode ended."""
-
-
-def check_illegal_action_mode(illegal_action: Any) -> str:
-    """`illegal_action` if it is one of `ILLEGAL_ACTION_MODES`, else ``ValueError``."""
-    if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
-        raise ValueError(
-            f"illegal_action {illegal_action!r} is not supported: allowed 'loss' (the "
-            "default: an illegal action ends the game as a loss for the player who made "
-            "it) or 'raise' (inarow.IllegalMoveError, state unchanged)"
-        )
-    return illegal_action
-
-
-def check_box_dtype(obs_dtype: Any) -> str:
-    """`obs_dtype` if a Box observation space holds it ("uint8" or "float32"), else
-    ``ValueError``."""
-    if obs_dtype not in ("uint8", "float32"):
-        raise ValueError(f"obs_dtype {obs_dtype!r} is not supported: allowed uint8, float32")
-    return str(obs_dtype)
-
-
-def in_action_space(action: Any, num_actions: int) -> bool:
-    """Whether `action` is an integer in ``0..num_actions`` (bools are not actions)."""
-    if isinstance(action, (bool, np.bool_)):
-        return False
-    if isinstance(action, np.ndarray) and action.shape == ():
-        action = action.item()
-    try:
-        value = operator.index(action)
-    except TypeError:
-        return False
-    return 0 <= value < num_actions
-
-
-def seed_value(seed: Any, name: str = "seed") -> int | None:
-    """`seed` as a Python int (None stays None): any non-negative integer, numpy
-    integers included, as Gymnasium accepts. ``TypeError`` for a non-integer (bools
-    included), ``ValueError`` for a negative one, both naming `name`."""
-    if seed is None:
-        return None
-    if isinstance(seed, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a non-negative int or None, got a bool ({seed!r})")
-    try:
-        value = operator.index(seed)
-    except TypeError as e:
-        raise TypeError(f"{name} must be a non-negative int or None, got {seed!r}") from e
-    if value < 0:
-        raise ValueError(f"{name}={value} is out of range: allowed a non-negative int or None")
-    return value
-
-
-def native_seed(seed: Any, name: str = "seed") -> int | None:
-    """A seed as the native engine takes it (``0..2**63``): None and smaller
-    seeds unchanged; a larger one (Gymnasium accepts any non-negative int) reduced
-    deterministically through ``numpy.random.SeedSequence``. Refuses what
-    `seed_value` refuses."""
-    value = seed_value(seed, name)
-    if value is None or value < _NATIVE_SEED_LIMIT:
-        return value
-    (state,) = np.random.SeedSequence(value).generate_state(1, np.uint64)
-    return int(state) >> 1
 
 
 def solver_supports(width: int, height: int, players: int, gravity: bool) -> bool:
@@ -151,42 +90,6 @@ def solver_supports(width: int, height: int, players: int, gravity: bool) -> boo
     except inarow.InvalidRulesError:
         return False
     return inarow.Solver.supports(rules)
-
-
-def render_rgb(board: inarow.Board, cell: int = 32) -> np.ndarray:
-    """The board as an ``(height * cell, width * cell, 3)`` uint8 image (numpy only):
-    discs coloured per player, last stone ringed white, winning line ringed green."""
-    h, w = board.height, board.width
-    yy, xx = np.mgrid[0:cell, 0:cell]
-    d2 = (yy - (cell - 1) / 2) ** 2 + (xx - (cell - 1) / 2) ** 2
-    rad = cell * 0.42
-    disc = d2 <= rad**2
-    ring = disc & (d2 >= (rad * 0.72) ** 2)
-    cells = board.to_numpy()
-    img = np.empty((h * cell, w * cell, 3), dtype=np.uint8)
-    img[...] = BOARD_COLOR
-    palette = np.array((EMPTY_COLOR, *PLAYER_COLORS), dtype=np.uint8)
-    tiles = np.broadcast_to(BOARD_COLOR, (h, w, cell, cell, 3)).astype(np.uint8)
-    tiles = tiles.copy()
-    tiles[:, :, disc] = palette[cells][:, :, None, :]
-    for (r, c), color in (
-        *((rc, LAST_COLOR) for rc in ([board.last_cell] if board.last_cell else [])),
-        *((rc, WIN_COLOR) for rc in (board.winning_line() or [])),
-    ):
-        tiles[r, c][ring] = color
-    img[...] = tiles.transpose(0, 2, 1, 3, 4).reshape(h * cell, w * cell, 3)
-    return img
-
-
-def _render_ansi(board: inarow.Board) -> str:
-    s = str(board)
-    if board.winner is not None:
-        s += f"player {board.winner} wins\n"
-    elif board.is_draw:
-        s += "draw\n"
-    else:
-        s += f"player {board.current_player} to move\n"
-    return s
 
 
 class InARowEnv(gymnasium.Env):
@@ -395,7 +298,7 @@ class InARowEnv(gymnasium.Env):
         """ "ansi": the board as text; "rgb_array": an ``(h*32, w*32, 3)`` uint8 image."""
         board = self._board if self._board is not None else self._empty
         if self.render_mode == "ansi":
-            return _render_ansi(board)
+            return render_ansi(board)
         if self.render_mode == "rgb_array":
             return render_rgb(board)
         return None

@@ -46,12 +46,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
 import inarow
-from inarow.gymnasium import (
-    _render_ansi,
-    check_illegal_action_mode,
-    in_action_space,
-    render_rgb,
-)
+from inarow._adapt import check_illegal_action_mode, in_action_space
+from inarow._render import render_ansi, render_rgb
 from inarow.opponents import OpponentSeats, check_agent_player
 
 __all__ = ["InARowAECEnv", "env", "raw_env"]
@@ -201,7 +197,7 @@ class InARowAECEnv(AECEnv):
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":
-            return _render_ansi(self.board)
+            return render_ansi(self.board)
         if self.render_mode == "rgb_array":
             return render_rgb(self.board)
         return None

@@ -36,7 +36,7 @@ from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import inarow
-from inarow.gymnasium import check_illegal_action_mode, in_action_space
+from inarow._adapt import check_illegal_action_mode, in_action_space
 from inarow.opponents import OpponentSeats, check_agent_player
 
 __all__ = ["ENV_NAME", "InARowMultiAgentEnv", "register"]

@@ -39,7 +39,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
 
 import inarow
-from inarow.gymnasium import check_box_dtype
+from inarow._adapt import check_box_dtype
 
 __all__ = ["InARowVecEnv", "PolicyOpponent", "win_rate"]
 
@@ -47,7 +47,9 @@ __all__ = ["InARowVecEnv", "PolicyOpponent", "win_rate"]
 class InARowVecEnv(_SB3VecEnv):
     """``num_envs`` k-in-a-row games as one SB3 ``VecEnv`` (see the module docs).
 
-    ``seed`` seeds every env's stream (the opponent's moves and seats); SB3's
+    The rules: ``rules=`` (an `inarow.Rules`) or the keywords (Connect Four by
+    default), as for `inarow.VecEnv`. ``seed`` seeds every env's stream (the
+    opponent's moves and seats); SB3's
     ``seed(s)`` takes effect at the next ``reset()`` (envs draw from streams of
     ``s``). ``agent_player``: ``1..players`` or ``"random"`` (per episode).
     """
@@ -55,12 +57,13 @@ class InARowVecEnv(_SB3VecEnv):
     def __init__(
         self,
         num_envs: int = 8,
-        width: int = 7,
-        height: int = 6,
-        k: int = 4,
-        players: int = 2,
-        gravity: bool = True,
+        width: int | None = None,
+        height: int | None = None,
+        k: int | None = None,
+        players: int | None = None,
+        gravity: bool | None = None,
         *,
+        rules: inarow.Rules | None = None,
         opponent: Any = "random",
         agent_player: int | str = 1,
         illegal_action: str = "loss",
@@ -76,6 +79,7 @@ class InARowVecEnv(_SB3VecEnv):
             k,
             players,
             gravity,
+            rules=rules,
             seed=seed,
             autoreset="same_step",
             obs_dtype=obs_dtype,
@@ -206,7 +210,7 @@ class InARowVecEnv(_SB3VecEnv):
         return [False for _ in self._indices(indices)]
 
     def get_images(self) -> Sequence[np.ndarray | None]:
-        from inarow.gymnasium import render_rgb
+        from inarow._render import render_rgb
 
         return [render_rgb(self.native.board(i)) for i in range(self.num_envs)]
 

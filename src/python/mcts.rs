@@ -13,6 +13,7 @@ use super::board::{game_arg, Board};
 use super::errors::{CancelledError, IllegalMoveError};
 use super::intake::{float_array, int_array, unravel, Axis, NonFinite, Numbers, Spec};
 use super::interrupt::run_interruptible;
+use super::rules::rules_value;
 use crate::mcts::{
     Config, RootPolicy, Search, SearchError, SearchOutput, DEFAULT_MAX_MEMORY, MAX_SIMULATIONS,
     MAX_THREADS,
@@ -36,9 +37,9 @@ fn search_error(e: SearchError) -> PyErr {
     }
 }
 
-/// The rules of a search: a `Board` (its rules), a dict or any object with
-/// `width`, `height`, `k`, `players`, `gravity` (such as a future `inarow.Rules`),
-/// or `None` for the keyword arguments (Connect Four by default).
+/// The rules of a search: an `inarow.Rules`, a `Board` (its rules), a dict or any
+/// object with `width`, `height`, `k`, `players`, `gravity`, or `None` for the
+/// keyword arguments (Connect Four by default).
 fn rules_arg(
     rules: Option<&Bound<'_, PyAny>>,
     keywords: [Option<&Bound<'_, PyAny>>; 5],
@@ -52,6 +53,9 @@ fn rules_arg(
         return Err(PyTypeError::new_err(
             "give the rules either as the first argument or as width=, height=, k=, players=, gravity=, not both",
         ));
+    }
+    if let Ok(r) = rules_value(rules, "rules") {
+        return Ok(r);
     }
     if let Ok(board) = rules.cast::<Board>() {
         return Ok(*board.borrow().game.rules());

@@ -7,12 +7,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from inarow._rules import PRESETS
+
 __all__ = ["GAMES", "TrainConfig"]
 
 #: Rules of the named games (``inarow train NAME``).
 GAMES: dict[str, dict[str, Any]] = {
-    "connect_four": dict(width=7, height=6, k=4, players=2, gravity=True),
-    "tic_tac_toe": dict(width=3, height=3, k=3, players=2, gravity=False),
+    name: PRESETS[name].to_dict() for name in ("connect_four", "tic_tac_toe")
 }
 
 
