@@ -62,33 +62,17 @@ def test_named_rules_and_keywords_beside_them():
     spelled = run(
         "simulate",
         "3000",
-        "--width",
-        "3",
-        "--height",
-        "3",
-        "--k",
-        "3",
-        "--no-gravity",
+        *"--width 3 --height 3 --k 3 --no-gravity".split(),
         "--seed",
         "2",
         "--no-progress",
     )
-    assert (
-        named.returncode == 0 and named.stdout.splitlines()[:3] == spelled.stdout.splitlines()[:3]
-    )
+    assert named.returncode == 0
+    assert named.stdout.splitlines()[:3] == spelled.stdout.splitlines()[:3]
     # A keyword beside a name changes that one rule: gomoku on 9 columns.
     changed = run("simulate", "50", "--rules", "gomoku", "--width", "9", "--no-progress")
     nine = run(
-        "simulate",
-        "50",
-        "--width",
-        "9",
-        "--height",
-        "15",
-        "--k",
-        "5",
-        "--no-gravity",
-        "--no-progress",
+        "simulate", "50", *"--width 9 --height 15 --k 5 --no-gravity".split(), "--no-progress"
     )
     assert changed.returncode == 0
     assert changed.stdout.splitlines()[:3] == nine.stdout.splitlines()[:3]
