@@ -319,3 +319,20 @@ def test_the_cli_plays_against_an_agent():
     assert r.returncode == 2 and "negamax[:DEPTH" in r.stderr
     r = play("--opponent", "perfect", "--players", "3")
     assert r.returncode == 2 and "solver" in r.stderr
+
+
+def test_a_trained_network_file_is_an_agent(tmp_path):
+    from inarow.pretrained import _weights_path
+
+    path = tmp_path / "network.npz"
+    path.write_bytes(_weights_path("tic_tac_toe").read_bytes())
+    mine = inarow.agents.load(path, simulations=0)
+    shipped = inarow.agents.pretrained("tic_tac_toe", simulations=0)
+    board = inarow.Board.from_moves([4, 0], rules=inarow.Rules.tic_tac_toe())
+    assert mine(board) == shipped(board)
+    assert inarow.agents.named(f"{path}:7").simulations == 7
+    with pytest.raises(FileNotFoundError, match="no network at"):
+        inarow.agents.load(tmp_path / "none.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="is not a network saved by inarow train"):
+        inarow.agents.load(tmp_path / "junk.npz")

@@ -136,6 +136,21 @@ def test_play_against_solver_reports_illegal_input_and_loses():
     assert "player 1 wins" in r.stdout
 
 
+def test_play_against_a_trained_network_file(tmp_path):
+    # Any network.npz of a run is an opponent: here the shipped tic-tac-toe one, copied.
+    from inarow.pretrained import _weights_path
+
+    net = tmp_path / "network.npz"
+    net.write_bytes(_weights_path("tic_tac_toe").read_bytes())
+    moves = "\n".join(["0 0", "0 1", "0 2", "1 0", "1 1", "1 2", "2 0", "2 1", "2 2"] * 2)
+    ttt = ["--rules", "tic_tac_toe", "--seed", "1"]
+    r = run("play", *ttt, "--opponent", f"{net}:50", stdin=moves)
+    assert r.returncode == 0, r.stderr
+    assert "you win" not in r.stdout  # the trained network does not lose at tic-tac-toe
+    r = run("play", *ttt, "--opponent", str(tmp_path / "missing.npz"))
+    assert r.returncode == 2 and "no network at" in r.stderr
+
+
 def test_play_free_placement_row_col():
     r = run(
         "play",

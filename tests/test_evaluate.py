@@ -141,6 +141,20 @@ def test_python_callable_agents_play_through_the_slow_path():
     assert calls[-1] == (5, 5)
 
 
+def test_match_takes_the_names_the_envs_take():
+    by_name = evaluate.match("negamax:1", "greedy", games=40, seed=3)
+    by_agent = evaluate.match(agents.negamax(1), agents.greedy(), games=40, seed=3)
+    assert (by_name.wins, by_name.draws, by_name.losses) == (
+        by_agent.wins,
+        by_agent.draws,
+        by_agent.losses,
+    )
+    ttt = evaluate.match("pretrained:0", "random", games=20, rules="tic_tac_toe")
+    assert ttt.losses == 0
+    with pytest.raises(ValueError, match="not an agent name: allowed random, greedy"):
+        evaluate.match("negamax:99", "greedy", games=2)
+
+
 def test_match_progress_reports_completion_for_native_agents_and_surfaces_callback_errors():
     # Two native agents play in Rust; a short match ends before the timer's
     # first report, so only the final report tells the callback it is done.

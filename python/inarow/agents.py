@@ -20,6 +20,7 @@ strength of each agent.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, Callable
 
 from inarow._native import Agent
@@ -28,15 +29,24 @@ if TYPE_CHECKING:
     from inarow.pretrained import NetworkAgent
 
 __all__ = [
+    "NAMES",
     "Agent",
     "Curriculum",
     "curriculum",
     "greedy",
+    "load",
+    "named",
     "negamax",
     "perfect",
     "pretrained",
     "random",
 ]
+
+#: The agent names every layer accepts (``named``, ``evaluate.match``, the CLI).
+NAMES = (
+    "random, greedy, negamax[:DEPTH 1..64], perfect[:TEMPERATURE >= 0] (or solver), "
+    "pretrained[:SIMULATIONS >= 0], or the path of a network.npz[:SIMULATIONS]"
+)
 
 
 def random(seed: int | None = None) -> Agent:
@@ -146,3 +156,52 @@ def pretrained(game: str = "connect_four", simulations: int = 200) -> NetworkAge
     from inarow.pretrained import load_pretrained
 
     return load_pretrained(game, simulations=simulations)
+
+
+def load(path: str | os.PathLike, simulations: int = 200) -> NetworkAgent:
+    """A network you trained (``inarow train``'s ``network.npz``) as an agent that
+    searches ``simulations`` per move, as :func:`pretrained` does for the shipped
+    ones; it plays the rules it was trained on. ``FileNotFoundError`` for a missing
+    file, ``ValueError`` for a file that is not such a network."""
+    from inarow.pretrained import load_network
+
+    return load_network(path, simulations=simulations)
+
+
+def named(spec: str, seed: int | None = None, game: str = "connect_four") -> Any:
+    """The agent a name stands for (see :data:`NAMES`): ``"negamax:4"``,
+    ``"perfect:0.5"``, ``"pretrained:200"`` (the shipped network of ``game``), a
+    ``network.npz`` path with an optional ``:SIMULATIONS``. ``ValueError`` names
+    what is allowed."""
+    if not isinstance(spec, str):
+        raise TypeError(f"an agent name must be a str, got {type(spec).__name__}")
+    if spec.endswith(".npz") or ".npz:" in spec:
+        path, _, sims = spec.rpartition(".npz")
+        return load(path + ".npz", simulations=_count(sims, spec) if sims else 200)
+    name, _, arg = spec.partition(":")
+    try:
+        if name in ("random", "greedy") and not arg:
+            return globals()[name](seed=seed)
+        if name == "negamax":
+            depth = int(arg or 4)
+            if 1 <= depth <= 64:
+                return negamax(depth, seed=seed)
+        if name in ("perfect", "solver"):
+            temperature = float(arg or 0.0)
+            if temperature >= 0:
+                return perfect(temperature, seed=seed)
+        if name == "pretrained":
+            return pretrained(game, simulations=_count(arg, spec) if arg else 200)
+    except ValueError:
+        pass
+    raise ValueError(f"{spec!r} is not an agent name: allowed {NAMES}")
+
+
+def _count(text: str, spec: str) -> int:
+    try:
+        n = int(text.lstrip(":"))
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise ValueError(f"{spec!r}: the simulations must be an integer >= 0")
+    return n

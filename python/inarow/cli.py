@@ -89,34 +89,16 @@ def _parse_move(text: str, board: inarow.Board) -> int:
 
 
 def _opponent(spec: str) -> str:
-    """Checks an ``--opponent`` value: random, greedy, negamax[:DEPTH], perfect[:TEMPERATURE]."""
-    name, _, arg = spec.partition(":")
+    """Checks an ``--opponent`` value (see ``inarow.agents.NAMES``)."""
     try:
-        if name in ("random", "greedy") and not arg:
-            return spec
-        if name == "negamax" and (not arg or 1 <= int(arg) <= 64):
-            return spec
-        if name == "perfect" and (not arg or float(arg) >= 0):
-            return spec
-        if name == "pretrained" and (not arg or int(arg) >= 0):
-            return spec
-    except ValueError:
-        pass
-    raise argparse.ArgumentTypeError(
-        f"{spec!r}: allowed random, greedy, negamax[:DEPTH 1..64], perfect[:TEMPERATURE >= 0], "
-        "pretrained[:SIMULATIONS >= 0]"
-    )
+        inarow.agents.named(spec)
+    except (ValueError, FileNotFoundError) as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return spec
 
 
 def _make_agent(spec: str, seed: int | None, game: str = "connect_four"):
-    name, _, arg = spec.partition(":")
-    if name == "negamax":
-        return inarow.agents.negamax(int(arg or 4), seed=seed)
-    if name == "perfect":
-        return inarow.agents.perfect(float(arg or 0.0), seed=seed)
-    if name == "pretrained":
-        return inarow.agents.pretrained(game, simulations=int(arg or 200))
-    return getattr(inarow.agents, name)(seed=seed)
+    return inarow.agents.named(spec, seed=seed, game=game)
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
@@ -324,7 +306,8 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="AGENT",
         help="random, greedy, negamax[:DEPTH] (default depth 4), perfect[:TEMPERATURE], "
-        "pretrained[:SIMULATIONS] (default 200; see inarow.agents); plays every seat but yours",
+        "pretrained[:SIMULATIONS] (default 200), or your trained PATH/network.npz[:SIMULATIONS] "
+        "(see inarow.agents.named); plays every seat but yours",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the engine's random choices")
     play.set_defaults(func=_cmd_play)

@@ -156,6 +156,14 @@ class MatchResult(SeatResult):
         )
 
 
+def _agent_arg(agent: Any, rules: dict) -> Any:
+    """An agent, or the agent a name stands for (on these rules, for ``pretrained``)."""
+    if not isinstance(agent, str):
+        return agent
+    game = "tic_tac_toe" if rules == read_rules("tic_tac_toe").to_dict() else "connect_four"
+    return inarow.agents.named(agent, game=game)
+
+
 def _rules_dict(rules: Rules) -> dict:
     return read_rules(rules).to_dict()
 
@@ -195,6 +203,11 @@ def match(
 ) -> MatchResult:
     """Plays ``games`` games of agent ``a`` against agent ``b``; ``a``'s results.
 
+    ``a`` and ``b``: agents ``agent(board) -> action``, or the names the envs'
+    ``opponent=`` takes (``"negamax:1"``, ``"greedy"``, ``"perfect"``... see
+    :data:`inarow.agents.NAMES`; ``"pretrained"`` is the shipped network of these
+    rules).
+
     ``rules``: None (Connect Four), an :class:`inarow.Rules`, ``"connect_four"``,
     ``"tic_tac_toe"``, ``"gomoku"``, a dict of :class:`inarow.Board` arguments, or an
     empty Board.
@@ -217,6 +230,7 @@ def match(
     agent on rules beyond the solver. Ctrl-C stops the match.
     """
     r = _rules_dict(rules)
+    a, b = (_agent_arg(x, r) for x in (a, b))
     callback, bar = _progress_callback(progress, games if isinstance(games, int) else 0, "game")
     try:
         raw = _native.play_match(

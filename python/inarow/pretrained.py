@@ -142,5 +142,20 @@ def load_pretrained(game: str, simulations: int = 200) -> NetworkAgent:
     return NetworkAgent(net, net.rules, simulations=simulations, name=f"pretrained {game}")
 
 
+def load_network(path: str | Path, simulations: int = 200) -> NetworkAgent:
+    """A network saved by ``inarow train`` (its ``network.npz``) as a
+    :class:`NetworkAgent` for the rules it was trained on."""
+    from inarow.numpy_net import NumpyNet
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no network at {str(path)!r}: give the network.npz of a run")
+    try:
+        net = NumpyNet.load(path)
+    except (OSError, ValueError, KeyError) as e:
+        raise ValueError(f"{str(path)!r} is not a network saved by inarow train: {e}") from e
+    return NetworkAgent(net, net.rules, simulations=simulations, name=f"network {path.name}")
+
+
 def _as_list(boards: Sequence[Board]) -> list[Board]:
     return list(boards)
