@@ -96,16 +96,27 @@ fn pons_alphabet(n: usize) -> String {
 impl fmt::Display for PonsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // Pons strings count from 1 (digits and columns alike): so do their errors.
             PonsError::NotAnAction {
                 index,
                 ch,
                 num_actions,
             } => write!(
                 f,
-                "move {index}: {ch:?} is not a column digit: allowed {}",
+                "digit {} ({ch:?}) is not a column digit: allowed {}",
+                index + 1,
                 pons_alphabet(*num_actions)
             ),
-            PonsError::Illegal { index, ch, error } => write!(f, "move {index} ({ch:?}): {error}"),
+            PonsError::Illegal { index, ch, error } => {
+                write!(f, "digit {} ({ch:?}): ", index + 1)?;
+                match error {
+                    MoveError::ColumnFull { column } => {
+                        write!(f, "column {} is full", column + 1)
+                    }
+                    MoveError::GameOver { .. } => f.write_str("the game is already over"),
+                    other => other.fmt(f),
+                }
+            }
         }
     }
 }

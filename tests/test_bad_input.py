@@ -249,12 +249,14 @@ def test_from_moves_names_the_first_bad_move():
 @pytest.mark.parametrize(
     ("digits", "fragments"),
     [
-        ("0", ["move 0", "'0'", "1..=7"]),
-        ("448", ["move 2", "'8'", "1..=7"]),
-        ("44a", ["move 2", "'a'", "1..=7"]),
-        ("4 4", ["move 1", "' '", "1..=7"]),
-        ("-1", ["move 0", "'-'", "1..=7"]),
-        ("1111111", ["move 6", "column 0", "full"]),
+        ("0", ["digit 1", "'0'", "1..=7"]),
+        ("448", ["digit 3", "'8'", "1..=7"]),
+        ("44a", ["digit 3", "'a'", "1..=7"]),
+        ("4 4", ["digit 2", "' '", "1..=7"]),
+        ("-1", ["digit 1", "'-'", "1..=7"]),
+        # Pons' digits are 1-based columns, and so is the error: digit 7 ('1') is column 1.
+        ("1111111", ["digit 7 ('1'): column 1 is full"]),
+        ("44444444", ["digit 7 ('4'): column 4 is full"]),
     ],
 )
 def test_bad_pons_strings(digits, fragments):

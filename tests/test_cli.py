@@ -34,13 +34,26 @@ def test_solve_position_and_analyze():
         r = run("solve", moves)
         assert r.returncode == 0, r.stderr
         assert r.stdout.strip() == str(score)
-    r = run("solve", "--analyze", "52753311433677442422121")
+    r = run("solve", "--analyze", "--plain", "52753311433677442422121")
     assert r.returncode == 0, r.stderr
     expected = inarow.Solver().analyze(inarow.Board.from_pons("52753311433677442422121"))
     assert r.stdout.split() == [str(s) for s in expected]
     assert max(int(s) for s in r.stdout.split()) == 8
     r = run("solve", "--weak", "323642433625622")
     assert r.stdout.strip() == "-1"
+
+
+def test_solve_analysis_is_labelled_for_people():
+    r = run("solve", "4453", "--analyze")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "position 4453: player 1 to move"
+    assert lines[1].split() == ["column", "1", "2", "3", "4", "5", "6", "7"]
+    assert lines[2].split() == ["score", "-5", "-5", "-2", "-3", "-4", "-2", "-2"]
+    assert lines[3] == "best: columns 3, 6 or 7 (score -2: a loss)"
+    assert "Pons' scores for the side to move" in lines[4]
+    weak = run("solve", "4453", "--analyze", "--weak").stdout.splitlines()
+    assert weak[2].split() == ["score", "-1", "-1", "-1", "-1", "-1", "-1", "-1"]
 
 
 def test_solve_reads_test_set_lines_and_checks_expected_scores():
@@ -80,12 +93,26 @@ def test_named_rules_and_keywords_beside_them():
     assert r.returncode == 2 and "invalid choice: 'chess'" in r.stderr
 
 
+def test_play_defaults_to_the_strongest_fitting_opponent_and_counts_from_one():
+    ttt = run("play", "--rules", "tic_tac_toe", stdin="q\n")
+    assert "engine (pretrained)" in ttt.stdout and "'row col' (counted from 1)" in ttt.stdout
+    assert "  1 2 3\n1 . . .\n" in ttt.stdout
+    big = run("play", "--width", "9", "--height", "9", "--k", "5", stdin="q\n")
+    assert "engine (negamax:4)" in big.stdout and "a column 1 to 9" in big.stdout
+    c4 = run("play", stdin="8\n0\nq\n")
+    assert "engine (solver)" in c4.stdout and "1 2 3 4 5 6 7\n" in c4.stdout
+    assert (
+        "column 8 is not on the board" in c4.stdout and "column 0 is not on the board" in c4.stdout
+    )
+    assert "..=" not in c4.stdout  # no Rust range syntax for people
+
+
 def test_solve_errors_on_stdin_name_their_line():
     r = run("solve", stdin="4453\n4453 x\n")
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "line 2 ('4453 x'): the expected score 'x' is not an integer" in r.stderr
     r = run("solve", stdin="4453 -2\n\nabc\n")
-    assert r.returncode == 2 and "line 3 ('abc'): move 0: 'a' is not a column digit" in r.stderr
+    assert r.returncode == 2 and "line 3 ('abc'): digit 1 ('a') is not a column digit" in r.stderr
     r = run("solve", stdin="4453 -2 7\n")
     assert (
         r.returncode == 2 and "line 1 ('4453 -2 7'): expected 'moves [expected_score]'" in r.stderr
@@ -115,7 +142,7 @@ def test_play_human_wins_against_random_and_handles_eof():
         "random",
         "--seed",
         "1",
-        stdin="0\n0\n1\n1\n2\n2\n3\n3\n",
+        stdin="1\n1\n2\n2\n3\n3\n4\n4\n",  # columns counted from 1
     )
     assert r.returncode == 0, r.stderr
     assert "X" in r.stdout and "you are player 1" in r.stdout
@@ -127,12 +154,12 @@ def test_play_human_wins_against_random_and_handles_eof():
 
 def test_play_against_solver_reports_illegal_input_and_loses():
     # 4x4 k=3 gravity is a first-player win; the solver moves first and wins.
-    cols = "\n".join(["x", "9", "0", "0", "0", "0", "1", "1", "1", "1", "2", "2", "3", "3"])
+    cols = "\n".join(["x", "9", "1", "1", "1", "1", "2", "2", "2", "2", "3", "3", "4", "4"])
     r = run("play", "--width", "4", "--height", "4", "--k", "3", "--first", "engine", stdin=cols)
     assert r.returncode == 0, r.stderr
     assert "engine (solver)" in r.stdout
-    assert "illegal: enter a column number" in r.stdout
-    assert r.stdout.count("illegal:") == 2 and "out of range" in r.stdout  # "9"
+    assert "illegal: enter a column number, 1 to 4" in r.stdout
+    assert r.stdout.count("illegal:") == 2 and "column 9 is not on the board" in r.stdout
     assert "player 1 wins" in r.stdout
 
 
@@ -142,7 +169,7 @@ def test_play_against_a_trained_network_file(tmp_path):
 
     net = tmp_path / "network.npz"
     net.write_bytes(_weights_path("tic_tac_toe").read_bytes())
-    moves = "\n".join(["0 0", "0 1", "0 2", "1 0", "1 1", "1 2", "2 0", "2 1", "2 2"] * 2)
+    moves = "\n".join(f"{r} {c}" for r in (1, 2, 3) for c in (1, 2, 3))
     ttt = ["--rules", "tic_tac_toe", "--seed", "1"]
     r = run("play", *ttt, "--opponent", f"{net}:50", stdin=moves)
     assert r.returncode == 0, r.stderr
@@ -163,7 +190,7 @@ def test_play_free_placement_row_col():
         "--no-gravity",
         "--players",
         "2",
-        stdin="1 1\nq\n",
+        stdin="2 2\nq\n",  # row 2, column 2, counted from 1: the centre
     )
     assert r.returncode == 0
     assert ". X ." in r.stdout and "bye" in r.stdout
@@ -179,8 +206,10 @@ def test_simulate_and_bench_print_results():
     assert r.returncode == 0 and "500" in r.stderr
     r = run("bench", "--threads", "1", "--games", "2000", "--envs", "16", "--steps", "20")
     assert r.returncode == 0, r.stderr
-    assert "simulate: 2000 games" in r.stdout and "VecEnv: 16 envs x 20 steps" in r.stdout
-    assert r.stdout.count("moves/s") == 2
+    assert "1 thread(s) on" in r.stdout and "load average" in r.stdout
+    assert "simulate: 2,000 random games" in r.stdout and "VecEnv: 16 envs x 20 steps" in r.stdout
+    assert "moves/s" in r.stdout and "env-steps/s" in r.stdout
+    assert "against the reference (BENCHMARKS.md" in r.stdout  # Connect Four, 1 thread
 
 
 def test_help_and_entry_points():

@@ -70,22 +70,67 @@ def _rules(args: argparse.Namespace) -> dict:
 
 
 def _parse_move(text: str, board: inarow.Board) -> int:
-    """A column (gravity), or "row col" / "row,col" / an action (free placement)."""
+    """The action a person typed: a column counted from 1 (gravity), or "row col"
+    (free placement), both counted from 1 as printed beside the board."""
     parts = text.replace(",", " ").split()
-    if not parts or len(parts) > 2 or not all(p.lstrip("-").isdigit() for p in parts):
-        raise ValueError(
-            "enter a column number"
-            if board.gravity
-            else "enter 'row col' (0-based) or an action row*width+col"
-        )
-    if len(parts) == 2:
-        if board.gravity:
-            raise ValueError("enter a single column number")
-        row, col = int(parts[0]), int(parts[1])
-        if not (0 <= row < board.height and 0 <= col < board.width):
-            raise ValueError(f"cell ({row}, {col}) is off the board")
-        return row * board.width + col
-    return int(parts[0])
+    ask = (
+        f"enter a column number, 1 to {board.width}"
+        if board.gravity
+        else f"enter 'row col', each counted from 1 (rows 1 to {board.height}, "
+        f"columns 1 to {board.width})"
+    )
+    if not parts or len(parts) != (1 if board.gravity else 2):
+        raise ValueError(ask)
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(ask) from None
+    if board.gravity:
+        (col,) = numbers
+        if not 1 <= col <= board.width:
+            raise ValueError(f"column {col} is not on the board: {ask}")
+        if not board.legal_mask()[col - 1]:
+            raise ValueError(f"column {col} is full: {ask}")
+        return col - 1
+    row, col = numbers
+    if not (1 <= row <= board.height and 1 <= col <= board.width):
+        raise ValueError(f"row {row}, column {col} is not on the board: {ask}")
+    action = (row - 1) * board.width + (col - 1)
+    if not board.legal_mask()[action]:
+        raise ValueError(f"row {row}, column {col} is taken: {ask}")
+    return action
+
+
+def _shown(board: inarow.Board) -> str:
+    """The board as printed to a person: columns (and rows, without gravity) counted from 1."""
+    lines = str(board).rstrip("\n").split("\n")[: board.height]
+    width = len(str(max(board.width, board.height)))
+    cols = " ".join(str(c + 1).rjust(width) for c in range(board.width))
+    if board.gravity:
+        body = [" ".join(cell.rjust(width) for cell in line.split()) for line in lines]
+        return "\n".join([*body, cols]) + "\n"
+    body = [
+        f"{r + 1:>{width}} " + " ".join(cell.rjust(width) for cell in line.split())
+        for r, line in enumerate(lines)
+    ]
+    return "\n".join([" " * (width + 1) + cols, *body]) + "\n"
+
+
+def _describe(action: int, board: inarow.Board) -> str:
+    if board.gravity:
+        return f"column {action + 1}"
+    row, col = divmod(action, board.width)
+    return f"row {row + 1}, column {col + 1}"
+
+
+def _default_engine(board: inarow.Board) -> str:
+    """The strongest fitting opponent: the solver where it applies, the shipped
+    network of a game that has one, else a depth-4 search."""
+    if inarow.Solver.supports(board):
+        return "solver"
+    if board.rules == inarow.Rules.tic_tac_toe():
+        return "pretrained"
+    return "negamax:4"
 
 
 def _opponent(spec: str) -> str:
@@ -128,7 +173,10 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             return 2
         agent = _make_agent(engine, args.seed, game or "connect_four")
     elif engine == "auto":
-        engine = "solver" if inarow.Solver.supports(board) else "random"
+        engine = _default_engine(board)
+        if engine != "solver":
+            game = "tic_tac_toe" if engine == "pretrained" else "connect_four"
+            agent = _make_agent(engine, args.seed, game)
     solver = None
     if engine == "solver":
         if not inarow.Solver.supports(board):
@@ -136,14 +184,14 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             return 2
         solver = inarow.Solver()
     rng = random.Random(args.seed)
-    how = "row col" if not board.gravity else f"a column 0..{board.width - 1}"
+    how = "'row col' (counted from 1)" if not board.gravity else f"a column 1 to {board.width}"
     print(
         f"you are player {human} ({'XOABCDEFGHIJKLMN'[human - 1]}); the engine ({engine}) "
         f"plays the other seats. Enter {how}; 'q' quits.",
         file=out,
     )
     while True:
-        print(board, file=out, end="")
+        print(_shown(board), file=out, end="")
         if board.is_over:
             if board.winner is None:
                 print("draw", file=out)
@@ -173,11 +221,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             action = solver.best_move(board)
         else:
             action = rng.choice(board.legal_moves())
-        if board.gravity:
-            shown = f"column {action}"
-        else:
-            shown = f"{divmod(action, board.width)}"
-        print(f"player {board.current_player} plays {shown}", file=out)
+        print(f"player {board.current_player} plays {_describe(action, board)}", file=out)
         board.move(action)
 
 
@@ -207,6 +251,33 @@ def _solve_line(
     return fields[0], board, expected
 
 
+def _analysis(moves: str, board: inarow.Board, scores: list, weak: bool) -> str:
+    """Every column's score, labelled: whose turn, the convention, the best moves."""
+    width = max(3, *(len(str(s)) for s in scores if s is not None))
+    cells = ["-" if s is None else str(s) for s in scores]
+    legal = [s for s in scores if s is not None]
+    best = max(legal)
+    best_cols = [str(c + 1) for c, s in enumerate(scores) if s == best]
+    if weak:
+        meaning = {1: "a win", 0: "a draw", -1: "a loss"}[best]
+        convention = "1 a win, 0 a draw, -1 a loss, for the side to move"
+    else:
+        meaning = "a draw" if best == 0 else ("a win" if best > 0 else "a loss")
+        convention = (
+            "Pons' scores for the side to move: > 0 a win (larger: sooner), "
+            "0 a draw, < 0 a loss (smaller: sooner)"
+        )
+    many = len(best_cols) > 1
+    which = ", ".join(best_cols[:-1]) + " or " + best_cols[-1] if many else best_cols[0]
+    return (
+        f"position {moves or '(empty)'}: player {board.current_player} to move\n"
+        f"column {' '.join(str(c + 1).rjust(width) for c in range(board.width))}\n"
+        f"score  {' '.join(c.rjust(width) for c in cells)}\n"
+        f"best: column{'s' if many else ''} {which} (score {best}: {meaning})\n"
+        f"scores: {convention}; columns counted from 1, as Pons' digits\n"
+    )
+
+
 def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     solver = inarow.Solver(tt_bytes=args.tt_mib << 20)
     rules = _rules(args)
@@ -215,7 +286,10 @@ def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         board = inarow.Board.from_pons(args.position, **dims)
         if args.analyze:
             scores = solver.analyze(board, weak=args.weak)
-            print(" ".join("-" if s is None else str(s) for s in scores), file=out)
+            if args.plain:
+                print(" ".join("-" if s is None else str(s) for s in scores), file=out)
+            else:
+                print(_analysis(args.position, board, scores, args.weak), file=out, end="")
         else:
             print(solver.solve(board, weak=args.weak), file=out)
         return 0
@@ -258,12 +332,29 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     return 0
 
 
+#: Reference figures (BENCHMARKS.md, a quiet 2-core AMD EPYC VM, Connect Four):
+#: simulate's stones placed per second, and VecEnv env-steps per second at 4096 envs.
+REFERENCE = {
+    "simulate": {1: 43_251_438, 2: 84_482_796},
+    "vec_env": {2: 12_861_974},
+}
+
+
 def _cmd_bench(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     rules = _rules(args)
+    cores = os.cpu_count() or 1
+    threads = args.threads or cores
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    board = inarow.Board(**rules)
+    print(
+        f"inarow {inarow.__version__} bench: {threads} thread(s) on {cores} core(s), "
+        f"load average {load:.2f} (1 min); rules {board.rules!r}",
+        file=out,
+    )
     r = inarow.simulate(args.games, **rules, seed=0, threads=args.threads)
     print(
-        f"simulate: {r.games} games, {r.moves} moves in {r.seconds:.3f} s: "
-        f"{r.moves_per_second:,.0f} moves/s",
+        f"simulate: {r.games:,} random games, {r.moves:,} moves (stones placed) in "
+        f"{r.seconds:.3f} s: {r.moves_per_second:,.0f} moves/s",
         file=out,
     )
     env = inarow.VecEnv(args.envs, **rules, seed=0, threads=args.threads)
@@ -272,12 +363,31 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     for _ in range(args.steps):
         env.step(env.random_actions())
     dt = time.perf_counter() - t0
-    moves = args.envs * args.steps
+    steps = args.envs * args.steps
     print(
-        f"VecEnv: {args.envs} envs x {args.steps} steps in {dt:.3f} s: "
-        f"{moves / dt:,.0f} moves/s ({dt / args.steps * 1e6:.1f} us per batch step)",
+        f"VecEnv: {args.envs:,} envs x {args.steps} steps in {dt:.3f} s: "
+        f"{steps / dt:,.0f} env-steps/s ({dt / args.steps * 1e6:.1f} us per batch step, "
+        "random actions drawn in Rust)",
         file=out,
     )
+    if board.rules == inarow.Rules.connect_four():
+        sim = REFERENCE["simulate"].get(min(threads, 2))
+        vec = REFERENCE["vec_env"].get(min(threads, 2)) if args.envs == 4096 else None
+        parts = [f"simulate {r.moves_per_second / sim:.2f}x of {sim:,} moves/s"] if sim else []
+        if vec:
+            parts.append(f"VecEnv {steps / dt / vec:.2f}x of {vec:,} env-steps/s")
+        if parts:
+            print(
+                f"against the reference (BENCHMARKS.md, a quiet 2-core machine, "
+                f"{min(threads, 2)} thread(s)): " + "; ".join(parts),
+                file=out,
+            )
+    if load >= cores:
+        print(
+            f"note: the load average ({load:.1f}) is at or above the cores ({cores}): other "
+            "work shares the machine, so these rates are low; run again when it is quiet",
+            file=out,
+        )
     return 0
 
 
@@ -298,7 +408,8 @@ def _parser() -> argparse.ArgumentParser:
         "--engine",
         choices=["auto", "solver", "random"],
         default="auto",
-        help="auto: the solver where it applies, else random (--opponent overrides it)",
+        help="auto: the solver where it applies, the shipped network on tic-tac-toe, else "
+        "negamax:4 (--opponent overrides it)",
     )
     play.add_argument(
         "--opponent",
@@ -321,6 +432,11 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("position", nargs="?", help='e.g. "4453" (omit to read stdin)')
     solve.add_argument("--analyze", action="store_true", help="score every move")
     solve.add_argument("--weak", action="store_true", help="only win/draw/loss (-1/0/1)")
+    solve.add_argument(
+        "--plain",
+        action="store_true",
+        help="with --analyze: the scores alone on one line, '-' for a full column (for scripts)",
+    )
     solve.add_argument("--tt-mib", type=int, default=256, help="transposition table MiB")
     _add_rules(solve, players=False)
     solve.set_defaults(func=_cmd_solve)
