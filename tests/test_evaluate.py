@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import warnings
 from pathlib import Path
 
 import pytest
@@ -109,8 +110,10 @@ def test_rules_by_name_board_or_dict():
         inarow.Board.tic_tac_toe(),
         dict(width=3, height=3, k=3, gravity=False),
     ):
-        r = evaluate.match(agents.negamax(9), agents.negamax(9), games=20, rules=rules)
-        assert r.draws == 20  # tic-tac-toe is a draw under perfect play
+        r = evaluate.match(
+            agents.negamax(9), agents.negamax(9), games=20, rules=rules, opening_plies=0
+        )
+        assert r.draws == 20  # tic-tac-toe is a draw under perfect play, from the start
 
 
 def test_python_callable_agents_play_through_the_slow_path():
@@ -155,6 +158,23 @@ def test_match_takes_the_names_the_envs_take():
         evaluate.match("negamax:99", "greedy", games=2)
 
 
+def test_a_match_that_repeats_one_game_says_so():
+    # Two deterministic agents from the start position: one game per seat, repeated.
+    net = agents.pretrained("tic_tac_toe", simulations=0)
+
+    def first_legal(board):
+        return board.legal_moves()[0]
+
+    with pytest.warns(evaluate.RepeatedGameWarning, match="opening_plies=2"):
+        r = evaluate.match(net, first_legal, games=10, rules="tic_tac_toe", opening_plies=0)
+    assert r.repeats_one_game
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        varied = evaluate.match(net, first_legal, games=10, rules="tic_tac_toe")  # default: 2
+        assert not varied.repeats_one_game
+        assert not evaluate.match(agents.greedy(), agents.random(), games=10).repeats_one_game
+
+
 def test_match_progress_reports_completion_for_native_agents_and_surfaces_callback_errors():
     # Two native agents play in Rust; a short match ends before the timer's
     # first report, so only the final report tells the callback it is done.
@@ -187,7 +207,12 @@ def test_agents_returning_garbage_raise_errors_naming_them(agent, error, match):
     with pytest.raises(error, match=match) as info:
         # 3x2, k=3: only rows win, so always playing column 0 fills it before any line.
         evaluate.match(
-            agent, agents.random(), games=4, swap=False, rules=dict(width=3, height=2, k=3)
+            agent,
+            agents.random(),
+            games=4,
+            swap=False,
+            rules=dict(width=3, height=2, k=3),
+            opening_plies=0,
         )
     if error is TypeError:
         assert info.value.__cause__ is not None
@@ -231,7 +256,10 @@ def test_non_agents_and_mismatched_rules_are_refused():
     with pytest.raises(TypeError, match="a must be an agent"):
         evaluate.match(42, agents.random())
     with pytest.raises(TypeError, match="b must be an agent"):
-        evaluate.match(agents.random(), "greedy")
+        evaluate.match(agents.random(), [1])
+    # A string is an agent name now (as the envs' opponent=), and a wrong one says so.
+    with pytest.raises(ValueError, match="'gready' is not an agent name"):
+        evaluate.match(agents.random(), "gready")
     with pytest.raises(inarow.UnsupportedRulesError, match="agent b"):
         evaluate.match(agents.random(), agents.perfect(), rules=dict(players=3))
     with pytest.raises(inarow.UnsupportedRulesError):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -31,6 +32,7 @@ __all__ = [
     "PONS_SETS",
     "AccuracyResult",
     "MatchResult",
+    "RepeatedGameWarning",
     "SeatResult",
     "SetAccuracy",
     "match",
@@ -137,7 +139,10 @@ class MatchResult(SeatResult):
     rules: dict = field(default_factory=dict)
     seed: int = 0
     swap: bool = True
-    opening_plies: int = 0
+    opening_plies: int = 2
+    #: Every game from each seat of ``a`` was one and the same game (deterministic
+    #: agents from one opening): the score measures one game per seat.
+    repeats_one_game: bool = False
 
     @property
     def games_per_minute(self) -> float:
@@ -154,6 +159,10 @@ class MatchResult(SeatResult):
             + "\n".join(rows)
             + f"\nscore of a: {self.score:.3f}; {self.moves} moves in {self.seconds:.2f} s"
         )
+
+
+class RepeatedGameWarning(UserWarning):
+    """A match whose games from each seat were all the same game."""
 
 
 def _agent_arg(agent: Any, rules: dict) -> Any:
@@ -199,7 +208,7 @@ def match(
     swap: bool = True,
     threads: int | None = None,
     progress: bool | Callable[[int, int], Any] = False,
-    opening_plies: int = 0,
+    opening_plies: int = 2,
 ) -> MatchResult:
     """Plays ``games`` games of agent ``a`` against agent ``b``; ``a``'s results.
 
@@ -217,6 +226,12 @@ def match(
     ``a``'s seat with the game index (game ``i``: player ``i % players + 1``, so
     every seat gets the same number of games, up to one); ``swap=False`` keeps
     ``a`` as player 1. A loss is a game another player won.
+
+    Openings: every game starts with ``opening_plies`` uniformly random moves (2 by
+    default; the same opening for the games of a round, so each is played from every
+    seat). Two deterministic agents from the empty board (``opening_plies=0``) play
+    one game per seat over and over; such a match warns
+    (:class:`RepeatedGameWarning`) and says so in ``repeats_one_game``.
 
     Deterministic for ``seed``: in game ``i`` the agent at each seat draws from its
     own stream of ``seed`` (built-in agents' own generators are not used), so the
@@ -251,6 +266,15 @@ def match(
         SeatResult(games=g, wins=w, draws=d, losses=lo, seat=i + 1)
         for i, (g, w, d, lo) in enumerate(raw["seats"])
     )
+    if raw["repeats_one_game"]:
+        warnings.warn(
+            f"every game of this match from each seat was the same game ({raw['games']} games, "
+            f"opening_plies={opening_plies}): the agents are deterministic, so the score "
+            "describes one game per seat; give random openings (opening_plies=2 or more) "
+            "for a score of the agents",
+            RepeatedGameWarning,
+            stacklevel=2,
+        )
     return MatchResult(
         games=raw["games"],
         wins=raw["wins"],
@@ -265,6 +289,7 @@ def match(
         seed=seed,
         swap=swap,
         opening_plies=opening_plies,
+        repeats_one_game=raw["repeats_one_game"],
     )
 
 

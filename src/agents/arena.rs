@@ -66,6 +66,11 @@ pub struct MatchResult {
     pub seats: Vec<Tally>,
     /// Moves played in all games.
     pub moves: u64,
+    /// Per seat of `a`: a hash of the moves of one game played from it, and whether
+    /// another game from it went differently. Two deterministic agents from one
+    /// opening play one game per seat, over and over: [`MatchResult::repeats_one_game`].
+    lines: Vec<Option<u64>>,
+    varied: Vec<bool>,
 }
 
 impl MatchResult {
@@ -74,7 +79,33 @@ impl MatchResult {
             total: Tally::default(),
             seats: vec![Tally::default(); players],
             moves: 0,
+            lines: vec![None; players],
+            varied: vec![false; players],
         }
+    }
+
+    /// Adds the finished `game`, in which `a` sat at `seat`.
+    pub fn record_game(&mut self, seat: usize, game: &Game) {
+        self.record(seat, game.winner(), game.stones_on_board());
+        let line = game
+            .history()
+            .iter()
+            .fold(0x5EED_u64, |h, &a| crate::rng::splitmix64(h ^ a as u64));
+        self.note_line(seat, line);
+    }
+
+    fn note_line(&mut self, seat: usize, line: u64) {
+        match self.lines[seat] {
+            None => self.lines[seat] = Some(line),
+            Some(first) if first != line => self.varied[seat] = true,
+            Some(_) => {}
+        }
+    }
+
+    /// Whether every game from each seat of `a` was one and the same game, over more
+    /// games than seats: the score then measures one game per seat, not the agents.
+    pub fn repeats_one_game(&self) -> bool {
+        self.total.games > self.seats.len() as u64 && !self.varied.iter().any(|&v| v)
     }
 
     /// Adds one game: `a` sat at `seat`, `winner` won (`None`: a draw) after `moves`.
@@ -96,6 +127,12 @@ impl MatchResult {
             s.add(o);
         }
         self.moves += other.moves;
+        for seat in 0..self.seats.len() {
+            self.varied[seat] |= other.varied[seat];
+            if let Some(line) = other.lines[seat] {
+                self.note_line(seat, line);
+            }
+        }
     }
 }
 
@@ -167,7 +204,7 @@ pub fn play_match(
             }
             let seat = seat_of_a(i, rules.players(), config.swap);
             match play_game(&mut game, &mut wa, &mut wb, seat, config, i, cancel) {
-                Ok(winner) => result.record(seat, winner, game.stones_on_board()),
+                Ok(_) => result.record_game(seat, &game),
                 Err(e) => {
                     failure
                         .lock()

@@ -484,6 +484,7 @@ pub fn play_match<'py>(
         .collect();
     out.set_item("seats", seats)?;
     out.set_item("moves", result.moves)?;
+    out.set_item("repeats_one_game", result.repeats_one_game())?;
     out.set_item("seconds", seconds)?;
     Ok(out)
 }
@@ -549,7 +550,7 @@ fn play_match_here(
             };
             game.play(action)?;
         }
-        result.record(seat_a, game.winner(), game.stones_on_board());
+        result.record_game(seat_a, &game);
         if let Some(p) = progress {
             p.call1((i + 1, config.games))?;
         }
