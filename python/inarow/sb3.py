@@ -90,9 +90,12 @@ class InARowVecEnv(_SB3VecEnv):
         )
         self.render_mode = None
         n_act = self.native.num_actions
+        r = self.native.rules
         observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0, 1, (players, height, width), np.dtype(obs_dtype)),
+                "observation": spaces.Box(
+                    0, 1, (r.players, r.height, r.width), np.dtype(obs_dtype)
+                ),
                 "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
             }
         )
