@@ -118,6 +118,27 @@ def test_maskable_ppo_reads_the_masks():
     model.learn(128)
 
 
+def test_a_model_is_an_agent_for_match_and_play():
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed")
+    from inarow.sb3 import agent
+
+    env = InARowVecEnv(4, **TTT, opponent="random", seed=0)
+    model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, n_steps=32, seed=0, device="cpu")
+    model.learn(64)
+    player = agent(model)
+    board = inarow.Board.from_moves([4, 0], rules=inarow.Rules.tic_tac_toe())
+    assert board.legal_mask()[player(board)]  # masked: always a legal move
+    r = inarow.evaluate.match(player, "random", games=20, rules="tic_tac_toe")
+    assert r.games == 20
+    # The same planes and mask the env showed the model give the same action.
+    obs = env.reset()
+    b0 = env.board(0)
+    expected, _ = model.predict(
+        {k: v[:1] for k, v in obs.items()}, deterministic=True, action_masks=env.action_masks()[:1]
+    )
+    assert player(b0) == int(expected[0])
+
+
 def train(cls, seed, steps=20_000):
     env = InARowVecEnv(16, **TTT, opponent="random", agent_player="random", seed=seed)
     model = cls(

@@ -31,7 +31,7 @@ play against the learning model itself with `PolicyOpponent`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,7 +41,7 @@ from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
 import inarow
 from inarow._adapt import check_box_dtype
 
-__all__ = ["InARowVecEnv", "PolicyOpponent", "win_rate"]
+__all__ = ["InARowVecEnv", "PolicyOpponent", "agent", "win_rate"]
 
 
 class InARowVecEnv(_SB3VecEnv):
@@ -261,6 +261,23 @@ def _predict(model: Any, obs: np.ndarray, mask: np.ndarray, deterministic: bool)
     else:
         actions, _ = model.predict(batch, deterministic=deterministic)
     return np.asarray(actions, dtype=np.int64)
+
+
+def agent(model: Any, deterministic: bool = True) -> Callable[[inarow.Board], int]:
+    """An SB3 or sb3-contrib model trained on `InARowVecEnv` as an agent
+    ``agent(board) -> action`` for `inarow.evaluate.match`, the envs' ``opponent=``
+    and ``inarow play``: it sees what the env showed it (the side to move's
+    egocentric planes, in the model's dtype, and the legal mask; MaskablePPO gets
+    the mask as ``action_masks``). A model without masks may return an illegal
+    action, which `inarow.evaluate.match` refuses naming the agent."""
+    dtype = model.observation_space["observation"].dtype
+
+    def play(board: inarow.Board) -> int:
+        obs = board.observation(str(dtype))[None]
+        return int(_predict(model, obs, board.legal_mask()[None], deterministic)[0])
+
+    play.__qualname__ = f"sb3_agent({type(model).__name__})"
+    return play
 
 
 def _is_maskable(model: Any) -> bool:
