@@ -149,3 +149,84 @@ def test_ctrl_c_checkpoints_and_exits(tmp_path):
     state = load_checkpoint(run_dir)
     assert state is not None and state["counters"]["seconds"] > 0
     assert (run_dir / "network.npz").is_file()
+
+
+def _tiny(**changes):
+    settings = dict(
+        games=8,
+        simulations=4,
+        min_replay=20,
+        eval_minutes=0.01,
+        eval_games=2,
+        eval_simulations=4,
+        eval_match_simulations=4,
+    )
+    settings.update(changes)
+    return TrainConfig.for_game("tic_tac_toe", **settings)
+
+
+def test_a_resumed_run_reports_its_own_rates_and_continues_its_schedule(tmp_path):
+    run_dir = tmp_path / "run"
+    first = train(_tiny(), run_dir, minutes=0.15, progress=False)
+    lr_end = load_checkpoint(run_dir)["optimizer"]["param_groups"][0]["lr"]
+    rows = [r for r in _rows(run_dir) if r["games_per_s"]]
+    first_rates = [float(r["games_per_s"]) for r in rows if float(r["seconds"]) <= first["seconds"]]
+    train(None, run_dir, minutes=0.05, resume=True, progress=False)
+    later = [
+        r for r in _rows(run_dir) if r["games_per_s"] and float(r["seconds"]) > first["seconds"]
+    ]
+    assert later, "the resumed session logs its rates"
+    # The first row after a resume counts this session's games, not the run's.
+    assert float(later[0]["games_per_s"]) <= 2 * max(first_rates)
+    # The cosine continues from where it was: the rate never climbs back up.
+    assert load_checkpoint(run_dir)["optimizer"]["param_groups"][0]["lr"] <= lr_end * (1 + 1e-9)
+
+
+def test_a_resumed_schedule_starts_at_the_rate_it_had_reached():
+    from inarow.train.learner import Learner
+    from inarow.train.network import Network
+
+    config = _tiny()
+    learner = Learner(Network(config), config)
+    learner.anneal(0.7)  # a session stopped at 70% of its budget
+    reached = learner.optimizer.param_groups[0]["lr"]
+    resumed = Learner(Network(config), config)
+    resumed.optimizer.load_state_dict(learner.optimizer.state_dict())
+    resumed.resume_schedule()
+    resumed.anneal(0.0)
+    assert resumed.optimizer.param_groups[0]["lr"] == pytest.approx(reached)
+    resumed.anneal(1.0)
+    assert resumed.optimizer.param_groups[0]["lr"] == pytest.approx(
+        config.learning_rate * config.final_learning_rate_share
+    )
+
+
+def test_minutes_bound_the_session_evaluations_included_and_each_is_a_line(tmp_path, capsys):
+    import time
+
+    start = time.monotonic()
+    # Evaluations of a few seconds each (120 games a depth), due every 0.3 s, in 8 s.
+    config = _tiny(eval_minutes=0.005, eval_games=120, eval_match_simulations=16)
+    result = train(config, tmp_path / "run", minutes=8 / 60, progress=False, echo=True)
+    elapsed = time.monotonic() - start
+    # The export and the last checkpoint are the only extras.
+    assert elapsed <= 8 + 2, elapsed
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("evaluation")]
+    assert len(lines) == result["evaluations"] >= 2
+    assert "mistakes on 4,520 positions: raw" in lines[-1] and "vs negamax" in lines[-1]
+
+
+def test_the_command_line_ends_with_a_summary_table(tmp_path):
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "inarow", "train", "tic_tac_toe", "--minutes", "0.05"]
+        + ["--run-dir", str(tmp_path / "run"), "--no-progress", "--eval-minutes", "0.01"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "evaluation 1 at 0.0 min" in r.stdout
+    assert "self-play games" in r.stdout and "network (for inarow.agents.load)" in r.stdout

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -118,12 +117,43 @@ def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> 
     )
     try:
         result = train(
-            config, run_dir, args.minutes, resume=args.resume, progress=not args.no_progress
+            config,
+            run_dir,
+            args.minutes,
+            resume=args.resume,
+            progress=not args.no_progress,
+            echo=True,
         )
     except FileExistsError as e:
         raise ValueError(str(e)) from e
-    print(json.dumps({k: v for k, v in result.items()}, indent=1, default=str), file=out)
+    print(summary(result), file=out)
     return 130 if result["interrupted"] else 0
+
+
+def summary(result: dict) -> str:
+    """The end of a run as a table a person reads: what was played and learnt, the
+    last evaluation, and where the files are."""
+    rows = [
+        ("self-play games", f"{result['games']:,}"),
+        ("positions", f"{result['positions']:,}"),
+        ("simulations", f"{result['simulations']:,}"),
+        ("training steps", f"{result['train_steps']:,}"),
+        ("training time", f"{result['seconds'] / 60:.1f} min over all sessions"),
+        ("network parameters", f"{result['parameters']:,}"),
+    ]
+    last = result.get("last", {})
+    for key in sorted(last):
+        if key.startswith(("mistakes", "pons_", "negamax", "solved")):
+            value = last[key]
+            shown = f"{value:.3f}" if isinstance(value, float) else str(value)
+            rows.append((key.replace("_", " "), shown))
+    rows.append(("run directory", str(result["run_dir"])))
+    if result.get("export"):
+        rows.append(("network (for inarow.agents.load)", str(result["export"])))
+    if result["interrupted"]:
+        rows.append(("interrupted", "resume with --resume"))
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,11 +27,22 @@ class Learner:
         self.steps = 0
         self.base_learning_rate = config.learning_rate
         self.final_share = config.final_learning_rate_share
+        # Where this session's cosine starts: the full rate for a new run; for a
+        # resumed one, the rate it had reached (a schedule never jumps back up).
+        self.start_share = 1.0
+
+    def resume_schedule(self) -> None:
+        """Starts this session's cosine at the rate the loaded optimizer holds."""
+        lr = self.optimizer.param_groups[0]["lr"]
+        share = lr / self.base_learning_rate if self.base_learning_rate > 0 else 1.0
+        self.start_share = min(max(share, self.final_share), 1.0)
 
     def anneal(self, progress: float) -> None:
-        """Sets the learning rate for ``progress`` in [0, 1] of the time budget (cosine)."""
+        """Sets the learning rate for ``progress`` in [0, 1] of this session's time
+        budget: a cosine from the start share down to the final share."""
         p = min(max(progress, 0.0), 1.0)
-        share = self.final_share + (1 - self.final_share) * 0.5 * (1 + math.cos(math.pi * p))
+        span = self.start_share - self.final_share
+        share = self.final_share + span * 0.5 * (1 + math.cos(math.pi * p))
         for group in self.optimizer.param_groups:
             group["lr"] = self.base_learning_rate * share
 

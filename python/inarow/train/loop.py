@@ -97,6 +97,7 @@ def train(
     resume: bool = False,
     progress: bool = True,
     export: bool = True,
+    echo: bool = False,
 ) -> TrainResult:
     """Trains for ``minutes`` of wall time in ``run_dir`` (created if needed).
 
@@ -105,6 +106,8 @@ def train(
     optimizer and counters as saved (self-play games in progress start afresh);
     without it a ``run_dir`` that holds a checkpoint is refused (``FileExistsError``).
     Writes ``checkpoint.pt``, ``log.csv`` and, at the end, ``network.npz``.
+    ``minutes`` bounds the session's wall time, evaluations included (time for the
+    final evaluation is kept free). ``echo=True`` prints a line per evaluation.
     """
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -133,6 +136,7 @@ def train(
     if state is not None:
         net.load_state_dict(state["network"])
         learner.optimizer.load_state_dict(state["optimizer"])
+        learner.resume_schedule()
         learner.steps = state["train_steps"]
         replay.load_state(state["replay"])
         counters.update(state["counters"])
@@ -169,7 +173,20 @@ def train(
     last_log = last_checkpoint = last_eval = start
     if state is None:
         last_eval = start - 60.0 * config.eval_minutes  # evaluate the untrained network once
-    window = dict(t=start, games=0, simulations=0, selfplay=0.0, network=0.0, drawn=0, finished=0)
+    # Rates count from this session's start (a resumed run's counters hold earlier ones).
+    window = dict(
+        t=start,
+        games=counters["games"],
+        simulations=counters["simulations"],
+        selfplay=0.0,
+        network=0.0,
+        drawn=0,
+        finished=0,
+    )
+    # The last evaluation's duration: the time kept free for the final one, so that
+    # `minutes` bounds the whole session, evaluations included.
+    eval_seconds = 0.0
+    games_at_eval: int | None = None
     bar = _progress_bar(progress, budget)
     last_row: dict[str, Any] = {}
     interrupted = False
@@ -211,11 +228,18 @@ def train(
         )
         loss_sums, loss_count = {}, 0
 
+    def time_left() -> float:
+        return budget - (time.monotonic() - start)
+
     def log_evaluation() -> None:
+        nonlocal eval_seconds, games_at_eval
+        t_eval = time.monotonic()
         counters["evaluations"] += 1
         row = measure_strength(
             evaluate, config, seed=counters["evaluations"], small_board_table=table
         )
+        eval_seconds = time.monotonic() - t_eval
+        games_at_eval = counters["games"]
         row.update(
             seconds=now_seconds(),
             games=counters["games"],
@@ -225,12 +249,20 @@ def train(
         )
         log.write(row)
         last_row.update(row)
+        if echo:
+            line = evaluation_line(row, counters["evaluations"])
+            if bar is not None:
+                bar.write(line)
+            else:
+                print(line, flush=True)
 
     try:
         with _Interrupt() as stop:
-            while time.monotonic() - start < budget and not stop.requested:
+            evaluating = config.eval_minutes > 0
+            while time_left() > (eval_seconds if evaluating else 0.0) and not stop.requested:
                 t0 = time.monotonic()
-                if t0 - last_eval >= 60.0 * config.eval_minutes and config.eval_minutes > 0:
+                due = t0 - last_eval >= 60.0 * config.eval_minutes
+                if evaluating and due and time_left() >= 2 * eval_seconds:
                     stop.in_search = True
                     try:
                         log_evaluation()
@@ -295,7 +327,8 @@ def train(
     if not interrupted:
         if counters["games"] > window["games"] or loss_count:
             log_training()
-        if config.eval_minutes > 0:
+        # The final evaluation, unless nothing was learnt since the last one.
+        if config.eval_minutes > 0 and games_at_eval != counters["games"]:
             try:
                 log_evaluation()
             except KeyboardInterrupt:
@@ -330,6 +363,28 @@ def train(
         export=str(exported) if exported else None,
         parameters=net.num_parameters(),
     )
+
+
+def evaluation_line(row: dict[str, Any], index: int) -> str:
+    """One evaluation as a line a person reads: when, how much play, and the scores."""
+    parts = [
+        f"evaluation {index} at {row['seconds'] / 60:.1f} min",
+        f"{row['games']:,} games, {row['train_steps']:,} steps",
+    ]
+    if row.get("mistakes_raw") is not None:
+        parts.append(
+            f"mistakes on {row['solved_positions']:,} positions: raw {row['mistakes_raw']}, "
+            f"searched {row['mistakes_search']}"
+        )
+    for label in ("raw", "search"):
+        good = row.get(f"pons_good_{label}")
+        if good is not None:
+            parts.append(f"Pons good moves {label} {good:.1%}")
+    depths = sorted(int(k[7:-4]) for k in row if k.startswith("negamax") and k.endswith("_win"))
+    for d in depths:
+        w, dr, lo = (row[f"negamax{d}_{x}"] for x in ("win", "draw", "loss"))
+        parts.append(f"vs negamax:{d} W/D/L {w:.2f}/{dr:.2f}/{lo:.2f}")
+    return "; ".join(parts)
 
 
 def _progress_bar(progress: bool, budget: float) -> Any:
