@@ -32,3 +32,17 @@ def test_tour_notebook_runs_and_draws(tmp_path):
     assert sum("image/png" in d for d in data) >= 2  # the analysis and lengths plots
     text = "".join(o.get("text", "") for o in outputs)
     assert "score: 8 best move: 4" in text and "SimulateResult(games=20000" in text
+
+
+def test_the_committed_tour_is_executed_and_covers_the_whole_job():
+    # Browsed on a forge, the notebook shows its boards, plots and results: every code
+    # cell is committed with its outputs, none an error.
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code and all(c.get("outputs") for c in code), "run the notebook before committing"
+    outputs = [o for c in code for o in c["outputs"]]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    text = "".join(o.get("text", "") for o in outputs)
+    for shown in ("score of a", "Test_L1_R1", "MCTS plays column", "SimulateResult(games="):
+        assert shown in text
+    assert any("train" in c.source and "agents.load" in c.source for c in code)
