@@ -173,16 +173,21 @@ def train(
     last_log = last_checkpoint = last_eval = start
     if state is None:
         last_eval = start - 60.0 * config.eval_minutes  # evaluate the untrained network once
-    # Rates count from this session's start (a resumed run's counters hold earlier ones).
-    window = dict(
-        t=start,
-        games=counters["games"],
-        simulations=counters["simulations"],
-        selfplay=0.0,
-        network=0.0,
-        drawn=0,
-        finished=0,
-    )
+
+    def fresh_window(t: float) -> dict[str, Any]:
+        """The counts a log interval starts from (a resumed run's counters hold
+        earlier sessions' games: rates count from here)."""
+        return dict(
+            t=t,
+            games=counters["games"],
+            simulations=counters["simulations"],
+            selfplay=0.0,
+            network=0.0,
+            drawn=0,
+            finished=0,
+        )
+
+    window = fresh_window(start)
     # The last evaluation's duration: the time kept free for the final one, so that
     # `minutes` bounds the whole session, evaluations included.
     eval_seconds = 0.0
@@ -217,15 +222,7 @@ def train(
             )
         log.write(row)
         last_row.update(row)
-        window.update(
-            t=t,
-            games=counters["games"],
-            simulations=counters["simulations"],
-            selfplay=0.0,
-            network=0.0,
-            drawn=0,
-            finished=0,
-        )
+        window.update(fresh_window(t))
         loss_sums, loss_count = {}, 0
 
     def time_left() -> float:
