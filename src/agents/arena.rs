@@ -66,10 +66,11 @@ pub struct MatchResult {
     pub seats: Vec<Tally>,
     /// Moves played in all games.
     pub moves: u64,
-    /// Per seat of `a`: a hash of the moves of one game played from it, and whether
-    /// another game from it went differently. Two deterministic agents from one
-    /// opening play one game per seat, over and over: [`MatchResult::repeats_one_game`].
-    lines: Vec<Option<u64>>,
+    /// Per seat of `a`: the first game played from it (its index and a hash of its
+    /// moves: the same whatever the thread count), and whether another game from it
+    /// went differently. Two deterministic agents from one opening play one game per
+    /// seat, over and over: [`MatchResult::repeats_one_game`].
+    lines: Vec<Option<(u64, u64)>>,
     varied: Vec<bool>,
 }
 
@@ -84,21 +85,25 @@ impl MatchResult {
         }
     }
 
-    /// Adds the finished `game`, in which `a` sat at `seat`.
-    pub fn record_game(&mut self, seat: usize, game: &Game) {
+    /// Adds the finished game number `index`, in which `a` sat at `seat`.
+    pub fn record_game(&mut self, seat: usize, index: u64, game: &Game) {
         self.record(seat, game.winner(), game.stones_on_board());
         let line = game
             .history()
             .iter()
             .fold(0x5EED_u64, |h, &a| crate::rng::splitmix64(h ^ a as u64));
-        self.note_line(seat, line);
+        self.note_line(seat, (index, line));
     }
 
-    fn note_line(&mut self, seat: usize, line: u64) {
+    fn note_line(&mut self, seat: usize, (index, line): (u64, u64)) {
         match self.lines[seat] {
-            None => self.lines[seat] = Some(line),
-            Some(first) if first != line => self.varied[seat] = true,
-            Some(_) => {}
+            None => self.lines[seat] = Some((index, line)),
+            Some((first, kept)) => {
+                self.varied[seat] |= kept != line;
+                if index < first {
+                    self.lines[seat] = Some((index, line));
+                }
+            }
         }
     }
 
@@ -204,7 +209,7 @@ pub fn play_match(
             }
             let seat = seat_of_a(i, rules.players(), config.swap);
             match play_game(&mut game, &mut wa, &mut wb, seat, config, i, cancel) {
-                Ok(_) => result.record_game(seat, &game),
+                Ok(_) => result.record_game(seat, i, &game),
                 Err(e) => {
                     failure
                         .lock()

@@ -550,7 +550,7 @@ fn play_match_here(
             };
             game.play(action)?;
         }
-        result.record_game(seat_a, &game);
+        result.record_game(seat_a, i, &game);
         if let Some(p) = progress {
             p.call1((i + 1, config.games))?;
         }
