@@ -188,7 +188,11 @@ impl<'a> Envs<'a> {
         if VERSUS && cx.native_opponent() {
             self.native_turns(i, out, cx);
         }
-        self.write_view(i, out, d, cx.mode);
+        if VERSUS {
+            self.write_view(i, out, d, cx.mode);
+        } else {
+            self.write_own_view(i, out, d, cx.mode);
+        }
     }
 
     /// The built-in opponent moves until the agent is to move or the episode ends.
@@ -294,6 +298,20 @@ impl<'a> Envs<'a> {
                 }
             }
         }
+    }
+
+    /// [`Envs::write_view`] in self-play: the side to move's view, no seats.
+    #[inline(always)]
+    fn write_own_view(&mut self, i: usize, out: &mut StepBuffers<'_>, d: &Dims, mode: Autoreset) {
+        let game = &self.games[i];
+        out.obs.write(i, d.obs, game);
+        write_mask(
+            game,
+            self.needs_reset[i],
+            mode,
+            &mut out.mask[i * d.actions..(i + 1) * d.actions],
+        );
+        out.current_player[i] = game.to_move() as i8 + 1;
     }
 
     /// Writes env `i`'s observation (the agent's view), mask and players.
