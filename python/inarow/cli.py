@@ -123,14 +123,12 @@ def _describe(action: int, board: inarow.Board) -> str:
     return f"row {row + 1}, column {col + 1}"
 
 
-def _default_engine(board: inarow.Board) -> str:
+def _default_engine(board: inarow.Board, game: str | None) -> str:
     """The strongest fitting opponent: the solver where it applies, the shipped
     network of a game that has one, else a depth-4 search."""
     if inarow.Solver.supports(board):
         return "solver"
-    if board.rules == inarow.Rules.tic_tac_toe():
-        return "pretrained"
-    return "negamax:4"
+    return "pretrained" if game is not None else "negamax:4"
 
 
 def _opponent(spec: str) -> str:
@@ -142,16 +140,15 @@ def _opponent(spec: str) -> str:
     return spec
 
 
-def _make_agent(spec: str, seed: int | None, game: str = "connect_four"):
-    return inarow.agents.named(spec, seed=seed, game=game)
-
-
 def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     rules = _rules(args)
     board = inarow.Board(**rules)
     human = 1 if args.first == "human" else 2
     engine = args.engine
     agent = None
+    from inarow.pretrained import pretrained_game
+
+    game = pretrained_game(board.rules)
     if args.opponent is not None:
         engine = args.opponent
         if engine.startswith("perfect") and not inarow.Solver.supports(board):
@@ -161,9 +158,6 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                 file=sys.stderr,
             )
             return 2
-        from inarow.pretrained import PRETRAINED  # the networks are named after Rules presets
-
-        game = next((n for n in PRETRAINED if getattr(inarow.Rules, n)() == board.rules), None)
         if engine.startswith("pretrained") and game is None:
             print(
                 "error: pretrained networks exist for Connect Four (7x6, k=4) and "
@@ -171,12 +165,11 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                 file=sys.stderr,
             )
             return 2
-        agent = _make_agent(engine, args.seed, game or "connect_four")
+        agent = inarow.agents.named(engine, seed=args.seed, game=game or "connect_four")
     elif engine == "auto":
-        engine = _default_engine(board)
+        engine = _default_engine(board, game)
         if engine != "solver":
-            game = "tic_tac_toe" if engine == "pretrained" else "connect_four"
-            agent = _make_agent(engine, args.seed, game)
+            agent = inarow.agents.named(engine, seed=args.seed, game=game or "connect_four")
     solver = None
     if engine == "solver":
         if not inarow.Solver.supports(board):

@@ -169,7 +169,9 @@ def _agent_arg(agent: Any, rules: dict) -> Any:
     """An agent, or the agent a name stands for (on these rules, for ``pretrained``)."""
     if not isinstance(agent, str):
         return agent
-    game = "tic_tac_toe" if rules == read_rules("tic_tac_toe").to_dict() else "connect_four"
+    from inarow.pretrained import pretrained_game
+
+    game = pretrained_game(inarow.Rules(**rules)) or "connect_four"
     return inarow.agents.named(agent, game=game)
 
 

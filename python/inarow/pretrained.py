@@ -22,6 +22,13 @@ PRETRAINED = {
     "tic_tac_toe": "tic_tac_toe.npz",
 }
 
+
+def pretrained_game(rules: inarow.Rules) -> str | None:
+    """The game of `PRETRAINED` whose network plays `rules` (named after the
+    `inarow.Rules` presets), if any."""
+    return next((n for n in PRETRAINED if getattr(inarow.Rules, n)() == rules), None)
+
+
 Net = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 

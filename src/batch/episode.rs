@@ -191,7 +191,7 @@ impl<'a> Envs<'a> {
         if VERSUS {
             self.write_view(i, out, d, cx.mode);
         } else {
-            self.write_own_view(i, out, d, cx.mode);
+            self.write_view_as(i, out, d, cx.mode, None);
         }
     }
 
@@ -300,20 +300,6 @@ impl<'a> Envs<'a> {
         }
     }
 
-    /// [`Envs::write_view`] in self-play: the side to move's view, no seats.
-    #[inline(always)]
-    fn write_own_view(&mut self, i: usize, out: &mut StepBuffers<'_>, d: &Dims, mode: Autoreset) {
-        let game = &self.games[i];
-        out.obs.write(i, d.obs, game);
-        write_mask(
-            game,
-            self.needs_reset[i],
-            mode,
-            &mut out.mask[i * d.actions..(i + 1) * d.actions],
-        );
-        out.current_player[i] = game.to_move() as i8 + 1;
-    }
-
     /// Writes env `i`'s observation (the agent's view), mask and players.
     pub(super) fn write_view(
         &mut self,
@@ -322,8 +308,22 @@ impl<'a> Envs<'a> {
         d: &Dims,
         mode: Autoreset,
     ) {
-        let game = &self.games[i];
         let seat = self.versus.as_ref().map(|r| r.seats[i] as usize);
+        self.write_view_as(i, out, d, mode, seat);
+    }
+
+    /// [`Envs::write_view`] from `seat`'s view (`None`: the side to move's, as in
+    /// self-play, which so never looks for seats).
+    #[inline(always)]
+    fn write_view_as(
+        &mut self,
+        i: usize,
+        out: &mut StepBuffers<'_>,
+        d: &Dims,
+        mode: Autoreset,
+        seat: Option<usize>,
+    ) {
+        let game = &self.games[i];
         out.obs.write_as(i, d.obs, game, seat);
         write_mask(
             game,
