@@ -99,6 +99,7 @@ mod choice;
 mod config;
 mod deadline;
 mod error;
+pub mod free;
 mod geometry;
 mod jobs;
 #[cfg(test)]
