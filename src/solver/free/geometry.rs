@@ -36,8 +36,10 @@ pub(crate) struct Geometry {
     pub steps: [u32; 4],
     /// The first cells of the lines along each direction.
     pub starts: [u64; 4],
-    /// Every line, as its cells.
+    /// Every line, as its cells, direction by direction.
     pub lines: Vec<u64>,
+    /// The direction of each line (0..4, the order of `steps`).
+    pub line_directions: Vec<u8>,
     /// The board's symmetries (the identity first): `map[s][cell]` is the cell's
     /// image as a one-bit set.
     pub map: Vec<[u64; MAX_FREE_CELLS]>,
@@ -74,6 +76,7 @@ impl Geometry {
         let mut steps = [0u32; 4];
         let mut starts = [0u64; 4];
         let mut lines = Vec::new();
+        let mut line_directions = Vec::new();
         let kk = k as i64;
         for (d, &(dr, dc)) in deltas.iter().enumerate() {
             steps[d] = (dr * w + dc) as u32;
@@ -87,6 +90,7 @@ impl Geometry {
                     lines.push((0..kk).fold(0u64, |m, i| {
                         m | 1 << ((r + dr * i) * w + c + dc * i)
                     }));
+                    line_directions.push(d as u8);
                 }
             }
         }
@@ -100,6 +104,7 @@ impl Geometry {
             steps,
             starts,
             lines,
+            line_directions,
             map,
             inverse,
         })

@@ -52,6 +52,7 @@
 //! Measured figures: BENCHMARKS.md, "Free-placement solver".
 
 mod geometry;
+mod pairing;
 mod position;
 mod search;
 mod solver;

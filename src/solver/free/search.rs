@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::super::deadline::Deadline;
 use super::geometry::Geometry;
+use super::pairing::{defender_pairs, MAX_PAIRED_LINES};
 use super::table::{Bounds, Table};
 
 /// A position under every symmetry of the board at once (index 0: as it is), so
@@ -77,6 +78,9 @@ fn image(geo: &Geometry, s: usize, cells: u64) -> u64 {
 const OWN_WEIGHT: [u32; 8] = [1, 4, 16, 64, 256, 1024, 4096, 16384];
 const BLOCK_WEIGHT: [u32; 8] = [0, 3, 12, 48, 192, 768, 3072, 12288];
 
+/// Shortest line for which nodes look for pairing strategies.
+const PAIRING_MIN_K: usize = 4;
+
 /// Nodes between two looks at the stop flags.
 const POLL_NODES: u64 = 1024;
 
@@ -92,6 +96,8 @@ pub(super) struct Search<'a> {
     /// A stop flag, the deadline or the budget ended the search; its values are
     /// then meaningless.
     pub aborted: bool,
+    /// Whether nodes look for pairing strategies (long lines, few of them).
+    pairings: bool,
 }
 
 impl<'a> Search<'a> {
@@ -104,6 +110,7 @@ impl<'a> Search<'a> {
             budget: u64::MAX,
             nodes: 0,
             aborted: false,
+            pairings: geo.k >= PAIRING_MIN_K && geo.lines.len() <= MAX_PAIRED_LINES,
         }
     }
 
@@ -173,7 +180,15 @@ impl<'a> Search<'a> {
         }
         let mine_open = g.open_cells(opponent);
         let theirs_open = g.open_cells(current);
-        let (min, max) = self.static_bounds(moves, mine_open, theirs_open);
+        let (mut min, mut max) = self.static_bounds(moves, mine_open, theirs_open);
+        if self.pairings {
+            if max > 0 && beta > 0 && defender_pairs(g, opponent, empty) {
+                max = 0;
+            }
+            if min < 0 && alpha < 0 && defender_pairs(g, current, empty) {
+                min = 0;
+            }
+        }
         if alpha < min {
             alpha = min;
             if alpha >= beta {

@@ -304,8 +304,10 @@ impl FreeSolver {
             .as_ref()
             .is_some_and(|g| (g.width, g.height, g.k) == (pos.width, pos.height, pos.k));
         if !same {
+            if self.geometry.is_some() {
+                self.table.clear();
+            }
             self.geometry = Some(Geometry::new(pos.width, pos.height, pos.k)?);
-            self.table.clear();
         }
         Ok(())
     }
