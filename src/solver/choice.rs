@@ -32,7 +32,7 @@ impl MoveValue {
 /// The answer of [`Solver::best_move_within`](super::Solver::best_move_within).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimedMove {
-    /// The chosen column.
+    /// The chosen action: a column, or a cell `row * width + col` without gravity.
     pub column: usize,
     /// Per column what was proven (`None`: a full column).
     pub moves: Vec<Option<MoveValue>>,

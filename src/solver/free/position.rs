@@ -2,13 +2,13 @@
 //! and the shape they lie on.
 
 use super::super::error::SolveError;
-use super::geometry::Geometry;
+use super::geometry::{Geometry, MAX_FREE_CELLS};
 use crate::game::{validate_cells, Game};
 use crate::layout::Layout;
 use crate::rules::Rules;
 
 /// A position of a 2-player free-placement k-in-a-row game (tic-tac-toe, m,n,k
-/// games) on at most [`MAX_FREE_CELLS`](super::MAX_FREE_CELLS) cells.
+/// games) on at most [`MAX_FREE_CELLS`] cells.
 ///
 /// Cell `row * width + col` (row 0 the top row) is bit `row * width + col` of
 /// `current` (the side to move's stones) and `mask` (all stones). Built only by
@@ -41,7 +41,7 @@ impl FreePosition {
     }
 
     /// Whether the free-placement solver handles `rules`: 2 players, no gravity,
-    /// at most [`MAX_FREE_CELLS`](super::MAX_FREE_CELLS) cells; otherwise [`SolveError::Unsupported`]
+    /// at most [`MAX_FREE_CELLS`] cells; otherwise [`SolveError::Unsupported`]
     /// saying why.
     pub fn check_rules(rules: &Rules) -> Result<(), SolveError> {
         if rules.players() != 2 || rules.gravity() {
@@ -50,6 +50,15 @@ impl FreePosition {
                  gravity={}",
                 rules.players(),
                 if rules.gravity() { "True" } else { "False" }
+            )));
+        }
+        let cells = rules.width() * rules.height();
+        if cells > MAX_FREE_CELLS {
+            return Err(SolveError::Unsupported(format!(
+                "the solver covers gravity=False boards of at most {MAX_FREE_CELLS} cells (one \
+                 word), got width={}, height={}: {cells} cells",
+                rules.width(),
+                rules.height()
             )));
         }
         Geometry::new(rules.width(), rules.height(), rules.k()).map(|_| ())

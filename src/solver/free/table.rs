@@ -21,24 +21,33 @@ pub(super) struct Bounds {
     pub best: u8,
 }
 
-/// A table of `2^n` slots, replaced always.
+/// A table of `2^n` slots, replaced always. It starts small and grows (by
+/// fours, keeping its entries) as the searches store more positions than it
+/// has slots, up to its size: a small search never touches the memory of a
+/// large table.
 pub(super) struct Table {
     slots: Vec<Slot>,
+    /// Most slots the table may grow to.
+    most: usize,
+    /// Positions stored since the table last grew or was emptied.
+    stores: usize,
 }
+
+/// Slots of a new or emptied table (1.5 MiB).
+const FIRST_SLOTS: usize = 1 << 16;
 
 impl Table {
     /// A table of at most `bytes` (rounded down to a power of two slots, at least
-    /// one). Fails with [`SolveError::OutOfMemory`] if it cannot be allocated.
+    /// one). Fails with [`SolveError::OutOfMemory`] if its first slots cannot be
+    /// allocated.
     pub fn new(bytes: usize) -> Result<Table, SolveError> {
         let wanted = (bytes / std::mem::size_of::<Slot>()).max(1);
-        let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(len).map_err(|e| {
-            SolveError::OutOfMemory(format!("free-placement table of {len} slots: {e}"))
-        })?;
-        // Zeroed memory: the pages are taken as the search fills them.
-        slots.resize(len, [0; 3]);
-        Ok(Table { slots })
+        let most = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        Ok(Table {
+            slots: zeroed(most.min(FIRST_SLOTS))?,
+            most,
+            stores: 0,
+        })
     }
 
     #[inline(always)]
@@ -64,6 +73,10 @@ impl Table {
     /// Stores `bounds` for the canonical position `(mask, current)`.
     #[inline]
     pub fn put(&mut self, mask: u64, current: u64, bounds: Bounds) {
+        self.stores += 1;
+        if self.stores > self.slots.len() && self.slots.len() < self.most {
+            self.grow();
+        }
         let i = self.index(mask, current);
         let data = (bounds.lower + OFFSET) as u64
             | ((bounds.upper + OFFSET) as u64) << 8
@@ -71,13 +84,46 @@ impl Table {
         self.slots[i] = [mask, current, data];
     }
 
-    /// Empties every slot.
-    pub fn clear(&mut self) {
-        self.slots.fill([0; 3]);
+    /// Four times the slots, the entries moved over; left as it is if the memory
+    /// cannot be had.
+    fn grow(&mut self) {
+        let Ok(bigger) = zeroed(self.most.min(self.slots.len() * 4)) else {
+            self.most = self.slots.len();
+            return;
+        };
+        let old = std::mem::replace(&mut self.slots, bigger);
+        for slot in old.into_iter().filter(|s| s[2] != 0) {
+            let i = self.index(slot[0], slot[1]);
+            self.slots[i] = slot;
+        }
+        self.stores = 0;
     }
 
-    /// The table's size in bytes.
-    pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>()
+    /// Empties the table, back to its first size.
+    pub fn clear(&mut self) {
+        let first = self.most.min(FIRST_SLOTS);
+        if self.slots.len() == first {
+            self.slots.fill([0; 3]);
+        } else if let Ok(fresh) = zeroed(first) {
+            self.slots = fresh;
+        } else {
+            self.slots.fill([0; 3]);
+        }
+        self.stores = 0;
     }
+
+    /// The most memory the table may take, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.most * std::mem::size_of::<Slot>()
+    }
+}
+
+/// `len` empty slots, or [`SolveError::OutOfMemory`].
+fn zeroed(len: usize) -> Result<Vec<Slot>, SolveError> {
+    let mut slots = Vec::new();
+    slots
+        .try_reserve_exact(len)
+        .map_err(|e| SolveError::OutOfMemory(format!("free-placement table of {len} slots: {e}")))?;
+    slots.resize(len, [0; 3]);
+    Ok(slots)
 }
