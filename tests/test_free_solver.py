@@ -4,10 +4,10 @@ import itertools
 
 import numpy as np
 import pytest
+from test_interrupts import cancel_in_background, land
 
 import inarow
 from inarow import agents, evaluate
-from test_interrupts import cancel_in_background, land
 
 TTT = inarow.Rules.tic_tac_toe()
 # 7x7, k = 5: a search that runs for minutes at least.

@@ -87,9 +87,7 @@ impl Geometry {
                         continue;
                     }
                     starts[d] |= 1 << (r * w + c);
-                    lines.push((0..kk).fold(0u64, |m, i| {
-                        m | 1 << ((r + dr * i) * w + c + dc * i)
-                    }));
+                    lines.push((0..kk).fold(0u64, |m, i| m | 1 << ((r + dr * i) * w + c + dc * i)));
                     line_directions.push(d as u8);
                 }
             }
@@ -214,30 +212,35 @@ fn runs(stones: u64, step: u32, k: usize) -> u64 {
     m
 }
 
+/// The image of cell `(r, c)` of a `w` x `h` board under symmetry `s`: 0
+/// identity, 1 left-right mirror, 2 top-bottom mirror, 3 half turn, and on a
+/// square 4 transpose, 5 and 6 quarter turns, 7 anti-transpose.
+fn image_of(s: usize, r: usize, c: usize, w: usize, h: usize) -> (usize, usize) {
+    match s {
+        0 => (r, c),
+        1 => (r, w - 1 - c),
+        2 => (h - 1 - r, c),
+        3 => (h - 1 - r, w - 1 - c),
+        4 => (c, r),
+        5 => (w - 1 - c, r),
+        6 => (c, w - 1 - r),
+        _ => (w - 1 - c, w - 1 - r),
+    }
+}
+
 /// The symmetries of a `width` x `height` board: the 8 of the square's dihedral
 /// group, or the 4 of a rectangle's (identity, two mirrors, half turn).
 fn symmetries(width: usize, height: usize) -> (Vec<[u64; MAX_FREE_CELLS]>, Vec<[u8; 64]>) {
     let (w, h) = (width, height);
-    let mut images: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
-        Box::new(|r, c| (r, c)),
-        Box::new(move |r, c| (r, w - 1 - c)),
-        Box::new(move |r, c| (h - 1 - r, c)),
-        Box::new(move |r, c| (h - 1 - r, w - 1 - c)),
-    ];
-    if w == h {
-        images.push(Box::new(|r, c| (c, r)));
-        images.push(Box::new(move |r, c| (w - 1 - c, r)));
-        images.push(Box::new(move |r, c| (c, w - 1 - r)));
-        images.push(Box::new(move |r, c| (w - 1 - c, w - 1 - r)));
-    }
+    let count = if w == h { 8 } else { 4 };
     let mut map = Vec::new();
     let mut inverse = Vec::new();
-    for image in &images {
+    for s in 0..count {
         let mut to = [0u64; MAX_FREE_CELLS];
         let mut back = [0u8; MAX_FREE_CELLS];
         for r in 0..h {
             for c in 0..w {
-                let (ir, ic) = image(r, c);
+                let (ir, ic) = image_of(s, r, c, w, h);
                 let (from, onto) = (r * w + c, ir * w + ic);
                 to[from] = 1 << onto;
                 back[onto] = from as u8;

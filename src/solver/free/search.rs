@@ -222,7 +222,14 @@ impl<'a> Search<'a> {
             order[0] = threats.trailing_zeros() as u8;
             1
         } else {
-            self.order_moves(current, opponent, empty, mine_open | theirs_open, table_move, &mut order)
+            self.order_moves(
+                current,
+                opponent,
+                empty,
+                mine_open | theirs_open,
+                table_move,
+                &mut order,
+            )
         };
         let alpha_in = alpha;
         let mut best = i32::MIN;

@@ -121,9 +121,9 @@ impl Table {
 /// `len` empty slots, or [`SolveError::OutOfMemory`].
 fn zeroed(len: usize) -> Result<Vec<Slot>, SolveError> {
     let mut slots = Vec::new();
-    slots
-        .try_reserve_exact(len)
-        .map_err(|e| SolveError::OutOfMemory(format!("free-placement table of {len} slots: {e}")))?;
+    slots.try_reserve_exact(len).map_err(|e| {
+        SolveError::OutOfMemory(format!("free-placement table of {len} slots: {e}"))
+    })?;
     slots.resize(len, [0; 3]);
     Ok(slots)
 }

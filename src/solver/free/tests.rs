@@ -56,9 +56,12 @@ impl Reference {
         if moves == n {
             return 0;
         }
-        let key = cells.iter().enumerate().fold((0u64, 0u64), |(a, b), (i, &c)| {
-            (a | u64::from(c == 1) << i, b | u64::from(c == 2) << i)
-        });
+        let key = cells
+            .iter()
+            .enumerate()
+            .fold((0u64, 0u64), |(a, b), (i, &c)| {
+                (a | u64::from(c == 1) << i, b | u64::from(c == 2) << i)
+            });
         if let Some(&v) = self.memo.get(&key) {
             return v;
         }
@@ -147,12 +150,7 @@ fn positions(
 
 /// The solver's exact and weak scores and its analysis equal the reference's
 /// on `positions`.
-fn agrees_with_reference(
-    width: usize,
-    height: usize,
-    k: usize,
-    samples: Option<(usize, usize)>,
-) {
+fn agrees_with_reference(width: usize, height: usize, k: usize, samples: Option<(usize, usize)>) {
     let mut reference = Reference::new(width, height, k);
     let mut s = solver();
     let cancel = no();
@@ -199,7 +197,14 @@ fn four_by_four_k4_random_positions_match_the_reference() {
 
 #[test]
 fn other_shapes_and_k_match_the_reference() {
-    for (w, h, k) in [(3, 3, 2), (2, 5, 2), (5, 2, 3), (3, 4, 4), (1, 6, 3), (3, 3, 1)] {
+    for (w, h, k) in [
+        (3, 3, 2),
+        (2, 5, 2),
+        (5, 2, 3),
+        (3, 4, 4),
+        (1, 6, 3),
+        (3, 3, 1),
+    ] {
         agrees_with_reference(w, h, k, Some((40, 0)));
     }
     // Long lines, where pairing strategies prove draws.
@@ -245,7 +250,11 @@ fn a_parent_scores_its_best_child_negated() {
             }
             let value = s.solve(&pos, false, &cancel).unwrap();
             let best = s.analyze(&pos, false, &cancel).unwrap();
-            assert_eq!(best.iter().flatten().max().copied(), Some(value), "{cells:?} at {moves}");
+            assert_eq!(
+                best.iter().flatten().max().copied(),
+                Some(value),
+                "{cells:?} at {moves}"
+            );
             let chosen = s.best_move(&pos, &cancel).unwrap();
             assert_eq!(best[chosen], Some(value), "{cells:?}");
         }
