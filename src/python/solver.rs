@@ -141,15 +141,24 @@ impl Solver {
     fn run<T: Send>(
         &self,
         py: Python<'_>,
+        game: &Game,
         work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
     ) -> PyResult<T> {
-        let book = if self.book { shipped_book(py) } else { None };
+        // Only gravity games read the book: a free-placement call never loads it.
+        let gravity = game.rules().gravity();
+        let book = if self.book && gravity {
+            shipped_book(py)
+        } else {
+            None
+        };
         let call = self.register();
         let token = &call.token;
         let _turn = self.wait_turn(py, token)?;
         let mut guard = self.lock_core();
         let core: &mut CoreSolver = &mut guard;
-        core.set_book(book);
+        if gravity {
+            core.set_book(book);
+        }
         let quick = py.detach(|| {
             core.set_node_limit(Some(INLINE_NODES));
             let r = work(core, token.flag());
@@ -247,7 +256,7 @@ impl Solver {
     ) -> PyResult<i32> {
         let weak = weak_arg(weak)?;
         let game = game_of(board)?;
-        self.run(py, |s, c| s.solve_game(&game, weak, c))
+        self.run(py, &game, |s, c| s.solve_game(&game, weak, c))
     }
 
     /// The score of each action for the player who plays it (None where illegal,
@@ -262,7 +271,7 @@ impl Solver {
     ) -> PyResult<Vec<Option<i32>>> {
         let weak = weak_arg(weak)?;
         let game = game_of(board)?;
-        self.run(py, |s, c| s.analyze_game(&game, weak, c))
+        self.run(py, &game, |s, c| s.analyze_game(&game, weak, c))
     }
 
     /// An optimal action: never a worse win/draw/loss outcome than another move;
@@ -283,13 +292,15 @@ impl Solver {
         let budget = time_limit.map(time_limit_arg).transpose()?.flatten();
         let game = game_of(board)?;
         match (time_limit, budget) {
-            (None, _) => self.run(py, |s, c| Ok(s.best_move_game(&game, None, c)?.column)),
+            (None, _) => self.run(py, &game, |s, c| {
+                Ok(s.best_move_game(&game, None, c)?.column)
+            }),
             (Some(_), budget) => {
                 let deadline = match budget {
                     Some(b) => Deadline::after(b),
                     None => Deadline::never(),
                 };
-                self.run(py, |s, c| {
+                self.run(py, &game, |s, c| {
                     Ok(s.best_move_game(&game, Some(&deadline), c)?.column)
                 })
             }
