@@ -220,20 +220,26 @@ fn outcome(width: usize, height: usize, k: usize) -> i32 {
 }
 
 #[test]
-fn published_values_of_small_games() {
+fn published_values() {
     assert_eq!(outcome(3, 3, 3), 0);
-    assert_eq!(outcome(4, 3, 3), 1);
-    assert_eq!(outcome(3, 4, 3), 1);
-    assert_eq!(outcome(4, 4, 3), 1);
+    // Every m,n,3 with m >= 4, n >= 3 is a first-player win.
+    for (m, n) in [(4, 3), (3, 4), (4, 4), (5, 3), (5, 5), (6, 4), (6, 6)] {
+        assert_eq!(outcome(m, n, 3), 1, "{m},{n},3");
+    }
     assert_eq!(outcome(4, 4, 4), 0);
+    assert_eq!(outcome(5, 5, 4), 0);
+    // k,k,k is a draw for k >= 5.
+    assert_eq!(outcome(5, 5, 5), 0);
+    assert_eq!(outcome(6, 6, 6), 0);
+    assert_eq!(outcome(7, 7, 7), 0);
+    assert_eq!(outcome(8, 8, 8), 0);
 }
 
 #[test]
-#[ignore = "seconds in a debug build: run with --ignored, or as scripts/atlas.py"]
-fn published_values_of_larger_games() {
-    assert_eq!(outcome(5, 5, 4), 0);
-    assert_eq!(outcome(5, 5, 5), 0);
-    assert_eq!(outcome(6, 6, 6), 0);
+fn six_by_six_values_of_the_atlas() {
+    let pos = FreePosition::new(6, 6, 4).unwrap();
+    assert_eq!(solver().solve(&pos, false, &no()).unwrap(), 13);
+    assert_eq!(outcome(6, 6, 5), 0);
 }
 
 #[test]
