@@ -124,13 +124,15 @@ impl<'a> Search<'a> {
         }
         (min, max) = (min.max(lo), max.min(hi));
         while min < max && !self.aborted {
-            // Probes near 0 first: draws are common, and small windows cheap.
-            let mut med = min + (max - min) / 2;
-            if med <= 0 && min / 2 < med {
-                med = min / 2;
-            } else if med >= 0 && max / 2 > med {
-                med = max / 2;
-            }
+            // The sign first (is it a win? a loss?): draws are common, and the
+            // probes far from 0 cost the most; then halving.
+            let med = if min <= 0 && max >= 1 {
+                0
+            } else if min <= -1 && max >= 0 {
+                -1
+            } else {
+                min + (max - min) / 2
+            };
             let r = self.negamax(node, med, med + 1);
             if r <= med {
                 max = if weak { r.max(-1) } else { r };
