@@ -15,7 +15,22 @@ pub(super) const MAX_PAIRED_LINES: usize = 128;
 
 /// Whether a greedy pairing of the `empty` cells covers every line open to the
 /// attacker (free of `defender`'s stones), so that the attacker cannot make a line.
+/// A first pass prefers cells shared with the lines along the same direction
+/// (one pair can cover overlapping lines); for `k >= 5` a second pass takes the
+/// cells on the fewest open lines (7x5, k = 5: 1.17M -> 0.58M nodes; at k = 4 it
+/// rarely finds a pairing the first missed and costs more than it saves).
 pub(super) fn defender_pairs(geo: &Geometry, defender: u64, empty: u64) -> bool {
+    greedy_pairs(geo, defender, empty, 2)
+        || (geo.k >= SECOND_PASS_MIN_K && greedy_pairs(geo, defender, empty, 0))
+}
+
+/// Shortest line for which a failed first pass is followed by a second.
+const SECOND_PASS_MIN_K: usize = 5;
+
+/// One greedy pass: each open line, the most constrained first, takes the two of
+/// its unpaired cells on the fewest open lines across, counting each open line
+/// along its own direction `along_bonus` times in its favour.
+fn greedy_pairs(geo: &Geometry, defender: u64, empty: u64, along_bonus: i32) -> bool {
     let mut open = [0u64; MAX_PAIRED_LINES];
     let mut direction = [0u8; MAX_PAIRED_LINES];
     let mut count = 0;
@@ -57,13 +72,12 @@ pub(super) fn defender_pairs(geo: &Geometry, defender: u64, empty: u64) -> bool 
         if cells.count_ones() < 2 {
             return false;
         }
-        // The two cells on the fewest open lines across, the most along.
         let mut picks = [(i32::MAX, 0u64); 2];
         while cells != 0 {
             let c = cells.trailing_zeros() as usize;
             cells &= cells - 1;
             let all: i32 = (0..4).map(|e| through[e][c] as i32).sum();
-            let cost = all - 2 * through[d][c] as i32;
+            let cost = all - along_bonus * through[d][c] as i32;
             if cost < picks[0].0 {
                 picks[1] = picks[0];
                 picks[0] = (cost, 1 << c);
