@@ -143,6 +143,18 @@ impl FreeSolver {
         }
         let order = centre_first(pos.width, pos.height);
         let mut moves = self.known_values(pos);
+        let wins_at_once = order
+            .iter()
+            .copied()
+            .find(|&c| moves[c].is_some_and(|m| m.lo == 1));
+        if let Some(column) = wins_at_once {
+            // The soonest win there is, nearest the centre: nothing to search.
+            return Ok(TimedMove {
+                column,
+                moves,
+                complete: true,
+            });
+        }
         if moves.iter().flatten().all(|m| m.exact.is_some()) {
             return Ok(TimedMove::choose_in(moves, true, &order));
         }
@@ -195,8 +207,8 @@ impl FreeSolver {
         Ok(TimedMove::choose_in(moves, true, &order))
     }
 
-    /// Each move's value known without a search: immediate wins, and the moves
-    /// after which the opponent wins at once.
+    /// Each move's value known without a search: immediate wins, the moves
+    /// after which the opponent wins at once, and the last empty cell (a draw).
     fn known_values(&self, pos: &FreePosition) -> Vec<Option<MoveValue>> {
         let g = self.geometry.as_ref().expect("shape set");
         let n = g.cells;
@@ -213,15 +225,9 @@ impl FreeSolver {
             let bit = 1u64 << cell;
             *slot = Some(if wins & bit != 0 {
                 MoveValue::proven(1, Some((n + 1 - moves) / 2))
-            } else if wins == 0 && threats & !bit != 0 {
+            } else if threats & !bit != 0 {
+                // The opponent wins with its next stone.
                 MoveValue::proven(-1, Some(-(n - moves) / 2))
-            } else if wins != 0 {
-                // An immediate win elsewhere is better: this move need not be searched.
-                MoveValue {
-                    lo: -1,
-                    hi: 1,
-                    exact: None,
-                }
             } else if empty.count_ones() == 1 {
                 MoveValue::proven(0, Some(0))
             } else {
@@ -231,14 +237,6 @@ impl FreeSolver {
                     exact: None,
                 }
             });
-        }
-        if wins != 0 {
-            // The soonest win there is: the other moves are never chosen.
-            for (cell, slot) in out.iter_mut().enumerate() {
-                if slot.is_some() && wins >> cell & 1 == 0 {
-                    *slot = Some(MoveValue::proven(-1, Some(-(n - moves) / 2)));
-                }
-            }
         }
         out
     }

@@ -263,6 +263,10 @@ fn a_parent_scores_its_best_child_negated() {
             );
             let chosen = s.best_move(&pos, &cancel).unwrap();
             assert_eq!(best[chosen], Some(value), "{cells:?}");
+            let never = super::super::Deadline::never();
+            let timed = s.best_move_within(&pos, Some(&never), &cancel).unwrap();
+            assert!(timed.complete);
+            assert_eq!(best[timed.column], Some(value), "{cells:?}");
         }
     }
 }
@@ -278,6 +282,19 @@ fn positions_that_are_over() {
     assert_eq!(s.solve(&won, true, &cancel).unwrap(), -1);
     assert_eq!(s.analyze(&won, false, &cancel).unwrap(), vec![None; 9]);
     assert!(s.best_move(&won, &cancel).is_err());
+}
+
+#[test]
+fn an_immediate_win_is_played_at_once() {
+    let mut s = solver();
+    // X on 0 and 1, O on 3 and 4: X completes the top row on 2; O threatens 5.
+    let pos = FreePosition::from_moves(3, 3, 3, &[0, 3, 1, 4]).unwrap();
+    let timed = s.best_move_within(&pos, None, &no()).unwrap();
+    assert_eq!((timed.column, timed.complete), (2, true));
+    assert_eq!(s.nodes(), 0);
+    // O to move must block 2 (X threatens it) and cannot win: every other move loses.
+    let pos = FreePosition::from_moves(3, 3, 3, &[0, 3, 1]).unwrap();
+    assert_eq!(s.best_move(&pos, &no()).unwrap(), 2);
 }
 
 #[test]
