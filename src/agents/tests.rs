@@ -257,7 +257,7 @@ fn the_perfect_agent_always_plays_a_best_score_by_brute_force() {
 fn the_perfect_agent_refuses_rules_beyond_the_solver() {
     for rules in [
         Rules::new(7, 6, 4, 3, true).unwrap(),
-        Rules::tic_tac_toe(),
+        Rules::new(9, 8, 5, 2, false).unwrap(),
         Rules::new(8, 8, 4, 2, true).unwrap(),
     ] {
         let agent = Agent::Perfect {
@@ -270,6 +270,27 @@ fn the_perfect_agent_refuses_rules_beyond_the_solver() {
         assert!(matches!(r, Err(AgentError::Unsupported(_))), "{r:?}");
         assert!(agent.check_rules(&rules).is_err());
     }
+}
+
+#[test]
+fn the_perfect_agent_wins_and_blocks_on_free_boards() {
+    let agent = Agent::Perfect {
+        temperature: 0.0,
+        tt_bytes: 1 << 20,
+        threads: 1,
+    };
+    let mut worker = AgentWorker::new(agent);
+    let mut rng = Rng::new(0, 0);
+    // X on 0 and 1, O on 3 and 4, X to move: the top row wins on 2.
+    let game = Game::from_actions(Rules::tic_tac_toe(), &[0, 3, 1, 4]).unwrap();
+    assert_eq!(worker.choose(&game, &mut rng, &no_cancel()), Ok(2));
+    // O to move blocks the top row.
+    let game = Game::from_actions(Rules::tic_tac_toe(), &[0, 3, 1]).unwrap();
+    assert_eq!(worker.choose(&game, &mut rng, &no_cancel()), Ok(2));
+    // The same cells under gravity are another game: no cache mix-up.
+    let gravity = Rules::new(3, 3, 3, 2, true).unwrap();
+    let game = Game::from_actions(gravity, &[0, 1, 0]).unwrap();
+    assert_eq!(worker.choose(&game, &mut rng, &no_cancel()), Ok(0));
 }
 
 #[test]

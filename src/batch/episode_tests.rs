@@ -258,5 +258,8 @@ fn impossible_seats_are_refused() {
         seat: AgentSeat::Fixed(0),
     };
     assert!(perfect.check(&Rules::connect_four()).is_ok());
-    assert!(perfect.check(&ttt).is_err());
+    assert!(perfect.check(&ttt).is_ok());
+    assert!(perfect
+        .check(&Rules::new(9, 8, 5, 2, false).unwrap())
+        .is_err());
 }

@@ -244,7 +244,9 @@ impl Solver {
 
     /// The exact score of `board` for the side to move (Pons' convention: 0 draw,
     /// positive = the side to move wins, larger = sooner; on 7x6 -18..=18); with
-    /// `weak=True` only its sign. A finished game: the side to move has lost, scored
+    /// `weak=True` only its sign. On `N = width * height` cells, with or without
+    /// gravity, a win whose winning stone is the (m+1)-th stone on the board scores
+    /// `(N + 1 - m) // 2`; a loss the opponent's win negated. A finished game: the side to move has lost, scored
     /// as the winner's score one ply earlier, negated (-1 when weak); a full board 0.
     /// The board is never modified.
     #[pyo3(signature = (board, weak=None), text_signature = "($self, board, weak=False)")]

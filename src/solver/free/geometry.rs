@@ -230,7 +230,10 @@ fn image_of(s: usize, r: usize, c: usize, w: usize, h: usize) -> (usize, usize) 
 
 /// The symmetries of a `width` x `height` board: the 8 of the square's dihedral
 /// group, or the 4 of a rectangle's (identity, two mirrors, half turn).
-fn symmetries(width: usize, height: usize) -> (Vec<[u64; MAX_FREE_CELLS]>, Vec<[u8; 64]>) {
+fn symmetries(
+    width: usize,
+    height: usize,
+) -> (Vec<[u64; MAX_FREE_CELLS]>, Vec<[u8; MAX_FREE_CELLS]>) {
     let (w, h) = (width, height);
     let count = if w == h { 8 } else { 4 };
     let mut map = Vec::new();

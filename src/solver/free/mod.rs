@@ -26,21 +26,24 @@
 //! # Limits
 //!
 //! Two players, no gravity, `width * height <= 64` (every board up to 8x8), any
-//! `k >= 1`. How long a search takes grows quickly with the empty cells: every
-//! board of at most 25 cells solves in seconds, 6x6 with `k = 4` or `5` in the
-//! times BENCHMARKS.md lists; larger boards may not finish (`cancel` stops them).
+//! `k >= 1`: one word per stone set. How long a search takes grows quickly with
+//! the empty cells: every m,n,k game with m, n, k <= 6 solves from the empty board
+//! in under a second (6,6,5 the slowest), 7,6,5 in about a minute and a half;
+//! larger boards may not finish (`cancel` and deadlines stop them).
 //!
 //! # Techniques
 //!
 //! * One word per stone set, cell `row * width + col` at bit `row * width + col`;
 //!   line tests are shift-ands kept at the starts of real lines.
-//! * Negamax alpha-beta, fail-soft; null-window probes bisect the score,
-//!   nearest 0 first.
+//! * Negamax alpha-beta, fail-soft; null-window probes settle the sign first (0,
+//!   then -1), then halve the range.
 //! * An immediate win ends the node; two open threats of the opponent lose; one
 //!   is the only move (a forced block).
 //! * Static bounds: the earliest stone either side can still win with, from the
 //!   stones each has and whether any line is still open to it (no open line for
 //!   either side: a draw without a search).
+//! * Pairing strategies (k >= 4): a greedy pairing of the empty cells that holds
+//!   a pair in every line still open to one side proves that side cannot win.
 //! * Dead cells (on no line either side can still make) are all one move, a pass:
 //!   one of them is searched, last.
 //! * A transposition table of lower and upper bounds keyed on the canonical form

@@ -141,7 +141,8 @@ impl FreePosition {
 
     /// Places a stone of the side to move on `cell` (`row * width + col`). Errors
     /// (position unchanged): [`SolveError::GameOver`] once the game is over,
-    /// [`SolveError::IllegalMove`] for a cell out of range or taken.
+    /// [`SolveError::IllegalMove`] for a cell out of range or taken. Builds the
+    /// board's lines for the test: for setting positions up, not for searches.
     pub fn play(&mut self, cell: usize) -> Result<(), SolveError> {
         if self.is_over() {
             return Err(SolveError::GameOver("the game is already over".into()));
