@@ -18,6 +18,13 @@ impl Solver {
     /// whose layout fits one word (`width * (height + 1) <= 64`), without gravity
     /// one of at most 64 cells; otherwise [`SolveError::Unsupported`] saying why.
     pub fn check_rules(rules: &Rules) -> Result<(), SolveError> {
+        if rules.players() != 2 {
+            return Err(SolveError::Unsupported(format!(
+                "the solver covers 2 players (with gravity width * (height + 1) <= 64, \
+                 without gravity at most 64 cells), got players={}",
+                rules.players()
+            )));
+        }
         if rules.gravity() {
             Position::check_rules(rules)
         } else {
