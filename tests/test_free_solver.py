@@ -10,8 +10,8 @@ import inarow
 from inarow import agents, evaluate
 
 TTT = inarow.Rules.tic_tac_toe()
-# 7x7, k = 5: a search that runs for minutes at least.
-HARD = inarow.Board(7, 7, 5, gravity=False)
+# 8x8, k = 5: a search that runs for minutes at least.
+HARD = inarow.Board(8, 8, 5, gravity=False)
 
 
 @pytest.fixture(scope="module")

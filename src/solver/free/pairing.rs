@@ -4,94 +4,81 @@
 //! attacker (free of the defender's stones) contains both cells of a pair, the
 //! defender draws at least: whenever the attacker takes a cell of a pair, the
 //! defender takes the other, and a stone of the defender anywhere else only
-//! blocks more. So the attacker cannot win, whoever is to move. Finding a
-//! pairing is a matching problem; a greedy pass finds many (it may miss one
-//! that exists, never claims one that does not).
+//! blocks more. So the attacker cannot win, whoever is to move. The search for
+//! pairs is a bipartite matching; grouping overlapping windows is greedy, so it
+//! may miss a pairing that exists, and never claims one that does not.
 
 use super::geometry::Geometry;
 
-/// Most lines the greedy pass handles; boards with more lines skip it.
-pub(super) const MAX_PAIRED_LINES: usize = 128;
+/// Most groups a pairing can serve: two cells each, on at most 64 cells.
+const MAX_GROUPS: usize = 32;
 
-/// Whether a greedy pairing of the `empty` cells covers every line open to the
-/// attacker (free of `defender`'s stones), so that the attacker cannot make a line.
-/// A first pass prefers cells shared with the lines along the same direction
-/// (one pair can cover overlapping lines); for `k >= 5` a second pass takes the
-/// cells on the fewest open lines (7x5, k = 5: 1.17M -> 0.58M nodes; at k = 4 it
-/// rarely finds a pairing the first missed and costs more than it saves).
+/// Whether a pairing of the `empty` cells covers every line open to the attacker
+/// (free of `defender`'s stones): the open windows, grouped along each line of the
+/// board, each take two cells of their own, by a bipartite matching of two slots
+/// per group onto the empty cells (augmenting paths). A group is a run of
+/// overlapping open windows along one line of the board whose common empty cells
+/// number at least two, so one pair there covers them all; groups are grown
+/// greedily from the start of each run.
 pub(super) fn defender_pairs(geo: &Geometry, defender: u64, empty: u64) -> bool {
-    greedy_pairs(geo, defender, empty, 2)
-        || (geo.k >= SECOND_PASS_MIN_K && greedy_pairs(geo, defender, empty, 0))
-}
-
-/// Shortest line for which a failed first pass is followed by a second.
-const SECOND_PASS_MIN_K: usize = 5;
-
-/// One greedy pass: each open line, the most constrained first, takes the two of
-/// its unpaired cells on the fewest open lines across, counting each open line
-/// along its own direction `along_bonus` times in its favour.
-fn greedy_pairs(geo: &Geometry, defender: u64, empty: u64, along_bonus: i32) -> bool {
-    let mut open = [0u64; MAX_PAIRED_LINES];
-    let mut direction = [0u8; MAX_PAIRED_LINES];
+    let mut groups = [0u64; MAX_GROUPS];
     let mut count = 0;
-    // Open lines through each cell, per direction.
-    let mut through = [[0u8; 64]; 4];
+    // Per direction and start cell: 1 + the group of the open window there.
+    let mut group_at = [[0u8; 64]; 4];
     for (i, &line) in geo.lines.iter().enumerate() {
         if line & defender != 0 {
             continue;
         }
         let free = line & empty;
-        if free.count_ones() < 2 || count == MAX_PAIRED_LINES {
+        if free.count_ones() < 2 {
             return false;
         }
-        let d = geo.line_directions[i];
-        let mut cells = free;
-        while cells != 0 {
-            through[d as usize][cells.trailing_zeros() as usize] += 1;
-            cells &= cells - 1;
+        let d = geo.line_directions[i] as usize;
+        let start = line.trailing_zeros() as usize;
+        let step = geo.steps[d] as usize;
+        // The window one step back along the same line of the board, if open.
+        let before = start
+            .checked_sub(step)
+            .filter(|_| step > 0)
+            .map_or(0, |b| group_at[d][b]);
+        let g = before as usize;
+        if g > 0 && (groups[g - 1] & free).count_ones() >= 2 {
+            groups[g - 1] &= free;
+            group_at[d][start] = before;
+        } else {
+            if count == MAX_GROUPS {
+                return false; // more groups than pairs of cells
+            }
+            groups[count] = free;
+            count += 1;
+            group_at[d][start] = count as u8;
         }
-        open[count] = line;
-        direction[count] = d;
-        count += 1;
     }
-    // Most constrained lines first: the fewest empty cells.
-    let mut order: [u8; MAX_PAIRED_LINES] = [0; MAX_PAIRED_LINES];
-    for (i, slot) in order.iter_mut().enumerate().take(count) {
-        *slot = i as u8;
+    let all = groups[..count].iter().fold(0u64, |a, &g| a | g);
+    if (all.count_ones() as usize) < 2 * count {
+        return false;
     }
-    order[..count].sort_unstable_by_key(|&i| (open[i as usize] & empty).count_ones());
-    let mut unpaired = empty;
-    let mut covered = [false; MAX_PAIRED_LINES];
-    for &i in &order[..count] {
-        let i = i as usize;
-        if covered[i] {
-            continue;
-        }
-        let d = direction[i] as usize;
-        let mut cells = open[i] & unpaired;
-        if cells.count_ones() < 2 {
+    let mut owner = [u8::MAX; 64];
+    for slot in 0..2 * count {
+        let mut visited = 0u64;
+        if !augment(&groups[..count], slot, &mut owner, &mut visited) {
             return false;
-        }
-        let mut picks = [(i32::MAX, 0u64); 2];
-        while cells != 0 {
-            let c = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            let all: i32 = (0..4).map(|e| through[e][c] as i32).sum();
-            let cost = all - along_bonus * through[d][c] as i32;
-            if cost < picks[0].0 {
-                picks[1] = picks[0];
-                picks[0] = (cost, 1 << c);
-            } else if cost < picks[1].0 {
-                picks[1] = (cost, 1 << c);
-            }
-        }
-        let pair = picks[0].1 | picks[1].1;
-        unpaired &= !pair;
-        for j in 0..count {
-            if open[j] & pair == pair {
-                covered[j] = true;
-            }
         }
     }
     true
+}
+
+/// Kuhn's augmenting path from `slot` (two slots per group).
+fn augment(groups: &[u64], slot: usize, owner: &mut [u8; 64], visited: &mut u64) -> bool {
+    let mut cells = groups[slot / 2] & !*visited;
+    while cells != 0 {
+        let c = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        *visited |= 1 << c;
+        if owner[c] == u8::MAX || augment(groups, owner[c] as usize, owner, visited) {
+            owner[c] = slot as u8;
+            return true;
+        }
+    }
+    false
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::super::deadline::Deadline;
 use super::geometry::Geometry;
-use super::pairing::{defender_pairs, MAX_PAIRED_LINES};
+use super::pairing::defender_pairs;
 use super::table::{Bounds, Table};
 
 /// A position under every symmetry of the board at once (index 0: as it is), so
@@ -96,7 +96,7 @@ pub(super) struct Search<'a> {
     /// A stop flag, the deadline or the budget ended the search; its values are
     /// then meaningless.
     pub aborted: bool,
-    /// Whether nodes look for pairing strategies (long lines, few of them).
+    /// Whether nodes look for pairing strategies (lines of at least four).
     pairings: bool,
 }
 
@@ -110,7 +110,7 @@ impl<'a> Search<'a> {
             budget: u64::MAX,
             nodes: 0,
             aborted: false,
-            pairings: geo.k >= PAIRING_MIN_K && geo.lines.len() <= MAX_PAIRED_LINES,
+            pairings: geo.k >= PAIRING_MIN_K,
         }
     }
 

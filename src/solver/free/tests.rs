@@ -309,7 +309,8 @@ fn the_limit_is_one_word() {
 fn a_raised_cancel_flag_interrupts() {
     let mut s = solver();
     let cancel = AtomicBool::new(true);
-    let pos = FreePosition::new(6, 6, 5).unwrap();
+    // 8x8 with k = 4: far more nodes than one poll interval.
+    let pos = FreePosition::new(8, 8, 4).unwrap();
     assert_eq!(
         s.solve(&pos, false, &cancel),
         Err(super::super::SolveError::Interrupted)
@@ -320,7 +321,7 @@ fn a_raised_cancel_flag_interrupts() {
 fn a_passed_deadline_still_gives_a_legal_move() {
     let mut s = solver();
     let deadline = super::super::Deadline::at_check(1);
-    let pos = FreePosition::from_moves(6, 6, 5, &[14]).unwrap();
+    let pos = FreePosition::from_moves(8, 8, 4, &[27]).unwrap();
     let timed = s.best_move_within(&pos, Some(&deadline), &no()).unwrap();
     assert!(pos.can_play(timed.column));
     assert!(!timed.complete);
