@@ -28,8 +28,8 @@
 //! Two players, no gravity, `width * height <= 64` (every board up to 8x8), any
 //! `k >= 1`: one word per stone set. How long a search takes grows quickly with
 //! the empty cells: every m,n,k game with m, n, k <= 6 solves from the empty board
-//! in under a second (6,6,5 the slowest), 7,6,5 in about a minute and a half;
-//! larger boards may not finish (`cancel` and deadlines stop them).
+//! in milliseconds, 7,6,5 in about two seconds; larger boards may not finish
+//! (7,7,5 does not within minutes; `cancel` and deadlines stop them).
 //!
 //! # Techniques
 //!
@@ -42,8 +42,9 @@
 //! * Static bounds: the earliest stone either side can still win with, from the
 //!   stones each has and whether any line is still open to it (no open line for
 //!   either side: a draw without a search).
-//! * Pairing strategies (k >= 4): a greedy pairing of the empty cells that holds
-//!   a pair in every line still open to one side proves that side cannot win.
+//! * Pairing strategies (k >= 4): disjoint pairs of empty cells with a pair in
+//!   every line still open to one side prove that side cannot win; found by a
+//!   bipartite matching of two cells per group of overlapping open windows.
 //! * Dead cells (on no line either side can still make) are all one move, a pass:
 //!   one of them is searched, last.
 //! * A transposition table of lower and upper bounds keyed on the canonical form
