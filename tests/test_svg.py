@@ -99,5 +99,8 @@ def test_plot_analysis_bars_match_solver():
     assert outlined == [i for i, s in enumerate(scores) if s == best]
     assert "player 1" in ax.get_title() or "player 2" in ax.get_title()
     plt.close("all")
+    ttt = plot_analysis(inarow.Board.from_moves([4], rules=inarow.Rules.tic_tac_toe()), solver)
+    assert len(ttt.patches) == 9 and ttt.get_xlabel().startswith("cell")
+    plt.close("all")
     with pytest.raises(inarow.UnsupportedRulesError):
-        plot_analysis(inarow.Board(3, 3, 3, gravity=False), solver)
+        plot_analysis(inarow.Board(9, 8, 5, gravity=False), solver)

@@ -10,9 +10,10 @@ __all__ = ["plot_analysis"]
 
 
 def plot_analysis(board: inarow.Board, solver: inarow.Solver | None = None, ax: Any = None) -> Any:
-    """A bar per column: the exact score of playing it (`Solver.analyze`, Pons'
-    convention for the player to move: positive wins, larger sooner; 0 draws).
-    Illegal columns are marked with an "x". Green bars win, grey draw, red lose; the
+    """A bar per action: the exact score of playing it (`Solver.analyze`, Pons'
+    convention for the player to move: positive wins, larger sooner; 0 draws); an
+    action is a column with gravity, a cell ``row * width + col`` without.
+    Illegal actions are marked with an "x". Green bars win, grey draw, red lose; the
     best move is outlined. Returns the matplotlib ``Axes``.
 
     Raises `inarow.UnsupportedRulesError` where the solver does not apply.
@@ -44,7 +45,7 @@ def plot_analysis(board: inarow.Board, solver: inarow.Solver | None = None, ax: 
             ax.annotate(str(s), (c, s), ha="center", va="bottom" if s >= 0 else "top")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(cols)
-    ax.set_xlabel("column")
+    ax.set_xlabel("column" if board.gravity else "cell (row * width + col)")
     ax.set_ylabel("score")
     who = board.current_player
     ax.set_title(f"solver analysis: player {who} to move")
