@@ -15,6 +15,13 @@
 //! let game = inarow::Game::from_actions(inarow::Rules::connect_four(), &[3, 3, 3]).unwrap();
 //! let pos = Position::from_game(&game).unwrap();
 //! assert_eq!(solver.best_move(&pos, &cancel).unwrap(), 3);
+//!
+//! // The `*_game` calls take free-placement games too: tic-tac-toe is a draw, and
+//! // with X on 0 and 1 against O on 3 and 4, X wins on cell 2.
+//! let empty = inarow::Game::new(inarow::Rules::tic_tac_toe());
+//! assert_eq!(solver.solve_game(&empty, false, &cancel).unwrap(), 0);
+//! let game = inarow::Game::from_actions(inarow::Rules::tic_tac_toe(), &[0, 3, 1, 4]).unwrap();
+//! assert_eq!(solver.best_move_game(&game, None, &cancel).unwrap().column, 2);
 //! ```
 //!
 //! # Scores (Pascal Pons' convention)
