@@ -197,6 +197,11 @@ class Board(_RulesFields):
 
 def winners(boards: npt.ArrayLike, k: _Int = 4) -> npt.NDArray[np.int64]: ...
 
+class _BoardsAgent(Protocol):
+    """An agent that answers many boards at once (``inarow.agents.load``'s)."""
+
+    def actions(self, boards: list[Board]) -> Iterable[int]: ...
+
 @final
 class VecEnv(_RulesFields):
     """A batch of games stepped together (Gymnasium vector conventions).
@@ -210,8 +215,12 @@ class VecEnv(_RulesFields):
     ``opponent``: None (self-play: each step plays one action for the side to move
     in every env), a built-in agent (an ``inarow.agents`` agent, or ``"random"``,
     ``"greedy"``, ``"negamax:D"``, ``"perfect"``), played in Rust inside ``step``
-    from each env's seeded stream, or a batched callable ``policy(obs, mask) ->
-    actions`` called once per round with the ``(m, players, h, w)`` observations
+    from each env's seeded stream; a trained network (a ``network.npz`` path, with an
+    optional ``":SIMULATIONS"``, as `inarow.agents.load` reads it, or any agent with a
+    batched ``actions(boards) -> actions`` method such as the one ``load`` returns),
+    given copies of the boards of the envs where it is to move, once per round; or a
+    batched callable ``policy(obs, mask) -> actions`` called once per round with the
+    ``(m, players, h, w)`` observations
     (its own view) and ``(m, num_actions)`` bool masks of the ``m`` envs where it is
     to move, returning ``m`` integer actions (read like every array argument; a
     wrong shape, dtype or an illegal action raises and the step is undone).
@@ -247,6 +256,7 @@ class VecEnv(_RulesFields):
         reuse_buffers: bool = False,
         opponent: str
         | Agent
+        | _BoardsAgent
         | Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], npt.ArrayLike]
         | None = None,
         agent_player: _Int | Literal["random"] | None = 1,

@@ -15,11 +15,11 @@ use super::errors::IllegalMoveError;
 use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
 use super::rules::{rules_or_keywords, rules_properties, CarriesRules};
-use super::vec_opponent::{agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches};
-use super::vec_outputs::Outputs;
-use crate::batch::{
-    AgentSeat, Autoreset, Opponent, OpponentKind, SimulateConfig, VecGames, MAX_ENVS,
+use super::vec_opponent::{
+    agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches, PythonOpponent,
 };
+use super::vec_outputs::Outputs;
+use crate::batch::{AgentSeat, Autoreset, Opponent, SimulateConfig, VecGames, MAX_ENVS};
 use crate::watch::CancelToken;
 use crate::Rules;
 
@@ -68,8 +68,8 @@ pub struct VecEnv {
     reuse_buffers: bool,
     /// What `opponent=` was given (None: self-play).
     opponent: Option<Py<PyAny>>,
-    /// The batched Python policy, when the opponent is one.
-    policy: Option<Py<PyAny>>,
+    /// The opponent played in Python, when it is one.
+    policy: Option<PythonOpponent>,
     /// `agent_player=` as given (an int or "random"), with an opponent.
     agent_player: Option<Py<PyAny>>,
 }
@@ -141,7 +141,7 @@ impl VecEnv {
         };
         result?;
         if let Some(policy) = policy {
-            play_python_rounds(py, core, policy.bind(py), kind, bufs)?;
+            play_python_rounds(py, core, policy, kind, bufs)?;
         }
         Ok(())
     }
@@ -210,8 +210,11 @@ impl VecEnv {
     /// instead (no allocation; copy what you keep before the next call).
     /// `opponent`: None (self-play), a built-in agent (`inarow.agents.*` or
     /// "random", "greedy", "negamax:D", "perfect"; it moves inside `step`, drawing
-    /// from each env's seeded stream) or a callable `policy(obs, mask) -> actions`
-    /// called once per round with the envs where it is to move. `agent_player`:
+    /// from each env's seeded stream), a trained network (a `network.npz` path, with
+    /// an optional ":SIMULATIONS", or any agent with `actions(boards) -> actions`,
+    /// given copies of the boards where it is to move) or a callable
+    /// `policy(obs, mask) -> actions` called once per round with the envs where it
+    /// is to move. `agent_player`:
     /// the agent's seat, 1..players or "random" (drawn per episode).
     /// `illegal_action="loss"`: an illegal action in range ends its episode as a
     /// loss for its player instead of refusing the batch (under `autoreset="disabled"`
@@ -272,9 +275,14 @@ impl VecEnv {
         };
         let opponent = opponent.filter(|o| !o.is_none());
         let agent_player = agent_player.filter(|o| !o.is_none());
+        let mut policy = None;
         let versus = match opponent {
             Some(o) => Some(Opponent {
-                kind: opponent_arg(o)?,
+                kind: {
+                    let (kind, python) = opponent_arg(o)?;
+                    policy = python;
+                    kind
+                },
                 seat: match agent_player {
                     Some(p) => agent_player_arg(p, rules.players())?,
                     None => AgentSeat::Fixed(0),
@@ -316,10 +324,6 @@ impl VecEnv {
         if let Some(v) = versus {
             core.set_opponent(v)?;
         }
-        let policy = match versus.map(|v| v.kind) {
-            Some(OpponentKind::External) => opponent.map(|o| o.clone().unbind()),
-            _ => None,
-        };
         let mut env = VecEnv {
             out: new_outputs(py, &core, kind),
             core,
