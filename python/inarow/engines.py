@@ -144,6 +144,8 @@ class _Process:
             code = self.popen.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             code = None
+        if code is not None:
+            self._readers[1].join(timeout=1.0)  # the stderr lines written before the exit
         text = (
             f"{self.name} closed its output {when}"
             if code is None
