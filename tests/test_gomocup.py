@@ -116,6 +116,7 @@ def fake(tmp_path):
         log = tmp_path / f"{mode}-{len(engines)}.log"
         options.setdefault("timeout_turn", 0.5)
         options.setdefault("grace", 0.5)
+        options.setdefault("startup_timeout", 0.5)
         engine = Gomocup([sys.executable, str(script), mode, str(log)], **options)
         engines.append(engine)
         return engine, log
@@ -396,7 +397,7 @@ def test_engine_about_and_messages(fake, caplog):
 
 FAULTS = [
     ("crash", EngineError, "exited with code 3.*boom"),
-    ("hang", EngineTimeout, "did not answer 'BEGIN' within 0.5 s"),
+    ("hang", EngineTimeout, r"did not answer 'BEGIN' within 0.5 s \(\+ 1 s grace\)"),
     ("slow", EngineTimeout, "did not answer"),
     ("garbage", EngineError, "'hello world' to 'BEGIN': not a move"),
     ("offboard", IllegalEngineMove, "'15,0' .*off the 15x15 board"),
@@ -410,7 +411,8 @@ def test_engine_faults_raise_and_leave_no_process(fake, mode, error, message):
     began = time.monotonic()
     with pytest.raises(error, match=message):
         engine(inarow.Board.gomoku(15))
-    assert time.monotonic() - began < engine.timeout_turn + engine.grace + 1.5
+    allowed = engine.timeout_turn + engine.grace + engine.startup_timeout  # a first move
+    assert time.monotonic() - began < allowed + 1.5
     assert engine.pid is None and _gone(popen)
 
 

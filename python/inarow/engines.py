@@ -216,7 +216,9 @@ class Gomocup:
     milliseconds): ``timeout_turn`` per move; ``timeout_match`` per game (None: no
     limit; then ``INFO time_left`` tracks what the engine has used in this game);
     ``max_memory`` (None: no limit). An answer later than its limit plus ``grace``
-    raises :class:`EngineTimeout`. ``rule``: ``INFO rule`` (0: freestyle, five or
+    raises :class:`EngineTimeout`; ``startup_timeout`` bounds the answers to ``ABOUT``,
+    ``START`` and ``RESTART``, and is added to the first move of each process (when
+    engines fill their tables). ``rule``: ``INFO rule`` (0: freestyle, five or
     more in a row wins, which is inarow's rule; other rules are the engine's own
     business). ``k``: the line length the engine plays (5 for a gomoku brain).
 
@@ -290,6 +292,7 @@ class Gomocup:
         self._size: tuple[int, int] | None = None
         self._seen: list[int] | None = None  # the moves the engine knows, in order
         self._game_seconds = 0.0  # the engine's thinking time in the current game
+        self._first_move = True  # the process's first move also gets startup_timeout
         if _start:
             self._spawn()
 
@@ -301,6 +304,7 @@ class Gomocup:
         self._finalizer = weakref.finalize(self, _stop_process, process, self.grace)
         self._size = None
         self._seen = None
+        self._first_move = True
         try:
             process.send("ABOUT")
             line = self._reply("ABOUT", self.startup_timeout)
@@ -447,7 +451,9 @@ class Gomocup:
         if self.timeout_match is not None:
             limit = min(limit, max(0.0, self.timeout_match - self._game_seconds))
         self._seen = None  # unknown until the engine answers
-        action = self._move(board, what, limit)
+        allowance = self.startup_timeout if self._first_move else 0.0
+        action = self._move(board, what, limit, allowance)
+        self._first_move = False
         self._game_seconds += time.monotonic() - started
         self._seen = [*history, action]
         return action
@@ -504,16 +510,16 @@ class Gomocup:
             self._start_board(*size)
         self._seen = []
 
-    def _next_line(self, what: str, deadline: float, limit: float) -> str:
-        """The next non-empty line that is not a message (those are logged)."""
+    def _next_line(self, what: str, deadline: float, limit: float, extra: float) -> str:
+        """The next non-empty line that is not a message (those are logged), by
+        ``deadline``: ``limit`` seconds plus ``extra`` from the command."""
         process = self._running()
         while True:
             try:
                 line = process.receive(deadline - time.monotonic())
             except queue.Empty:
                 raise EngineTimeout(
-                    f"{self.name} did not answer {what!r} within {limit:g} s "
-                    f"(+ {self.grace:g} s grace)"
+                    f"{self.name} did not answer {what!r} within {limit:g} s (+ {extra:g} s grace)"
                 ) from None
             if line is None:
                 raise EngineError(process.exited(f"instead of answering {what!r}"))
@@ -536,13 +542,13 @@ class Gomocup:
 
     def _reply(self, what: str, limit: float) -> str:
         """The reply to a command other than a move."""
-        return self._next_line(what, time.monotonic() + limit + self.grace, limit)
+        return self._next_line(what, time.monotonic() + limit + self.grace, limit, self.grace)
 
-    def _move(self, board: Board, what: str, limit: float) -> int:
+    def _move(self, board: Board, what: str, limit: float, allowance: float) -> int:
         """Reads the engine's move (answering ``SUGGEST`` with ``PLAY``), checked."""
-        deadline = time.monotonic() + limit + self.grace
+        deadline = time.monotonic() + limit + self.grace + allowance
         while True:
-            line = self._next_line(what, deadline, limit)
+            line = self._next_line(what, deadline, limit, self.grace + allowance)
             head, rest = _piskvork.split_command(line)
             if head == "SUGGEST" and _piskvork.parse_cell(rest) is not None:
                 self._running().send(f"PLAY {rest}")
