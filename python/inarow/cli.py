@@ -396,6 +396,17 @@ def _gomoku_agent(spec: str) -> str:
     return spec
 
 
+def _seconds(text: str) -> float:
+    """A ``--time-limit`` value: seconds > 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds > 0")
+    return seconds
+
+
 def _cmd_pbrain(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from inarow.pbrain import DeepeningNegamax, serve
 
@@ -489,7 +500,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     pbrain.add_argument(
         "--time-limit",
-        type=float,
+        type=_seconds,
         default=None,
         metavar="S",
         help="at most S seconds per move (the manager's INFO timeout_turn and time_left "

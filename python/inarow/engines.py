@@ -93,7 +93,10 @@ class _Process:
         pending = b""
         skipping = False
         while True:
-            chunk = stream.read1(MAX_LINE)
+            try:
+                chunk = stream.read1(MAX_LINE)
+            except (OSError, ValueError):  # closed by `stop` while a grandchild holds it
+                break
             if not chunk:
                 break
             parts = re.split(rb"\r\n|\r|\n", pending + chunk)
@@ -114,10 +117,13 @@ class _Process:
     def _read_stderr(self) -> None:
         stream = self.popen.stderr
         assert stream is not None
-        for raw in iter(lambda: stream.readline(MAX_LINE), b""):
-            text = raw.decode("utf-8", "replace").rstrip()
-            self.stderr_tail.append(text)
-            logger.debug("%s stderr: %s", self.name, text)
+        try:
+            for raw in iter(lambda: stream.readline(MAX_LINE), b""):
+                text = raw.decode("utf-8", "replace").rstrip()
+                self.stderr_tail.append(text)
+                logger.debug("%s stderr: %s", self.name, text)
+        except (OSError, ValueError):  # closed by `stop` while a grandchild holds it
+            pass
 
     def send(self, line: str) -> None:
         """Writes one command line (CR LF, as piskvork does)."""
@@ -169,14 +175,14 @@ class _Process:
                 popen.wait(timeout=grace)
             except subprocess.TimeoutExpired:
                 self.kill()
+        for reader in self._readers:  # they end at the end of the output
+            reader.join(timeout=1.0)
         for stream in (popen.stdin, popen.stdout, popen.stderr):
             try:
                 if stream is not None:
                     stream.close()
             except OSError:
                 pass
-        for reader in self._readers:
-            reader.join(timeout=1.0)
 
     def kill(self) -> None:
         """Kills the process and its group at once and reaps it."""
