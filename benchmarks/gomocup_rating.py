@@ -65,9 +65,9 @@ def opening(size: int, stones: int, radius: int, rng: random.Random) -> list[int
 
 def play(
     agent, engine: Gomocup, moves: list[int], size: int, agent_seat: int, time_per_move: float
-) -> tuple[int | None, str, dict[str, list[float]]]:
+) -> tuple[int | None, str, dict[str, list[float]], list[int]]:
     """One game from the opening ``moves``: (winner seat or None, how it ended, the
-    seconds each side spent per move)."""
+    seconds each side spent per move, the game's actions)."""
     board = inarow.Board.gomoku(size)
     for action in moves:
         board.move(action)
@@ -85,11 +85,11 @@ def play(
             try:
                 action = engine(board.copy())
             except EngineError as e:
-                return agent_seat, f"engine fault: {e}", spent
+                return agent_seat, f"engine fault: {e}", spent, board.moves
             spent["engine"].append(time.monotonic() - began)
         board.move(action)
     how = f"{board.num_stones} stones"
-    return board.winner, how, spent
+    return board.winner, how, spent, board.moves
 
 
 def main() -> int:
@@ -105,6 +105,11 @@ def main() -> int:
     p.add_argument("--opening-stones", type=int, default=3)
     p.add_argument("--opening-radius", type=int, default=3)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--games-file",
+        default=None,
+        help="write each game as a line: the agent's seat, the winner (0: draw), its actions",
+    )
     args = p.parse_args()
 
     rng = random.Random(args.seed)
@@ -116,6 +121,7 @@ def main() -> int:
     wins = draws = losses = faults = 0
     spent_total: dict[str, list[float]] = {"agent": [], "engine": []}
     seat_wins = {1: 0, 2: 0}
+    record = open(args.games_file, "w") if args.games_file else None
     with Gomocup(command, timeout_turn=args.time, cwd=args.engine_cwd) as engine:
         about = ", ".join(f"{k}={v}" for k, v in engine.about.items()) or "(no ABOUT)"
         print(f"engine: {about}")
@@ -127,7 +133,11 @@ def main() -> int:
         for pair in range(args.pairs):
             moves = opening(args.size, args.opening_stones, args.opening_radius, rng)
             for agent_seat in (1, 2):
-                winner, how, spent = play(agent, engine, moves, args.size, agent_seat, args.time)
+                winner, how, spent, actions = play(
+                    agent, engine, moves, args.size, agent_seat, args.time
+                )
+                if record is not None:
+                    print(agent_seat, winner or 0, *actions, file=record, flush=True)
                 for side in spent:
                     spent_total[side] += spent[side]
                 faults += how.startswith("engine fault")
@@ -146,6 +156,8 @@ def main() -> int:
                     f"[{time.monotonic() - started:6.0f} s]",
                     flush=True,
                 )
+    if record is not None:
+        record.close()
     games = wins + draws + losses
     score = (wins + draws / 2) / games
     low, high = wilson_interval(wins + draws / 2, games)

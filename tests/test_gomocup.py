@@ -213,6 +213,18 @@ def test_pbrain_answers_malformed_commands_and_keeps_playing():
     assert len(lines) == 13
 
 
+def test_pbrain_survives_bytes_that_are_not_utf8():
+    proc = subprocess.run(
+        [*PBRAIN, "--agent", "greedy"],
+        input=b"\xff\xfe\r\nSTART 15\r\nTURN 7,7\r\nEND\r\n",
+        capture_output=True,
+        timeout=30,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.decode().splitlines()
+    assert lines[0].startswith("UNKNOWN") and lines[1] == "OK" and "," in lines[2]
+
+
 def test_pbrain_rejects_an_unknown_agent():
     proc = subprocess.run(
         [*PBRAIN, "--agent", "nobody"], capture_output=True, text=True, timeout=30, input=""

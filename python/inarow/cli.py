@@ -410,6 +410,8 @@ def _seconds(text: str) -> float:
 def _cmd_pbrain(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from inarow.pbrain import DeepeningNegamax, serve
 
+    if inp is sys.stdin and hasattr(inp, "reconfigure"):
+        inp.reconfigure(errors="replace")  # a manager's stray bytes are no crash
     if args.agent == "auto":
         agent = DeepeningNegamax(seed=args.seed)
     else:
