@@ -79,7 +79,7 @@ for line in lines:
         say("OK")
     elif command == "RESTART":
         stones.clear()
-        say("OK")
+        say("UNKNOWN RESTART" if mode == "norestart" else "OK")
     elif command == "BEGIN":
         move(None)
     elif command == "TURN":
@@ -394,6 +394,19 @@ def test_engine_moves_land_where_the_board_says(fake):
     board_at = lines.index("BOARD")
     assert lines[board_at - 1] == "RESTART"
     assert lines[board_at + 1 : board_at + 5] == ["3,0,2", "1,4,1", "1,1,2", "DONE"]
+
+
+def test_engine_without_restart_is_started_again_for_a_new_game(fake):
+    engine, log = fake("norestart")
+    board = inarow.Board.gomoku(15)
+    board.move(0)
+    assert engine(board) == 15 * 15 - 1
+    first = engine.pid
+    other = inarow.Board.gomoku(15)
+    other.move(1)
+    assert engine(other) == 15 * 15 - 1
+    assert engine.pid != first
+    assert _log(log).count("START 15") == 2
 
 
 def test_engine_about_and_messages(fake, caplog):

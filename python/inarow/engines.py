@@ -423,18 +423,19 @@ class Gomocup:
                 raise
 
     def _play(self, board: Board) -> int:
-        process = self._running()
+        self._running()
         size = (board.width, board.height)
         if self._size != size:
             if self._size is not None:  # a new size: a fresh process, as piskvork does
                 self._fail()
-                process = self._running()
+                self._running()
             self._start_board(*size)
         history = self._history(board)
         seen = self._seen
         extends = seen is not None and len(history) == len(seen) + 1 and history[:-1] == seen
         if not extends:
             self._new_game()
+        process = self._running()  # the one the game starts on, fresh or not
         if self.timeout_match is not None:
             left_ms = max(1, round((self.timeout_match - self._game_seconds) * 1000))
             process.send(f"INFO time_left {left_ms}")
