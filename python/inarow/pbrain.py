@@ -78,7 +78,8 @@ class DeepeningNegamax:
         return action
 
     def __repr__(self) -> str:
-        return "DeepeningNegamax()"
+        depth = "" if self.max_depth == 64 else f"max_depth={self.max_depth}"
+        return f"inarow.pbrain.DeepeningNegamax({depth})"
 
 
 def _takes_time_limit(agent: Callable[..., Any]) -> bool:
@@ -305,9 +306,9 @@ class _Brain:
             board.move(int(action))
         except Exception as e:  # the agent's fault: reported, the brain reads on
             raise _BrainError(f"the agent failed: {type(e).__name__}: {e}") from None
-        depth = getattr(self.agent, "depth", None)
         if isinstance(self.agent, DeepeningNegamax):
-            self.say(f"MESSAGE negamax depth {depth} in {time.monotonic() - began:.2f} s")
+            took = time.monotonic() - began
+            self.say(f"MESSAGE negamax depth {self.agent.depth} in {took:.2f} s")
         self.say(_piskvork.cell_text(int(action), board.width))
 
 
