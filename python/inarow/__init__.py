@@ -64,6 +64,7 @@ _LAZY_SUBMODULES = (
     "agents",
     "evaluate",
     "engines",
+    "pbrain",
 )
 
 
