@@ -13,7 +13,8 @@ advantage cancels. Both sides get ``--time`` seconds per move: the engine throug
 the time allows, ``inarow.pbrain.DeepeningNegamax``; a fixed ``negamax:D`` ignores it;
 the measured mean time per move of each side is printed so the comparison can be
 checked). An engine fault (a crash, a timeout, an illegal move) loses that game for
-the engine and is counted; the engine then starts afresh.
+the engine and is counted (the score without those games is printed too); the engine
+then starts afresh.
 
 Prints every game, then the agent's wins/draws/losses, its score with a 95% Wilson
 interval (draws count half), and the Elo difference (agent minus engine) that score
@@ -64,7 +65,13 @@ def opening(size: int, stones: int, radius: int, rng: random.Random) -> list[int
 
 
 def play(
-    agent, engine: Gomocup, moves: list[int], size: int, agent_seat: int, time_per_move: float
+    agent,
+    engine: Gomocup,
+    moves: list[int],
+    size: int,
+    agent_seat: int,
+    time_per_move: float,
+    pause: float,
 ) -> tuple[int | None, str, dict[str, list[float]], list[int]]:
     """One game from the opening ``moves``: (winner seat or None, how it ended, the
     seconds each side spent per move, the game's actions)."""
@@ -82,6 +89,8 @@ def play(
                 action = agent(board.copy())
             spent["agent"].append(time.monotonic() - began)
         else:
+            time.sleep(pause)
+            began = time.monotonic()
             try:
                 action = engine(board.copy())
             except EngineError as e:
@@ -105,6 +114,14 @@ def main() -> int:
     p.add_argument("--opening-stones", type=int, default=3)
     p.add_argument("--opening-radius", type=int, default=3)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--engine-pause",
+        type=float,
+        default=0.02,
+        help="seconds to wait before each command to the engine (not counted as its time): "
+        "Rapfi 0.43 drops a command that arrives while it is still ending the search it "
+        "has just answered",
+    )
     p.add_argument(
         "--games-file",
         default=None,
@@ -134,7 +151,7 @@ def main() -> int:
             moves = opening(args.size, args.opening_stones, args.opening_radius, rng)
             for agent_seat in (1, 2):
                 winner, how, spent, actions = play(
-                    agent, engine, moves, args.size, agent_seat, args.time
+                    agent, engine, moves, args.size, agent_seat, args.time, args.engine_pause
                 )
                 if record is not None:
                     print(agent_seat, winner or 0, *actions, file=record, flush=True)
@@ -171,6 +188,15 @@ def main() -> int:
         f"{seat_wins[2]})"
     )
     print(f"score {score:.3f}, 95% interval [{low:.3f}, {high:.3f}]")
+    if faults and games > faults:
+        clean = games - faults
+        clean_score = (wins - faults + draws / 2) / clean
+        clean_low, clean_high = wilson_interval(wins - faults + draws / 2, clean)
+        print(
+            f"without the {faults} faulted games: score {clean_score:.3f} "
+            f"[{clean_low:.3f}, {clean_high:.3f}], Elo {elo(clean_score):+.0f} "
+            f"[{elo(clean_low):+.0f}, {elo(clean_high):+.0f}]"
+        )
     print(
         f"Elo difference (agent - engine): {elo(score):+.0f}, 95% interval "
         f"[{elo(low):+.0f}, {elo(high):+.0f}]"
