@@ -409,6 +409,16 @@ def test_engine_without_restart_is_started_again_for_a_new_game(fake):
     assert _log(log).count("START 15") == 2
 
 
+def test_engine_gets_a_settle_pause_after_each_move(fake):
+    engine, _ = fake("ok", settle=0.3)
+    board = inarow.Board.gomoku(15)
+    board.move(engine(board))
+    board.move(0)
+    began = time.monotonic()
+    engine(board)
+    assert time.monotonic() - began >= 0.3
+
+
 def test_engine_about_and_messages(fake, caplog):
     engine, _ = fake("chatty")
     assert engine.about == {"name": "fake", "version": "1.0", "author": "tests"}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import math
 import os
 import queue
 import re
@@ -224,7 +225,9 @@ class Gomocup:
     ``max_memory`` (None: no limit). An answer later than its limit plus ``grace``
     raises :class:`EngineTimeout`; ``startup_timeout`` bounds the answers to ``ABOUT``,
     ``START`` and ``RESTART``, and is added to the first move of each process (when
-    engines fill their tables). ``rule``: ``INFO rule`` (0: freestyle, five or
+    engines fill their tables). ``settle``: the seconds between an engine's move and
+    the next command to it, at least (Rapfi 0.43 prints its move before it ends its
+    search, and drops a command that arrives in between). ``rule``: ``INFO rule`` (0: freestyle, five or
     more in a row wins, which is inarow's rule; other rules are the engine's own
     business). ``k``: the line length the engine plays (5 for a gomoku brain).
 
@@ -258,6 +261,7 @@ class Gomocup:
         k: int = 5,
         grace: float = 1.0,
         startup_timeout: float = 10.0,
+        settle: float = 0.02,
         name: str | None = None,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
@@ -275,8 +279,8 @@ class Gomocup:
             raise ValueError(f"timeout_match must be None or > 0 seconds, got {timeout_match!r}")
         if max_memory is not None and max_memory < 0:
             raise ValueError(f"max_memory must be None or >= 0 bytes, got {max_memory!r}")
-        if grace < 0 or not startup_timeout > 0:
-            raise ValueError("grace must be >= 0 and startup_timeout > 0 seconds")
+        if grace < 0 or settle < 0 or not startup_timeout > 0:
+            raise ValueError("grace and settle must be >= 0, startup_timeout > 0 seconds")
         self.command = argv
         self.timeout_turn = float(timeout_turn)
         self.timeout_match = None if timeout_match is None else float(timeout_match)
@@ -285,6 +289,7 @@ class Gomocup:
         self.k = int(k)
         self.grace = float(grace)
         self.startup_timeout = float(startup_timeout)
+        self.settle = float(settle)
         self.cwd = None if cwd is None else os.fspath(cwd)
         self.env = None if env is None else dict(env)
         self._given_name = name
@@ -299,6 +304,7 @@ class Gomocup:
         self._seen: list[int] | None = None  # the moves the engine knows, in order
         self._game_seconds = 0.0  # the engine's thinking time in the current game
         self._first_move = True  # the process's first move also gets startup_timeout
+        self._answered_at = -math.inf  # when the engine last answered a move
         if _start:
             self._spawn()
 
@@ -372,6 +378,7 @@ class Gomocup:
             "k": self.k,
             "grace": self.grace,
             "startup_timeout": self.startup_timeout,
+            "settle": self.settle,
             "name": self._given_name,
             "cwd": self.cwd,
             "env": self.env,
@@ -390,6 +397,7 @@ class Gomocup:
             "k": 5,
             "grace": 1.0,
             "startup_timeout": 10.0,
+            "settle": 0.02,
             "name": None,
             "cwd": None,
             "env": None,
@@ -423,6 +431,7 @@ class Gomocup:
                 raise
 
     def _play(self, board: Board) -> int:
+        time.sleep(max(0.0, self._answered_at + self.settle - time.monotonic()))
         self._running()
         size = (board.width, board.height)
         if self._size != size:
@@ -463,6 +472,7 @@ class Gomocup:
         self._first_move = False
         self._game_seconds += time.monotonic() - started
         self._seen = [*history, action]
+        self._answered_at = time.monotonic()
         return action
 
     @staticmethod
