@@ -1,8 +1,9 @@
 """External engines as inarow agents: any Gomocup brain (the piskvork protocol).
 
->>> import sys, inarow                                            # doctest: +SKIP
->>> with inarow.engines.Gomocup("/path/to/pbrain-rapfi", timeout_turn=1.0) as rapfi:
-...     result = inarow.evaluate.match("negamax:3", rapfi, games=20, rules="gomoku")
+::
+
+    with inarow.engines.Gomocup("/path/to/pbrain-rapfi", timeout_turn=1.0) as rapfi:
+        result = inarow.evaluate.match("negamax:3", rapfi, games=20, rules="gomoku")
 
 A :class:`Gomocup` engine is an agent ``agent(board) -> action``: it runs the
 program as a child process and talks the piskvork brain protocol over its pipes
@@ -227,9 +228,11 @@ class Gomocup:
     ``START`` and ``RESTART``, and is added to the first move of each process (when
     engines fill their tables). ``settle``: the seconds between an engine's move and
     the next command to it, at least (Rapfi 0.43 prints its move before it ends its
-    search, and drops a command that arrives in between). ``rule``: ``INFO rule`` (0: freestyle, five or
-    more in a row wins, which is inarow's rule; other rules are the engine's own
-    business). ``k``: the line length the engine plays (5 for a gomoku brain).
+    search, and drops a command that arrives in between).
+
+    ``rule``: ``INFO rule`` (0: freestyle, five or more in a row wins, which is
+    inarow's rule; other rules are the engine's own business). ``k``: the line length
+    the engine plays (5 for a gomoku brain).
 
     Each call hands over the position: ``TURN x,y`` when the board extends the last
     one the engine answered by one move, else ``RESTART`` (a new game) and
