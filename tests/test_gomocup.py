@@ -545,3 +545,11 @@ def test_engine_pickles_as_an_unstarted_copy(fake):
 def test_engine_with_a_missing_program():
     with pytest.raises(FileNotFoundError):
         Gomocup("/nonexistent/pbrain-nothing")
+
+
+def test_inarow_plays_gomocup_freestyle_where_an_overline_wins():
+    board = inarow.Board.gomoku(15)
+    for action in (0, 15, 1, 16, 3, 17, 4, 31, 5, 32):
+        board.move(action)
+    board.move(2)  # joins 2 + 3 stones into six in a row
+    assert board.winner == 1 and len(board.winning_line()) == 6
