@@ -553,3 +553,15 @@ def test_inarow_plays_gomocup_freestyle_where_an_overline_wins():
         board.move(action)
     board.move(2)  # joins 2 + 3 stones into six in a row
     assert board.winner == 1 and len(board.winning_line()) == 6
+
+
+def test_engine_is_an_opponent_of_the_gymnasium_env(fake):
+    pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+    from inarow.gymnasium import InARowEnv
+
+    engine, _ = fake("ok")
+    env = InARowEnv(width=9, height=7, k=5, gravity=False, opponent=engine, agent_player=2)
+    obs, _ = env.reset(seed=0)
+    assert obs["observation"][1, 6, 8] == 1  # the engine's "8,6", in the opponent's plane
+    obs, *_ = env.step(0)
+    assert obs["observation"][1, 6, 7] == 1  # and its answer, the next cell from the end
