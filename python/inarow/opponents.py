@@ -36,6 +36,7 @@ __all__ = [
     "OpponentSeats",
     "check_agent_player",
     "check_opponent",
+    "checked_action",
     "describe",
     "episode_opponent",
     "play_opponents",
@@ -79,8 +80,9 @@ def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> Opponent:
 
 
 def check_agent_player(agent_player: Any, rules: inarow.Rules, allow_random: bool = False) -> Any:
-    """`agent_player` if it is a seat 1..players that may play (with k = 1 the first
-    move wins, so only seat 1), or "random" where `allow_random`; else ``ValueError``."""
+    """`agent_player` if it is a seat 1..players that gets a move (with k = 1 the
+    first move wins, so only seat 1; seat s needs s cells), or "random" where
+    `allow_random` (every seat must get a move); else ``ValueError``."""
     if allow_random and isinstance(agent_player, str) and agent_player == "random":
         pass
     elif (
@@ -92,6 +94,12 @@ def check_agent_player(agent_player: Any, rules: inarow.Rules, allow_random: boo
         raise ValueError(f"agent_player={agent_player!r} is invalid: allowed {allowed}")
     if rules.k == 1 and agent_player != 1:
         raise ValueError("with k=1 the first move wins: the agent must be player 1")
+    last = rules.players if agent_player == "random" else agent_player
+    if rules.width * rules.height < last:
+        raise ValueError(
+            f"agent_player={agent_player!r} never moves on {rules.width}x{rules.height} "
+            f"with {rules.players} players: it needs at least {last} cells"
+        )
     return agent_player
 
 
@@ -157,6 +165,25 @@ def opponent_action(
         ) from e
 
 
+def checked_action(
+    opponent: Opponent, board: inarow.Board, rng: np.random.Generator, solver: Any = None
+) -> int:
+    """`opponent`'s action on `board`, checked legal: an exception it raises becomes
+    `OpponentError`, an action that is not legal `inarow.IllegalMoveError` naming it."""
+    player = board.current_player
+    action = opponent_action(opponent, board, rng, solver)
+    trial = board.copy()
+    try:
+        trial.move(action)
+    except (TypeError, ValueError) as e:
+        raise inarow.IllegalMoveError(
+            f"{describe(opponent)} returned {action!r} as player {player} after moves "
+            f"{board.moves}, which is not a legal action ({e}); the call that asked it "
+            "for a move is undone"
+        ) from e
+    return int(trial.moves[-1])
+
+
 def play_opponents(
     board: inarow.Board,
     opponent: Opponent,
@@ -168,16 +195,7 @@ def play_opponents(
     ends. An action that is not legal raises `inarow.IllegalMoveError` naming it;
     the caller passes a copy and keeps its board on any error."""
     while not board.is_over and board.current_player not in learners:
-        player = board.current_player
-        action = opponent_action(opponent, board, rng, solver)
-        try:
-            board.move(action)
-        except (TypeError, ValueError) as e:
-            raise inarow.IllegalMoveError(
-                f"{describe(opponent)} returned {action!r} as player {player} after moves "
-                f"{board.moves}, which is not a legal action ({e}); the call that asked it "
-                "for a move is undone"
-            ) from e
+        board.move(checked_action(opponent, board, rng, solver))
 
 
 class OpponentSeats:

@@ -69,8 +69,9 @@ pub struct Opponent {
 
 impl Opponent {
     /// Checks the opponent against `rules`: the seat exists, a built-in agent plays
-    /// these rules, and when the agent may move second no game can end before its
-    /// first move (that needs `k >= 2` and at least one cell per player).
+    /// these rules, and no game can end before the agent's first move (seat `s`,
+    /// 0-based, after the first: `k >= 2`, as no line is made before every player
+    /// moved once, and more than `s` cells).
     pub fn check(&self, rules: &Rules) -> Result<(), AgentError> {
         let players = rules.players();
         if let AgentSeat::Fixed(s) = self.seat {
@@ -85,11 +86,16 @@ impl Opponent {
             agent.validate()?;
             agent.check_rules(rules)?;
         }
-        let may_follow = self.seat != AgentSeat::Fixed(0);
-        if may_follow && (rules.k() < 2 || rules.num_cells() < players) {
+        let last_seat = match self.seat {
+            AgentSeat::Fixed(s) => s,
+            AgentSeat::Random => players - 1,
+        };
+        if last_seat > 0 && (rules.k() < 2 || rules.num_cells() <= last_seat) {
             return Err(AgentError::InvalidConfig(format!(
                 "with {rules} a game can end before the agent's first move: agent_player \
-                 other than 1 needs k >= 2 and at least one cell per player"
+                 {} needs k >= 2 and at least {} cells",
+                last_seat + 1,
+                last_seat + 1
             )));
         }
         Ok(())

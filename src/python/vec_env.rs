@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 use super::args::{
     choice_arg, int_arg, seed_arg, shown, threads_arg, Arg, PlaneDtype as ObsKind, DEFAULTS,
@@ -504,6 +504,39 @@ impl VecEnv {
                 info.into_any(),
             ],
         )
+    }
+
+    /// The games and random streams as bytes: `set_state` on a `VecEnv` made with
+    /// the same arguments continues exactly from here (for pickling an adapter, or
+    /// a checkpoint).
+    fn get_state<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.core.state_bytes())
+    }
+
+    /// Restores `get_state()`'s bytes from a `VecEnv` made with the same arguments
+    /// and writes the observations of that state (`legal_mask()` then holds its
+    /// masks). Bytes of another size, rules or opponent setting, or damaged ones,
+    /// raise ``ValueError`` and change nothing.
+    fn set_state(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let bytes = state.cast::<PyBytes>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "state must be the bytes of VecEnv.get_state(), got {}",
+                state
+                    .get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        let before = self.core.state_bytes();
+        self.core.set_state_bytes(bytes.as_bytes())?;
+        if let Err(e) = self.observe(py) {
+            self.core
+                .set_state_bytes(&before)
+                .expect("a batch's own state restores it");
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// `(num_envs, num_actions)` bool: the legal actions of each env; all True in
