@@ -34,7 +34,6 @@ the same mask as a bool array.
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable
 
 import gymnasium
@@ -50,16 +49,10 @@ from inarow._adapt import (
     native_seed,
     seed_value,
 )
+from inarow._episode import NativeEpisode
 from inarow._render import render_ansi, render_rgb
 from inarow._rules import PRESETS
-from inarow.agents import Agent
-from inarow.opponents import (
-    OpponentError,
-    OpponentSeats,
-    check_agent_player,
-    checked_action,
-    episode_opponent,
-)
+from inarow.opponents import OpponentError, OpponentSeats, check_agent_player
 
 __all__ = [
     "ENV_IDS",
@@ -180,11 +173,9 @@ class InARowEnv(gymnasium.Env):
             }
         )
         self.action_space = spaces.Discrete(n)
-        # The native engine plays the episode; a Python opponent answers it through
-        # `_PythonOpponent` (one per env), a built-in one plays inside the step.
-        self._python_opponent = _PythonOpponent(self)
-        self._native: inarow.VecEnv | None = None
-        self._native_key: tuple[int, Any] | None = None
+        self._episode = NativeEpisode(
+            self, self.rules, self._opponents, self.illegal_action, self.obs_dtype
+        )
         self._seat = 1
         self._done = True
 
@@ -192,7 +183,7 @@ class InARowEnv(gymnasium.Env):
     @property
     def board(self) -> inarow.Board | None:
         """A copy of the current board (None before the first reset)."""
-        return None if self._native is None else self._native.board(0)
+        return self._episode.board
 
     @property
     def seat(self) -> int:
@@ -218,50 +209,9 @@ class InARowEnv(gymnasium.Env):
         ``MaskablePPO`` reads it): the agent's legal moves while the episode runs,
         all True once it ended or before the first reset (any action is then
         refused or ignored, and a masked sampler never sees an empty mask)."""
-        if self._native is None or self._done:
+        if self._done:
             return np.ones(self.rules.num_actions, dtype=bool)
-        return self._native.legal_mask()[0].copy()
-
-    def _native_for(self, seat: int, opponent: Any) -> tuple[inarow.VecEnv, tuple[int, Any]]:
-        """The native env of an episode with the agent at `seat` against
-        `opponent` (the current one when it fits, else a new one), and its key."""
-        native_opponent = _native_opponent(opponent)
-        key = (seat, native_opponent if native_opponent is not None else "python")
-        if self._native is not None and self._native_key == key:
-            return self._native, key
-        playing = self._python_opponent.current
-        self._python_opponent.current = None  # the constructor's opening is replaced
-        try:
-            native = inarow.VecEnv(
-                1,
-                rules=self.rules,
-                autoreset="disabled",
-                obs_dtype=self.obs_dtype,
-                opponent=self._python_opponent if native_opponent is None else native_opponent,
-                agent_player=seat,
-                illegal_action=self.illegal_action,
-                seed=0,
-                reuse_buffers=True,  # what the env returns is copied out of them
-            )
-        finally:
-            self._python_opponent.current = playing
-        return native, key
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        native = state.pop("_native")
-        state["_native_state"] = None if native is None else native.get_state()
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        native_state = state.pop("_native_state")
-        self.__dict__.update(state)
-        self._native = None
-        if native_state is not None:
-            assert self._native_key is not None
-            native, key = self._native_for(self._native_key[0], self._opponents.current)
-            native.set_state(native_state)
-            self._native, self._native_key = native, key
+        return self._episode.legal_mask()
 
     def _observation(self, planes: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
         if self._done:
@@ -290,20 +240,7 @@ class InARowEnv(gymnasium.Env):
             seat = int(self.np_random.integers(1, self.rules.players + 1))
         else:
             seat = int(self.agent_player)
-        seats = self._opponents
-        chosen = episode_opponent(seats._playing, seats.episodes, self.np_random, self.rules)
-        native, key = self._native_for(seat, chosen)
-        playing = self._python_opponent.current
-        self._python_opponent.current = chosen
-        try:
-            # On failure the native env (and so the previous episode) is unchanged.
-            obs, info = native.reset(seed=int(self.np_random.integers(2**63)))
-        except BaseException:
-            self._python_opponent.current = playing
-            raise
-        self._native, self._native_key = native, key
-        seats.current = chosen
-        seats.episodes += 1
+        obs, info = self._episode.reset(seat)  # on error the episode is unchanged
         self._seat = seat
         self._done = False
         return self._observation(obs[0], info["action_mask"][0]), self._info("running", 0)
@@ -316,13 +253,13 @@ class InARowEnv(gymnasium.Env):
         episode as a loss (``illegal_action="loss"``) or raises
         `inarow.IllegalMoveError` with the state unchanged (``"raise"``). When the
         opponent fails, the agent's move is undone and the error propagates."""
-        if self._native is None or self._done:
+        if self._episode.native is None or self._done:
             raise ResetNeeded(
                 "step() called "
-                + ("before reset()" if self._native is None else "after the episode ended")
+                + ("before reset()" if self._episode.native is None else "after the episode ended")
                 + ": call reset() first"
             )
-        obs, rewards, terminated, _, info = self._native.step(_one_action(action))
+        obs, rewards, terminated, _, info = self._episode.step(action)
         self._done = done = bool(terminated[0])
         if not done:
             observation = {
@@ -340,60 +277,12 @@ class InARowEnv(gymnasium.Env):
 
     def render(self) -> str | np.ndarray | None:
         """ "ansi": the board as text; "rgb_array": an ``(h*32, w*32, 3)`` uint8 image."""
-        board = self._native.board(0) if self._native is not None else self._empty
+        board = self._episode.board or self._empty
         if self.render_mode == "ansi":
             return render_ansi(board)
         if self.render_mode == "rgb_array":
             return render_rgb(board)
         return None
-
-
-def _one_action(action: Any) -> list[Any]:
-    """`action` as the native step's one-env batch: an integer of any kind, else
-    ``TypeError`` naming it (a sequence or array would read as several)."""
-    if type(action) is int or isinstance(action, np.integer):
-        return [action]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(
-        action, (numbers.Integral, np.ndarray)
-    ):
-        raise TypeError(f"action must be an integer, got {type(action).__name__}: {action!r}")
-    if isinstance(action, np.ndarray) and (action.ndim != 0 or action.dtype.kind not in "iu"):
-        raise TypeError(f"action must be an integer, got an array of shape {action.shape}")
-    return [action]
-
-
-def _native_opponent(opponent: Any) -> Any:
-    """The native VecEnv opponent that plays `opponent` inside the step ("random" and
-    the built-in agents), or None when Python answers for it."""
-    if isinstance(opponent, str) and opponent == "random":
-        return "random"
-    if isinstance(opponent, Agent):
-        return opponent
-    return None
-
-
-class _PythonOpponent:
-    """The native env's opponent when the episode's opponent is Python's (an agent
-    ``agent(board) -> action``, "solver"): asked for one board at a time, it plays
-    as `inarow.opponents` does, from the env's seeded generator, and raises what it
-    raises (the native step then undoes the agent's move)."""
-
-    def __init__(self, env: InARowEnv) -> None:
-        self._env = env
-        #: The episode's opponent; None while a new native env plays its first,
-        #: discarded opening (the first legal move, asking nobody).
-        self.current: Any = None
-
-    def actions(self, boards: list[inarow.Board]) -> list[int]:
-        return [self._action(board) for board in boards]
-
-    def _action(self, board: inarow.Board) -> int:
-        if self.current is None:
-            return int(board.legal_moves()[0])
-        seats = self._env._opponents
-        if isinstance(self.current, str) and self.current == "solver" and seats.solver is None:
-            seats.solver = inarow.Solver()
-        return checked_action(self.current, board, self._env.np_random, seats.solver)
 
 
 #: Native `inarow.VecEnv` info keys that `InARowVectorEnv` does not pass on as
