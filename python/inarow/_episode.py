@@ -71,7 +71,7 @@ class NativeEpisode:
         chosen = None
         if self.opponents is not None:
             seats = self.opponents
-            chosen = episode_opponent(seats._playing, seats.episodes, rng, self.rules)
+            chosen = episode_opponent(seats.playing, seats.episodes, rng, self.rules)
         native, key = self._native_for(seat, chosen)
         playing = self.python_opponent.current
         self.python_opponent.current = chosen

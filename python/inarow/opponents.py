@@ -199,8 +199,9 @@ def play_opponents(
 
 
 class OpponentSeats:
-    """The opponent of one env: what ``opponent=`` was given, this episode's choice,
-    and the solver it may need (made on first use where a curriculum names it)."""
+    """The opponent of one env: what ``opponent=`` was given, this episode's choice
+    (drawn by `inarow._episode.NativeEpisode` at each reset), and the solver it may
+    need (made on first use where a curriculum names it)."""
 
     def __init__(self, opponent: Any, rules: inarow.Rules, learners: Sequence[int] = ()) -> None:
         self.rules = rules
@@ -223,29 +224,7 @@ class OpponentSeats:
         self._playing = check_opponent(opponent, self.rules)
         self._given = opponent
 
-    def begin(
-        self,
-        board: inarow.Board,
-        rng: np.random.Generator,
-        learners: Container[int] | None = None,
-    ) -> None:
-        """Draws this episode's opponent and plays it on `board` up to a learner's
-        turn; the episode counts (and its opponent stays) only if that succeeds."""
-        chosen = episode_opponent(self._playing, self.episodes, rng, self.rules)
-        self.play(board, rng, learners, chosen)
-        self.current = chosen
-        self.episodes += 1
-
-    def play(
-        self,
-        board: inarow.Board,
-        rng: np.random.Generator,
-        learners: Container[int] | None = None,
-        opponent: Any = None,
-    ) -> None:
-        """`play_opponents` with this episode's opponent (or `opponent`)."""
-        opponent = self.current if opponent is None else opponent
-        if isinstance(opponent, str) and opponent == "solver" and self.solver is None:
-            self.solver = inarow.Solver()
-        seats = self.learners if learners is None else learners
-        play_opponents(board, opponent, seats, rng, self.solver)
+    @property
+    def playing(self) -> Any:
+        """The opponent as episodes draw from it (names made into their agents)."""
+        return self._playing
