@@ -230,3 +230,44 @@ def test_the_command_line_ends_with_a_summary_table(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "evaluation 1 at 0.0 min" in r.stdout
     assert "self-play games" in r.stdout and "network (for inarow.agents.load)" in r.stdout
+
+
+def test_device_names_are_read_and_a_missing_device_is_refused(monkeypatch, tmp_path):
+    from inarow.train.device import resolve_device
+
+    assert resolve_device("cpu") == torch.device("cpu")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    assert resolve_device("auto") == torch.device("cpu")
+    for missing in ("cuda", "cuda:1", "mps"):
+        with pytest.raises(ValueError, match=f"{missing!r} is not on this machine: it has cpu"):
+            resolve_device(missing)
+    for bogus in ("gpu", "cuda:x", "xla"):
+        with pytest.raises(ValueError, match="allowed 'cpu', 'cuda'"):
+            resolve_device(bogus)
+    # The run refuses before it trains, and writes no checkpoint.
+    config = TrainConfig.for_game("tic_tac_toe", device="cuda")
+    with pytest.raises(ValueError, match="not on this machine"):
+        train(config, tmp_path / "run", minutes=0.05, progress=False)
+    assert load_checkpoint(tmp_path / "run") is None
+
+
+def test_the_evaluator_and_learner_follow_the_network_to_its_device():
+    """On a CPU-only machine the device is the CPU; the same code moves each batch to
+    wherever the network lives and returns numpy (a GPU machine runs this too)."""
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    config = TrainConfig.for_game("tic_tac_toe", channels=8, blocks=1)
+    net = Network(config).to(device)
+    obs = np.zeros((4, 2, 3, 3), np.float32)
+    logits, values = torch_evaluator(net)(obs)
+    assert isinstance(logits, np.ndarray) and logits.shape == (4, 9) and values.shape == (4,)
+    from inarow.train.learner import Learner
+
+    batch = (
+        obs,
+        np.ones((4, 9), bool),
+        np.full((4, 9), 1 / 9, np.float32),
+        np.zeros((4, 1), np.float32),
+    )
+    losses = Learner(net, config).step(batch)
+    assert all(math.isfinite(v) for v in losses.values())

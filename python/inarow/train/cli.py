@@ -35,6 +35,7 @@ _SETTINGS = [
     ("eval_simulations", int, "simulations of the searching agent on Pons' sets"),
     ("eval_games", int, "games per negamax depth in each evaluation"),
     ("threads", int, "torch and search threads"),
+    ("device", str, "where the network trains: cpu, cuda, cuda:N, mps or auto"),
     ("seed", int, "seed of the run"),
 ]
 

@@ -52,6 +52,9 @@ class TrainConfig:
     eval_match_simulations: int = 50  # the searching agent's simulations in those games
     # the machine
     threads: int = 1  # torch and MCTS threads
+    # Where the network trains and evaluates (inarow.train.device): "cpu", "cuda",
+    # "cuda:N", "mps" or "auto". A run may resume on another device.
+    device: str = "cpu"
     seed: int = 0
 
     @classmethod

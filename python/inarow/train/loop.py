@@ -22,6 +22,7 @@ import torch
 
 from inarow.train.checkpoint import load_checkpoint, save_checkpoint
 from inarow.train.config import TrainConfig
+from inarow.train.device import resolve_device
 from inarow.train.evaluation import (
     _brute_force_applies,
     evaluation_columns,
@@ -51,14 +52,17 @@ class TrainResult(dict):
 
 def torch_evaluator(net: Network):
     """``evaluate(obs, mask) -> (logits, values)`` in inference mode, the contract of
-    ``inarow.MCTS`` (and ``net(obs)`` of ``inarow.pretrained.NetworkAgent``)."""
+    ``inarow.MCTS`` (and ``net(obs)`` of ``inarow.pretrained.NetworkAgent``); the
+    observations go to the network's device and the outputs come back as numpy."""
 
     def evaluate(obs: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         net.eval()
+        device = next(net.parameters()).device
         with torch.inference_mode():
-            logits, values = net(torch.from_numpy(obs))
-        values = values.numpy()
-        return logits.numpy(), (values[:, 0] if values.shape[1] == 1 else values)
+            logits, values = net(torch.from_numpy(obs).to(device, non_blocking=True))
+        values = values.float().cpu().numpy()
+        logits = logits.float().cpu().numpy()
+        return logits, (values[:, 0] if values.shape[1] == 1 else values)
 
     return evaluate
 
@@ -127,9 +131,10 @@ def train(
                 )
     elif config is None:
         raise ValueError(f"{run_dir} holds no checkpoint to resume: give a config")
+    device = resolve_device(config.device)  # refused before training starts
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
-    net = Network(config)
+    net = Network(config).to(device)
     learner = Learner(net, config)
     replay = ReplayBuffer(config)
     counters = dict(games=0, positions=0, simulations=0, seconds=0.0, evaluations=0)
