@@ -271,3 +271,22 @@ def test_the_evaluator_and_learner_follow_the_network_to_its_device():
     )
     losses = Learner(net, config).step(batch)
     assert all(math.isfinite(v) for v in losses.values())
+
+
+def test_an_evaluation_longer_than_the_session_is_cut_at_its_end(tmp_path):
+    """The first evaluation alone (100,000 games a depth) would take many minutes: the
+    3 s session still ends on time, and the log leaves the unfinished match blank."""
+    import time
+
+    from inarow.train.log import read_log
+
+    start = time.monotonic()
+    config = _tiny(eval_minutes=10.0, eval_games=100_000, eval_match_simulations=16)
+    result = train(config, tmp_path / "run", minutes=3 / 60, progress=False)
+    elapsed = time.monotonic() - start
+    assert elapsed <= 3 + 2, elapsed
+    assert result["evaluations"] >= 1
+    log = read_log(tmp_path / "run" / "log.csv")
+    evaluated = [i for i, m in enumerate(log["mistakes_raw"]) if not math.isnan(m)]
+    assert evaluated, "the small board's mistakes are measured in time"
+    assert all(math.isnan(log["negamax9_win"][i]) for i in evaluated)

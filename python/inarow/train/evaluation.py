@@ -6,6 +6,7 @@ brute force (tic-tac-toe), and ``inarow.evaluate.match`` against
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -81,38 +82,65 @@ def brute_force_mistakes(
     return len(boards), mistakes
 
 
+class _OutOfTime(Exception):
+    """The evaluation's deadline passed during a match."""
+
+
 def measure_strength(
     net: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
     config: TrainConfig,
     seed: int,
     small_board_table: dict[inarow.Board, list[int | None]] | None = None,
+    deadline: float | None = None,
 ) -> dict[str, float]:
-    """One row of the evaluation columns for the network ``net``."""
+    """One row of the evaluation columns for the network ``net``. With a
+    ``deadline`` (a ``time.monotonic()`` value) the items still to measure when it
+    passes are left out of the row (blank in the log), a match stopped between two
+    games; every value in the row is complete."""
+
+    def late() -> bool:
+        return deadline is not None and time.monotonic() >= deadline
+
+    def stop_when_late(done: int, total: int) -> None:
+        if late():
+            raise _OutOfTime
+
     raw = NetworkAgent(net, config.rules, simulations=0, name="raw policy")
     search = NetworkAgent(net, config.rules, simulations=config.eval_simulations, name="search")
     row: dict[str, float] = {}
     if config.is_connect_four and config.eval_per_set:
         for label, agent in (("raw", raw), ("search", search)):
+            if late():
+                return row
             acc = inarow.evaluate.move_accuracy(
                 agent, "pons", per_set=config.eval_per_set, progress=False
             )
             row[f"pons_good_{label}"] = acc.good_rate
             row[f"pons_perfect_{label}"] = acc.perfect_rate
-    if small_board_table is not None:
-        row["solved_positions"], row["mistakes_raw"] = brute_force_mistakes(raw, small_board_table)
+    if small_board_table is not None and not late():
+        positions, mistakes_raw = brute_force_mistakes(raw, small_board_table)
+        if late():
+            return row
         _, row["mistakes_search"] = brute_force_mistakes(search, small_board_table)
+        row["solved_positions"], row["mistakes_raw"] = positions, mistakes_raw
     if config.eval_negamax_depths and config.eval_games:
         player = NetworkAgent(
             net, config.rules, simulations=config.eval_match_simulations, name="match"
         )
         for d in config.eval_negamax_depths:
-            r = inarow.evaluate.match(
-                player,
-                inarow.agents.negamax(d),
-                games=config.eval_games,
-                rules=dict(config.rules),
-                seed=seed,
-            )
+            if late():
+                return row
+            try:
+                r = inarow.evaluate.match(
+                    player,
+                    inarow.agents.negamax(d),
+                    games=config.eval_games,
+                    rules=dict(config.rules),
+                    seed=seed,
+                    progress=stop_when_late if deadline is not None else False,
+                )
+            except _OutOfTime:
+                return row
             row[f"negamax{d}_win"] = r.win_rate
             row[f"negamax{d}_draw"] = r.draw_rate
             row[f"negamax{d}_loss"] = r.loss_rate

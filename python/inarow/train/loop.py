@@ -111,7 +111,9 @@ def train(
     without it a ``run_dir`` that holds a checkpoint is refused (``FileExistsError``).
     Writes ``checkpoint.pt``, ``log.csv`` and, at the end, ``network.npz``.
     ``minutes`` bounds the session's wall time, evaluations included (time for the
-    final evaluation is kept free). ``echo=True`` prints a line per evaluation.
+    final evaluation is kept free; an evaluation that would run past the end is cut
+    there, its unfinished items blank in the log). ``echo=True`` prints a line per
+    evaluation.
     """
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -233,12 +235,21 @@ def train(
     def time_left() -> float:
         return budget - (time.monotonic() - start)
 
-    def log_evaluation() -> None:
+    def log_evaluation(final: bool = False) -> None:
         nonlocal eval_seconds, games_at_eval
         t_eval = time.monotonic()
         counters["evaluations"] += 1
+        # Cut at the session's end, except that the final evaluation may take the
+        # time the loop kept free for it (about the last one's length, 1.5x).
+        deadline = start + budget
+        if final and eval_seconds > 0:
+            deadline = max(deadline, t_eval + 1.5 * eval_seconds)
         row = measure_strength(
-            evaluate, config, seed=counters["evaluations"], small_board_table=table
+            evaluate,
+            config,
+            seed=counters["evaluations"],
+            small_board_table=table,
+            deadline=deadline,
         )
         eval_seconds = time.monotonic() - t_eval
         games_at_eval = counters["games"]
@@ -332,7 +343,7 @@ def train(
         # The final evaluation, unless nothing was learnt since the last one.
         if config.eval_minutes > 0 and games_at_eval != counters["games"]:
             try:
-                log_evaluation()
+                log_evaluation(final=True)
             except KeyboardInterrupt:
                 interrupted = True
             else:
