@@ -148,6 +148,8 @@ def summary(result: dict) -> str:
             value = last[key]
             shown = f"{value:.3f}" if isinstance(value, float) else str(value)
             rows.append((key.replace("_", " "), shown))
+    if result.get("stalled"):
+        rows.append(("learning", "stalled (see the line above the table)"))
     rows.append(("run directory", str(result["run_dir"])))
     if result.get("export"):
         rows.append(("network (for inarow.agents.load)", str(result["export"])))

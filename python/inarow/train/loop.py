@@ -35,6 +35,7 @@ from inarow.train.log import LOG, CsvLog
 from inarow.train.network import Network
 from inarow.train.replay import ReplayBuffer
 from inarow.train.selfplay import SelfPlay
+from inarow.train.stall import StallWatch, headline
 
 __all__ = ["EXPORT", "TrainResult", "torch_evaluator", "train"]
 
@@ -235,6 +236,9 @@ def train(
     def time_left() -> float:
         return budget - (time.monotonic() - start)
 
+    stall = StallWatch()
+    stall_messages: list[str] = []
+
     def log_evaluation(final: bool = False) -> None:
         nonlocal eval_seconds, games_at_eval
         t_eval = time.monotonic()
@@ -262,12 +266,17 @@ def train(
         )
         log.write(row)
         last_row.update(row)
+        lines = [evaluation_line(row, counters["evaluations"])]
+        stalled = stall.add(headline(row, config))
+        if stalled:
+            lines.append(stalled)
+            stall_messages.append(stalled)
         if echo:
-            line = evaluation_line(row, counters["evaluations"])
-            if bar is not None:
-                bar.write(line)
-            else:
-                print(line, flush=True)
+            for line in lines:
+                if bar is not None:
+                    bar.write(line)
+                else:
+                    print(line, flush=True)
 
     try:
         with _Interrupt() as stop:
@@ -372,6 +381,7 @@ def train(
         train_steps=learner.steps,
         interrupted=interrupted,
         last=dict(last_row),
+        stalled=stall_messages[-1] if stall_messages else None,
         run_dir=str(run_dir),
         export=str(exported) if exported else None,
         parameters=net.num_parameters(),
