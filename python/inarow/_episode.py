@@ -51,11 +51,20 @@ class NativeEpisode:
         self.python_opponent = _PythonOpponent(self)
         self.native: inarow.VecEnv | None = None
         self.key: tuple[int | None, Any] | None = None
+        self._position: inarow.Board | None = None
 
     @property
     def board(self) -> inarow.Board | None:
         """A copy of the board (None before the first reset)."""
         return None if self.native is None else self.native.board(0)
+
+    @property
+    def position(self) -> inarow.Board | None:
+        """The board, copied once per move on first use and shared until the next
+        (for adapters whose ``board`` attribute callers only read)."""
+        if self._position is None and self.native is not None:
+            self._position = self.native.board(0)
+        return self._position
 
     def legal_mask(self) -> np.ndarray:
         """The current legal mask, a fresh bool array (all False before a reset)."""
@@ -82,6 +91,7 @@ class NativeEpisode:
             self.python_opponent.current = playing
             raise
         self.native, self.key = native, key
+        self._position = None
         if self.opponents is not None:
             self.opponents.current = chosen
             self.opponents.episodes += 1
@@ -90,7 +100,9 @@ class NativeEpisode:
     def step(self, action: Any) -> tuple[Any, ...]:
         """The native step of the one env (see `inarow.VecEnv.step`)."""
         assert self.native is not None
-        return self.native.step([action] if type(action) is int else one_action(action))
+        out = self.native.step([action] if type(action) is int else one_action(action))
+        self._position = None
+        return out
 
     def _native_for(
         self, seat: int | None, opponent: Any

@@ -119,24 +119,20 @@ class InARowAECEnv(AECEnv):
         seat = learners[0] if self._opponents is not None else None
         self._seat = seat
         self._episode = NativeEpisode(self, r, self._opponents, self.illegal_action)
-        self._board: inarow.Board | None = self._empty.copy()
         # The native view of the agent to move: its planes and mask (None when over).
         self._view: tuple[np.ndarray, np.ndarray] | None = None
         self.agents: list[str] = []
 
     @property
     def board(self) -> inarow.Board:
-        """The current position (a copy made once per move, on first use)."""
-        if self._board is None:
-            self._board = self._episode.board
-            assert self._board is not None
-        return self._board
+        """The current position (read it; a copy made once per move)."""
+        position = self._episode.position
+        return self._empty.copy() if position is None else position
 
     def _moved(self, obs: np.ndarray, info: dict[str, Any], over: bool) -> None:
         """Keeps the native view of the agent to move (the native env's own buffers,
         valid until its next call; `observe` copies them); the board is copied on
         demand."""
-        self._board = None
         self._view = None if over else (obs[0], info["action_mask"][0].view(np.int8))
 
     def observation_space(self, agent: str) -> spaces.Space:

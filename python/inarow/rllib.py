@@ -99,7 +99,6 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         self._episode = NativeEpisode(
             self, r, self._opponents, self.illegal_action, obs_dtype="float32"
         )
-        self._board: inarow.Board | None = self._empty.copy()
         # The native view of the player to move: its number, planes and legal mask
         # (the native env's own buffers, valid until its next call).
         self._view: tuple[int, np.ndarray, np.ndarray] | None = None
@@ -107,11 +106,9 @@ class InARowMultiAgentEnv(MultiAgentEnv):
 
     @property
     def board(self) -> inarow.Board:
-        """The current position (a copy made once per move, on first use)."""
-        if self._board is None:
-            self._board = self._episode.board
-            assert self._board is not None
-        return self._board
+        """The current position (read it; a copy made once per move)."""
+        position = self._episode.position
+        return self._empty.copy() if position is None else position
 
     def _agent(self, player: int) -> str:
         return _AGENT_NAMES[player]
@@ -127,7 +124,6 @@ class InARowMultiAgentEnv(MultiAgentEnv):
     def _next(self, obs: np.ndarray, info: dict[str, Any]) -> dict[str, Any]:
         """The observation of the player to move, from the native step's outputs."""
         mover = int(info["current_player"][0])
-        self._board = None
         self._view = (mover, obs[0], info["action_mask"][0])
         if self.observation_mode == "flat":
             view: Any = obs[0].reshape(-1).copy()
@@ -141,7 +137,6 @@ class InARowMultiAgentEnv(MultiAgentEnv):
     def _end(self, rewards: dict[str, float], infos: dict[str, Any]) -> tuple:
         """The step that ends the game: every agent observes and gets its reward."""
         self._over = True
-        self._board = None
         self._view = None
         obs = {self._agent(p): self._obs(p) for p in self._learners}
         return obs, rewards, {"__all__": True}, {"__all__": False}, infos
