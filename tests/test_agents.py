@@ -178,7 +178,7 @@ def test_the_perfect_agent_refuses_rules_beyond_the_solver():
     agent = agents.perfect()
     for board in (
         inarow.Board(players=3),
-        inarow.Board.tic_tac_toe(),
+        inarow.Board(9, 8, gravity=False),
         inarow.Board(8, 8),
     ):
         with pytest.raises(inarow.UnsupportedRulesError, match="solver"):

@@ -550,7 +550,7 @@ def test_simulate_without_a_seed_draws_a_fresh_one():
 def test_messages_speak_python_not_rust():
     messages = []
     for call in (
-        lambda: inarow.Solver().solve(Board(gravity=False)),
+        lambda: inarow.Solver().solve(Board(width=9, height=8, gravity=False)),
         lambda: inarow.Solver().solve(Board(players=3)),
         lambda: Board(gravity=1),
         lambda: inarow.VecEnv(2, gravity=False, obs_dtype="int8"),

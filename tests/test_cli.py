@@ -95,7 +95,7 @@ def test_named_rules_and_keywords_beside_them():
 
 def test_play_defaults_to_the_strongest_fitting_opponent_and_counts_from_one():
     ttt = run("play", "--rules", "tic_tac_toe", stdin="q\n")
-    assert "engine (pretrained)" in ttt.stdout and "'row col' (counted from 1)" in ttt.stdout
+    assert "engine (solver)" in ttt.stdout and "'row col' (counted from 1)" in ttt.stdout
     assert "  1 2 3\n1 . . .\n" in ttt.stdout
     big = run("play", "--width", "9", "--height", "9", "--k", "5", stdin="q\n")
     assert "engine (negamax:4)" in big.stdout and "a column 1 to 9" in big.stdout

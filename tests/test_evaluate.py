@@ -263,7 +263,7 @@ def test_non_agents_and_mismatched_rules_are_refused():
     with pytest.raises(inarow.UnsupportedRulesError, match="agent b"):
         evaluate.match(agents.random(), agents.perfect(), rules=dict(players=3))
     with pytest.raises(inarow.UnsupportedRulesError):
-        evaluate.match(agents.perfect(), agents.random(), rules="tic_tac_toe")
+        evaluate.match(agents.perfect(), agents.random(), rules="gomoku")
 
 
 def test_wilson_interval_known_values():

@@ -253,7 +253,11 @@ def test_the_vs_illegal_loss_is_the_agents():
         (dict(opponent="random", agent_player=True), TypeError, "bool"),
         (dict(opponent=5), TypeError, "opponent"),
         (dict(opponent="negamax:0"), ValueError, "negamax:D"),
-        (dict(opponent="perfect", **TTT), inarow.UnsupportedRulesError, "solver"),
+        (
+            dict(opponent="perfect", width=9, height=8, k=5, gravity=False),
+            inarow.UnsupportedRulesError,
+            "solver",
+        ),
         (dict(opponent="random", agent_player=2, k=1), ValueError, "first move"),
         (dict(illegal_action="lose"), ValueError, "illegal_action"),
     ],

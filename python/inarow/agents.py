@@ -85,12 +85,14 @@ def perfect(
     tt_bytes: int | None = None,
     threads: int | None = None,
 ) -> Agent:
-    """The exact solver's choice (2 players, gravity, ``width * (height + 1) <= 64``).
+    """The exact solver's choice (2 players; gravity with ``width * (height + 1) <= 64``,
+    free placement with at most 64 cells).
 
     Every legal move is scored exactly (Pons' convention, for the player who moves:
     larger is better, see :meth:`inarow.Solver.analyze`). Temperature 0: a move with
     the best score, uniformly among equals. Temperature ``t > 0``: move ``i`` with
-    probability proportional to ``exp(score_i / t)`` (on 7x6 scores step by 1 per
+    probability proportional to ``exp(score_i / t)``; without gravity one score per
+    cell ``row * width + col`` (on 7x6 scores step by 1 per
     two plies of a win's distance, so ``t = 1`` already favours the best move
     strongly and ``t = 100`` is nearly uniform). Other rules raise
     :class:`inarow.UnsupportedRulesError` when the agent is called. ``tt_bytes``

@@ -125,10 +125,17 @@ def _describe(action: int, board: inarow.Board) -> str:
     return f"row {row + 1}, column {col + 1}"
 
 
+#: Free-placement boards up to this many cells are solved from the empty board in
+#: about a second or less (6x6, k = 5: 0.3 s); larger ones may take minutes.
+QUICK_FREE_CELLS = 36
+
+
 def _default_engine(board: inarow.Board, game: str | None) -> str:
-    """The strongest fitting opponent: the solver where it applies, the shipped
-    network of a game that has one, else a depth-4 search."""
-    if inarow.Solver.supports(board):
+    """The strongest fitting opponent: the solver where it applies and answers at
+    once (free placement: at most ``QUICK_FREE_CELLS`` cells), the shipped network of
+    a game that has one, else a depth-4 search."""
+    quick = board.gravity or board.width * board.height <= QUICK_FREE_CELLS
+    if inarow.Solver.supports(board) and quick:
         return "solver"
     return "pretrained" if game is not None else "negamax:4"
 
@@ -155,8 +162,8 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         engine = args.opponent
         if engine.startswith("perfect") and not inarow.Solver.supports(board):
             print(
-                "error: the perfect opponent needs the solver's rules "
-                "(2 players, gravity, width * (height + 1) <= 64)",
+                "error: the perfect opponent needs the solver's rules (2 players; "
+                "gravity with width * (height + 1) <= 64, or at most 64 cells without)",
                 file=sys.stderr,
             )
             return 2
@@ -175,7 +182,11 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     solver = None
     if engine == "solver":
         if not inarow.Solver.supports(board):
-            print("error: the solver covers 2 players with gravity only", file=sys.stderr)
+            print(
+                "error: the solver covers 2 players: gravity with width * (height + 1) "
+                "<= 64, or at most 64 cells without gravity",
+                file=sys.stderr,
+            )
             return 2
         solver = inarow.Solver()
     rng = random.Random(args.seed)

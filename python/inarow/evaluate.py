@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -35,6 +36,8 @@ __all__ = [
     "RepeatedGameWarning",
     "SeatResult",
     "SetAccuracy",
+    "judged_lengths",
+    "judged_positions",
     "match",
     "move_accuracy",
     "pons_positions",
@@ -487,6 +490,60 @@ def _named_sets(positions: Any) -> dict[str, list[Board]]:
     )
 
 
+#: Positions per set of :func:`judged_positions` unless ``per_set`` says otherwise.
+JUDGED_PER_SET = 100
+
+#: The seed of :func:`judged_positions`: the same openings in every process.
+JUDGED_SEED = 31
+
+#: Truths computed for judged positions, kept for the process ((rules, cells) ->
+#: per-action scores), so scoring several agents solves each position once.
+_JUDGED_TRUTH: dict[tuple[Any, ...], tuple[int | None, ...]] = {}
+
+
+def judged_lengths(rules: RulesLike) -> list[int]:
+    """The opening lengths (stones on the board) of :func:`judged_positions`: about
+    an eighth, a quarter, three eighths and half of the cells (at least 1, distinct)."""
+    r = read_rules(rules)
+    cells = r.width * r.height
+    return sorted({max(1, cells * eighths // 8) for eighths in (1, 2, 3, 4)})
+
+
+def judged_positions(
+    rules: RulesLike, per_set: int | None = None, seed: int = JUDGED_SEED
+) -> dict[str, list[Board]]:
+    """Random openings of ``rules`` to judge agents on, one set per length of
+    :func:`judged_lengths` (named ``"plies N"``): ``per_set`` distinct positions
+    each (default :data:`JUDGED_PER_SET`; fewer where fewer exist), reached by
+    uniformly random moves from the empty board and not over, drawn with ``seed``
+    (the same boards every time). ``ValueError`` for bad ``rules``."""
+    r = read_rules(rules)
+    wanted = JUDGED_PER_SET if per_set is None else per_set
+    rng = random.Random(seed)
+    out: dict[str, list[Board]] = {}
+    for plies in judged_lengths(r):
+        boards: list[Board] = []
+        seen: set[tuple[int, ...]] = set()
+        # Distinct openings are drawn until enough or the draws stop finding new ones.
+        for _ in range(wanted * 20):
+            if len(boards) == wanted:
+                break
+            board = Board(rules=r)
+            while board.num_stones < plies and not board.is_over:
+                board.move(rng.choice(board.legal_moves()))
+            cells = tuple(board.to_numpy().ravel().tolist())
+            if board.is_over or cells in seen:
+                continue
+            seen.add(cells)
+            boards.append(board)
+        out[f"plies {plies}"] = boards
+    return out
+
+
+def _judged_key(board: Board) -> tuple[Any, ...]:
+    return (board.rules, tuple(board.to_numpy().ravel().tolist()))
+
+
 def move_accuracy(
     agent: Callable[[Board], int],
     positions: str | Iterable[Board] | Mapping[str, Iterable[Board]] = "pons",
@@ -494,6 +551,7 @@ def move_accuracy(
     solver: inarow.Solver | None = None,
     threads: int | None = None,
     progress: bool | None = None,
+    rules: RulesLike = None,
 ) -> AccuracyResult:
     """How often ``agent``'s move keeps the best outcome (good-move rate) and has the
     best exact score (perfect-move rate), per set and overall.
@@ -501,21 +559,36 @@ def move_accuracy(
     ``positions``: ``"pons"`` (Pascal Pons' six sets, 6000 Connect-Four positions,
     with the exact analyses shipped in the package), an iterable of
     :class:`inarow.Board` (one set named ``"positions"``) or a dict of named
-    iterables. ``per_set`` keeps the first positions of each set. Where no analysis
+    iterables. With ``rules`` (any rules the solver covers, e.g. ``"tic_tac_toe"``
+    or ``dict(width=5, height=5, k=4, gravity=False)``) and ``positions`` left out:
+    the random openings of :func:`judged_positions`, a set per opening length, their
+    truth solved once per process. ``per_set`` keeps the first positions of each
+    set. Where no analysis
     ships, the truth is computed with ``solver`` (default: ``inarow.Solver`` on all
     cores) with a progress bar if tqdm is installed (``progress=False``: never a
     bar; ``True``: always). Built-in agents choose across ``threads``; a Python
     callable is called on a copy of each board and must return a legal action; one
     with an ``actions(boards)`` method (``inarow.agents.pretrained``) gets every
     board of a set in one call.
-    Boards must suit the solver (2 players, gravity, ``width * (height + 1) <= 64``)
-    and not be over.
+    Boards must suit the solver (2 players; with gravity ``width * (height + 1) <=
+    64``, without gravity at most 64 cells) and not be over.
     """
     if per_set is not None and (
         isinstance(per_set, bool) or not isinstance(per_set, int) or per_set < 1
     ):
         raise ValueError(f"per_set={per_set!r}: allowed None or an integer >= 1")
-    if positions == "pons":
+    judged = rules is not None
+    if judged:
+        if not (isinstance(positions, str) and positions == "pons"):
+            raise ValueError("give rules= (judged random openings) or positions=, not both")
+        r = read_rules(rules)
+        if not inarow.Solver.supports(r):
+            raise inarow.UnsupportedRulesError(
+                f"rules={r!r}: the solver does not cover them (2 players; with gravity "
+                "width * (height + 1) <= 64, without gravity at most 64 cells)"
+            )
+        positions = judged_positions(r, per_set)
+    if not judged and positions == "pons":
         pons = pons_positions(per_set)
         sets = {name: [Board.from_pons(p.moves) for p in ps] for name, ps in pons.items()}
         shipped = {name: [p.analysis for p in ps] for name, ps in pons.items()}
@@ -545,6 +618,9 @@ def move_accuracy(
         if pons_moves is not None:
             for i, moves in enumerate(pons_moves[name]):
                 truth[i] = truth[i] or _COMPUTED_PONS.get(moves)
+        if judged:
+            for i, board in enumerate(boards):
+                truth[i] = _JUDGED_TRUTH.get(_judged_key(board))
         missing = [i for i, known in enumerate(truth) if known is None]
         if missing:
             if solver is None and own_solver is None:
@@ -556,6 +632,8 @@ def move_accuracy(
                 truth[i] = scores
                 if pons_moves is not None:
                     _COMPUTED_PONS[pons_moves[name][i]] = scores
+                if judged:
+                    _JUDGED_TRUTH[_judged_key(boards[i])] = scores
         t1 = time.perf_counter()
         actions = _agent_actions(agent, boards, threads)
         t2 = time.perf_counter()

@@ -133,7 +133,8 @@ impl Agent {
     }
 
     /// Whether the agent plays `rules`: every agent does except the perfect one,
-    /// which needs the solver's rules (2 players, gravity, `width * (height + 1) <= 64`).
+    /// which needs the solver's rules (2 players; with gravity `width * (height + 1)
+    /// <= 64`, without gravity `width * height <= 64`).
     pub fn check_rules(&self, rules: &Rules) -> Result<(), AgentError> {
         if let Agent::Perfect { .. } = self {
             perfect::check_rules(rules)?;

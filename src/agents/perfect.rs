@@ -9,14 +9,15 @@ use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::solver::{Position, Solver};
 
-/// The solver's rules: 2 players, gravity, `width * (height + 1) <= 64`.
+/// The solver's rules: 2 players; with gravity `width * (height + 1) <= 64`,
+/// without `width * height <= 64`.
 pub fn check_rules(rules: &Rules) -> Result<(), AgentError> {
-    if rules.players() != 2 || !rules.gravity() || rules.width() * (rules.height() + 1) > 64 {
-        return Err(AgentError::Unsupported(format!(
-            "the perfect agent needs the solver's rules (2 players, gravity, width * (height + 1) <= 64), got {rules}"
-        )));
-    }
-    Ok(())
+    Solver::check_rules(rules).map_err(|_| {
+        AgentError::Unsupported(format!(
+            "the perfect agent needs the solver's rules (2 players; with gravity \
+             width * (height + 1) <= 64, without gravity width * height <= 64), got {rules}"
+        ))
+    })
 }
 
 /// Positions analysed before; sampling the same position again (temperature play,
@@ -26,8 +27,8 @@ pub struct Cache {
     scores: HashMap<CacheKey, Vec<Option<i32>>>,
 }
 
-/// Width, height, k and the cells of a position.
-type CacheKey = (usize, usize, usize, Vec<u8>);
+/// Width, height, k, gravity and the cells of a position.
+type CacheKey = (usize, usize, usize, bool, Vec<u8>);
 
 /// Entries kept before the cache starts over.
 const CACHE_ENTRIES: usize = 1 << 14;
@@ -47,11 +48,17 @@ pub fn choose(
     let mut cells = vec![0i8; r.num_cells()];
     game.write_cells(&mut cells);
     let cells: Vec<u8> = cells.into_iter().map(|c| c as u8).collect();
-    let key = (r.width(), r.height(), r.k(), cells);
+    let key = (r.width(), r.height(), r.k(), r.gravity(), cells);
     if let Some(scores) = cache.scores.get(&key) {
         return softmax_pick(scores, temperature, rng).ok_or(AgentError::GameOver);
     }
-    let pos = Position::from_cells(r.width(), r.height(), r.k(), &key.3)?;
+    if !r.gravity() {
+        let scores = solver.analyze_game(game, false, cancel)?;
+        let choice = softmax_pick(&scores, temperature, rng).ok_or(AgentError::GameOver);
+        remember(cache, key, scores);
+        return choice;
+    }
+    let pos = Position::from_cells(r.width(), r.height(), r.k(), &key.4)?;
     // Opening positions take seconds to minutes to score exactly: the book's
     // values where it holds every child.
     let scores = match solver.book_scores(&pos) {
@@ -63,11 +70,16 @@ pub fn choose(
         None => solver.analyze(&pos, false, cancel)?,
     };
     let choice = softmax_pick(&scores, temperature, rng).ok_or(AgentError::GameOver);
+    remember(cache, key, scores);
+    choice
+}
+
+/// Keeps a position's scores, starting the cache over when it is full.
+fn remember(cache: &mut Cache, key: CacheKey, scores: Vec<Option<i32>>) {
     if cache.scores.len() >= CACHE_ENTRIES {
         cache.scores.clear();
     }
     cache.scores.insert(key, scores);
-    choice
 }
 
 /// Win/draw/loss scores of a lost position: a move after which the opponent forces

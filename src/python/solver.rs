@@ -14,10 +14,9 @@ use super::book::shipped_book;
 use super::errors::SolverConfigError;
 use super::interrupt::{run_interruptible, POLL};
 use super::rules::Rules as PyRules;
+use crate::game::Game;
 use crate::solver::book::Kind;
-use crate::solver::{
-    default_threads, Deadline, Position, SolveError, Solver as CoreSolver, SolverConfig,
-};
+use crate::solver::{default_threads, Deadline, SolveError, Solver as CoreSolver, SolverConfig};
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES, SOLO_NODE_BUDGET};
 use crate::watch::{CancelToken, Entry, Gate, GateGuard};
 
@@ -62,8 +61,9 @@ fn time_limit_arg(t: &Bound<'_, PyAny>) -> PyResult<Option<Duration>> {
 /// that Ctrl-C can interrupt (about 2 ms): small calls never pay for a thread.
 const INLINE_NODES: u64 = SOLO_NODE_BUDGET;
 
-/// An exact solver for 2-player gravity boards whose layout fits 64 bits
-/// (`width * (height + 1) <= 64`: 7x6, 8x7, 9x5, ...), any k. Scores follow Pascal
+/// An exact solver for 2-player boards, any k: gravity boards whose layout fits
+/// 64 bits (`width * (height + 1) <= 64`: 7x6, 8x7, 9x5, ...) and free-placement
+/// boards of at most 64 cells (tic-tac-toe, m,n,k games). Scores follow Pascal
 /// Pons' convention, for the side to move. One search at a time per solver: calls
 /// from several threads are serialized; `cancel()` stops the calls running or
 /// queued at that moment.
@@ -95,8 +95,12 @@ impl Drop for Call<'_> {
     }
 }
 
-fn position(board: &Bound<'_, PyAny>) -> PyResult<Position> {
-    Ok(Position::from_game(&board_arg(board, "board")?.game)?)
+/// The game of `board`, checked against the solver's rules
+/// (`UnsupportedRulesError` naming the limit).
+fn game_of(board: &Bound<'_, PyAny>) -> PyResult<Game> {
+    let game = board_arg(board, "board")?.game.clone();
+    CoreSolver::check_rules(game.rules())?;
+    Ok(game)
 }
 
 impl Solver {
@@ -137,15 +141,24 @@ impl Solver {
     fn run<T: Send>(
         &self,
         py: Python<'_>,
+        game: &Game,
         work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
     ) -> PyResult<T> {
-        let book = if self.book { shipped_book(py) } else { None };
+        // Only gravity games read the book: a free-placement call never loads it.
+        let gravity = game.rules().gravity();
+        let book = if self.book && gravity {
+            shipped_book(py)
+        } else {
+            None
+        };
         let call = self.register();
         let token = &call.token;
         let _turn = self.wait_turn(py, token)?;
         let mut guard = self.lock_core();
         let core: &mut CoreSolver = &mut guard;
-        core.set_book(book);
+        if gravity {
+            core.set_book(book);
+        }
         let quick = py.detach(|| {
             core.set_node_limit(Some(INLINE_NODES));
             let r = work(core, token.flag());
@@ -242,12 +255,13 @@ impl Solver {
         weak: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<i32> {
         let weak = weak_arg(weak)?;
-        let pos = position(board)?;
-        self.run(py, |s, c| s.solve(&pos, weak, c))
+        let game = game_of(board)?;
+        self.run(py, &game, |s, c| s.solve_game(&game, weak, c))
     }
 
     /// The score of each action for the player who plays it (None where illegal,
-    /// or everywhere once the game is over).
+    /// or everywhere once the game is over): one per column with gravity, one per
+    /// cell (`row * width + col`) without.
     #[pyo3(signature = (board, weak=None), text_signature = "($self, board, weak=False)")]
     fn analyze(
         &self,
@@ -256,8 +270,8 @@ impl Solver {
         weak: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<Option<i32>>> {
         let weak = weak_arg(weak)?;
-        let pos = position(board)?;
-        self.run(py, |s, c| s.analyze(&pos, weak, c))
+        let game = game_of(board)?;
+        self.run(py, &game, |s, c| s.analyze_game(&game, weak, c))
     }
 
     /// An optimal action: never a worse win/draw/loss outcome than another move;
@@ -276,24 +290,26 @@ impl Solver {
         time_limit: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
         let budget = time_limit.map(time_limit_arg).transpose()?.flatten();
-        let pos = position(board)?;
+        let game = game_of(board)?;
         match (time_limit, budget) {
-            (None, _) => self.run(py, |s, c| s.best_move(&pos, c)),
+            (None, _) => self.run(py, &game, |s, c| {
+                Ok(s.best_move_game(&game, None, c)?.column)
+            }),
             (Some(_), budget) => {
                 let deadline = match budget {
                     Some(b) => Deadline::after(b),
                     None => Deadline::never(),
                 };
-                self.run(py, |s, c| {
-                    Ok(s.best_move_within(&pos, Some(&deadline), c)?.column)
+                self.run(py, &game, |s, c| {
+                    Ok(s.best_move_game(&game, Some(&deadline), c)?.column)
                 })
             }
         }
     }
 
-    /// Nodes searched by the last call.
     /// Whether the solver covers `rules_or_board` (an `inarow.Rules` or an
-    /// `inarow.Board`): 2 players, gravity and `width * (height + 1) <= 64`.
+    /// `inarow.Board`): 2 players, and with gravity `width * (height + 1) <= 64`,
+    /// without gravity `width * height <= 64`.
     /// `TypeError` for anything else.
     #[staticmethod]
     fn supports(rules_or_board: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -308,9 +324,10 @@ impl Solver {
                 shown(rules_or_board)
             )));
         };
-        Ok(Position::check_rules(&rules).is_ok())
+        Ok(CoreSolver::check_rules(&rules).is_ok())
     }
 
+    /// Nodes searched by the last call.
     #[getter]
     fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)

@@ -32,7 +32,7 @@ impl MoveValue {
 /// The answer of [`Solver::best_move_within`](super::Solver::best_move_within).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimedMove {
-    /// The chosen column.
+    /// The chosen action: a column, or a cell `row * width + col` without gravity.
     pub column: usize,
     /// Per column what was proven (`None`: a full column).
     pub moves: Vec<Option<MoveValue>>,
@@ -43,8 +43,19 @@ pub struct TimedMove {
 impl TimedMove {
     /// The best of `moves` by the order of [`Solver::best_move_within`](super::Solver::best_move_within).
     pub(super) fn choose(moves: Vec<Option<MoveValue>>, complete: bool) -> TimedMove {
+        let order = centre_first(moves.len());
+        TimedMove::choose_in(moves, complete, &order)
+    }
+
+    /// [`TimedMove::choose`] with ties broken by `order` (every action, the
+    /// preferred first) instead of centre-first columns.
+    pub(super) fn choose_in(
+        moves: Vec<Option<MoveValue>>,
+        complete: bool,
+        order: &[usize],
+    ) -> TimedMove {
         let mut best: Option<(usize, MoveValue)> = None;
-        for c in centre_first(moves.len()) {
+        for &c in order {
             let Some(m) = moves[c] else { continue };
             let key = |m: MoveValue| (m.lo, m.hi, m.exact.is_some(), m.exact.unwrap_or(0));
             let better = match best {

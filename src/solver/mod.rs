@@ -1,4 +1,6 @@
-//! An exact solver for gravity k-in-a-row games (Connect Four and relatives).
+//! An exact solver for 2-player k-in-a-row games: gravity boards (Connect Four and
+//! relatives) here, free-placement boards (tic-tac-toe, m,n,k games) in [`free`];
+//! [`Solver`]'s `*_game` calls take either.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -98,7 +100,9 @@ mod book_probe_tests;
 mod choice;
 mod config;
 mod deadline;
+mod dispatch;
 mod error;
+pub mod free;
 mod geometry;
 mod jobs;
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::book::Book;
 use super::config::{SolverConfig, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
 use super::error::SolveError;
+use super::free::FreeSolver;
 use super::geometry::Geometry;
 use super::position::Position;
 use super::table::Table;
@@ -23,6 +24,8 @@ pub struct Solver {
     pub(super) book: Option<Arc<Book>>,
     /// Search nodes the book bounded in the last call.
     pub(super) book_hits: u64,
+    /// The solver of free-placement games, made on their first call.
+    pub(super) free: Option<FreeSolver>,
 }
 
 impl Solver {
@@ -48,6 +51,7 @@ impl Solver {
             geometry: None,
             book: None,
             book_hits: 0,
+            free: None,
         })
     }
 
@@ -91,6 +95,9 @@ impl Solver {
     /// Empties the table (O(1): a generation counter).
     pub fn clear(&mut self) {
         self.table.clear();
+        if let Some(free) = self.free.as_mut() {
+            free.clear();
+        }
     }
 
     /// The table size in bytes.

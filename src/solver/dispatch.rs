@@ -1,0 +1,89 @@
+//! The solver on any game it covers: gravity boards go to the Connect-Four
+//! search, free-placement boards to the free-placement solver (made on first
+//! use, with a table of at most the solver's size).
+
+use std::sync::atomic::AtomicBool;
+
+use super::choice::TimedMove;
+use super::deadline::Deadline;
+use super::error::SolveError;
+use super::free::{FreePosition, FreeSolver};
+use super::position::Position;
+use super::state::Solver;
+use crate::game::Game;
+use crate::rules::Rules;
+
+impl Solver {
+    /// Whether the solver covers `rules`: 2 players, and with gravity a board
+    /// whose layout fits one word (`width * (height + 1) <= 64`), without gravity
+    /// one of at most 64 cells; otherwise [`SolveError::Unsupported`] saying why.
+    pub fn check_rules(rules: &Rules) -> Result<(), SolveError> {
+        if rules.gravity() {
+            Position::check_rules(rules)
+        } else {
+            FreePosition::check_rules(rules)
+        }
+    }
+
+    /// [`Solver::solve`] of any game the solver covers ([`Solver::check_rules`]).
+    pub fn solve_game(
+        &mut self,
+        game: &Game,
+        weak: bool,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        if game.rules().gravity() {
+            return self.solve(&Position::from_game(game)?, weak, cancel);
+        }
+        let pos = FreePosition::from_game(game)?;
+        self.with_free(|free| free.solve(&pos, weak, cancel))
+    }
+
+    /// [`Solver::analyze`] of any game the solver covers: one score per action
+    /// (a column with gravity, a cell `row * width + col` without).
+    pub fn analyze_game(
+        &mut self,
+        game: &Game,
+        weak: bool,
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<i32>>, SolveError> {
+        if game.rules().gravity() {
+            return self.analyze(&Position::from_game(game)?, weak, cancel);
+        }
+        let pos = FreePosition::from_game(game)?;
+        self.with_free(|free| free.analyze(&pos, weak, cancel))
+    }
+
+    /// [`Solver::best_move_within`] of any game the solver covers; its `column`
+    /// is the chosen action.
+    pub fn best_move_game(
+        &mut self,
+        game: &Game,
+        deadline: Option<&Deadline>,
+        cancel: &AtomicBool,
+    ) -> Result<TimedMove, SolveError> {
+        if game.rules().gravity() {
+            return self.best_move_within(&Position::from_game(game)?, deadline, cancel);
+        }
+        let pos = FreePosition::from_game(game)?;
+        self.with_free(|free| free.best_move_within(&pos, deadline, cancel))
+    }
+
+    /// Runs `call` on the free-placement solver (made now if need be) under this
+    /// solver's node limit, and counts its nodes as this call's.
+    fn with_free<T>(
+        &mut self,
+        call: impl FnOnce(&mut FreeSolver) -> Result<T, SolveError>,
+    ) -> Result<T, SolveError> {
+        self.nodes = 0;
+        self.book_hits = 0;
+        if self.free.is_none() {
+            self.free = Some(FreeSolver::new(self.table.bytes())?);
+        }
+        let free = self.free.as_mut().expect("just made");
+        free.set_node_limit(self.node_limit);
+        let result = call(free);
+        self.nodes = free.nodes();
+        result
+    }
+}

@@ -1,0 +1,65 @@
+//! An exact solver for 2-player free-placement boards (tic-tac-toe, m,n,k games)
+//! of at most 64 cells: one word per stone set.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use inarow::solver::free::{FreePosition, FreeSolver};
+//!
+//! let mut solver = FreeSolver::new(1 << 20).unwrap();
+//! let cancel = AtomicBool::new(false);
+//! let empty = FreePosition::new(3, 3, 3).unwrap();
+//! assert_eq!(solver.solve(&empty, false, &cancel).unwrap(), 0); // tic-tac-toe is a draw
+//! // X in the centre, O on an edge: X wins with its 4th stone (the 7th stone).
+//! let pos = FreePosition::from_moves(3, 3, 3, &[4, 1]).unwrap();
+//! assert_eq!(solver.solve(&pos, false, &cancel).unwrap(), 2);
+//! ```
+//!
+//! # Scores
+//!
+//! Pascal Pons' convention, as for gravity boards: from the side to move, on a
+//! board of `N = width * height` cells with `moves` stones on it, a win whose
+//! winning stone is the `m+1`-th stone of the game scores `(N + 1 - m) / 2`
+//! (larger = sooner), a loss the negation of the opponent's win, a draw 0. The
+//! count is of stones on the board, whoever placed them, exactly as with
+//! gravity: a stone that lands anywhere counts once.
+//!
+//! # Limits
+//!
+//! Two players, no gravity, `width * height <= 64` (every board up to 8x8), any
+//! `k >= 1`. How long a search takes grows quickly with the empty cells: every
+//! board of at most 25 cells solves in seconds, 6x6 with `k = 4` or `5` in the
+//! times BENCHMARKS.md lists; larger boards may not finish (`cancel` stops them).
+//!
+//! # Techniques
+//!
+//! * One word per stone set, cell `row * width + col` at bit `row * width + col`;
+//!   line tests are shift-ands kept at the starts of real lines.
+//! * Negamax alpha-beta, fail-soft; null-window probes bisect the score,
+//!   nearest 0 first.
+//! * An immediate win ends the node; two open threats of the opponent lose; one
+//!   is the only move (a forced block).
+//! * Static bounds: the earliest stone either side can still win with, from the
+//!   stones each has and whether any line is still open to it (no open line for
+//!   either side: a draw without a search).
+//! * Dead cells (on no line either side can still make) are all one move, a pass:
+//!   one of them is searched, last.
+//! * A transposition table of lower and upper bounds keyed on the canonical form
+//!   under the board's symmetries (8 for a square, 4 for a rectangle), kept up to
+//!   date move by move; it stores the best move, searched first next time.
+//! * Moves ordered by the lines through them: own stones on lines the opponent
+//!   has not blocked, opponent stones on lines free of own stones.
+//!
+//! Measured figures: BENCHMARKS.md, "Free-placement solver".
+
+mod geometry;
+mod pairing;
+mod position;
+mod search;
+mod solver;
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub use geometry::MAX_FREE_CELLS;
+pub use position::FreePosition;
+pub use solver::{centre_first, FreeSolver};

@@ -1,0 +1,225 @@
+//! The free-placement solver's position: the side to move's stones, all stones,
+//! and the shape they lie on.
+
+use super::super::error::SolveError;
+use super::geometry::{Geometry, MAX_FREE_CELLS};
+use crate::game::{validate_cells, Game};
+use crate::layout::Layout;
+use crate::rules::Rules;
+
+/// A position of a 2-player free-placement k-in-a-row game (tic-tac-toe, m,n,k
+/// games) on at most [`MAX_FREE_CELLS`] cells.
+///
+/// Cell `row * width + col` (row 0 the top row) is bit `row * width + col` of
+/// `current` (the side to move's stones) and `mask` (all stones). Built only by
+/// checked constructors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FreePosition {
+    pub(crate) width: usize,
+    pub(crate) height: usize,
+    pub(crate) k: usize,
+    pub(crate) current: u64,
+    pub(crate) mask: u64,
+    pub(crate) moves: u32,
+    /// The player who moved last has a line: the game is over.
+    pub(crate) won: bool,
+}
+
+impl FreePosition {
+    /// The empty `width` x `height` board with lines of `k`.
+    pub fn new(width: usize, height: usize, k: usize) -> Result<FreePosition, SolveError> {
+        Geometry::new(width, height, k)?;
+        Ok(FreePosition {
+            width,
+            height,
+            k,
+            current: 0,
+            mask: 0,
+            moves: 0,
+            won: false,
+        })
+    }
+
+    /// Whether the free-placement solver handles `rules`: 2 players, no gravity,
+    /// at most [`MAX_FREE_CELLS`] cells; otherwise [`SolveError::Unsupported`]
+    /// saying why.
+    pub fn check_rules(rules: &Rules) -> Result<(), SolveError> {
+        if rules.players() != 2 || rules.gravity() {
+            return Err(SolveError::Unsupported(format!(
+                "the free-placement solver covers 2 players without gravity, got players={}, \
+                 gravity={}",
+                rules.players(),
+                if rules.gravity() { "True" } else { "False" }
+            )));
+        }
+        let cells = rules.width() * rules.height();
+        if cells > MAX_FREE_CELLS {
+            return Err(SolveError::Unsupported(format!(
+                "the solver covers gravity=False boards of at most {MAX_FREE_CELLS} cells (one \
+                 word), got width={}, height={}: {cells} cells",
+                rules.width(),
+                rules.height()
+            )));
+        }
+        Geometry::new(rules.width(), rules.height(), rules.k()).map(|_| ())
+    }
+
+    /// The position of `game`, whose rules must pass [`FreePosition::check_rules`].
+    pub fn from_game(game: &Game) -> Result<FreePosition, SolveError> {
+        let r = game.rules();
+        FreePosition::check_rules(r)?;
+        let layout = Layout::of(r);
+        let (w, h) = (r.width(), r.height());
+        let mut stones = [0u64; 2];
+        for (player, set) in stones.iter_mut().enumerate() {
+            for row in 0..h {
+                for col in 0..w {
+                    let bit = layout.bit(row, col);
+                    let word = game.stones(player)[bit / 64];
+                    if word >> (bit % 64) & 1 == 1 {
+                        *set |= 1 << (row * w + col);
+                    }
+                }
+            }
+        }
+        Ok(FreePosition {
+            width: w,
+            height: h,
+            k: r.k(),
+            current: stones[game.to_move()],
+            mask: stones[0] | stones[1],
+            moves: game.stones_on_board() as u32,
+            won: game.winner().is_some(),
+        })
+    }
+
+    /// A position from its cells, row-major, row 0 the top row: 0 empty, 1 first
+    /// player, 2 second player, checked as [`Game::from_cells`] checks them
+    /// ([`SolveError::InvalidPosition`]).
+    pub fn from_cells(
+        width: usize,
+        height: usize,
+        k: usize,
+        cells: &[u8],
+    ) -> Result<FreePosition, SolveError> {
+        Geometry::new(width, height, k)?;
+        let layout = Layout::new(width, height, k);
+        let set_up = validate_cells(&layout, 2, false, cells)
+            .map_err(|e| SolveError::InvalidPosition(e.0))?;
+        let mut stones = [0u64; 2];
+        for (i, &c) in cells.iter().enumerate() {
+            if c > 0 {
+                stones[c as usize - 1] |= 1 << i;
+            }
+        }
+        Ok(FreePosition {
+            width,
+            height,
+            k,
+            current: stones[set_up.to_move],
+            mask: stones[0] | stones[1],
+            moves: set_up.stones_on_board as u32,
+            won: set_up.winner.is_some(),
+        })
+    }
+
+    /// The position after playing `cells` (each `row * width + col`) from the
+    /// empty board. An occupied or out-of-range cell is [`SolveError::IllegalMove`],
+    /// a move after the game ended [`SolveError::GameOver`].
+    pub fn from_moves(
+        width: usize,
+        height: usize,
+        k: usize,
+        cells: &[usize],
+    ) -> Result<FreePosition, SolveError> {
+        let mut pos = FreePosition::new(width, height, k)?;
+        for &cell in cells {
+            pos.play(cell)?;
+        }
+        Ok(pos)
+    }
+
+    /// Places a stone of the side to move on `cell` (`row * width + col`). Errors
+    /// (position unchanged): [`SolveError::GameOver`] once the game is over,
+    /// [`SolveError::IllegalMove`] for a cell out of range or taken.
+    pub fn play(&mut self, cell: usize) -> Result<(), SolveError> {
+        if self.is_over() {
+            return Err(SolveError::GameOver("the game is already over".into()));
+        }
+        if cell >= self.cells() {
+            return Err(SolveError::IllegalMove(format!(
+                "cell {cell} out of range ({} cells)",
+                self.cells()
+            )));
+        }
+        if !self.can_play(cell) {
+            return Err(SolveError::IllegalMove(format!("cell {cell} is taken")));
+        }
+        let geo = Geometry::new(self.width, self.height, self.k)?;
+        self.play_unchecked(&geo, cell);
+        Ok(())
+    }
+
+    /// Plays an empty `cell` of a position that is not over, on `geo` (its shape).
+    pub(crate) fn play_unchecked(&mut self, geo: &Geometry, cell: usize) {
+        debug_assert!(self.can_play(cell));
+        let bit = 1u64 << cell;
+        self.won = geo.has_line(self.current | bit);
+        self.current ^= self.mask;
+        self.mask |= bit;
+        self.moves += 1;
+    }
+
+    /// Whether `cell` is on the board and empty.
+    pub fn can_play(&self, cell: usize) -> bool {
+        cell < self.cells() && self.mask >> cell & 1 == 0
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// Stones on the board.
+    pub fn moves(&self) -> usize {
+        self.moves as usize
+    }
+
+    /// Whether the last move made a line (the side to move has lost).
+    pub fn is_won(&self) -> bool {
+        self.won
+    }
+
+    /// Whether the game is over: a line was made or the board is full.
+    pub fn is_over(&self) -> bool {
+        self.won || self.moves() == self.cells()
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// The cells, row-major, row 0 the top row: 0 empty, 1 first player, 2 second.
+    pub fn to_cells(&self) -> Vec<u8> {
+        let first = if self.moves % 2 == 0 {
+            self.current
+        } else {
+            self.current ^ self.mask
+        };
+        (0..self.cells())
+            .map(|i| match (self.mask >> i & 1, first >> i & 1) {
+                (0, _) => 0,
+                (_, 1) => 1,
+                _ => 2,
+            })
+            .collect()
+    }
+}

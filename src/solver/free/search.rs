@@ -1,0 +1,370 @@
+//! The search: negamax alpha-beta over canonical positions, with static bounds
+//! and a table of bounds.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::super::deadline::Deadline;
+use super::geometry::Geometry;
+use super::pairing::{defender_pairs, MAX_PAIRED_LINES};
+use super::table::{Bounds, Table};
+
+/// A position under every symmetry of the board at once (index 0: as it is), so
+/// the canonical form is a minimum instead of a transformation.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Node {
+    /// The side to move's stones, per symmetry.
+    pub current: [u64; 8],
+    /// All stones, per symmetry.
+    pub mask: [u64; 8],
+    pub moves: i32,
+}
+
+impl Node {
+    /// The node of the position `(current, mask)` with `moves` stones.
+    pub fn new(geo: &Geometry, current: u64, mask: u64, moves: i32) -> Node {
+        let mut node = Node {
+            current: [0; 8],
+            mask: [0; 8],
+            moves,
+        };
+        for s in 0..geo.symmetry_count() {
+            node.current[s] = image(geo, s, current);
+            node.mask[s] = image(geo, s, mask);
+        }
+        node
+    }
+
+    /// The node after the side to move takes the empty `cell`.
+    #[inline(always)]
+    pub fn play(&self, geo: &Geometry, cell: usize) -> Node {
+        let mut child = *self;
+        for s in 0..geo.symmetry_count() {
+            child.current[s] = self.current[s] ^ self.mask[s];
+            child.mask[s] = self.mask[s] | geo.map[s][cell];
+        }
+        child.moves += 1;
+        child
+    }
+
+    /// The canonical form `(mask, current)` (the smallest image) and the
+    /// symmetry that gives it.
+    #[inline(always)]
+    pub fn canonical(&self, symmetries: usize) -> (u64, u64, usize) {
+        let mut best = (self.mask[0], self.current[0], 0);
+        for s in 1..symmetries {
+            let key = (self.mask[s], self.current[s]);
+            if key < (best.0, best.1) {
+                best = (key.0, key.1, s);
+            }
+        }
+        best
+    }
+}
+
+/// The image of a set of cells under symmetry `s`.
+fn image(geo: &Geometry, s: usize, cells: u64) -> u64 {
+    let mut out = 0;
+    let mut rest = cells;
+    while rest != 0 {
+        out |= geo.map[s][rest.trailing_zeros() as usize];
+        rest &= rest - 1;
+    }
+    out
+}
+
+/// Move-ordering weight of an empty cell per own stone count of a line through
+/// it that the opponent has not blocked, and per opponent stone count of a line
+/// free of own stones.
+const OWN_WEIGHT: [u32; 8] = [1, 4, 16, 64, 256, 1024, 4096, 16384];
+const BLOCK_WEIGHT: [u32; 8] = [0, 3, 12, 48, 192, 768, 3072, 12288];
+
+/// Shortest line for which nodes look for pairing strategies.
+const PAIRING_MIN_K: usize = 4;
+
+/// Nodes between two looks at the stop flags.
+const POLL_NODES: u64 = 1024;
+
+/// One search: the geometry and table it works on, and when it must stop.
+pub(super) struct Search<'a> {
+    geo: &'a Geometry,
+    table: &'a mut Table,
+    cancel: &'a AtomicBool,
+    pub deadline: Option<&'a Deadline>,
+    /// Nodes the search may visit before it stops.
+    pub budget: u64,
+    pub nodes: u64,
+    /// A stop flag, the deadline or the budget ended the search; its values are
+    /// then meaningless.
+    pub aborted: bool,
+    /// Whether nodes look for pairing strategies (long lines, few of them).
+    pairings: bool,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(geo: &'a Geometry, table: &'a mut Table, cancel: &'a AtomicBool) -> Search<'a> {
+        Search {
+            geo,
+            table,
+            cancel,
+            deadline: None,
+            budget: u64::MAX,
+            nodes: 0,
+            aborted: false,
+            pairings: geo.k >= PAIRING_MIN_K && geo.lines.len() <= MAX_PAIRED_LINES,
+        }
+    }
+
+    /// The score of `node` (not over) for the side to move by null-window
+    /// probes bisecting `lo..=hi`, its sign if `weak`; 0 once aborted.
+    pub fn solve(&mut self, node: &Node, weak: bool, lo: i32, hi: i32) -> i32 {
+        let n = self.geo.cells;
+        let (mut min, mut max) = (-(n - node.moves) / 2, (n + 1 - node.moves) / 2);
+        if weak {
+            (min, max) = (-1, 1);
+        }
+        (min, max) = (min.max(lo), max.min(hi));
+        while min < max && !self.aborted {
+            // The sign first (is it a win? a loss?): draws are common, and the
+            // probes far from 0 cost the most; then halving.
+            let med = if min <= 0 && max >= 1 {
+                0
+            } else if min <= -1 && max >= 0 {
+                -1
+            } else {
+                min + (max - min) / 2
+            };
+            let r = self.negamax(node, med, med + 1);
+            if r <= med {
+                max = if weak { r.max(-1) } else { r };
+            } else {
+                min = if weak { r.min(1) } else { r };
+            }
+        }
+        if self.aborted {
+            0
+        } else {
+            min
+        }
+    }
+
+    fn should_stop(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+            || self.nodes > self.budget
+            || self.deadline.is_some_and(Deadline::passed)
+    }
+
+    /// The score of `node` (not over, no line) for the side to move, fail-soft:
+    /// a value `<= alpha` bounds it from above, one `>= beta` from below.
+    pub fn negamax(&mut self, node: &Node, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes % POLL_NODES == 0 && self.should_stop() {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let g = self.geo;
+        let n = g.cells;
+        let moves = node.moves;
+        let current = node.current[0];
+        let mask = node.mask[0];
+        let opponent = current ^ mask;
+        let empty = g.board & !mask;
+        if g.winning_cells(current, empty) != 0 {
+            return (n + 1 - moves) / 2;
+        }
+        let threats = g.winning_cells(opponent, empty);
+        if threats.count_ones() >= 2 {
+            return -(n - moves) / 2;
+        }
+        if empty.count_ones() <= 1 {
+            return 0; // the last stone makes no line
+        }
+        let mine_open = g.open_cells(opponent);
+        let theirs_open = g.open_cells(current);
+        let (mut min, mut max) = self.static_bounds(moves, mine_open, theirs_open);
+        if self.pairings {
+            if max > 0 && beta > 0 && defender_pairs(g, opponent, empty) {
+                max = 0;
+            }
+            if min < 0 && alpha < 0 && defender_pairs(g, current, empty) {
+                min = 0;
+            }
+        }
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let (key_mask, key_current, sym) = node.canonical(g.symmetry_count());
+        let mut table_move = None;
+        if let Some(b) = self.table.get(key_mask, key_current) {
+            if b.lower >= beta {
+                return b.lower;
+            }
+            if b.upper <= alpha {
+                return b.upper;
+            }
+            alpha = alpha.max(b.lower);
+            beta = beta.min(b.upper);
+            if alpha >= beta {
+                return alpha;
+            }
+            table_move = Some(g.inverse[sym][b.best as usize] as usize);
+        }
+        let mut order = [0u8; 64];
+        let count = if threats != 0 {
+            order[0] = threats.trailing_zeros() as u8;
+            1
+        } else {
+            self.order_moves(
+                current,
+                opponent,
+                empty,
+                mine_open | theirs_open,
+                table_move,
+                &mut order,
+            )
+        };
+        let alpha_in = alpha;
+        let mut best = i32::MIN;
+        let mut best_move = order[0];
+        for &cell in &order[..count] {
+            let child = node.play(g, cell as usize);
+            let v = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = cell;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best <= alpha_in {
+            (min, best)
+        } else if best >= beta {
+            (best, max)
+        } else {
+            (best, best)
+        };
+        let canonical_move = g.map[sym][best_move as usize].trailing_zeros() as u8;
+        self.table.put(
+            key_mask,
+            key_current,
+            Bounds {
+                lower,
+                upper,
+                best: canonical_move,
+            },
+        );
+        best
+    }
+
+    /// The lowest and highest scores the side to move can have at a node where
+    /// neither side wins with its next stone, from stone counts and open lines
+    /// (`mine_open`, `theirs_open`: the cells of lines each side can still make).
+    #[inline]
+    fn static_bounds(&self, moves: i32, mine_open: u64, theirs_open: u64) -> (i32, i32) {
+        let n = self.geo.cells;
+        let k = self.geo.k as i32;
+        // The side to move has moves / 2 stones and wins at the earliest with its
+        // second stone from now; the opponent with its second reply.
+        let max = if mine_open == 0 {
+            0
+        } else {
+            let stones = (2).max(k - moves / 2);
+            let at = moves + 2 * (stones - 1);
+            if at > n - 1 {
+                0
+            } else {
+                (n + 1 - at) / 2
+            }
+        };
+        let min = if theirs_open == 0 {
+            0
+        } else {
+            let stones = (2).max(k - (moves + 1) / 2);
+            let at = moves + 1 + 2 * (stones - 1);
+            if at > n - 1 {
+                0
+            } else {
+                -(n + 1 - at) / 2
+            }
+        };
+        (min, max)
+    }
+
+    /// Writes the moves worth searching into `order`, best first, and returns
+    /// their count: the table move, then the empty cells by the lines through
+    /// them; of the dead cells (on no line either side can still make: each is a
+    /// pass) only one, last.
+    fn order_moves(
+        &self,
+        current: u64,
+        opponent: u64,
+        empty: u64,
+        live: u64,
+        table_move: Option<usize>,
+        order: &mut [u8; 64],
+    ) -> usize {
+        let mut weight = [0u32; 64];
+        for &line in &self.geo.lines {
+            let own = (line & current).count_ones() as usize;
+            let theirs = (line & opponent).count_ones() as usize;
+            let w = match (own, theirs) {
+                (a, 0) => OWN_WEIGHT[a.min(7)] + BLOCK_WEIGHT[0],
+                (0, b) => BLOCK_WEIGHT[b.min(7)],
+                _ => continue,
+            };
+            let mut cells = line & empty;
+            while cells != 0 {
+                weight[cells.trailing_zeros() as usize] += w;
+                cells &= cells - 1;
+            }
+        }
+        let mut count = 0;
+        let mut live_cells = empty & live;
+        if let Some(t) = table_move.filter(|&t| live_cells >> t & 1 == 1) {
+            order[0] = t as u8;
+            live_cells &= !(1 << t);
+            count = 1;
+        }
+        let first = count;
+        while live_cells != 0 {
+            let cell = live_cells.trailing_zeros() as u8;
+            live_cells &= live_cells - 1;
+            // Insertion by weight, heaviest first; ties keep cell order.
+            let w = weight[cell as usize];
+            let mut i = count;
+            while i > first && weight[order[i - 1] as usize] < w {
+                order[i] = order[i - 1];
+                i -= 1;
+            }
+            order[i] = cell;
+            count += 1;
+        }
+        let dead = empty & !live;
+        if dead != 0 {
+            let cell = match table_move {
+                Some(t) if dead >> t & 1 == 1 => t,
+                _ => dead.trailing_zeros() as usize,
+            };
+            order[count] = cell as u8;
+            count += 1;
+        }
+        count
+    }
+}

@@ -1,0 +1,347 @@
+//! The free-placement solver: its table, and the calls (`solve`, `analyze`,
+//! `best_move`) over the search.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::super::choice::{MoveValue, TimedMove};
+use super::super::deadline::Deadline;
+use super::super::error::SolveError;
+use super::geometry::Geometry;
+use super::position::FreePosition;
+use super::search::{Node, Search};
+use super::table::Table;
+
+/// An exact solver for 2-player free-placement boards of at most 64 cells. Owns
+/// its transposition table. `Send + Sync`.
+pub struct FreeSolver {
+    table: Table,
+    /// The shape the table's entries belong to (keys of other shapes would clash).
+    geometry: Option<Geometry>,
+    nodes: u64,
+    node_limit: Option<u64>,
+}
+
+/// How a limited search of one position ended.
+enum Searched {
+    Done(i32),
+    Stopped,
+}
+
+impl FreeSolver {
+    /// A solver with a table of at most `tt_bytes`.
+    pub fn new(tt_bytes: usize) -> Result<FreeSolver, SolveError> {
+        Ok(FreeSolver {
+            table: Table::new(tt_bytes)?,
+            geometry: None,
+            nodes: 0,
+            node_limit: None,
+        })
+    }
+
+    /// Nodes searched by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Limits the nodes of each later call; past it the call fails with
+    /// [`SolveError::NodeLimit`], keeping its table. `None`: no limit.
+    pub fn set_node_limit(&mut self, nodes: Option<u64>) {
+        self.node_limit = nodes;
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// The table size in bytes.
+    pub fn tt_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// The exact score of `pos` for the side to move (Pons' convention, see the
+    /// module docs), or its sign if `weak`. A position that is over: a line made
+    /// by the last move scores `-((N + 2 - moves) / 2)` (-1 if `weak`), a full
+    /// board 0.
+    pub fn solve(
+        &mut self,
+        pos: &FreePosition,
+        weak: bool,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        self.nodes = 0;
+        self.use_shape(pos)?;
+        self.value(pos, weak, cancel)
+    }
+
+    /// For each cell (`row * width + col`), the score of playing it for the
+    /// player who plays it: the negated score of the position after it, a move
+    /// that wins at once scoring `(N + 1 - moves) / 2` (1 if `weak`). `None` for a
+    /// taken cell, and for every cell of a position that is over. Cells that are
+    /// images of each other under a symmetry of the position are searched once.
+    pub fn analyze(
+        &mut self,
+        pos: &FreePosition,
+        weak: bool,
+        cancel: &AtomicBool,
+    ) -> Result<Vec<Option<i32>>, SolveError> {
+        self.nodes = 0;
+        self.use_shape(pos)?;
+        let mut out = vec![None; pos.cells()];
+        if pos.is_over() {
+            return Ok(out);
+        }
+        let mut seen: Vec<((u64, u64), i32)> = Vec::new();
+        for (cell, slot) in out.iter_mut().enumerate() {
+            if !pos.can_play(cell) {
+                continue;
+            }
+            let child = self.child(pos, cell);
+            let key = self.canonical(&child);
+            let value = match seen.iter().find(|(k, _)| *k == key) {
+                Some(&(_, v)) => v,
+                None => {
+                    let v = -self.value(&child, weak, cancel)?;
+                    seen.push((key, v));
+                    v
+                }
+            };
+            *slot = Some(value);
+        }
+        Ok(out)
+    }
+
+    /// An optimal cell for the side to move: the best exact score, ties to the
+    /// cell nearest the centre (then the lowest). [`SolveError::GameOver`] if the
+    /// game is over.
+    pub fn best_move(
+        &mut self,
+        pos: &FreePosition,
+        cancel: &AtomicBool,
+    ) -> Result<usize, SolveError> {
+        Ok(self.best_move_within(pos, None, cancel)?.column)
+    }
+
+    /// [`FreeSolver::best_move`] within a time budget: anytime, never a timeout.
+    /// Each move's outcome is searched in rounds of growing node budgets, then the
+    /// exact scores of the moves sharing the best outcome, until `deadline`
+    /// passes; the move returned is chosen as the gravity solver's
+    /// `best_move_within` chooses (proven outcome, possible outcome, exact score,
+    /// nearest the centre). With `deadline = None` the search always finishes.
+    pub fn best_move_within(
+        &mut self,
+        pos: &FreePosition,
+        deadline: Option<&Deadline>,
+        cancel: &AtomicBool,
+    ) -> Result<TimedMove, SolveError> {
+        self.nodes = 0;
+        self.use_shape(pos)?;
+        if pos.is_over() {
+            return Err(SolveError::GameOver(
+                "the game is over: there is no move to choose".into(),
+            ));
+        }
+        let order = centre_first(pos.width, pos.height);
+        let mut moves = self.known_values(pos);
+        if moves.iter().flatten().all(|m| m.exact.is_some()) {
+            return Ok(TimedMove::choose_in(moves, true, &order));
+        }
+        // Outcomes, then exact scores of the best outcome's moves.
+        for weak in [true, false] {
+            let mut budget: u64 = 1 << 12;
+            loop {
+                let best = moves.iter().flatten().map(|m| m.lo).max().unwrap_or(-1);
+                let mut open = false;
+                for &cell in &order {
+                    let Some(m) = moves[cell] else { continue };
+                    let wanted = if weak {
+                        m.lo != m.hi && m.hi >= best
+                    } else {
+                        m.exact.is_none() && m.lo == best && m.lo == m.hi
+                    };
+                    if !wanted {
+                        continue;
+                    }
+                    let left = self.nodes_left();
+                    if left == 0 {
+                        return Err(SolveError::NodeLimit);
+                    }
+                    if deadline.is_some_and(Deadline::passed) {
+                        return Ok(TimedMove::choose_in(moves, false, &order));
+                    }
+                    let allowed = if deadline.is_some() {
+                        budget.min(left)
+                    } else {
+                        left
+                    };
+                    let child = self.child(pos, cell);
+                    match self.search_limited(&child, weak, allowed, deadline, cancel)? {
+                        Searched::Done(v) => {
+                            moves[cell] = Some(if weak {
+                                MoveValue::proven(-v, None)
+                            } else {
+                                MoveValue::proven(m.lo, Some(-v))
+                            });
+                        }
+                        Searched::Stopped => open = true,
+                    }
+                }
+                if !open {
+                    break;
+                }
+                budget = budget.saturating_mul(4);
+            }
+        }
+        Ok(TimedMove::choose_in(moves, true, &order))
+    }
+
+    /// Each move's value known without a search: immediate wins, and the moves
+    /// after which the opponent wins at once.
+    fn known_values(&self, pos: &FreePosition) -> Vec<Option<MoveValue>> {
+        let g = self.geometry.as_ref().expect("shape set");
+        let n = g.cells;
+        let moves = pos.moves as i32;
+        let empty = g.board & !pos.mask;
+        let opponent = pos.current ^ pos.mask;
+        let wins = g.winning_cells(pos.current, empty);
+        let threats = g.winning_cells(opponent, empty);
+        let mut out = vec![None; pos.cells()];
+        for (cell, slot) in out.iter_mut().enumerate() {
+            if !pos.can_play(cell) {
+                continue;
+            }
+            let bit = 1u64 << cell;
+            *slot = Some(if wins & bit != 0 {
+                MoveValue::proven(1, Some((n + 1 - moves) / 2))
+            } else if wins == 0 && threats & !bit != 0 {
+                MoveValue::proven(-1, Some(-(n - moves) / 2))
+            } else if wins != 0 {
+                // An immediate win elsewhere is better: this move need not be searched.
+                MoveValue {
+                    lo: -1,
+                    hi: 1,
+                    exact: None,
+                }
+            } else if empty.count_ones() == 1 {
+                MoveValue::proven(0, Some(0))
+            } else {
+                MoveValue {
+                    lo: -1,
+                    hi: 1,
+                    exact: None,
+                }
+            });
+        }
+        if wins != 0 {
+            // The soonest win there is: the other moves are never chosen.
+            for (cell, slot) in out.iter_mut().enumerate() {
+                if slot.is_some() && wins >> cell & 1 == 0 {
+                    *slot = Some(MoveValue::proven(-1, Some(-(n - moves) / 2)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The value of `pos` (of this solver's shape), or its sign if `weak`.
+    fn value(
+        &mut self,
+        pos: &FreePosition,
+        weak: bool,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        let left = self.nodes_left();
+        match self.search_limited(pos, weak, left, None, cancel)? {
+            Searched::Done(v) => Ok(v),
+            Searched::Stopped => Err(SolveError::NodeLimit),
+        }
+    }
+
+    /// The value of `pos` searching at most about `budget` nodes and stopping at
+    /// `deadline`; [`SolveError::Interrupted`] once `cancel` is raised,
+    /// [`SolveError::NodeLimit`] once the call's node limit is spent.
+    fn search_limited(
+        &mut self,
+        pos: &FreePosition,
+        weak: bool,
+        budget: u64,
+        deadline: Option<&Deadline>,
+        cancel: &AtomicBool,
+    ) -> Result<Searched, SolveError> {
+        let g = self.geometry.as_ref().expect("shape set");
+        let n = g.cells;
+        let moves = pos.moves as i32;
+        let sign = |v: i32| if weak { v.signum() } else { v };
+        if pos.won {
+            return Ok(Searched::Done(sign(-((n + 2 - moves) / 2))));
+        }
+        if moves == n {
+            return Ok(Searched::Done(0));
+        }
+        let node = Node::new(g, pos.current, pos.mask, moves);
+        let mut search = Search::new(g, &mut self.table, cancel);
+        search.deadline = deadline;
+        search.budget = budget;
+        let v = search.solve(&node, weak, -n, n);
+        let (nodes, aborted) = (search.nodes, search.aborted);
+        self.nodes += nodes;
+        if !aborted {
+            return Ok(Searched::Done(sign(v)));
+        }
+        if cancel.load(Ordering::Relaxed) {
+            return Err(SolveError::Interrupted);
+        }
+        if self.nodes_left() == 0 {
+            return Err(SolveError::NodeLimit);
+        }
+        Ok(Searched::Stopped)
+    }
+
+    /// Sets the solver's shape to `pos`'s, emptying the table when it changes.
+    fn use_shape(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
+        let same = self
+            .geometry
+            .as_ref()
+            .is_some_and(|g| (g.width, g.height, g.k) == (pos.width, pos.height, pos.k));
+        if !same {
+            if self.geometry.is_some() {
+                self.table.clear();
+            }
+            self.geometry = Some(Geometry::new(pos.width, pos.height, pos.k)?);
+        }
+        Ok(())
+    }
+
+    fn child(&self, pos: &FreePosition, cell: usize) -> FreePosition {
+        let mut child = *pos;
+        child.play_unchecked(self.geometry.as_ref().expect("shape set"), cell);
+        child
+    }
+
+    /// The canonical form of `pos` under the board's symmetries.
+    fn canonical(&self, pos: &FreePosition) -> (u64, u64) {
+        let g = self.geometry.as_ref().expect("shape set");
+        let node = Node::new(g, pos.current, pos.mask, pos.moves as i32);
+        let (mask, current, _) = node.canonical(g.symmetry_count());
+        (mask, current)
+    }
+
+    fn nodes_left(&self) -> u64 {
+        self.node_limit
+            .unwrap_or(u64::MAX)
+            .saturating_sub(self.nodes)
+    }
+}
+
+/// Every cell of a `width` x `height` board, nearest the centre first (by
+/// squared distance), then row-major.
+pub fn centre_first(width: usize, height: usize) -> Vec<usize> {
+    let mut cells: Vec<usize> = (0..width * height).collect();
+    let distance = |cell: usize| {
+        let (r, c) = ((cell / width) as i64, (cell % width) as i64);
+        let (dr, dc) = (2 * r - (height as i64 - 1), 2 * c - (width as i64 - 1));
+        dr * dr + dc * dc
+    };
+    cells.sort_by_key(|&c| (distance(c), c));
+    cells
+}
