@@ -290,3 +290,31 @@ def test_an_evaluation_longer_than_the_session_is_cut_at_its_end(tmp_path):
     evaluated = [i for i, m in enumerate(log["mistakes_raw"]) if not math.isnan(m)]
     assert evaluated, "the small board's mistakes are measured in time"
     assert all(math.isnan(log["negamax9_win"][i]) for i in evaluated)
+
+
+def test_the_solver_judges_small_free_boards_while_training(tmp_path, capsys):
+    """4x4, k=3 (beyond brute force, within the free-placement solver): every
+    evaluation scores the raw and searched agents on solver-judged openings."""
+    from inarow.train.log import read_log
+
+    rules = dict(width=4, height=4, k=3, players=2, gravity=False)
+    config = TrainConfig.for_game(
+        "custom",
+        rules=rules,
+        channels=8,
+        blocks=1,
+        games=8,
+        simulations=4,
+        min_replay=20,
+        eval_minutes=0.01,
+        eval_judged_per_set=10,
+        eval_negamax_depths=(),
+        eval_simulations=4,
+    )
+    result = train(config, tmp_path / "run", minutes=4 / 60, progress=False, echo=True)
+    log = read_log(tmp_path / "run" / "log.csv")
+    judged = [g for g in log["judged_good_search"] if not math.isnan(g)]
+    assert result["evaluations"] >= 2 and len(judged) == result["evaluations"]
+    assert all(0.0 <= g <= 1.0 for g in judged + log["judged_good_raw"][-1:])
+    assert all(p == 40 for p in log["judged_positions"] if not math.isnan(p))
+    assert "solver-judged good moves search" in capsys.readouterr().out

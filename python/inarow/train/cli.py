@@ -144,7 +144,7 @@ def summary(result: dict) -> str:
     ]
     last = result.get("last", {})
     for key in sorted(last):
-        if key.startswith(("mistakes", "pons_", "negamax", "solved")):
+        if key.startswith(("mistakes", "pons_", "judged_", "negamax", "solved")):
             value = last[key]
             shown = f"{value:.3f}" if isinstance(value, float) else str(value)
             rows.append((key.replace("_", " "), shown))

@@ -264,7 +264,9 @@ def train(
             simulations=counters["simulations"],
             train_steps=learner.steps,
         )
-        log.write(row)
+        # A log begun before a column existed keeps its header: such values show on
+        # the terminal only.
+        log.write({k: v for k, v in row.items() if k in log.columns})
         last_row.update(row)
         lines = [evaluation_line(row, counters["evaluations"])]
         stalled = stall.add(headline(row, config))
@@ -403,6 +405,10 @@ def evaluation_line(row: dict[str, Any], index: int) -> str:
         good = row.get(f"pons_good_{label}")
         if good is not None:
             parts.append(f"Pons good moves {label} {good:.1%}")
+    for label in ("raw", "search"):
+        good = row.get(f"judged_good_{label}")
+        if good is not None:
+            parts.append(f"solver-judged good moves {label} {good:.1%}")
     depths = sorted(int(k[7:-4]) for k in row if k.startswith("negamax") and k.endswith("_win"))
     for d in depths:
         w, dr, lo = (row[f"negamax{d}_{x}"] for x in ("win", "draw", "loss"))

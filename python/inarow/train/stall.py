@@ -1,6 +1,6 @@
 """Whether a run is still learning: each evaluation's headline measure (the searched
-agent's good-move rate on Pons' sets, its mistakes on a solved board, else its score
-against the strongest negamax of the ladder), and a stall when several evaluations in
+agent's good-move rate on Pons' sets or on solver-judged openings, its mistakes on a
+solved board, else its score against the strongest negamax of the ladder), and a stall when several evaluations in
 a row bring nothing beyond the measure's noise."""
 
 from __future__ import annotations
@@ -47,6 +47,13 @@ def headline(row: dict[str, Any], config: Any) -> Headline | None:
         good = round(row["pons_good_search"] * n)
         lo, hi = wilson_interval(good, n)
         return Headline("Pons good moves (searched)", row["pons_good_search"], True, lo, hi)
+    if present("judged_good_search"):
+        n = int(row["judged_positions"])
+        good = round(row["judged_good_search"] * n)
+        lo, hi = wilson_interval(good, n)
+        return Headline(
+            "solver-judged good moves (searched)", row["judged_good_search"], True, lo, hi
+        )
     if present("mistakes_search"):
         m = float(row["mistakes_search"])
         return Headline("mistakes on the solved board (searched)", m, False, m, m)
