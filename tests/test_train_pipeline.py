@@ -5,6 +5,7 @@ iterations, checkpoint, resume, evaluate, export, load the numpy agent."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import math
 
 import numpy as np
@@ -318,3 +319,8 @@ def test_the_solver_judges_small_free_boards_while_training(tmp_path, capsys):
     assert all(0.0 <= g <= 1.0 for g in judged + log["judged_good_raw"][-1:])
     assert all(p == 40 for p in log["judged_positions"] if not math.isnan(p))
     assert "solver-judged good moves search" in capsys.readouterr().out
+    if importlib.util.find_spec("matplotlib") is not None:
+        from inarow.train.plot import plot_log
+
+        fig = plot_log(tmp_path / "run", tmp_path / "curve.png")
+        assert "solver-judged good-move rate" in [ax.get_title() for ax in fig.axes]
