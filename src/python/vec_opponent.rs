@@ -150,7 +150,7 @@ pub(crate) fn can_fail(kind: Option<OpponentKind>) -> bool {
         kind,
         Some(OpponentKind::External)
             | Some(OpponentKind::Native(
-                AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. }
+                AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. } | AgentSpec::Threats { .. }
             ))
     )
 }
@@ -160,7 +160,7 @@ pub(crate) fn searches(kind: Option<OpponentKind>) -> bool {
     matches!(
         kind,
         Some(OpponentKind::Native(
-            AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. }
+            AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. } | AgentSpec::Threats { .. }
         ))
     )
 }
