@@ -11,14 +11,18 @@ use crate::game::Game;
 use crate::rng::splitmix64;
 use crate::rules::Rules;
 
-/// The weight of a window holding `n` stones of one player and none of the other:
-/// grows eightfold per stone, so one more stone in a line outweighs many shorter ones.
-fn window_weight(n: usize) -> i64 {
-    if n == 0 {
-        0
-    } else {
-        1i64 << (3 * (n - 1).min(15))
+/// The weights of a window holding `n` (index) stones of one player and none of
+/// the other, for lines of `k`: eightfold per stone up to `k - 2`, so one more
+/// stone in a line outweighs many shorter ones; a window of `k - 1` only half as
+/// much again, as it forces one reply and is then dead (the search sees that).
+fn window_weights(k: usize) -> Vec<i64> {
+    let mut w: Vec<i64> = (0..=k)
+        .map(|n| if n == 0 { 0 } else { 1i64 << (3 * (n - 1).min(15)) })
+        .collect();
+    if k >= 3 {
+        w[k - 1] = w[k - 2] * 8;
     }
+    w
 }
 
 /// A window: its first cell and the step between its cells (row-major).
@@ -42,6 +46,8 @@ pub struct ThreatBoard {
     /// Owner per cell, row-major: 0 empty, else 1-based player.
     cells: Vec<u8>,
     zobrist: Vec<[u64; 2]>,
+    /// `weights[n]`: the weight of a window of `n` stones of one player only.
+    weights: Vec<i64>,
     hash: u64,
     /// Sum of the weights of each player's pure windows.
     scores: [i64; 2],
@@ -108,6 +114,7 @@ impl ThreatBoard {
             through,
             cells: vec![0; w * h],
             zobrist,
+            weights: window_weights(k),
             hash: 0,
             scores: [0; 2],
             open_fours: [0; 2],
@@ -293,9 +300,9 @@ impl ThreatBoard {
             let c = self.counts[wi as usize];
             let (mine, theirs) = (c[player] as usize, c[1 - player] as usize);
             if theirs == 0 {
-                value += window_weight(mine + 1) - window_weight(mine);
+                value += self.weights[mine + 1] - self.weights[mine];
             } else if mine == 0 {
-                value += window_weight(theirs);
+                value += self.weights[theirs];
             }
         }
         value
@@ -331,7 +338,7 @@ impl ThreatBoard {
             let c = self.counts[wi];
             let (mine, theirs) = (c[p], c[1 - p]);
             if theirs == 0 {
-                self.scores[p] += window_weight(mine as usize + 1) - window_weight(mine as usize);
+                self.scores[p] += self.weights[mine as usize + 1] - self.weights[mine as usize];
                 if mine + 1 == k - 1 {
                     self.open_fours[p] += 1;
                 } else if mine + 1 == k {
@@ -339,7 +346,7 @@ impl ThreatBoard {
                     self.winner = Some(p);
                 }
             } else if mine == 0 {
-                self.scores[1 - p] -= window_weight(theirs as usize);
+                self.scores[1 - p] -= self.weights[theirs as usize];
                 if theirs + 1 == k {
                     self.open_fours[1 - p] -= 1;
                 }
@@ -358,14 +365,14 @@ impl ThreatBoard {
             let c = self.counts[wi];
             let (mine, theirs) = (c[p] - 1, c[1 - p]);
             if theirs == 0 {
-                self.scores[p] -= window_weight(mine as usize + 1) - window_weight(mine as usize);
+                self.scores[p] -= self.weights[mine as usize + 1] - self.weights[mine as usize];
                 if mine + 1 == k - 1 {
                     self.open_fours[p] -= 1;
                 } else if mine + 1 == k {
                     self.open_fours[p] += 1;
                 }
             } else if mine == 0 {
-                self.scores[1 - p] += window_weight(theirs as usize);
+                self.scores[1 - p] += self.weights[theirs as usize];
                 if theirs + 1 == k {
                     self.open_fours[1 - p] += 1;
                 }

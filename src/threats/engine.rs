@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::board::ThreatBoard;
-use super::prove::{Prover, ProverTables, Stop};
+use super::prove::{Prover, ProverTables, Stop, ThreatKind};
 use super::table::{Bound, Table};
 use crate::game::Game;
 use crate::rng::Rng;
@@ -29,6 +29,8 @@ const WIDTH: usize = 12;
 /// Depth in attacker moves of the root's threat searches.
 const ROOT_VCF_DEPTH: u32 = 40;
 const ROOT_VCT_DEPTH: u32 = 14;
+/// Depth of the VCT searches that check the root moves against the opponent's threats.
+const DEFENCE_VCT_DEPTH: u32 = 8;
 /// Depth and node budget of the VCF probe at the leaves.
 const LEAF_VCF_DEPTH: u32 = 6;
 const LEAF_VCF_NODES: u64 = 64;
@@ -155,7 +157,7 @@ impl Engine {
     /// The first move of a VCF, else of a VCT, within their shares of the budget.
     fn proven_win(&mut self, clock: &Clock<'_>) -> Option<usize> {
         let me = self.board.to_move();
-        for (share, vct) in [(0.1, false), (0.3, true)] {
+        for (share, vct) in [(0.05, false), (0.25, true)] {
             let stop = clock.phase(share, self.stats.threat_nodes);
             let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
             let mut line = Vec::new();
@@ -193,12 +195,41 @@ impl Engine {
         roots
     }
 
-    /// Removes the root moves after which the opponent wins by VCF, unless every
+    /// Removes the root moves after which the opponent wins by VCF, then, if the
+    /// opponent threatens a VCT, those after which it wins by VCT, unless every
     /// move does (then the list stays: the search picks the longest resistance).
-    /// Moves left unchecked when the phase's budget runs out stay, after the others.
+    /// Moves left unchecked when a phase's budget runs out stay, after the others.
     fn drop_losing(&mut self, roots: &mut Vec<(usize, i64)>, clock: &Clock<'_>) {
+        self.keep_safe(roots, ThreatKind::Vcf, ROOT_VCF_DEPTH, clock.phase(0.35, self.stats.threat_nodes));
         let me = self.board.to_move();
-        let stop = clock.phase(0.5, self.stats.threat_nodes);
+        let stop = clock.phase(0.45, self.stats.threat_nodes);
+        let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
+        let mut threat = Vec::new();
+        let threatened = prover.vct(1 - me, DEFENCE_VCT_DEPTH, 0, &mut threat);
+        self.stats.threat_nodes += prover.nodes;
+        if !threatened {
+            return;
+        }
+        // Defences: the cells of the threat's line and the counter-fours.
+        let k = self.board.k();
+        let mut fours = Vec::new();
+        self.board.cells_of_windows_with(me, k - 2, k - 2, &mut fours);
+        let mut defences: Vec<(usize, i64)> = roots
+            .iter()
+            .copied()
+            .filter(|(c, _)| threat.contains(c) || fours.contains(c))
+            .collect();
+        if defences.is_empty() {
+            return;
+        }
+        self.keep_safe(&mut defences, ThreatKind::Vct, DEFENCE_VCT_DEPTH, clock.phase(0.6, self.stats.threat_nodes));
+        *roots = defences;
+    }
+
+    /// Keeps the root moves after which the opponent has no win of `kind` within
+    /// `depth` (all of them if none is safe); unchecked ones stay, after the others.
+    fn keep_safe(&mut self, roots: &mut Vec<(usize, i64)>, kind: ThreatKind, depth: u32, stop: Stop<'_>) {
+        let me = self.board.to_move();
         let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
         let mut safe = Vec::with_capacity(roots.len());
         let mut checked = 0;
@@ -206,7 +237,10 @@ impl Engine {
         for &(cell, value) in roots.iter() {
             prover.board.put(cell, me);
             line.clear();
-            let loses = prover.vcf(1 - me, ROOT_VCF_DEPTH, 0, &mut line);
+            let loses = match kind {
+                ThreatKind::Vcf => prover.vcf(1 - me, depth, 0, &mut line),
+                ThreatKind::Vct => prover.vct(1 - me, depth, 0, &mut line),
+            };
             prover.board.take(cell, me);
             if prover.stopped {
                 break;
