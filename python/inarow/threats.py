@@ -18,7 +18,7 @@ could move again, would win by fours.
 >>> from inarow.threats import find_win
 >>> board = inarow.Board(width=15, height=15, k=5, gravity=False)
 >>> for action in [7 * 15 + 5, 0, 7 * 15 + 6, 14, 7 * 15 + 7, 14 * 15]:
-...     board.move(action)
+...     _ = board.move(action)
 >>> line = find_win(board)            # the open three on row 7 wins by fours
 >>> len(line) % 2, line[-1] // 15     # attacker, defender, ..., the completing move
 (1, 7)
