@@ -24,11 +24,19 @@ from inarow.threats import find_win
 GOMOKU = dict(width=15, height=15, k=5, gravity=False)
 
 
-def strength(seconds: float, opponents: list[str], games: int, opening_plies: int, threads: int) -> None:
+def strength(
+    seconds: float, opponents: list[str], games: int, opening_plies: int, threads: int
+) -> None:
     engine = agents.threats(seconds, seed=0)
     for opponent in opponents:
         r = evaluate.match(
-            engine, opponent, games=games, rules=GOMOKU, seed=1, opening_plies=opening_plies, threads=threads
+            engine,
+            opponent,
+            games=games,
+            rules=GOMOKU,
+            seed=1,
+            opening_plies=opening_plies,
+            threads=threads,
         )
         lo, hi = r.win_interval
         seats = ", ".join(f"as player {s.seat}: {s.wins}/{s.games}" for s in r.seats)
@@ -63,13 +71,17 @@ def finder(positions: int, stones: int, seed: int) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--time", type=float, default=0.25, help="seconds per move of the engine")
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--opponents", nargs="+", default=["negamax:4"])
     p.add_argument("--opening-plies", type=int, default=4)
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--finder", type=int, default=100, help="positions for the finders' timing (0: none)")
+    p.add_argument(
+        "--finder", type=int, default=100, help="positions for the finders' timing (0: none)"
+    )
     p.add_argument("--stones", type=int, default=14)
     args = p.parse_args()
     if args.finder:

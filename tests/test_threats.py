@@ -31,7 +31,9 @@ class Plain:
                 for c in range(self.w):
                     er, ec = r + dr * (self.k - 1), c + dc * (self.k - 1)
                     if 0 <= er < self.h and 0 <= ec < self.w:
-                        self.windows.append([(r + dr * i) * self.w + c + dc * i for i in range(self.k)])
+                        self.windows.append(
+                            [(r + dr * i) * self.w + c + dc * i for i in range(self.k)]
+                        )
         self.through = [[] for _ in self.cells]
         for win in self.windows:
             for cell in win:

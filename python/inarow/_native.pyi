@@ -481,7 +481,6 @@ def winning_moves(
     max_depth: _Int | None = None,
     max_nodes: _Int | None = None,
 ) -> list[int]: ...
-
 def play_match(
     a: Callable[[Board], object],
     b: Callable[[Board], object],

@@ -109,9 +109,7 @@ def perfect(
     return Agent.perfect(temperature, seed, tt_bytes, threads)
 
 
-def threats(
-    time_limit: float = 1.0, nodes: int | None = None, seed: int | None = None
-) -> Agent:
+def threats(time_limit: float = 1.0, nodes: int | None = None, seed: int | None = None) -> Agent:
     """The threat engine: the strongest agent for free-placement boards too big to
     solve (gomoku 15x15 and 20x20, 9x9 with k=5...), 2 players.
 

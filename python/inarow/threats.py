@@ -28,7 +28,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from inarow._native import Board, find_win as _find_win, winning_moves as _winning_moves
+from inarow._native import Board
+from inarow._native import find_win as _find_win
+from inarow._native import winning_moves as _winning_moves
 
 __all__ = ["find_win", "winning_moves"]
 

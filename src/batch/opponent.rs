@@ -32,7 +32,8 @@ pub enum AgentSeat {
 }
 
 /// The names of the built-in opponents, as every layer shows them.
-pub const OPPONENT_NAMES: &str = "\"random\", \"greedy\", \"negamax:D\" (1 <= D <= 64), \"perfect\" \
+pub const OPPONENT_NAMES: &str =
+    "\"random\", \"greedy\", \"negamax:D\" (1 <= D <= 64), \"perfect\" \
      (or \"solver\"), \"threats\" (1 s per move), \"threats:S\" (S seconds per move, \
      0 < S <= 3600) or \"threats:nodes=N\" (N nodes per move, 1 <= N <= 2**40)";
 

@@ -18,12 +18,12 @@ use crate::agents::{
     AgentError, AgentWorker, MatchConfig, MatchResult, MAX_DEPTH, MAX_THREATS_NODES,
     MAX_THREATS_SECONDS,
 };
-use crate::threats::Budget;
-use std::time::Duration;
 use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
+use crate::threats::Budget;
 use crate::watch::{cores, CancelToken};
 use crate::{Game, Rng};
+use std::time::Duration;
 
 /// Most games one match accepts.
 const MAX_GAMES: i64 = 1 << 40;

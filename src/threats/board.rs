@@ -17,7 +17,13 @@ use crate::rules::Rules;
 /// much again, as it forces one reply and is then dead (the search sees that).
 fn window_weights(k: usize) -> Vec<i64> {
     let mut w: Vec<i64> = (0..=k)
-        .map(|n| if n == 0 { 0 } else { 1i64 << (3 * (n - 1).min(15)) })
+        .map(|n| {
+            if n == 0 {
+                0
+            } else {
+                1i64 << (3 * (n - 1).min(15))
+            }
+        })
         .collect();
     if k >= 3 {
         w[k - 1] = w[k - 2] * 8;

@@ -125,7 +125,13 @@ impl Engine {
     /// A move for the side to move in `game` (not over, same rules). `rng` breaks
     /// ties between equally ordered root moves; `cancel` stops the search, which
     /// then plays the best move found so far.
-    pub fn choose(&mut self, game: &Game, budget: Budget, rng: &mut Rng, cancel: &AtomicBool) -> usize {
+    pub fn choose(
+        &mut self,
+        game: &Game,
+        budget: Budget,
+        rng: &mut Rng,
+        cancel: &AtomicBool,
+    ) -> usize {
         self.load(game);
         self.table.next_age();
         self.stats = SearchStats::default();
@@ -200,7 +206,12 @@ impl Engine {
     /// move does (then the list stays: the search picks the longest resistance).
     /// Moves left unchecked when a phase's budget runs out stay, after the others.
     fn drop_losing(&mut self, roots: &mut Vec<(usize, i64)>, clock: &Clock<'_>) {
-        self.keep_safe(roots, ThreatKind::Vcf, ROOT_VCF_DEPTH, clock.phase(0.35, self.stats.threat_nodes));
+        self.keep_safe(
+            roots,
+            ThreatKind::Vcf,
+            ROOT_VCF_DEPTH,
+            clock.phase(0.35, self.stats.threat_nodes),
+        );
         let me = self.board.to_move();
         let stop = clock.phase(0.45, self.stats.threat_nodes);
         let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
@@ -213,7 +224,8 @@ impl Engine {
         // Defences: the cells of the threat's line and the counter-fours.
         let k = self.board.k();
         let mut fours = Vec::new();
-        self.board.cells_of_windows_with(me, k - 2, k - 2, &mut fours);
+        self.board
+            .cells_of_windows_with(me, k - 2, k - 2, &mut fours);
         let mut defences: Vec<(usize, i64)> = roots
             .iter()
             .copied()
@@ -222,13 +234,24 @@ impl Engine {
         if defences.is_empty() {
             return;
         }
-        self.keep_safe(&mut defences, ThreatKind::Vct, DEFENCE_VCT_DEPTH, clock.phase(0.6, self.stats.threat_nodes));
+        self.keep_safe(
+            &mut defences,
+            ThreatKind::Vct,
+            DEFENCE_VCT_DEPTH,
+            clock.phase(0.6, self.stats.threat_nodes),
+        );
         *roots = defences;
     }
 
     /// Keeps the root moves after which the opponent has no win of `kind` within
     /// `depth` (all of them if none is safe); unchecked ones stay, after the others.
-    fn keep_safe(&mut self, roots: &mut Vec<(usize, i64)>, kind: ThreatKind, depth: u32, stop: Stop<'_>) {
+    fn keep_safe(
+        &mut self,
+        roots: &mut Vec<(usize, i64)>,
+        kind: ThreatKind,
+        depth: u32,
+        stop: Stop<'_>,
+    ) {
         let me = self.board.to_move();
         let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
         let mut safe = Vec::with_capacity(roots.len());
@@ -331,7 +354,14 @@ impl Engine {
     }
 
     /// The value of the position for the side to move, searched `depth` plies.
-    fn search(&mut self, depth: u32, ply: usize, mut alpha: i32, beta: i32, stop: &Stop<'_>) -> i32 {
+    fn search(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        stop: &Stop<'_>,
+    ) -> i32 {
         if self.tick(stop) {
             return 0;
         }
@@ -495,7 +525,10 @@ impl Engine {
 
     /// A centre cell (random among the central ones of an even side).
     fn centre(&mut self, rng: &mut Rng) -> usize {
-        let (w, h) = (self.board.width(), self.board.num_cells() / self.board.width());
+        let (w, h) = (
+            self.board.width(),
+            self.board.num_cells() / self.board.width(),
+        );
         let row = (h - 1) / 2 + if h % 2 == 0 { rng.below(2) as usize } else { 0 };
         let col = (w - 1) / 2 + if w % 2 == 0 { rng.below(2) as usize } else { 0 };
         row * w + col

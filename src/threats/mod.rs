@@ -22,10 +22,10 @@ mod board;
 mod engine;
 mod prove;
 mod table;
-mod vcf;
-mod vct;
 #[cfg(test)]
 mod tests;
+mod vcf;
+mod vct;
 
 use std::sync::atomic::AtomicBool;
 

@@ -101,7 +101,11 @@ pub struct Prover<'a> {
 }
 
 impl<'a> Prover<'a> {
-    pub fn new(board: &'a mut ThreatBoard, tables: &'a mut ProverTables, stop: &'a Stop<'a>) -> Self {
+    pub fn new(
+        board: &'a mut ThreatBoard,
+        tables: &'a mut ProverTables,
+        stop: &'a Stop<'a>,
+    ) -> Self {
         Prover {
             board,
             tables,

@@ -38,12 +38,18 @@ fn recomputed(board: &ThreatBoard, game_rules: Rules) -> ThreatBoard {
 #[test]
 fn incremental_board_matches_a_rebuild_on_random_games() {
     let mut rng = Rng::new(11, 0);
-    for rules in [gomoku(), Rules::new(9, 9, 5, 2, false).unwrap(), Rules::new(6, 5, 4, 2, false).unwrap()] {
+    for rules in [
+        gomoku(),
+        Rules::new(9, 9, 5, 2, false).unwrap(),
+        Rules::new(6, 5, 4, 2, false).unwrap(),
+    ] {
         for _ in 0..20 {
             let mut board = ThreatBoard::new(rules);
             let mut played = Vec::new();
             while board.winner().is_none() && !board.is_full() {
-                let empty: Vec<usize> = (0..board.num_cells()).filter(|&c| board.is_empty(c)).collect();
+                let empty: Vec<usize> = (0..board.num_cells())
+                    .filter(|&c| board.is_empty(c))
+                    .collect();
                 let c = empty[rng.below(empty.len() as u32) as usize];
                 let (_, wins) = board.four_or_win(c, board.to_move());
                 board.play(c);
@@ -93,8 +99,22 @@ fn finds_a_known_vcf_and_returns_a_legal_line() {
     // The first player: a broken four-to-be on row 7 and a column through (5, 9).
     let game = position(
         gomoku(),
-        &[cell(7, 5), cell(7, 6), cell(7, 8), cell(5, 9), cell(6, 9), cell(8, 9)],
-        &[cell(7, 4), cell(0, 0), cell(0, 14), cell(14, 0), cell(14, 14), cell(0, 7)],
+        &[
+            cell(7, 5),
+            cell(7, 6),
+            cell(7, 8),
+            cell(5, 9),
+            cell(6, 9),
+            cell(8, 9),
+        ],
+        &[
+            cell(7, 4),
+            cell(0, 0),
+            cell(0, 14),
+            cell(14, 0),
+            cell(14, 14),
+            cell(0, 7),
+        ],
     );
     let cancel = AtomicBool::new(false);
     let line = find_win(&game, ThreatKind::Vcf, 10, u64::MAX, &cancel)
@@ -107,13 +127,19 @@ fn finds_a_known_vcf_and_returns_a_legal_line() {
         &[cell(7, 5), cell(7, 6), cell(7, 8), cell(2, 2)],
         &[cell(7, 4), cell(0, 0), cell(0, 14), cell(14, 0)],
     );
-    assert_eq!(find_win(&game, ThreatKind::Vcf, 10, u64::MAX, &cancel).unwrap(), None);
+    assert_eq!(
+        find_win(&game, ThreatKind::Vcf, 10, u64::MAX, &cancel).unwrap(),
+        None
+    );
 }
 
 #[test]
 fn refuses_gravity_and_three_players() {
     let cancel = AtomicBool::new(false);
-    for rules in [Rules::connect_four(), Rules::new(8, 8, 5, 3, false).unwrap()] {
+    for rules in [
+        Rules::connect_four(),
+        Rules::new(8, 8, 5, 3, false).unwrap(),
+    ] {
         let game = Game::new(rules);
         assert!(matches!(
             find_win(&game, ThreatKind::Vcf, 5, 100, &cancel),
@@ -124,7 +150,12 @@ fn refuses_gravity_and_three_players() {
 
 fn engine_move(game: &Game, budget: Budget, seed: u64) -> usize {
     let mut engine = Engine::new(*game.rules());
-    engine.choose(game, budget, &mut Rng::new(seed, 0), &AtomicBool::new(false))
+    engine.choose(
+        game,
+        budget,
+        &mut Rng::new(seed, 0),
+        &AtomicBool::new(false),
+    )
 }
 
 #[test]
@@ -190,18 +221,29 @@ fn speed() {
         let mut board = ThreatBoard::new(rules);
         board.load(game);
         let mut tables = ProverTables::new();
-        let stop = Stop { max_nodes: 1_000_000, deadline: None, cancel: &cancel };
+        let stop = Stop {
+            max_nodes: 1_000_000,
+            deadline: None,
+            cancel: &cancel,
+        };
         let mut prover = Prover::new(&mut board, &mut tables, &stop);
         let mut line = Vec::new();
         found += prover.vcf(board_side(game), 30, 0, &mut line) as usize;
         nodes += prover.nodes;
     }
     let t = start.elapsed().as_secs_f64();
-    println!("VCF: {} positions, {found} wins, {nodes} nodes, {:.3} ms per position, {:.0} nodes/s", games.len(), t * 1e3 / games.len() as f64, nodes as f64 / t);
+    println!(
+        "VCF: {} positions, {found} wins, {nodes} nodes, {:.3} ms per position, {:.0} nodes/s",
+        games.len(),
+        t * 1e3 / games.len() as f64,
+        nodes as f64 / t
+    );
     // Make/unmake with the incremental evaluation against a plain stone placement.
     let mut board = ThreatBoard::new(rules);
     board.load(&games[0]);
-    let empty: Vec<usize> = (0..board.num_cells()).filter(|&c| board.is_empty(c)).collect();
+    let empty: Vec<usize> = (0..board.num_cells())
+        .filter(|&c| board.is_empty(c))
+        .collect();
     let reps = 2_000;
     let start = Instant::now();
     let mut sink = 0i64;
@@ -223,16 +265,32 @@ fn speed() {
         }
     }
     let plain_t = start.elapsed().as_secs_f64() / (reps * empty.len()) as f64;
-    println!("make+unmake: incremental {:.1} ns, Game play+undo {:.1} ns ({sink})", incremental * 1e9, plain_t * 1e9);
+    println!(
+        "make+unmake: incremental {:.1} ns, Game play+undo {:.1} ns ({sink})",
+        incremental * 1e9,
+        plain_t * 1e9
+    );
     let mut engine = Engine::new(rules);
     let (mut total, mut secs) = (0u64, 0.0);
     for game in games.iter().take(10) {
         let start = Instant::now();
-        engine.choose(game, Budget::Time(std::time::Duration::from_millis(500)), &mut Rng::new(0, 0), &cancel);
+        engine.choose(
+            game,
+            Budget::Time(std::time::Duration::from_millis(500)),
+            &mut Rng::new(0, 0),
+            &cancel,
+        );
         secs += start.elapsed().as_secs_f64();
         let s = engine.stats();
         total += s.search_nodes + s.threat_nodes;
-        println!("engine: depth {} threat nodes {} search nodes {} proven {} in {:.3} s", s.depth, s.threat_nodes, s.search_nodes, s.proven_win, start.elapsed().as_secs_f64());
+        println!(
+            "engine: depth {} threat nodes {} search nodes {} proven {} in {:.3} s",
+            s.depth,
+            s.threat_nodes,
+            s.search_nodes,
+            s.proven_win,
+            start.elapsed().as_secs_f64()
+        );
     }
     println!("engine: {:.0} nodes/s", total as f64 / secs);
 }

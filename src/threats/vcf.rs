@@ -43,13 +43,13 @@ impl Prover<'_> {
         let k = self.board.k();
         match self.board.threat_pair(1 - attacker) {
             (Some(_), Some(_)) => {}
-            (Some(block), None) => {
-                if self.board.four_or_win(block, attacker).0 {
-                    moves.push(block);
-                }
+            (Some(block), None) if self.board.four_or_win(block, attacker).0 => {
+                moves.push(block);
             }
+            (Some(_), None) => {}
             _ if k >= 2 => {
-                self.board.cells_of_windows_with(attacker, k - 2, k - 2, moves);
+                self.board
+                    .cells_of_windows_with(attacker, k - 2, k - 2, moves);
                 self.order(moves, attacker);
             }
             _ => {}

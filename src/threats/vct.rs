@@ -49,7 +49,8 @@ impl Prover<'_> {
             (Some(_), Some(_)) => {}
             (Some(block), None) => moves.push(block),
             _ if k >= 3 => {
-                self.board.cells_of_windows_with(attacker, k - 3, k - 2, moves);
+                self.board
+                    .cells_of_windows_with(attacker, k - 3, k - 2, moves);
                 self.order(moves, attacker);
             }
             _ => {}
