@@ -221,26 +221,22 @@ impl Engine {
         if !threatened {
             return;
         }
-        // Defences: the cells of the threat's line and the counter-fours.
+        // The cells of the threat's line and the counter-fours are tried first.
         let k = self.board.k();
         let mut fours = Vec::new();
         self.board
             .cells_of_windows_with(me, k - 2, k - 2, &mut fours);
-        let mut defences: Vec<(usize, i64)> = roots
-            .iter()
-            .copied()
-            .filter(|(c, _)| threat.contains(c) || fours.contains(c))
-            .collect();
-        if defences.is_empty() {
-            return;
-        }
+        let likely = |c: &usize| threat.contains(c) || fours.contains(c);
+        let (mut first, rest): (Vec<_>, Vec<_>) =
+            roots.iter().copied().partition(|(c, _)| likely(c));
+        first.extend(rest);
+        *roots = first;
         self.keep_safe(
-            &mut defences,
+            roots,
             ThreatKind::Vct,
             DEFENCE_VCT_DEPTH,
             clock.phase(0.6, self.stats.threat_nodes),
         );
-        *roots = defences;
     }
 
     /// Keeps the root moves after which the opponent has no win of `kind` within
