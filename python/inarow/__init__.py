@@ -65,6 +65,7 @@ _LAZY_SUBMODULES = (
     "evaluate",
     "engines",
     "pbrain",
+    "threats",
 )
 
 

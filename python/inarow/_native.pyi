@@ -26,9 +26,11 @@ __all__ = [
     "SolverConfigError",
     "UnsupportedRulesError",
     "VecEnv",
+    "find_win",
     "play_match",
     "simulate",
     "winners",
+    "winning_moves",
 ]
 
 MAX_SIDE: int
@@ -458,18 +460,40 @@ class Agent:
         tt_bytes: _Int | None = None,
         threads: _Int | None = None,
     ) -> Agent: ...
+    @staticmethod
+    def threats(
+        time_limit: float | None = None,
+        nodes: _Int | None = None,
+        seed: _Int | None = None,
+    ) -> Agent: ...
     def __call__(self, board: Board) -> int: ...
     def actions(self, boards: Iterable[Board], threads: _Int | None = None) -> list[int]: ...
     @property
-    def name(self) -> Literal["random", "greedy", "negamax", "perfect"]: ...
+    def name(self) -> Literal["random", "greedy", "negamax", "perfect", "threats"]: ...
     @property
     def depth(self) -> int | None: ...
     @property
     def temperature(self) -> float | None: ...
     @property
+    def time_limit(self) -> float | None: ...
+    @property
+    def nodes(self) -> int | None: ...
+    @property
     def seed(self) -> int | None: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
+def find_win(
+    board: Board,
+    kind: Literal["vcf", "vct"] | None = None,
+    max_depth: _Int | None = None,
+    max_nodes: _Int | None = None,
+) -> list[int] | None: ...
+def winning_moves(
+    board: Board,
+    kind: Literal["vcf", "vct"] | None = None,
+    max_depth: _Int | None = None,
+    max_nodes: _Int | None = None,
+) -> list[int]: ...
 def play_match(
     a: Callable[[Board], object],
     b: Callable[[Board], object],

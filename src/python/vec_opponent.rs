@@ -223,7 +223,7 @@ pub(crate) fn can_fail(kind: Option<OpponentKind>) -> bool {
         kind,
         Some(OpponentKind::External)
             | Some(OpponentKind::Native(
-                AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. }
+                AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. } | AgentSpec::Threats { .. }
             ))
     )
 }
@@ -233,7 +233,7 @@ pub(crate) fn searches(kind: Option<OpponentKind>) -> bool {
     matches!(
         kind,
         Some(OpponentKind::Native(
-            AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. }
+            AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. } | AgentSpec::Threats { .. }
         ))
     )
 }
