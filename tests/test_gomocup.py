@@ -565,3 +565,16 @@ def test_engine_is_an_opponent_of_the_gymnasium_env(fake):
     assert obs["observation"][1, 6, 8] == 1  # the engine's "8,6", in the opponent's plane
     obs, *_ = env.step(0)
     assert obs["observation"][1, 6, 7] == 1  # and its answer, the next cell from the end
+
+
+def test_the_default_brain_plays_the_threat_engine_on_gomoku_boards():
+    from inarow.pbrain import BestWithinTime
+
+    agent = BestWithinTime(seed=0)
+    gomoku = inarow.Board.from_moves(
+        [112, 113, 127, 98, 142], width=15, height=15, k=5, gravity=False
+    )
+    action = agent(gomoku.copy(), time_limit=0.2)
+    assert gomoku.is_legal(action) and agent.negamax.depth == 0  # negamax never ran
+    ttt = inarow.Board(width=3, height=3, k=3, gravity=False)
+    assert ttt.is_legal(agent(ttt, time_limit=0.2)) and agent.negamax.depth >= 1

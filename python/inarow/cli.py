@@ -419,12 +419,12 @@ def _seconds(text: str) -> float:
 
 
 def _cmd_pbrain(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    from inarow.pbrain import DeepeningNegamax, serve
+    from inarow.pbrain import BestWithinTime, serve
 
     if inp is sys.stdin and hasattr(inp, "reconfigure"):
         inp.reconfigure(errors="replace")  # a manager's stray bytes are no crash
     if args.agent == "auto":
-        agent = DeepeningNegamax(seed=args.seed)
+        agent = BestWithinTime(seed=args.seed)
     else:
         agent = inarow.agents.named(args.agent, seed=args.seed)
     return serve(agent, inp, out, time_limit=args.time_limit)
@@ -508,7 +508,8 @@ def _parser() -> argparse.ArgumentParser:
         type=_gomoku_agent,
         default="auto",
         metavar="AGENT",
-        help="auto (default: negamax as deep as the time per move allows), or an agent "
+        help="auto (default: the threat engine on gomoku-like boards, else negamax as deep as "
+        "the time per move allows), or an agent "
         "name: random, greedy, negamax[:DEPTH] ... (see inarow.agents.named)",
     )
     pbrain.add_argument(

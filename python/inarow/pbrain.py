@@ -30,7 +30,7 @@ import inarow
 from inarow import _piskvork
 from inarow._native import Board
 
-__all__ = ["ABOUT", "DEFAULT_TURN_SECONDS", "DeepeningNegamax", "serve"]
+__all__ = ["ABOUT", "DEFAULT_TURN_SECONDS", "BestWithinTime", "DeepeningNegamax", "serve"]
 
 #: The brain's ``ABOUT`` reply.
 ABOUT = {"name": "inarow", "version": inarow.__version__, "author": "inarow developers"}
@@ -44,6 +44,26 @@ MOVES_TO_PLAN = 20
 #: The least growth expected from one negamax depth to the next (measured on 15x15 and
 #: 20x20 gomoku: 10x to 45x from depth 3 to 4).
 MIN_DEPTH_GROWTH = 30.0
+
+
+class BestWithinTime:
+    """``pbrain``'s default agent: the threat engine (`inarow.agents.threats`) where it
+    plays (2 players, free placement, ``k >= 4``: gomoku and its relatives), given
+    each move's time; elsewhere :class:`DeepeningNegamax`."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+        self.negamax = DeepeningNegamax(seed=self._rng.getrandbits(62))
+
+    def __call__(self, board: Board, time_limit: float | None = None) -> int:
+        budget = DEFAULT_TURN_SECONDS if time_limit is None else time_limit
+        if board.players == 2 and not board.gravity and board.k >= 4:
+            seed = self._rng.getrandbits(62)
+            return int(inarow.agents.threats(time_limit=budget, seed=seed)(board))
+        return self.negamax(board, budget)
+
+    def __repr__(self) -> str:
+        return "inarow.pbrain.BestWithinTime()"
 
 
 class DeepeningNegamax:
@@ -306,9 +326,10 @@ class _Brain:
             board.move(int(action))
         except Exception as e:  # the agent's fault: reported, the brain reads on
             raise _BrainError(f"the agent failed: {type(e).__name__}: {e}") from None
-        if isinstance(self.agent, DeepeningNegamax):
+        negamax = self.agent.negamax if isinstance(self.agent, BestWithinTime) else self.agent
+        if isinstance(negamax, DeepeningNegamax) and negamax.depth:
             took = time.monotonic() - began
-            self.say(f"MESSAGE negamax depth {self.agent.depth} in {took:.2f} s")
+            self.say(f"MESSAGE negamax depth {negamax.depth} in {took:.2f} s")
         self.say(_piskvork.cell_text(int(action), board.width))
 
 
