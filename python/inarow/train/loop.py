@@ -103,6 +103,8 @@ def train(
     progress: bool = True,
     export: bool = True,
     echo: bool = False,
+    ray: str | None = None,
+    actors: int | None = None,
 ) -> TrainResult:
     """Trains for ``minutes`` of wall time in ``run_dir`` (created if needed).
 
@@ -111,6 +113,10 @@ def train(
     optimizer and counters as saved (self-play games in progress start afresh);
     without it a ``run_dir`` that holds a checkpoint is refused (``FileExistsError``).
     Writes ``checkpoint.pt``, ``log.csv`` and, at the end, ``network.npz``.
+    ``ray``: self-play on a Ray cluster (`inarow.train.distributed`): "" for a local
+    one, "auto" for the cluster this machine belongs to, or its address; ``actors``
+    self-play actors (default: one per cluster CPU but one). Checkpoints, logs and
+    evaluations are the same either way, so a run resumes on either.
     ``minutes`` bounds the session's wall time, evaluations included (time for the
     final evaluation is kept free; an evaluation that would run past the end is cut
     there, its unfinished items blank in the log). ``echo=True`` prints a line per
@@ -153,7 +159,20 @@ def train(
     else:
         rng = np.random.default_rng(config.seed)
     evaluate = torch_evaluator(net)
-    selfplay = SelfPlay(config, evaluate, seed=int(rng.integers(2**62)))
+    selfplay_seed = int(rng.integers(2**62))
+    if ray is None:
+        selfplay: Any = SelfPlay(config, evaluate, seed=selfplay_seed)
+    else:
+        from inarow.train.distributed import RaySelfPlay
+
+        selfplay = RaySelfPlay(
+            config,
+            net,
+            selfplay_seed,
+            address=ray or None,
+            actors=actors,
+            on_replace=lambda message: print(message, file=sys.stderr, flush=True),
+        )
     log = CsvLog(run_dir / LOG, evaluation_columns(config))
     table = solve_small_board(config.rules) if _brute_force_applies(config.rules) else None
 
@@ -321,6 +340,8 @@ def train(
                         loss_sums[name] = loss_sums.get(name, 0.0) + v
                     loss_count += 1
                     owed -= 1
+                if ray is not None:
+                    selfplay.publish(net, learner.steps)
                 t = time.monotonic()
                 if t - last_log >= LOG_SECONDS:
                     log_training()
@@ -346,6 +367,8 @@ def train(
     finally:
         if bar is not None:
             bar.close()
+        if ray is not None:
+            selfplay.close()
         counters["seconds"] = now_seconds()
         checkpoint()
     if not interrupted:
@@ -384,6 +407,7 @@ def train(
         interrupted=interrupted,
         last=dict(last_row),
         stalled=stall_messages[-1] if stall_messages else None,
+        replaced_actors=getattr(selfplay, "replaced", 0),
         run_dir=str(run_dir),
         export=str(exported) if exported else None,
         parameters=net.num_parameters(),
