@@ -1,7 +1,7 @@
 """A CleanRL-style PPO with action masks over `inarow.gymnasium.InARowVectorEnv`
 against a built-in opponent: one file, plain torch, no wrappers.
 
-    python examples/cleanrl_masked_ppo.py                 # tic-tac-toe vs random, ~20 s
+    python examples/cleanrl_masked_ppo.py                 # tic-tac-toe vs random, ~4 s
     python examples/cleanrl_masked_ppo.py --connect-four --steps 200000
 
 The opponent's replies run inside the native step, so every transition is the

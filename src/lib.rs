@@ -37,6 +37,7 @@ pub mod agents;
 pub mod batch;
 pub mod mcts;
 pub mod solver;
+pub mod threats;
 
 #[cfg(feature = "python")]
 mod python;

@@ -30,6 +30,17 @@ impl Rng {
         Rng { s }
     }
 
+    /// The generator's whole state (for saving an env; see [`Rng::from_state`]).
+    pub fn state(&self) -> [u64; 4] {
+        self.s
+    }
+
+    /// The generator whose state is `s`, which must not be all zeros (xoshiro's
+    /// one fixed point); `None` if it is.
+    pub fn from_state(s: [u64; 4]) -> Option<Rng> {
+        (s != [0; 4]).then_some(Rng { s })
+    }
+
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;

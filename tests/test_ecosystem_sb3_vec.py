@@ -153,7 +153,9 @@ def train(cls, seed, steps=20_000):
     )
 
     def measure():
-        return win_rate(model, InARowVecEnv(100, **TTT, agent_player="random", seed=100), 1000)
+        # Against a random opponent every game differs: scored from the start position.
+        env = InARowVecEnv(100, **TTT, agent_player="random", seed=100)
+        return win_rate(model, env, 1000, opening_plies=0)
 
     before = measure()
     model.learn(steps)
@@ -199,3 +201,32 @@ def test_policy_opponent_returns_legal_actions():
         a = opponent(np.zeros((2, 2, 1, 3), np.uint8), mask)
         assert mask[0, a[0]] and mask[1, a[1]]
     assert isinstance(inarow.VecEnv(2, opponent=opponent).opponent, PolicyOpponent)
+
+
+class LowestLegal:
+    """A deterministic stand-in for a model: the lowest legal action."""
+
+    def predict(self, obs, deterministic=True):
+        return np.argmax(obs["action_mask"] > 0, axis=1), None
+
+
+def test_win_rate_opens_games_at_random_unless_asked_not_to():
+    class Recording(InARowVecEnv):
+        first_moves: list[int] = []
+
+        def step(self, actions):
+            empty = self.native.legal_mask().all(axis=1)
+            self.first_moves.extend(np.asarray(actions)[empty].tolist())
+            return super().step(actions)
+
+    def first_moves(plies):
+        env = Recording(8, **TTT, opponent="negamax:2", agent_player=1, seed=0)
+        env.first_moves = []
+        shares = win_rate(LowestLegal(), env, 64, opening_plies=plies, seed=5)
+        assert sum(shares[k] for k in ("wins", "draws", "losses")) == pytest.approx(1.0)
+        return env.first_moves
+
+    assert set(first_moves(0)) == {0}
+    assert len(set(first_moves(2))) > 3
+    with pytest.raises(ValueError, match="opening_plies"):
+        win_rate(LowestLegal(), InARowVecEnv(2, **TTT), 4, opening_plies=-1)

@@ -253,6 +253,44 @@ def test_three_players_random_opponents():
     assert rewards <= {-1.0, 0.0, 1.0} and -1.0 in rewards
 
 
+@pytest.mark.parametrize("opponent", ["random", "negamax:2", "python"])
+def test_a_pickled_env_continues_exactly_like_the_original(opponent):
+    """Mid-game, after an illegal-action loss and before any reset: the copy's
+    future (opponent replies from the env's streams, observations, rewards) is the
+    original's."""
+    import pickle
+
+    from gymnasium.utils.env_checker import data_equivalence
+
+    rng = np.random.default_rng(0)
+    chosen = first_legal_reply if opponent == "python" else opponent
+    env = InARowEnv(5, 4, 3, gravity=False, opponent=chosen, agent_player="random")
+    assert pickle.loads(pickle.dumps(env)).board is None
+    env.reset(seed=3)
+
+    def play(e, actions):
+        out = []
+        for a in actions:
+            if e._done:
+                out.append(e.reset())
+            else:
+                out.append(e.step(int(a)))
+        return out
+
+    for _ in range(4):
+        actions = rng.integers(0, 20, size=12)  # some illegal: a loss, then a reset
+        play(env, actions[:5])
+        clone = pickle.loads(pickle.dumps(env))
+        assert clone.board == env.board and clone.seat == env.seat
+        np.testing.assert_array_equal(clone.action_masks(), env.action_masks())
+        for mine, theirs in zip(play(env, actions[5:]), play(clone, actions[5:])):
+            assert data_equivalence(mine, theirs, exact=True)
+
+
+def first_legal_reply(board):
+    return board.legal_moves()[0]
+
+
 def test_render_modes():
     env = InARowEnv(render_mode="ansi", opponent=scripted([0, 0, 0]))
     env.reset(seed=0)

@@ -27,7 +27,11 @@ def env_kwargs(draw):
     """Rules with 2-4 players, gravity on or off, a seat and an opponent."""
     rules = draw(rule_kwargs(max_width=7, max_height=6))
     width, height, k, players, gravity = rules.values()
-    seats = [1] if k == 1 else [*range(1, players + 1), "random"]
+    # Seats that get a move: k = 1 ends at the first move, seat s needs s cells.
+    cells = width * height
+    seats = [1] if k == 1 else [s for s in range(1, players + 1) if s <= cells]
+    if k > 1 and cells >= players:
+        seats.append("random")
     opponents: list = ["random", first_legal]
     if solver_supports(width, height, players, gravity) and width * height <= 16:
         opponents.append("solver")

@@ -64,6 +64,41 @@ def test_builtin_agents_are_opponents_and_replay_for_a_seed():
         assert inarow.Board.from_moves(moves).is_over  # every move was legal
 
 
+def test_agent_names_and_network_paths_are_opponents_as_in_every_env():
+    """The names `inarow.agents.named` reads (what the native envs take) play in the
+    Python adapters too: each is that agent, seeded once, so a fresh env replays it."""
+    from inarow.pretrained import _weights_path
+
+    ttt = inarow.Rules.tic_tac_toe()
+    network = str(_weights_path("tic_tac_toe")) + ":0"
+
+    def games(opponent):
+        env = InARowEnv(rules=ttt, opponent=opponent, agent_player=2)
+        out = []
+        for seed in range(3):
+            obs, _ = env.reset(seed=seed)
+            done = False
+            while not done:
+                obs, _, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            out.append(env.board.moves)
+        return out
+
+    for name in ("greedy", "negamax:2", network):
+        assert games(name) == games(name)
+    # The network answers exactly as the agent it names does on each board.
+    oracle = agents.load(network.removesuffix(":0"), simulations=0)
+    for moves in games(network):
+        board = inarow.Board.from_moves([], rules=ttt)
+        for i, a in enumerate(moves):
+            if i % 2 == 0:
+                assert a == oracle(board.copy())
+            board.move(a)
+    env = InARowEnv(rules=ttt, opponent=["random", "negamax:1"])
+    assert env.opponent == ["random", "negamax:1"]
+    with pytest.raises(ValueError, match="a name of inarow.agents.named"):
+        InARowEnv(opponent="negamax:0")
+
+
 def test_a_list_is_drawn_per_episode_from_the_seed():
     log: list[str] = []
     pool = [Tagged("a", log), Tagged("b", log), Tagged("c", log)]

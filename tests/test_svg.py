@@ -99,8 +99,16 @@ def test_plot_analysis_bars_match_solver():
     assert outlined == [i for i, s in enumerate(scores) if s == best]
     assert "player 1" in ax.get_title() or "player 2" in ax.get_title()
     plt.close("all")
-    ttt = plot_analysis(inarow.Board.from_moves([4], rules=inarow.Rules.tic_tac_toe()), solver)
-    assert len(ttt.patches) == 9 and ttt.get_xlabel().startswith("cell")
+    # Free placement: a grid coloured by each free cell's score, the best outlined.
+    ttt = inarow.Board.from_moves([0, 4], width=3, height=3, k=3, gravity=False)
+    ax = plot_analysis(ttt, solver)
+    shown = ax.images[0].get_array()
+    scores = solver.analyze(ttt)
+    for a, s in enumerate(scores):
+        assert shown.mask[a // 3, a % 3] if s is None else shown[a // 3, a % 3] == s
+    best = max(s for s in scores if s is not None)
+    outlined = sorted((round(p.get_y() + 0.5) * 3 + round(p.get_x() + 0.5)) for p in ax.patches)
+    assert outlined == [a for a, s in enumerate(scores) if s == best]
     plt.close("all")
     with pytest.raises(inarow.UnsupportedRulesError):
-        plot_analysis(inarow.Board(9, 8, 5, gravity=False), solver)
+        plot_analysis(inarow.Board(9, 9, 5, gravity=False), solver)

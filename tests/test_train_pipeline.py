@@ -5,6 +5,7 @@ iterations, checkpoint, resume, evaluate, export, load the numpy agent."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import math
 
 import numpy as np
@@ -230,3 +231,96 @@ def test_the_command_line_ends_with_a_summary_table(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "evaluation 1 at 0.0 min" in r.stdout
     assert "self-play games" in r.stdout and "network (for inarow.agents.load)" in r.stdout
+
+
+def test_device_names_are_read_and_a_missing_device_is_refused(monkeypatch, tmp_path):
+    from inarow.train.device import resolve_device
+
+    assert resolve_device("cpu") == torch.device("cpu")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    assert resolve_device("auto") == torch.device("cpu")
+    for missing in ("cuda", "cuda:1", "mps"):
+        with pytest.raises(ValueError, match=f"{missing!r} is not on this machine: it has cpu"):
+            resolve_device(missing)
+    for bogus in ("gpu", "cuda:x", "xla"):
+        with pytest.raises(ValueError, match="allowed 'cpu', 'cuda'"):
+            resolve_device(bogus)
+    # The run refuses before it trains, and writes no checkpoint.
+    config = TrainConfig.for_game("tic_tac_toe", device="cuda")
+    with pytest.raises(ValueError, match="not on this machine"):
+        train(config, tmp_path / "run", minutes=0.05, progress=False)
+    assert load_checkpoint(tmp_path / "run") is None
+
+
+def test_the_evaluator_and_learner_follow_the_network_to_its_device():
+    """On a CPU-only machine the device is the CPU; the same code moves each batch to
+    wherever the network lives and returns numpy (a GPU machine runs this too)."""
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    config = TrainConfig.for_game("tic_tac_toe", channels=8, blocks=1)
+    net = Network(config).to(device)
+    obs = np.zeros((4, 2, 3, 3), np.float32)
+    logits, values = torch_evaluator(net)(obs)
+    assert isinstance(logits, np.ndarray) and logits.shape == (4, 9) and values.shape == (4,)
+    from inarow.train.learner import Learner
+
+    batch = (
+        obs,
+        np.ones((4, 9), bool),
+        np.full((4, 9), 1 / 9, np.float32),
+        np.zeros((4, 1), np.float32),
+    )
+    losses = Learner(net, config).step(batch)
+    assert all(math.isfinite(v) for v in losses.values())
+
+
+def test_an_evaluation_longer_than_the_session_is_cut_at_its_end(tmp_path):
+    """The first evaluation alone (100,000 games a depth) would take many minutes: the
+    3 s session still ends on time, and the log leaves the unfinished match blank."""
+    import time
+
+    from inarow.train.log import read_log
+
+    start = time.monotonic()
+    config = _tiny(eval_minutes=10.0, eval_games=100_000, eval_match_simulations=16)
+    result = train(config, tmp_path / "run", minutes=3 / 60, progress=False)
+    elapsed = time.monotonic() - start
+    assert elapsed <= 3 + 2, elapsed
+    assert result["evaluations"] >= 1
+    log = read_log(tmp_path / "run" / "log.csv")
+    evaluated = [i for i, m in enumerate(log["mistakes_raw"]) if not math.isnan(m)]
+    assert evaluated, "the small board's mistakes are measured in time"
+    assert all(math.isnan(log["negamax9_win"][i]) for i in evaluated)
+
+
+def test_the_solver_judges_small_free_boards_while_training(tmp_path, capsys):
+    """4x4, k=3 (beyond brute force, within the free-placement solver): every
+    evaluation scores the raw and searched agents on solver-judged openings."""
+    from inarow.train.log import read_log
+
+    rules = dict(width=4, height=4, k=3, players=2, gravity=False)
+    config = TrainConfig.for_game(
+        "custom",
+        rules=rules,
+        channels=8,
+        blocks=1,
+        games=8,
+        simulations=4,
+        min_replay=20,
+        eval_minutes=0.01,
+        eval_judged_per_set=10,
+        eval_negamax_depths=(),
+        eval_simulations=4,
+    )
+    result = train(config, tmp_path / "run", minutes=4 / 60, progress=False, echo=True)
+    log = read_log(tmp_path / "run" / "log.csv")
+    judged = [g for g in log["judged_good_search"] if not math.isnan(g)]
+    assert result["evaluations"] >= 2 and len(judged) == result["evaluations"]
+    assert all(0.0 <= g <= 1.0 for g in judged + log["judged_good_raw"][-1:])
+    assert all(p == 40 for p in log["judged_positions"] if not math.isnan(p))
+    assert "solver-judged good moves search" in capsys.readouterr().out
+    if importlib.util.find_spec("matplotlib") is not None:
+        from inarow.train.plot import plot_log
+
+        fig = plot_log(tmp_path / "run", tmp_path / "curve.png")
+        assert "solver-judged good-move rate" in [ax.get_title() for ax in fig.axes]

@@ -365,3 +365,78 @@ def test_reused_buffers_with_an_opponent():
     fresh = inarow.VecEnv(8, seed=0, opponent="random")
     fresh.step(fresh.random_actions())
     np.testing.assert_array_equal(fresh.step(fresh.random_actions())[0], second[0])
+
+
+def test_a_trained_network_path_is_an_opponent_played_on_board_copies():
+    """A ``network.npz`` path (inarow.agents.load's) plays in the env exactly the move
+    the agent gives on that board; its replies come from copies it cannot disturb."""
+    from inarow.pretrained import _weights_path
+
+    path = str(_weights_path("tic_tac_toe"))
+    oracle = inarow.agents.load(path, simulations=0)
+    env = inarow.VecEnv(8, **TTT, seed=4, opponent=path + ":0", agent_player="random")
+    env.reset(seed=4)
+    before = [env.board(i) for i in range(env.num_envs)]
+    checked = 0
+    for _ in range(30):
+        actions = env.random_actions()
+        _, _, terminated, _, info = env.step(actions)
+        for i in range(env.num_envs):
+            b = before[i]
+            if b.is_over or terminated[i] or b.current_player != info["agent_player"][i]:
+                continue
+            after = b.copy()
+            after.move(int(actions[i]))
+            if not after.is_over:
+                after.move(oracle(after.copy()))
+                assert env.board(i).moves == after.moves
+                checked += 1
+        before = [env.board(i) for i in range(env.num_envs)]
+    assert checked > 40
+
+
+class Boards:
+    """An agent answering many boards at once, recording what it was given."""
+
+    def __init__(self, answer=None, error=None):
+        self.answer, self.error, self.seen = answer, error, []
+
+    def actions(self, boards):
+        self.seen.append([b.moves for b in boards])
+        if self.error:
+            raise self.error
+        return self.answer(boards) if self.answer else [b.legal_moves()[0] for b in boards]
+
+
+def test_an_agent_with_actions_gets_one_call_per_round_and_bad_answers_undo_the_step():
+    agent = Boards()
+    env = inarow.VecEnv(4, **TTT, seed=0, opponent=agent, agent_player=2)
+    agent.seen.clear()
+    env.reset()
+    assert agent.seen == [[[], [], [], []]]  # the opening round: every env at once
+    env.step([4, 4, 4, 4])
+    assert agent.seen[-1] == [[0, 4]] * 4
+    for bad, error in [
+        (Boards(lambda bs: [1] * len(bs)), inarow.IllegalMoveError),  # the agent's cell
+        (Boards(lambda bs: [1]), ValueError),  # one answer for four boards
+    ]:
+        env = inarow.VecEnv(4, **TTT, seed=0, opponent=bad, agent_player=1)
+        env.reset()
+        with pytest.raises(error, match="opponent policy"):
+            env.step([1, 1, 1, 1])
+        assert boards(env) == [[]] * 4
+    # What the agent raises is its own: it passes unchanged, and the step is undone.
+    boom = KeyError("boom")
+    env = inarow.VecEnv(4, **TTT, seed=0, opponent=Boards(error=boom), agent_player=1)
+    env.reset()
+    with pytest.raises(KeyError) as raised:
+        env.step([1, 1, 1, 1])
+    assert raised.value is boom
+    assert boards(env) == [[]] * 4
+
+
+def test_a_missing_network_path_is_refused_at_construction():
+    with pytest.raises(FileNotFoundError, match="nothere.npz"):
+        inarow.VecEnv(2, opponent="nothere.npz")
+    with pytest.raises(ValueError, match="network.npz path"):
+        inarow.VecEnv(2, opponent="bogus")

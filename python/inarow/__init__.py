@@ -55,7 +55,18 @@ __all__ = [
 ]
 
 # Adapter submodules, imported on first attribute access (``inarow.gymnasium``...).
-_LAZY_SUBMODULES = ("gymnasium", "pettingzoo", "rllib", "plot", "cli", "agents", "evaluate")
+_LAZY_SUBMODULES = (
+    "gymnasium",
+    "pettingzoo",
+    "rllib",
+    "plot",
+    "cli",
+    "agents",
+    "evaluate",
+    "engines",
+    "pbrain",
+    "threats",
+)
 
 
 def __getattr__(name: str):  # PEP 562: lazy adapter submodules

@@ -26,9 +26,11 @@ __all__ = [
     "SolverConfigError",
     "UnsupportedRulesError",
     "VecEnv",
+    "find_win",
     "play_match",
     "simulate",
     "winners",
+    "winning_moves",
 ]
 
 MAX_SIDE: int
@@ -197,6 +199,11 @@ class Board(_RulesFields):
 
 def winners(boards: npt.ArrayLike, k: _Int = 4) -> npt.NDArray[np.int64]: ...
 
+class _BoardsAgent(Protocol):
+    """An agent that answers many boards at once (``inarow.agents.load``'s)."""
+
+    def actions(self, boards: list[Board]) -> Iterable[int]: ...
+
 @final
 class VecEnv(_RulesFields):
     """A batch of games stepped together (Gymnasium vector conventions).
@@ -210,8 +217,12 @@ class VecEnv(_RulesFields):
     ``opponent``: None (self-play: each step plays one action for the side to move
     in every env), a built-in agent (an ``inarow.agents`` agent, or ``"random"``,
     ``"greedy"``, ``"negamax:D"``, ``"perfect"``), played in Rust inside ``step``
-    from each env's seeded stream, or a batched callable ``policy(obs, mask) ->
-    actions`` called once per round with the ``(m, players, h, w)`` observations
+    from each env's seeded stream; a trained network (a ``network.npz`` path, with an
+    optional ``":SIMULATIONS"``, as `inarow.agents.load` reads it, or any agent with a
+    batched ``actions(boards) -> actions`` method such as the one ``load`` returns),
+    given copies of the boards of the envs where it is to move, once per round; or a
+    batched callable ``policy(obs, mask) -> actions`` called once per round with the
+    ``(m, players, h, w)`` observations
     (its own view) and ``(m, num_actions)`` bool masks of the ``m`` envs where it is
     to move, returning ``m`` integer actions (read like every array argument; a
     wrong shape, dtype or an illegal action raises and the step is undone).
@@ -247,6 +258,7 @@ class VecEnv(_RulesFields):
         reuse_buffers: bool = False,
         opponent: str
         | Agent
+        | _BoardsAgent
         | Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], npt.ArrayLike]
         | None = None,
         agent_player: _Int | Literal["random"] | None = 1,
@@ -286,6 +298,8 @@ class VecEnv(_RulesFields):
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]: ...
+    def get_state(self) -> bytes: ...
+    def set_state(self, state: bytes) -> None: ...
     def legal_mask(self) -> npt.NDArray[np.bool_]: ...
     def random_actions(self) -> npt.NDArray[np.int64]: ...
     def board(self, index: _Int) -> Board: ...
@@ -446,18 +460,40 @@ class Agent:
         tt_bytes: _Int | None = None,
         threads: _Int | None = None,
     ) -> Agent: ...
+    @staticmethod
+    def threats(
+        time_limit: float | None = None,
+        nodes: _Int | None = None,
+        seed: _Int | None = None,
+    ) -> Agent: ...
     def __call__(self, board: Board) -> int: ...
     def actions(self, boards: Iterable[Board], threads: _Int | None = None) -> list[int]: ...
     @property
-    def name(self) -> Literal["random", "greedy", "negamax", "perfect"]: ...
+    def name(self) -> Literal["random", "greedy", "negamax", "perfect", "threats"]: ...
     @property
     def depth(self) -> int | None: ...
     @property
     def temperature(self) -> float | None: ...
     @property
+    def time_limit(self) -> float | None: ...
+    @property
+    def nodes(self) -> int | None: ...
+    @property
     def seed(self) -> int | None: ...
     def __reduce__(self) -> tuple[Any, ...]: ...
 
+def find_win(
+    board: Board,
+    kind: Literal["vcf", "vct"] | None = None,
+    max_depth: _Int | None = None,
+    max_nodes: _Int | None = None,
+) -> list[int] | None: ...
+def winning_moves(
+    board: Board,
+    kind: Literal["vcf", "vct"] | None = None,
+    max_depth: _Int | None = None,
+    max_nodes: _Int | None = None,
+) -> list[int]: ...
 def play_match(
     a: Callable[[Board], object],
     b: Callable[[Board], object],

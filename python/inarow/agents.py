@@ -40,12 +40,14 @@ __all__ = [
     "perfect",
     "pretrained",
     "random",
+    "threats",
 ]
 
 #: The agent names every layer accepts (``named``, ``evaluate.match``, the CLI).
 NAMES = (
     "random, greedy, negamax[:DEPTH 1..64], perfect[:TEMPERATURE >= 0] (or solver), "
-    "pretrained[:SIMULATIONS >= 0], or the path of a network.npz[:SIMULATIONS]"
+    "threats[:SECONDS] or threats:nodes=N, pretrained[:SIMULATIONS >= 0], "
+    "or the path of a network.npz[:SIMULATIONS]"
 )
 
 
@@ -107,6 +109,27 @@ def perfect(
     bounds the search's positions within its depth (same scores, fewer nodes).
     """
     return Agent.perfect(temperature, seed, tt_bytes, threads)
+
+
+def threats(time_limit: float = 1.0, nodes: int | None = None, seed: int | None = None) -> Agent:
+    """The threat engine: the strongest agent for free-placement boards too big to
+    solve (gomoku 15x15 and 20x20, 9x9 with k=5...), 2 players.
+
+    Each move, in order: complete a line; block the opponent's only cell to
+    complete; play a proven forced win (VCF, then VCT: see :mod:`inarow.threats`);
+    drop the moves after which the opponent wins by fours; then iterative-deepening
+    alpha-beta (transposition table, candidate moves near the stones, the line
+    evaluation kept up to date move by move, a short VCF probe at the leaves).
+
+    ``time_limit``: seconds per move (0 < t <= 3600). ``nodes``: positions per
+    move instead (1..=2**40; the time limit then does not apply), so the moves
+    are the same on any machine: with ``nodes`` and a ``seed`` the agent is
+    deterministic. The seed breaks ties between equally promising moves. Below
+    ``k = 4`` it plays as ``negamax`` (depth 9 up to 9 cells, 6 up to 16, else 3).
+    Gravity or other than 2 players: :class:`inarow.UnsupportedRulesError` when
+    called. Ctrl-C stops a move. Strength and speed: ``docs/threats.md``.
+    """
+    return Agent.threats(time_limit, nodes, seed)
 
 
 class Curriculum:
@@ -192,6 +215,10 @@ def named(spec: str, seed: int | None = None, game: str = "connect_four") -> Any
             temperature = float(arg or 0.0)
             if temperature >= 0:
                 return perfect(temperature, seed=seed)
+        if name == "threats":
+            if arg.startswith("nodes="):
+                return threats(nodes=int(arg[len("nodes=") :]), seed=seed)
+            return threats(float(arg) if arg else 1.0, seed=seed)
         if name == "pretrained":
             return pretrained(game, simulations=_count(arg, spec) if arg else 200)
     except ValueError:

@@ -1,4 +1,5 @@
-"""The ``inarow`` command line: ``play``, ``solve``, ``bench``, ``simulate``, ``train``.
+"""The ``inarow`` command line: ``play``, ``solve``, ``bench``, ``simulate``, ``train``,
+``pbrain``.
 
 Examples::
 
@@ -13,6 +14,7 @@ Examples::
     inarow simulate 100000 --players 3 --width 8 --height 8 --k 4 --no-gravity
     inarow bench
     inarow train tic_tac_toe --minutes 5   # self-play training (pip install 'inarow[train]')
+    inarow pbrain --agent negamax:3   # a Gomocup brain on stdin/stdout (piskvork protocol)
 
 Ctrl-C ends any command with exit code 130 and a one-line message.
 """
@@ -395,6 +397,39 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------- pbrain
+
+
+def _gomoku_agent(spec: str) -> str:
+    """Checks a ``pbrain --agent`` value: ``auto`` or an agent name."""
+    if spec != "auto":
+        _opponent(spec)
+    return spec
+
+
+def _seconds(text: str) -> float:
+    """A ``--time-limit`` value: seconds > 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds > 0")
+    return seconds
+
+
+def _cmd_pbrain(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    from inarow.pbrain import BestWithinTime, serve
+
+    if inp is sys.stdin and hasattr(inp, "reconfigure"):
+        inp.reconfigure(errors="replace")  # a manager's stray bytes are no crash
+    if args.agent == "auto":
+        agent = BestWithinTime(seed=args.seed)
+    else:
+        agent = inarow.agents.named(args.agent, seed=args.seed)
+    return serve(agent, inp, out, time_limit=args.time_limit)
+
+
 # ------------------------------------------------------------------------------ main
 
 
@@ -460,6 +495,33 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--steps", type=int, default=200)
     bench.add_argument("--threads", type=int, default=None)
     bench.set_defaults(func=_cmd_bench)
+
+    pbrain = sub.add_parser(
+        "pbrain",
+        help="be a Gomocup brain: the piskvork protocol on stdin/stdout",
+        description="Plays freestyle gomoku (five or more in a row) for piskvork, "
+        "GomocupJudge or inarow.engines.Gomocup; x,y is column x, row y from the top, "
+        "both from 0. See docs/engines.md.",
+    )
+    pbrain.add_argument(
+        "--agent",
+        type=_gomoku_agent,
+        default="auto",
+        metavar="AGENT",
+        help="auto (default: the threat engine on gomoku-like boards, else negamax as deep as "
+        "the time per move allows), or an agent "
+        "name: random, greedy, negamax[:DEPTH] ... (see inarow.agents.named)",
+    )
+    pbrain.add_argument(
+        "--time-limit",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="at most S seconds per move (the manager's INFO timeout_turn and time_left "
+        "bound it too; default without either: 5); agents with a fixed depth ignore it",
+    )
+    pbrain.add_argument("--seed", type=int, default=None, help="seed of the agent's random choices")
+    pbrain.set_defaults(func=_cmd_pbrain)
 
     from inarow.train.cli import add_parser as add_train_parser
 

@@ -46,10 +46,10 @@ from inarow._adapt import (
     ILLEGAL_ACTION_MODES,
     check_box_dtype,
     check_illegal_action_mode,
-    in_action_space,
     native_seed,
     seed_value,
 )
+from inarow._episode import NativeEpisode
 from inarow._render import render_ansi, render_rgb
 from inarow._rules import PRESETS
 from inarow.opponents import OpponentError, OpponentSeats, check_agent_player
@@ -95,9 +95,14 @@ def solver_supports(width: int, height: int, players: int, gravity: bool) -> boo
 class InARowEnv(gymnasium.Env):
     """One seat of a k-in-a-row game against an opponent.
 
+    The episode runs on the native engine (an `inarow.VecEnv` of one env, the one
+    episode step every adapter shares); this class only maps its fields.
+
     Parameters: the rules, as ``rules=`` (an `inarow.Rules`) or the keywords
     ``width=7, height=6, k=4, players=2, gravity=True``; ``opponent``: "random"
-    (uniform legal moves from the env's seeded generator), "solver"
+    (uniform legal moves) or a built-in agent (``inarow.agents.*`` or a name such
+    as "negamax:4"), played inside the native step from the env's seeded stream;
+    "solver"
     (`inarow.Solver.best_move`; only where `inarow.Solver.supports` the rules, else
     `inarow.UnsupportedRulesError` at construction), any agent ``agent(board) ->
     action`` (the ``inarow.agents`` ones or a policy of yours) receiving a copy of the
@@ -168,7 +173,9 @@ class InARowEnv(gymnasium.Env):
             }
         )
         self.action_space = spaces.Discrete(n)
-        self._board: inarow.Board | None = None
+        self._episode = NativeEpisode(
+            self, self.rules, self._opponents, self.illegal_action, self.obs_dtype
+        )
         self._seat = 1
         self._done = True
 
@@ -176,7 +183,7 @@ class InARowEnv(gymnasium.Env):
     @property
     def board(self) -> inarow.Board | None:
         """A copy of the current board (None before the first reset)."""
-        return None if self._board is None else self._board.copy()
+        return self._episode.board
 
     @property
     def seat(self) -> int:
@@ -202,16 +209,14 @@ class InARowEnv(gymnasium.Env):
         ``MaskablePPO`` reads it): the agent's legal moves while the episode runs,
         all True once it ended or before the first reset (any action is then
         refused or ignored, and a masked sampler never sees an empty mask)."""
-        if self._board is None or self._done:
+        if self._done:
             return np.ones(self.rules.num_actions, dtype=bool)
-        return self._board.legal_mask()
+        return self._episode.legal_mask()
 
-    def _obs(self) -> dict[str, np.ndarray]:
-        b = self._board
-        assert b is not None
-        planes = b.observation(self.obs_dtype, player=self._seat)
-        mask = self.action_masks().astype(np.int8)
-        return {"observation": planes, "action_mask": mask}
+    def _observation(self, planes: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+        if self._done:
+            mask = np.ones(self.rules.num_actions, dtype=np.int8)
+        return {"observation": planes.copy(), "action_mask": mask.astype(np.int8)}
 
     def _info(self, outcome: str, winner: int) -> dict[str, Any]:
         return {
@@ -220,29 +225,6 @@ class InARowEnv(gymnasium.Env):
             "illegal_action": outcome == "illegal_action",
             "outcome": outcome,
         }
-
-    def _game_info(self, result: float = 0.0) -> dict[str, Any]:
-        """The info of a step whose reward is `result`."""
-        b = self._board
-        assert b is not None
-        if result:
-            outcome = "win" if result > 0 else "loss"
-        else:
-            outcome = "draw" if b.is_over else "running"
-        return self._info(outcome, b.winner or 0)
-
-    def _reward(self) -> float:
-        """The agent's entry of the returns (all 0 while the game runs)."""
-        b = self._board
-        assert b is not None
-        return float(b.returns()[self._seat - 1]) if b.is_over else 0.0
-
-    def _forfeit(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        """Ends the episode as a loss for the agent, who played an illegal action."""
-        self._done = True
-        players = self.rules.players
-        winner = self._seat % players + 1 if players == 2 else 0
-        return self._obs(), self.illegal_reward, True, False, self._info("illegal_action", winner)
 
     # -- gymnasium API ---------------------------------------------------------
     def reset(
@@ -258,12 +240,10 @@ class InARowEnv(gymnasium.Env):
             seat = int(self.np_random.integers(1, self.rules.players + 1))
         else:
             seat = int(self.agent_player)
-        board = self._empty.copy()
-        self._opponents.begin(board, self.np_random, (seat,))  # on error nothing changed
+        obs, info = self._episode.reset(seat)  # on error the episode is unchanged
         self._seat = seat
-        self._board = board
         self._done = False
-        return self._obs(), self._game_info(self._reward())
+        return self._observation(obs[0], info["action_mask"][0]), self._info("running", 0)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Plays the agent's `action`, then the opponents until it is the agent's
@@ -273,30 +253,31 @@ class InARowEnv(gymnasium.Env):
         episode as a loss (``illegal_action="loss"``) or raises
         `inarow.IllegalMoveError` with the state unchanged (``"raise"``). When the
         opponent fails, the agent's move is undone and the error propagates."""
-        if self._board is None or self._done:
+        if self._episode.native is None or self._done:
             raise ResetNeeded(
                 "step() called "
-                + ("before reset()" if self._board is None else "after the episode ended")
+                + ("before reset()" if self._episode.native is None else "after the episode ended")
                 + ": call reset() first"
             )
-        before = self._board
-        b = before.copy()
-        try:
-            b.move(action)  # validates (type, range, legality); unchanged on error
-        except inarow.IllegalMoveError:
-            if self.illegal_action == "raise" or not in_action_space(action, b.num_actions):
-                raise
-            return self._forfeit()
-        self._opponents.play(b, self.np_random, (self._seat,))  # on error `before` stays
-        self._board = b
-        terminated = b.is_over
-        self._done = terminated
-        reward = self._reward()
-        return self._obs(), reward, terminated, False, self._game_info(reward)
+        obs, rewards, terminated, _, info = self._episode.step(action)
+        self._done = done = bool(terminated[0])
+        if not done:
+            observation = {
+                "observation": obs[0].copy(),
+                "action_mask": info["action_mask"][0].view(np.int8).copy(),
+            }
+            return observation, 0.0, False, False, self._info("running", 0)
+        if "illegal_action" in info and info["illegal_action"][0]:
+            reward, outcome = self.illegal_reward, "illegal_action"
+        else:
+            reward = float(rewards[0])
+            outcome = "win" if reward > 0 else "loss" if reward < 0 else "draw"
+        observation = self._observation(obs[0], info["action_mask"][0])
+        return observation, reward, True, False, self._info(outcome, int(info["winner"][0]))
 
     def render(self) -> str | np.ndarray | None:
         """ "ansi": the board as text; "rgb_array": an ``(h*32, w*32, 3)`` uint8 image."""
-        board = self._board if self._board is not None else self._empty
+        board = self._episode.board or self._empty
         if self.render_mode == "ansi":
             return render_ansi(board)
         if self.render_mode == "rgb_array":

@@ -6,6 +6,9 @@ An opponent is one of:
 - ``"random"``: a uniform legal move drawn from the env's seeded generator;
 - ``"solver"``: `inarow.Solver.best_move` (only where `inarow.Solver.supports` the
   rules; `inarow.UnsupportedRulesError` otherwise);
+- any other name of `inarow.agents.named` (``"greedy"``, ``"negamax:4"``,
+  ``"perfect:0.5"``, a trained ``network.npz`` path...): that agent, made once per
+  env with seed 0, so a fresh env replays it;
 - an agent: any callable ``agent(board) -> action`` (the ``inarow.agents`` ones, a
   trained policy...), given a copy of the board;
 - a list (or tuple) of the above: one drawn per episode, uniformly, from the env's
@@ -33,6 +36,7 @@ __all__ = [
     "OpponentSeats",
     "check_agent_player",
     "check_opponent",
+    "checked_action",
     "describe",
     "episode_opponent",
     "play_opponents",
@@ -42,8 +46,8 @@ __all__ = [
 Opponent = Union[str, Callable[["inarow.Board"], Any]]
 
 _ALLOWED = (
-    "'random', 'solver', an agent (a callable agent(board) -> action), a list of "
-    "them or inarow.agents.curriculum(schedule)"
+    "'random', 'solver', a name of inarow.agents.named, an agent (a callable "
+    "agent(board) -> action), a list of them or inarow.agents.curriculum(schedule)"
 )
 
 
@@ -51,7 +55,8 @@ class OpponentError(RuntimeError):
     """The opponent policy raised; the step (or reset) that called it is undone."""
 
 
-def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> None:
+def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> Opponent:
+    """`opponent` checked, with a name of `inarow.agents.named` made into its agent."""
     if isinstance(opponent, str):
         if opponent == "solver":
             if not inarow.Solver.supports(rules):
@@ -59,17 +64,25 @@ def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> None:
                     f"opponent{where}='solver' needs 2 players, gravity and width * "
                     f"(height + 1) <= 64, got {rules!r}: use 'random' or an agent"
                 )
-            return
+            return opponent
         if opponent == "random":
-            return
+            return opponent
+        try:
+            from inarow.pretrained import pretrained_game
+
+            game = pretrained_game(rules) or "connect_four"
+            return inarow.agents.named(opponent, seed=0, game=game)
+        except ValueError:
+            pass
     elif callable(opponent) and not isinstance(opponent, Curriculum):
-        return
+        return opponent
     raise ValueError(f"opponent{where} {opponent!r} is not supported: allowed {_ALLOWED}")
 
 
 def check_agent_player(agent_player: Any, rules: inarow.Rules, allow_random: bool = False) -> Any:
-    """`agent_player` if it is a seat 1..players that may play (with k = 1 the first
-    move wins, so only seat 1), or "random" where `allow_random`; else ``ValueError``."""
+    """`agent_player` if it is a seat 1..players that gets a move (with k = 1 the
+    first move wins, so only seat 1; seat s needs s cells), or "random" where
+    `allow_random` (every seat must get a move); else ``ValueError``."""
     if allow_random and isinstance(agent_player, str) and agent_player == "random":
         pass
     elif (
@@ -81,22 +94,27 @@ def check_agent_player(agent_player: Any, rules: inarow.Rules, allow_random: boo
         raise ValueError(f"agent_player={agent_player!r} is invalid: allowed {allowed}")
     if rules.k == 1 and agent_player != 1:
         raise ValueError("with k=1 the first move wins: the agent must be player 1")
+    last = rules.players if agent_player == "random" else agent_player
+    if rules.width * rules.height < last:
+        raise ValueError(
+            f"agent_player={agent_player!r} never moves on {rules.width}x{rules.height} "
+            f"with {rules.players} players: it needs at least {last} cells"
+        )
     return agent_player
 
 
-def check_opponent(opponent: Any, rules: inarow.Rules) -> None:
+def check_opponent(opponent: Any, rules: inarow.Rules) -> Any:
     """Refuses what is not an opponent (``ValueError``) and the solver on rules it
-    does not cover (`inarow.UnsupportedRulesError`). A curriculum's choices are
-    checked as each episode starts."""
+    does not cover (`inarow.UnsupportedRulesError`); returns it with names of
+    `inarow.agents.named` made into agents. A curriculum's choices are checked as
+    each episode starts."""
     if isinstance(opponent, Curriculum):
-        return
+        return opponent
     if isinstance(opponent, (list, tuple)):
         if not opponent:
             raise ValueError(f"opponent=[] is empty: allowed a non-empty list of {_ALLOWED}")
-        for i, one in enumerate(opponent):
-            _check_one(one, rules, f"[{i}]")
-        return
-    _check_one(opponent, rules)
+        return [_check_one(one, rules, f"[{i}]") for i, one in enumerate(opponent)]
+    return _check_one(opponent, rules)
 
 
 def uses_solver(opponent: Any) -> bool:
@@ -112,9 +130,7 @@ def episode_opponent(
     """The opponent of episode `episode`: the one given, one drawn from a list with
     `rng`, or a curriculum's choice (checked here)."""
     if isinstance(opponent, Curriculum):
-        chosen = opponent.opponent_for(episode)
-        _check_one(chosen, rules, f" of episode {episode}")
-        return chosen
+        return _check_one(opponent.opponent_for(episode), rules, f" of episode {episode}")
     if isinstance(opponent, (list, tuple)):
         return opponent[int(rng.integers(len(opponent)))]
     return opponent
@@ -149,6 +165,25 @@ def opponent_action(
         ) from e
 
 
+def checked_action(
+    opponent: Opponent, board: inarow.Board, rng: np.random.Generator, solver: Any = None
+) -> int:
+    """`opponent`'s action on `board`, checked legal: an exception it raises becomes
+    `OpponentError`, an action that is not legal `inarow.IllegalMoveError` naming it."""
+    player = board.current_player
+    action = opponent_action(opponent, board, rng, solver)
+    trial = board.copy()
+    try:
+        trial.move(action)
+    except (TypeError, ValueError) as e:
+        raise inarow.IllegalMoveError(
+            f"{describe(opponent)} returned {action!r} as player {player} after moves "
+            f"{board.moves}, which is not a legal action ({e}); the call that asked it "
+            "for a move is undone"
+        ) from e
+    return int(trial.moves[-1])
+
+
 def play_opponents(
     board: inarow.Board,
     opponent: Opponent,
@@ -160,56 +195,36 @@ def play_opponents(
     ends. An action that is not legal raises `inarow.IllegalMoveError` naming it;
     the caller passes a copy and keeps its board on any error."""
     while not board.is_over and board.current_player not in learners:
-        player = board.current_player
-        action = opponent_action(opponent, board, rng, solver)
-        try:
-            board.move(action)
-        except (TypeError, ValueError) as e:
-            raise inarow.IllegalMoveError(
-                f"{describe(opponent)} returned {action!r} as player {player} after moves "
-                f"{board.moves}, which is not a legal action ({e}); the call that asked it "
-                "for a move is undone"
-            ) from e
+        board.move(checked_action(opponent, board, rng, solver))
 
 
 class OpponentSeats:
-    """The opponent of one env: what ``opponent=`` was given, this episode's choice,
-    and the solver it may need (made on first use where a curriculum names it)."""
+    """The opponent of one env: what ``opponent=`` was given, this episode's choice
+    (drawn by `inarow._episode.NativeEpisode` at each reset), and the solver it may
+    need (made on first use where a curriculum names it)."""
 
     def __init__(self, opponent: Any, rules: inarow.Rules, learners: Sequence[int] = ()) -> None:
-        check_opponent(opponent, rules)
-        self.opponent = opponent
         self.rules = rules
+        self.opponent = opponent
         self.learners = tuple(learners)
         self.solver: Any = inarow.Solver() if uses_solver(opponent) else None
         #: Episodes started so far (a curriculum's next index).
         self.episodes = 0
         #: The opponent of the current episode.
-        self.current: Any = opponent
+        self.current: Any = self._playing
 
-    def begin(
-        self,
-        board: inarow.Board,
-        rng: np.random.Generator,
-        learners: Container[int] | None = None,
-    ) -> None:
-        """Draws this episode's opponent and plays it on `board` up to a learner's
-        turn; the episode counts (and its opponent stays) only if that succeeds."""
-        chosen = episode_opponent(self.opponent, self.episodes, rng, self.rules)
-        self.play(board, rng, learners, chosen)
-        self.current = chosen
-        self.episodes += 1
+    @property
+    def opponent(self) -> Any:
+        """What ``opponent=`` was given; assigning checks it, and it takes effect
+        at the next episode."""
+        return self._given
 
-    def play(
-        self,
-        board: inarow.Board,
-        rng: np.random.Generator,
-        learners: Container[int] | None = None,
-        opponent: Any = None,
-    ) -> None:
-        """`play_opponents` with this episode's opponent (or `opponent`)."""
-        opponent = self.current if opponent is None else opponent
-        if isinstance(opponent, str) and opponent == "solver" and self.solver is None:
-            self.solver = inarow.Solver()
-        seats = self.learners if learners is None else learners
-        play_opponents(board, opponent, seats, rng, self.solver)
+    @opponent.setter
+    def opponent(self, opponent: Any) -> None:
+        self._playing = check_opponent(opponent, self.rules)
+        self._given = opponent
+
+    @property
+    def playing(self) -> Any:
+        """The opponent as episodes draw from it (names made into their agents)."""
+        return self._playing

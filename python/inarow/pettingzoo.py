@@ -46,7 +46,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
 import inarow
-from inarow._adapt import check_illegal_action_mode, in_action_space
+from inarow._adapt import check_illegal_action_mode
+from inarow._episode import NativeEpisode
 from inarow._render import render_ansi, render_rgb
 from inarow.opponents import OpponentSeats, check_agent_player
 
@@ -115,8 +116,24 @@ class InARowAECEnv(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.board = self._empty.copy()
+        seat = learners[0] if self._opponents is not None else None
+        self._seat = seat
+        self._episode = NativeEpisode(self, r, self._opponents, self.illegal_action)
+        # The native view of the agent to move: its planes and mask (None when over).
+        self._view: tuple[np.ndarray, np.ndarray] | None = None
         self.agents: list[str] = []
+
+    @property
+    def board(self) -> inarow.Board:
+        """The current position (read it; a copy made once per move)."""
+        position = self._episode.position
+        return self._empty.copy() if position is None else position
+
+    def _moved(self, obs: np.ndarray, info: dict[str, Any], over: bool) -> None:
+        """Keeps the native view of the agent to move (the native env's own buffers,
+        valid until its next call; `observe` copies them); the board is copied on
+        demand."""
+        self._view = None if over else (obs[0], info["action_mask"][0].view(np.int8))
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -125,6 +142,13 @@ class InARowAECEnv(AECEnv):
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self._view is not None and agent == self.agent_selection:
+            planes = self._view[0].copy()
+            mask = self._view[1].copy()
+            if self.channel_last:
+                planes = planes.view(self._obs_dtype)
+                planes = np.ascontiguousarray(np.moveaxis(planes, 0, -1))
+            return {"observation": planes, "action_mask": mask}
         b = self.board
         seat = self._index[agent] + 1
         planes = b.observation("uint8", player=seat).view(self._obs_dtype)
@@ -147,10 +171,8 @@ class InARowAECEnv(AECEnv):
         previous state is kept and the error propagates."""
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
-        board = self._empty.copy()
-        if self._opponents is not None:
-            self._opponents.begin(board, self.np_random)  # on error nothing changed
-        self.board = board
+        obs, info = self._episode.reset(self._seat)  # on error the episode is unchanged
+        self._moved(obs, info, over=False)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -165,35 +187,28 @@ class InARowAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        # With an opponent the step may fail after the agent's move: work on a copy.
-        b = self.board if self._opponents is None else self.board.copy()
-        try:
-            b.move(action)  # validates (type, range, legality); unchanged on error
-        except inarow.IllegalMoveError:
-            if self.illegal_action == "raise" or not in_action_space(action, b.num_actions):
-                raise
-            self._cumulative_rewards[agent] = 0.0
+        # Type, range and (with "raise") legality errors leave the state unchanged,
+        # and so does an opponent that fails.
+        obs, _, terminated, _, info = self._episode.step(action)
+        done = bool(terminated[0])
+        self._moved(obs, info, over=done)
+        self._cumulative_rewards[agent] = 0.0
+        if done and "illegal_action" in info and info["illegal_action"][0]:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self.rewards[agent] = self.illegal_reward
             self.terminations = dict.fromkeys(self.agents, True)
             self.infos[agent]["illegal_move"] = True
             self._accumulate_rewards()
             return
-        if self._opponents is not None:
-            assert self.np_random is not None
-            self._opponents.play(b, self.np_random)  # on error the board stays
-        self.board = b
-        self._cumulative_rewards[agent] = 0.0
-        if b.is_over:
-            returns = b.returns().tolist()
+        if done:
+            returns = info["player_rewards"][0].tolist()
             self.rewards = {a: returns[self._index[a]] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
+        # AgentSelector cycles in seat order, which is the game's turn order.
         self.agent_selection = self._agent_selector.next()
         self._accumulate_rewards()
-        # AgentSelector cycles in seat order, which is the board's turn order.
-        assert b.is_over or self.agent_selection == self._names[b.current_player - 1]
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":

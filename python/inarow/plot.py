@@ -10,11 +10,12 @@ __all__ = ["plot_analysis"]
 
 
 def plot_analysis(board: inarow.Board, solver: inarow.Solver | None = None, ax: Any = None) -> Any:
-    """A bar per action: the exact score of playing it (`Solver.analyze`, Pons'
-    convention for the player to move: positive wins, larger sooner; 0 draws); an
-    action is a column with gravity, a cell ``row * width + col`` without.
-    Illegal actions are marked with an "x". Green bars win, grey draw, red lose; the
-    best move is outlined. Returns the matplotlib ``Axes``.
+    """The exact score of every move (`Solver.analyze`, Pons' convention for the
+    player to move: positive wins, larger sooner; 0 draws): with gravity a bar per
+    column (illegal columns marked "x"; green bars win, grey draw, red lose), without
+    gravity the board as a grid coloured by the score of playing each free cell
+    (stones shown by their player's number). The best move is outlined. Returns the
+    matplotlib ``Axes``.
 
     Raises `inarow.UnsupportedRulesError` where the solver does not apply.
     """
@@ -22,6 +23,8 @@ def plot_analysis(board: inarow.Board, solver: inarow.Solver | None = None, ax: 
 
     solver = solver if solver is not None else inarow.Solver()
     scores = solver.analyze(board)
+    if not board.gravity:
+        return _plot_cells(board, scores, ax)
     if ax is None:
         _, ax = plt.subplots(figsize=(max(4.0, 0.6 * len(scores)), 3.0))
     cols = list(range(len(scores)))
@@ -45,8 +48,42 @@ def plot_analysis(board: inarow.Board, solver: inarow.Solver | None = None, ax: 
             ax.annotate(str(s), (c, s), ha="center", va="bottom" if s >= 0 else "top")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(cols)
-    ax.set_xlabel("column" if board.gravity else "cell (row * width + col)")
+    ax.set_xlabel("column")
     ax.set_ylabel("score")
     who = board.current_player
     ax.set_title(f"solver analysis: player {who} to move")
+    return ax
+
+
+def _plot_cells(board: inarow.Board, scores: list[int | None], ax: Any) -> Any:
+    """`plot_analysis` of a free-placement board: a grid, row 0 at the top."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.patches import Rectangle
+
+    h, w = board.height, board.width
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(3.0, 0.6 * w + 1), max(3.0, 0.6 * h)))
+    grid = np.full((h, w), np.nan)
+    for a, s in enumerate(scores):
+        if s is not None:
+            grid[a // w, a % w] = s
+    legal = [s for s in scores if s is not None]
+    reach = max([1] + [abs(s) for s in legal])
+    ax.imshow(grid, cmap="RdYlGn", vmin=-reach, vmax=reach)
+    cells = board.to_numpy()
+    best = max(legal) if legal else None
+    for a, s in enumerate(scores):
+        r, c = divmod(a, w)
+        if s is None:
+            ax.annotate(f"P{cells[r, c]}", (c, r), ha="center", va="center", color="#444444")
+            continue
+        ax.annotate(str(s), (c, r), ha="center", va="center")
+        if s == best:
+            ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, linewidth=2))
+    ax.set_xticks(range(w))
+    ax.set_yticks(range(h))
+    ax.set_xlabel("column")
+    ax.set_ylabel("row (0 = top)")
+    ax.set_title(f"solver analysis: player {board.current_player} to move")
     return ax

@@ -37,11 +37,15 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import inarow
 from inarow._adapt import check_illegal_action_mode, in_action_space
+from inarow._episode import NativeEpisode
 from inarow.opponents import OpponentSeats, check_agent_player
 
 __all__ = ["ENV_NAME", "InARowMultiAgentEnv", "register"]
 
 ENV_NAME = "inarow"
+
+#: RLlib's agent id of each player number (1-based; at most 16 players).
+_AGENT_NAMES = [f"player_{p}" for p in range(17)]
 
 
 class InARowMultiAgentEnv(MultiAgentEnv):
@@ -90,11 +94,24 @@ class InARowMultiAgentEnv(MultiAgentEnv):
             )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.board = self._empty.copy()
+        seat = self._learners[0] if self._opponents is not None else None
+        self._seat = seat
+        self._episode = NativeEpisode(
+            self, r, self._opponents, self.illegal_action, obs_dtype="float32"
+        )
+        # The native view of the player to move: its number, planes and legal mask
+        # (the native env's own buffers, valid until its next call).
+        self._view: tuple[int, np.ndarray, np.ndarray] | None = None
         self._over = False
 
+    @property
+    def board(self) -> inarow.Board:
+        """The current position (read it; a copy made once per move)."""
+        position = self._episode.position
+        return self._empty.copy() if position is None else position
+
     def _agent(self, player: int) -> str:
-        return f"player_{player}"
+        return _AGENT_NAMES[player]
 
     def _obs(self, player: int) -> Any:
         b = self.board
@@ -104,9 +121,23 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         mask = b.legal_mask().astype(np.float32)
         return {"observations": planes, "action_mask": mask}
 
+    def _next(self, obs: np.ndarray, info: dict[str, Any]) -> dict[str, Any]:
+        """The observation of the player to move, from the native step's outputs."""
+        mover = int(info["current_player"][0])
+        self._view = (mover, obs[0], info["action_mask"][0])
+        if self.observation_mode == "flat":
+            view: Any = obs[0].reshape(-1).copy()
+        else:
+            view = {
+                "observations": obs[0].copy(),
+                "action_mask": info["action_mask"][0].astype(np.float32),
+            }
+        return {self._agent(mover): view}
+
     def _end(self, rewards: dict[str, float], infos: dict[str, Any]) -> tuple:
         """The step that ends the game: every agent observes and gets its reward."""
         self._over = True
+        self._view = None
         obs = {self._agent(p): self._obs(p) for p in self._learners}
         return obs, rewards, {"__all__": True}, {"__all__": False}, infos
 
@@ -114,44 +145,48 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
-        board = self._empty.copy()
-        if self._opponents is not None:
-            self._opponents.begin(board, self.np_random)  # on error nothing changed
-        self.board = board
+        obs, info = self._episode.reset(self._seat)  # on error the episode is unchanged
         self._over = False
-        nxt = board.current_player
-        return {self._agent(nxt): self._obs(nxt)}, {}
+        return self._next(obs, info), {}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
-        # With an opponent the step may fail after the agent's move: work on a copy.
-        b = self.board if self._opponents is None else self.board.copy()
-        mover = b.current_player
-        agent = self._agent(mover)
-        if self._over:
+        if self._episode.native is None:
+            self.reset()  # a step before any reset starts the first game
+        if self._over or self._view is None:
             raise inarow.IllegalMoveError("the game is over: call reset()")
+        mover, _, mask = self._view
+        agent = self._agent(mover)
         if agent not in action_dict:
             raise KeyError(f"no action for {agent}, the agent to move (got {list(action_dict)})")
         action = action_dict[agent]
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
-        try:
-            b.move(action)  # validates (type, range, legality); unchanged on error
-        except inarow.IllegalMoveError as e:
-            if self.illegal_action == "raise" or not in_action_space(action, b.num_actions):
-                raise inarow.IllegalMoveError(f"{agent}: {e} (legal: {b.legal_moves()})") from e
+        plain = type(action) is int and 0 <= action < len(mask)
+        if not plain or (self.illegal_action == "raise" and not mask[action]):
+            self._judge(agent, action)
+        # An opponent that fails leaves the episode unchanged.
+        obs, _, terminated, _, info = self._episode.step(action)
+        if not terminated[0]:
+            return self._next(obs, info), {}, {"__all__": False}, {"__all__": False}, {}
+        if "illegal_action" in info and info["illegal_action"][0]:
             rewards = dict.fromkeys(self.possible_agents, 0.0)
             rewards[agent] = self.illegal_reward
             return self._end(rewards, {agent: {"illegal_action": True}})
+        returns = info["player_rewards"][0].tolist()
+        return self._end({self._agent(p): returns[p - 1] for p in self._learners}, {})
+
+    def _judge(self, agent: str, action: Any) -> None:
+        """Raises, naming `agent`, for an action that is not an integer, is out of
+        the action space, or (with "raise") is illegal now; returns for one the
+        native step plays (a legal one, or an illegal one that loses)."""
+        board = self.board.copy()
+        try:
+            board.move(action)
+        except inarow.IllegalMoveError as e:
+            if self.illegal_action == "raise" or not in_action_space(action, board.num_actions):
+                raise inarow.IllegalMoveError(f"{agent}: {e} (legal: {board.legal_moves()})") from e
         except TypeError as e:
             raise TypeError(f"{agent}: {e}") from e
-        if self._opponents is not None:
-            self._opponents.play(b, self.np_random)  # on error the board stays
-        self.board = b
-        if b.is_over:
-            returns = b.returns().tolist()
-            return self._end({self._agent(p): returns[p - 1] for p in self._learners}, {})
-        nxt = b.current_player
-        return {self._agent(nxt): self._obs(nxt)}, {}, {"__all__": False}, {"__all__": False}, {}
 
     def render(self) -> str:
         return str(self.board)

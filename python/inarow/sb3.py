@@ -289,16 +289,34 @@ def _is_maskable(model: Any) -> bool:
 
 
 def win_rate(
-    model: Any, env: InARowVecEnv, episodes: int, deterministic: bool = True
+    model: Any,
+    env: InARowVecEnv,
+    episodes: int,
+    deterministic: bool = True,
+    opening_plies: int = 2,
+    seed: int | None = None,
 ) -> dict[str, float]:
     """Plays ``model`` in ``env`` (reset first) until ``episodes`` episodes ended;
     returns the shares of ``"wins"``, ``"draws"``, ``"losses"`` and
-    ``"illegal"`` (losses by an illegal action) over the first ``episodes``."""
+    ``"illegal"`` (losses by an illegal action) over the first ``episodes``.
+
+    The model's moves among the first ``opening_plies`` plies of each game are
+    uniformly random legal moves (from ``seed``), as `inarow.evaluate.match`'s
+    openings are, so a deterministic model against a deterministic opponent is
+    scored on many games, not on one line it may have memorised;
+    ``opening_plies=0`` scores it from the start position only."""
+    if opening_plies < 0:
+        raise ValueError(f"opening_plies={opening_plies} must be at least 0")
+    rng = np.random.default_rng(seed)
     obs = env.reset()
     counts = {"wins": 0, "draws": 0, "losses": 0, "illegal": 0}
     done = 0
     while done < episodes:
-        actions = _predict(model, obs["observation"], env.action_masks(), deterministic)
+        masks = env.action_masks()
+        actions = _predict(model, obs["observation"], masks, deterministic)
+        stones = obs["observation"].reshape(len(masks), -1).sum(axis=1)
+        for i in np.flatnonzero(stones < opening_plies):
+            actions[i] = rng.choice(np.flatnonzero(masks[i]))
         obs, rewards, dones, infos = env.step(actions)
         for i in _first(np.flatnonzero(dones), episodes - done):
             counts["wins" if rewards[i] > 0 else "losses" if rewards[i] < 0 else "draws"] += 1

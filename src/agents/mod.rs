@@ -24,8 +24,9 @@ mod negamax;
 mod perfect;
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 pub use arena::{game_rng, play_match, play_opening, seat_of_a, MatchConfig, MatchResult, Tally};
 pub use lines::{window_weight, LineBoard};
@@ -37,6 +38,7 @@ use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::solver::book::Book;
 use crate::solver::{SolveError, Solver, SolverConfig};
+use crate::threats::{self, Budget, Engine};
 
 /// Deepest accepted look-ahead of [`Agent::Negamax`].
 pub const MAX_DEPTH: u32 = 64;
@@ -64,6 +66,25 @@ pub enum Agent {
         tt_bytes: usize,
         threads: usize,
     },
+    /// The threat engine ([`crate::threats`]): threat-space searches and alpha-beta
+    /// within a budget per move; 2 players, free placement. Below `k = 4` it plays
+    /// as negamax (at depth [`threats_fallback_depth`]).
+    Threats { budget: Budget },
+}
+
+/// Most seconds per move of [`Agent::Threats`].
+pub const MAX_THREATS_SECONDS: f64 = 3600.0;
+/// Most nodes per move of [`Agent::Threats`].
+pub const MAX_THREATS_NODES: u64 = 1 << 40;
+
+/// The negamax depth the threat agent plays below `k = 4`: deep enough to play
+/// tic-tac-toe perfectly, shallow enough to stay fast on big boards.
+pub fn threats_fallback_depth(rules: &Rules) -> u32 {
+    match rules.num_cells() {
+        0..=9 => 9,
+        10..=16 => 6,
+        _ => 3,
+    }
 }
 
 /// Why an agent could not choose a move.
@@ -128,8 +149,30 @@ impl Agent {
                     "temperature={temperature} is out of range: allowed a finite number >= 0"
                 )))
             }
+            Agent::Threats {
+                budget: Budget::Time(t),
+            } if !(t > Duration::ZERO && t.as_secs_f64() <= MAX_THREATS_SECONDS) => {
+                Err(AgentError::InvalidConfig(format!(
+                    "time_limit={} is out of range: allowed 0 < seconds <= {MAX_THREATS_SECONDS}",
+                    t.as_secs_f64()
+                )))
+            }
+            Agent::Threats {
+                budget: Budget::Nodes(n),
+            } if !(1..=MAX_THREATS_NODES).contains(&n) => Err(AgentError::InvalidConfig(format!(
+                "nodes={n} is out of range: allowed 1..=2**40"
+            ))),
             _ => Ok(()),
         }
+    }
+
+    /// Whether a move may search long enough to need a cancel flag and a thread
+    /// watched for Ctrl-C.
+    pub fn searches(&self) -> bool {
+        matches!(
+            self,
+            Agent::Negamax { .. } | Agent::Perfect { .. } | Agent::Threats { .. }
+        )
     }
 
     /// Whether the agent plays `rules`: every agent does except the perfect one,
@@ -138,6 +181,9 @@ impl Agent {
     pub fn check_rules(&self, rules: &Rules) -> Result<(), AgentError> {
         if let Agent::Perfect { .. } = self {
             perfect::check_rules(rules)?;
+        }
+        if let Agent::Threats { .. } = self {
+            threats::check_rules(rules)?;
         }
         Ok(())
     }
@@ -155,6 +201,7 @@ pub struct AgentWorker {
     search: negamax::Scratch,
     /// The perfect agent's opening book.
     book: Option<Arc<Book>>,
+    engine: Option<Box<Engine>>,
 }
 
 impl AgentWorker {
@@ -167,6 +214,7 @@ impl AgentWorker {
             legal: Vec::new(),
             search: negamax::Scratch::default(),
             book: None,
+            engine: None,
         }
     }
 
@@ -232,6 +280,24 @@ impl AgentWorker {
                 }
                 let solver = self.solver.as_mut().expect("just set");
                 perfect::choose(solver, &mut self.analyses, game, temperature, rng, cancel)
+            }
+            Agent::Threats { budget } => {
+                let rules = *game.rules();
+                threats::check_rules(&rules)?;
+                if rules.k() < 4 {
+                    let depth = threats_fallback_depth(&rules);
+                    let board = Self::line_board(&mut self.board, game);
+                    return negamax::choose(board, depth, &mut self.search, rng, cancel);
+                }
+                if self.engine.as_ref().is_none_or(|e| *e.rules() != rules) {
+                    self.engine = Some(Box::new(Engine::new(rules)));
+                }
+                let engine = self.engine.as_mut().expect("just set");
+                let action = engine.choose(game, budget, rng, cancel);
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(AgentError::Cancelled);
+                }
+                Ok(action)
             }
         }
     }

@@ -249,6 +249,11 @@ fn impossible_seats_are_refused() {
     assert!(check(&ttt, AgentSeat::Fixed(2)).is_err());
     assert!(check(&k1, AgentSeat::Fixed(0)).is_ok());
     assert!(check(&k1, AgentSeat::Random).is_err());
+    // Two cells, three players: the second seat moves once, the third never.
+    let two_cells = Rules::new(1, 2, 2, 3, false).unwrap();
+    assert!(check(&two_cells, AgentSeat::Fixed(1)).is_ok());
+    assert!(check(&two_cells, AgentSeat::Fixed(2)).is_err());
+    assert!(check(&two_cells, AgentSeat::Random).is_err());
     let perfect = Opponent {
         kind: OpponentKind::Native(Agent::Perfect {
             temperature: 0.0,

@@ -5,6 +5,7 @@ mod episode;
 mod opponent;
 mod outputs;
 mod simulate;
+mod state;
 mod vec_env;
 
 pub use episode::Autoreset;
@@ -13,6 +14,7 @@ pub use opponent::{opponent_named, AgentSeat, Opponent, OpponentKind, OPPONENT_N
 pub(crate) use outputs::step_outputs;
 pub use outputs::{Dims, ObsOut, OwnedBuffers, PerEnv, StepBuffers};
 pub use simulate::{simulate, SimulateConfig, SimulateResult};
+pub use state::StateError;
 pub use vec_env::{ActionError, BatchError, Saved, StepError, VecGames, MAX_ENVS};
 
 use crate::game::Game;

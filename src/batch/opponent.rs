@@ -8,11 +8,14 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use crate::agents::{Agent, AgentError, AgentWorker, MAX_DEPTH};
+use std::time::Duration;
+
+use crate::agents::{Agent, AgentError, AgentWorker, MAX_DEPTH, MAX_THREATS_SECONDS};
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::solver::DEFAULT_TT_BYTES;
+use crate::threats::Budget;
 
 /// First stream of the opponents' generators: env `i` draws its opponent's moves
 /// and its seats from stream `OPPONENT_STREAMS + i`, apart from its own stream `i`
@@ -30,7 +33,9 @@ pub enum AgentSeat {
 
 /// The names of the built-in opponents, as every layer shows them.
 pub const OPPONENT_NAMES: &str =
-    "\"random\", \"greedy\", \"negamax:D\" (1 <= D <= 64), \"perfect\" (or \"solver\")";
+    "\"random\", \"greedy\", \"negamax:D\" (1 <= D <= 64), \"perfect\" \
+     (or \"solver\"), \"threats\" (1 s per move), \"threats:S\" (S seconds per move, \
+     0 < S <= 3600) or \"threats:nodes=N\" (N nodes per move, 1 <= N <= 2**40)";
 
 /// The built-in opponent a name stands for (see [`OPPONENT_NAMES`]): the one place
 /// names are read. `"solver"` is another name of `"perfect"`.
@@ -43,12 +48,36 @@ pub fn opponent_named(name: &str) -> Option<Agent> {
             tt_bytes: DEFAULT_TT_BYTES,
             threads: 1,
         }),
-        other => other
-            .strip_prefix("negamax:")
-            .and_then(|d| d.parse::<u32>().ok())
-            .filter(|d| (1..=MAX_DEPTH).contains(d))
-            .map(|depth| Agent::Negamax { depth }),
+        "threats" => Some(Agent::Threats {
+            budget: Budget::Time(Duration::from_secs(1)),
+        }),
+        other => {
+            if let Some(arg) = other.strip_prefix("threats:") {
+                return threats_named(arg);
+            }
+            other
+                .strip_prefix("negamax:")
+                .and_then(|d| d.parse::<u32>().ok())
+                .filter(|d| (1..=MAX_DEPTH).contains(d))
+                .map(|depth| Agent::Negamax { depth })
+        }
     }
+}
+
+/// The threat engine of `"threats:S"` (seconds) or `"threats:nodes=N"`.
+fn threats_named(arg: &str) -> Option<Agent> {
+    let budget = match arg.strip_prefix("nodes=") {
+        Some(n) => Budget::Nodes(n.parse::<u64>().ok()?),
+        None => {
+            let seconds = arg.parse::<f64>().ok()?;
+            if !(seconds > 0.0 && seconds <= MAX_THREATS_SECONDS) {
+                return None;
+            }
+            Budget::Time(Duration::from_secs_f64(seconds))
+        }
+    };
+    let agent = Agent::Threats { budget };
+    agent.validate().ok().map(|()| agent)
 }
 
 /// Who plays the seats the agent does not hold.
@@ -69,8 +98,9 @@ pub struct Opponent {
 
 impl Opponent {
     /// Checks the opponent against `rules`: the seat exists, a built-in agent plays
-    /// these rules, and when the agent may move second no game can end before its
-    /// first move (that needs `k >= 2` and at least one cell per player).
+    /// these rules, and no game can end before the agent's first move (seat `s`,
+    /// 0-based, after the first: `k >= 2`, as no line is made before every player
+    /// moved once, and more than `s` cells).
     pub fn check(&self, rules: &Rules) -> Result<(), AgentError> {
         let players = rules.players();
         if let AgentSeat::Fixed(s) = self.seat {
@@ -85,11 +115,16 @@ impl Opponent {
             agent.validate()?;
             agent.check_rules(rules)?;
         }
-        let may_follow = self.seat != AgentSeat::Fixed(0);
-        if may_follow && (rules.k() < 2 || rules.num_cells() < players) {
+        let last_seat = match self.seat {
+            AgentSeat::Fixed(s) => s,
+            AgentSeat::Random => players - 1,
+        };
+        if last_seat > 0 && (rules.k() < 2 || rules.num_cells() <= last_seat) {
             return Err(AgentError::InvalidConfig(format!(
                 "with {rules} a game can end before the agent's first move: agent_player \
-                 other than 1 needs k >= 2 and at least one cell per player"
+                 {} needs k >= 2 and at least {} cells",
+                last_seat + 1,
+                last_seat + 1
             )));
         }
         Ok(())
@@ -208,6 +243,40 @@ mod tests {
             Some(Agent::Negamax { depth: 3 })
         );
         for bad in ["negamax:0", "negamax:65", "negamax:", "Random", ""] {
+            assert_eq!(opponent_named(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn threats_names_take_seconds_or_nodes() {
+        assert_eq!(
+            opponent_named("threats"),
+            Some(Agent::Threats {
+                budget: Budget::Time(Duration::from_secs(1))
+            })
+        );
+        assert_eq!(
+            opponent_named("threats:0.25"),
+            Some(Agent::Threats {
+                budget: Budget::Time(Duration::from_millis(250))
+            })
+        );
+        assert_eq!(
+            opponent_named("threats:nodes=5000"),
+            Some(Agent::Threats {
+                budget: Budget::Nodes(5000)
+            })
+        );
+        for bad in [
+            "threats:",
+            "threats:0",
+            "threats:-1",
+            "threats:nan",
+            "threats:3601",
+            "threats:nodes=0",
+            "threats:nodes=",
+            "threats:nodes=1099511627777",
+        ] {
             assert_eq!(opponent_named(bad), None, "{bad}");
         }
     }

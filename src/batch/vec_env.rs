@@ -109,10 +109,23 @@ pub struct VecGames {
 
 /// The state a general step can change, kept to undo it (see [`VecGames::save`]).
 pub struct Saved {
-    games: Vec<Game>,
-    needs_reset: Vec<bool>,
-    seats: Vec<u8>,
-    rngs: Vec<Rng>,
+    pub(super) games: Vec<Game>,
+    pub(super) needs_reset: Vec<bool>,
+    pub(super) seats: Vec<u8>,
+    pub(super) rngs: Vec<Rng>,
+}
+
+impl Saved {
+    /// Nothing yet, with room for `n` envs.
+    pub(super) fn empty(n: usize) -> Saved {
+        let room = n.min(1 << 16);
+        Saved {
+            games: Vec::with_capacity(room),
+            needs_reset: Vec::with_capacity(room),
+            seats: Vec::with_capacity(room),
+            rngs: Vec::with_capacity(room),
+        }
+    }
 }
 
 fn reserve<T>(n: usize, what: &str) -> Result<Vec<T>, BatchError> {
@@ -261,6 +274,14 @@ impl VecGames {
     }
     pub fn games(&self) -> &[Game] {
         &self.games
+    }
+    /// Each env's own generator (its random actions and resets).
+    pub(super) fn env_rngs(&self) -> &[Rng] {
+        &self.rngs
+    }
+    pub(super) fn set_env_rngs(&mut self, rngs: Vec<Rng>) {
+        assert_eq!(rngs.len(), self.games.len());
+        self.rngs = rngs;
     }
     /// Whether env `i` waits for its autoreset (next-step mode).
     pub fn needs_reset(&self, i: usize) -> bool {

@@ -129,19 +129,20 @@ pub(crate) fn improved_policy(log_priors: &[f32], sigma: &[f32], out: &mut Vec<f
     }
 }
 
-/// mctx's `score_considered`: among actions visited exactly `considered_visit`
-/// times this run, the largest `gumbel + logit + sigma`.
+/// mctx's `score_considered`: among the `eligible` actions visited exactly
+/// `considered_visit` times this run, the largest `gumbel + logit + sigma`.
 pub(crate) fn gumbel_root(
     considered_visit: u32,
     gumbel: &[f32],
     log_priors: &[f32],
     sigma: &[f32],
     run_visits: &[u32],
+    eligible: &[bool],
 ) -> Option<usize> {
     let top = log_priors.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let mut best: Option<(usize, f32)> = None;
     for i in 0..gumbel.len() {
-        if run_visits[i] != considered_visit {
+        if run_visits[i] != considered_visit || !eligible[i] {
             continue;
         }
         let score = (gumbel[i] + log_priors[i] - top + sigma[i]).max(LOW_LOGIT);
@@ -210,8 +211,15 @@ mod tests {
         let g = [0.0, 5.0, 0.0];
         let lp = [0.0, 0.0, 0.0];
         let sigma = [0.0, 0.0, 0.0];
-        assert_eq!(gumbel_root(0, &g, &lp, &sigma, &[0, 0, 0]), Some(1));
-        assert_eq!(gumbel_root(0, &g, &lp, &sigma, &[0, 1, 0]), Some(0));
-        assert_eq!(gumbel_root(2, &g, &lp, &sigma, &[0, 1, 0]), None);
+        let all = [true; 3];
+        assert_eq!(gumbel_root(0, &g, &lp, &sigma, &[0, 0, 0], &all), Some(1));
+        assert_eq!(gumbel_root(0, &g, &lp, &sigma, &[0, 1, 0], &all), Some(0));
+        assert_eq!(gumbel_root(2, &g, &lp, &sigma, &[0, 1, 0], &all), None);
+        // An ineligible action (proven lost) never competes, however it scores.
+        let not_the_best = [true, false, true];
+        assert_eq!(
+            gumbel_root(0, &g, &lp, &sigma, &[0, 0, 0], &not_the_best),
+            Some(0)
+        );
     }
 }

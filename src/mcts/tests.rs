@@ -589,3 +589,34 @@ fn gumbel_with_rollouts_blocks_the_threat_it_cannot_see_from_priors() {
         assert_eq!(out.actions[0], 7, "seed {seed}");
     }
 }
+
+#[test]
+fn gumbel_keeps_the_only_saving_move_when_the_survivors_are_proven_lost() {
+    // After X takes a corner, only the centre saves O; every other reply loses
+    // about five plies later. Sequential halving can drop the centre in its first,
+    // noisy round; once the survivors are proven lost, halving restarts among the
+    // moves still open and the centre wins it.
+    for corner in [0, 2, 6, 8] {
+        let game = Game::from_actions(Rules::tic_tac_toe(), &[corner]).unwrap();
+        let games = vec![game; 16];
+        for seed in 0..4 {
+            let mut search = Search::new(
+                *games[0].rules(),
+                Config {
+                    root: RootPolicy::Gumbel,
+                    seed,
+                    ..config(2_000)
+                },
+            )
+            .unwrap();
+            let out = search
+                .run_rollouts(&games, 1, &AtomicBool::new(false))
+                .unwrap();
+            assert!(
+                out.actions.iter().all(|&a| a == 4),
+                "corner {corner}, seed {seed}: {:?}",
+                out.actions
+            );
+        }
+    }
+}

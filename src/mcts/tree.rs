@@ -33,9 +33,13 @@ struct RunState {
     /// Per root child, this run: priors with noise (PUCT), Gumbel draws, visits.
     root_priors: Vec<f32>,
     gumbel: Vec<f32>,
+    /// Per root child: visits since the halving schedule started.
     run_visits: Vec<u32>,
-    /// Sequential halving's visit count for each simulation of the run.
+    /// Sequential halving's visit count for each simulation from `schedule_start`.
     schedule: Vec<u32>,
+    schedule_start: u32,
+    /// Root children not proven lost when the schedule started.
+    eligible_at_start: usize,
     sims_done: u32,
     /// Root noise of this run.
     rng: Rng,
@@ -51,6 +55,8 @@ impl RunState {
             gumbel: Vec::new(),
             run_visits: Vec::new(),
             schedule: Vec::new(),
+            schedule_start: 0,
+            eligible_at_start: 0,
             sims_done: 0,
             rng: Rng::new(0, 0),
             playout_rng: Rng::new(0, 0),
@@ -85,6 +91,8 @@ pub(crate) struct Tree<S> {
     q: Vec<Option<f32>>,
     log_priors: Vec<f32>,
     sigma: Vec<f32>,
+    /// Per root child: may it compete in sequential halving (not proven lost)?
+    eligible: Vec<bool>,
     buf: Vec<f32>,
     legal: Vec<u16>,
 }
@@ -109,6 +117,7 @@ impl<S: SearchState> Tree<S> {
             q: Vec::new(),
             log_priors: Vec::new(),
             sigma: Vec::new(),
+            eligible: Vec::new(),
             buf: Vec::new(),
             legal: Vec::new(),
         };
@@ -279,8 +288,8 @@ impl<S: SearchState> Tree<S> {
                     let g = noise::gumbel(&mut self.run.rng);
                     self.run.gumbel.push(g);
                 }
-                let considered = (config.gumbel_considered as usize).min(n);
-                self.run.schedule = considered_visits(considered, config.num_simulations as usize);
+                let mover = self.root.to_move();
+                self.start_halving(mover, s);
             }
         }
     }
@@ -587,12 +596,17 @@ impl<S: SearchState> Tree<S> {
             RootPolicy::Gumbel => {
                 self.gumbel_sigma(node);
                 if depth == 0 {
-                    let considered = self.run.schedule[self.run.sims_done as usize];
+                    if self.mark_eligible(mover) < self.run.eligible_at_start {
+                        self.start_halving(mover, s);
+                    }
+                    let step = self.run.sims_done - self.run.schedule_start;
+                    let considered = self.run.schedule[step as usize];
                     self.gumbel_root(considered)
                         .or_else(|| {
-                            // Off schedule (a forced proven win broke the pattern):
-                            // the actions least visited this run compete.
-                            let least = *self.run.run_visits.iter().min().unwrap();
+                            // Off schedule (a proven child broke the pattern): the
+                            // eligible actions least visited this run compete, so a
+                            // proven loss hands its visits back to those it beat.
+                            let least = self.eligible_visits().min()?;
                             self.gumbel_root(least)
                         })
                         .unwrap_or(0)
@@ -605,8 +619,8 @@ impl<S: SearchState> Tree<S> {
         range.start + i
     }
 
-    /// The root child to visit among those visited `visits` times this run
-    /// ([`select::gumbel_root`] on this run's draws, priors and sigma).
+    /// The root child to visit among the eligible ones visited `visits` times
+    /// this run ([`select::gumbel_root`] on this run's draws, priors and sigma).
     fn gumbel_root(&self, visits: u32) -> Option<usize> {
         select::gumbel_root(
             visits,
@@ -614,7 +628,50 @@ impl<S: SearchState> Tree<S> {
             &self.log_priors,
             &self.sigma,
             &self.run.run_visits,
+            &self.eligible,
         )
+    }
+
+    /// (Re)starts sequential halving over the rest of the run's budget among the
+    /// root children not proven lost. A considered child proven lost mid-run
+    /// restarts it, so the budget goes to the children that can still be right
+    /// (judged with all their visits) instead of to the survivors of early,
+    /// noisy rounds.
+    fn start_halving(&mut self, mover: usize, s: &Settings<'_, S::Geometry>) {
+        let eligible = self.mark_eligible(mover);
+        let remaining = s.config.num_simulations - self.run.sims_done;
+        let considered = (s.config.gumbel_considered as usize).min(eligible);
+        self.run.schedule = considered_visits(considered, remaining as usize);
+        self.run.schedule_start = self.run.sims_done;
+        self.run.eligible_at_start = eligible;
+        self.run.run_visits.fill(0);
+    }
+
+    /// Marks the root children that compete in sequential halving: those not
+    /// proven lost for `mover`, or every child when all are lost. Returns how
+    /// many are not proven lost.
+    fn mark_eligible(&mut self, mover: usize) -> usize {
+        let children = &self.nodes[self.nodes[0].children()];
+        self.eligible.clear();
+        self.eligible.extend(
+            children
+                .iter()
+                .map(|c| value_of_child(c, mover) != Some(-1.0)),
+        );
+        let count = self.eligible.iter().filter(|&&e| e).count();
+        if count == 0 {
+            self.eligible.fill(true);
+        }
+        count
+    }
+
+    /// This run's visit counts of the eligible root children.
+    fn eligible_visits(&self) -> impl Iterator<Item = u32> + '_ {
+        self.run
+            .run_visits
+            .iter()
+            .zip(&self.eligible)
+            .filter_map(|(&v, &e)| e.then_some(v))
     }
 
     /// Fills `log_priors` and `sigma` (scaled completed Q) for `node`'s children,
@@ -679,7 +736,8 @@ impl<S: SearchState> Tree<S> {
             for (c, p) in self.nodes[range.clone()].iter().zip(&self.buf) {
                 policy[c.action as usize] = *p;
             }
-            let most = self.run.run_visits.iter().copied().max().unwrap_or(0);
+            self.mark_eligible(me);
+            let most = self.eligible_visits().max().unwrap_or(0);
             self.gumbel_root(most).unwrap_or(0)
         } else {
             let norm = if total > 0 {

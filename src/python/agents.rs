@@ -15,12 +15,15 @@ use super::errors::{IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
 use crate::agents::{
     choose_many, game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec,
-    AgentError, AgentWorker, MatchConfig, MatchResult, MAX_DEPTH,
+    AgentError, AgentWorker, MatchConfig, MatchResult, MAX_DEPTH, MAX_THREATS_NODES,
+    MAX_THREATS_SECONDS,
 };
 use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
+use crate::threats::Budget;
 use crate::watch::{cores, CancelToken};
 use crate::{Game, Rng};
+use std::time::Duration;
 
 /// Most games one match accepts.
 const MAX_GAMES: i64 = 1 << 40;
@@ -65,7 +68,7 @@ impl Agent {
 
     /// Whether a move can take long enough to need Ctrl-C handling off the interpreter.
     fn searches(&self) -> bool {
-        matches!(self.spec, Spec::Negamax { .. } | Spec::Perfect { .. })
+        self.spec.searches()
     }
 
     /// A move for `game` from this agent's own generator.
@@ -116,27 +119,63 @@ impl Agent {
                     ],
                 )?,
             ),
+            Spec::Threats { budget } => {
+                let (time_limit, nodes) = match budget {
+                    Budget::Time(t) => (t.as_secs_f64(), None),
+                    Budget::Nodes(n) => (DEFAULT_THREATS_SECONDS, Some(n)),
+                };
+                (
+                    "threats",
+                    PyTuple::new(
+                        py,
+                        [
+                            PyFloat::new(py, time_limit).into_any(),
+                            nodes.into_pyobject(py)?.into_any(),
+                            seed,
+                        ],
+                    )?,
+                )
+            }
         })
     }
 }
 
-fn temperature_arg(t: &Bound<'_, PyAny>) -> PyResult<f64> {
-    if t.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err(format!(
-            "temperature must be a number, not bool ({})",
-            t.repr()?
-        )));
+/// Seconds per move of the threat engine when none are given.
+const DEFAULT_THREATS_SECONDS: f64 = 1.0;
+
+/// The threat engine's budget: `nodes` when given (the time limit then does not
+/// apply), else `time_limit` seconds.
+fn threats_budget(
+    time_limit: Option<&Bound<'_, PyAny>>,
+    nodes: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Budget> {
+    let seconds = match time_limit.filter(|t| !t.is_none()) {
+        None => DEFAULT_THREATS_SECONDS,
+        Some(t) => {
+            let v = number_arg(t, "time_limit")?;
+            if !(v > 0.0 && v <= MAX_THREATS_SECONDS) {
+                return Err(PyValueError::new_err(format!(
+                    "time_limit={} is out of range: allowed 0 < seconds <= {MAX_THREATS_SECONDS}",
+                    t.repr()?
+                )));
+            }
+            v
+        }
+    };
+    match nodes.filter(|n| !n.is_none()) {
+        None => Ok(Budget::Time(Duration::from_secs_f64(seconds))),
+        Some(n) => match int_arg(n, "nodes")? {
+            Some(v) if (1..=MAX_THREATS_NODES as i64).contains(&v) => Ok(Budget::Nodes(v as u64)),
+            _ => Err(PyValueError::new_err(format!(
+                "nodes={} is out of range: allowed 1..=2**40",
+                n.repr()?
+            ))),
+        },
     }
-    let v: f64 = t.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "temperature must be a number, got {}: {}",
-            t.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default(),
-            t.repr().map(|r| r.to_string()).unwrap_or_default()
-        ))
-    })?;
+}
+
+fn temperature_arg(t: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let v = number_arg(t, "temperature")?;
     if !(v >= 0.0 && v.is_finite()) {
         return Err(PyValueError::new_err(format!(
             "temperature={} is out of range: allowed a finite number >= 0",
@@ -144,6 +183,26 @@ fn temperature_arg(t: &Bound<'_, PyAny>) -> PyResult<f64> {
         )));
     }
     Ok(v)
+}
+
+/// A real number (not a bool), else `TypeError` naming `name`.
+fn number_arg(t: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
+    if t.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a number, not bool ({})",
+            t.repr()?
+        )));
+    }
+    t.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name} must be a number, got {}: {}",
+            t.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default(),
+            t.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })
 }
 
 #[pymethods]
@@ -208,6 +267,19 @@ impl Agent {
         )
     }
 
+    /// The threat engine: threat-space searches (VCF, VCT) and alpha-beta within
+    /// `time_limit` seconds per move, or `nodes` per move when given.
+    #[staticmethod]
+    #[pyo3(signature = (time_limit=None, nodes=None, seed=None))]
+    fn threats(
+        time_limit: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Agent> {
+        let budget = threats_budget(time_limit, nodes)?;
+        Agent::build(Spec::Threats { budget }, seed)
+    }
+
     /// The action this agent plays on `board` (never modified). Raises
     /// `IllegalMoveError` on a finished game, `UnsupportedRulesError` for rules the
     /// agent does not play, `TypeError` for anything but a Board.
@@ -259,7 +331,7 @@ impl Agent {
         result.map_err(PyErr::from)
     }
 
-    /// `"random"`, `"greedy"`, `"negamax"` or `"perfect"`.
+    /// `"random"`, `"greedy"`, `"negamax"`, `"perfect"` or `"threats"`.
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<&'static str> {
         Ok(self.constructor(py)?.0)
@@ -277,6 +349,26 @@ impl Agent {
     fn temperature(&self) -> Option<f64> {
         match self.spec {
             Spec::Perfect { temperature, .. } => Some(temperature),
+            _ => None,
+        }
+    }
+    /// The seconds per move of `threats` (None for the others, and with a node budget).
+    #[getter]
+    fn time_limit(&self) -> Option<f64> {
+        match self.spec {
+            Spec::Threats {
+                budget: Budget::Time(t),
+            } => Some(t.as_secs_f64()),
+            _ => None,
+        }
+    }
+    /// The nodes per move of `threats` (None for the others, and with a time limit).
+    #[getter]
+    fn nodes(&self) -> Option<u64> {
+        match self.spec {
+            Spec::Threats {
+                budget: Budget::Nodes(n),
+            } => Some(n),
             _ => None,
         }
     }
@@ -309,6 +401,15 @@ impl Agent {
                 }
                 s + ")"
             }
+            Spec::Threats {
+                budget: Budget::Time(t),
+            } => format!(
+                "inarow.agents.threats(time_limit={:?}, seed={seed})",
+                t.as_secs_f64()
+            ),
+            Spec::Threats {
+                budget: Budget::Nodes(n),
+            } => format!("inarow.agents.threats(nodes={n}, seed={seed})"),
         }
     }
 
@@ -527,8 +628,7 @@ fn play_match_here(
             let which = usize::from(seat != seat_a);
             let action = match &mut movers[which] {
                 Mover::Native(worker) => {
-                    let searches =
-                        matches!(worker.agent(), Spec::Negamax { .. } | Spec::Perfect { .. });
+                    let searches = worker.agent().searches();
                     let (rng, game, token) = (&mut rngs[seat], &game, &token);
                     let r = if searches {
                         run_interruptible(

@@ -66,6 +66,12 @@ raise_with_message!(
     ActionError => IllegalMoveError,
 );
 
+impl From<crate::batch::StateError> for PyErr {
+    fn from(e: crate::batch::StateError) -> PyErr {
+        PyValueError::new_err(e.to_string())
+    }
+}
+
 impl From<BatchError> for PyErr {
     fn from(e: BatchError) -> PyErr {
         match e {

@@ -11,6 +11,7 @@ mod interrupt;
 mod mcts;
 mod rules;
 mod solver;
+mod threats;
 mod vec_env;
 mod vec_opponent;
 mod vec_outputs;
@@ -31,6 +32,8 @@ mod _native {
     use super::rules::Rules;
     #[pymodule_export]
     use super::solver::Solver;
+    #[pymodule_export]
+    use super::threats::{find_win, winning_moves};
     #[pymodule_export]
     use super::vec_env::{simulate, SimulateResult, VecEnv};
 

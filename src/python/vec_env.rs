@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 
 use super::args::{
     choice_arg, int_arg, seed_arg, shown, threads_arg, Arg, PlaneDtype as ObsKind, DEFAULTS,
@@ -15,11 +15,11 @@ use super::errors::IllegalMoveError;
 use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
 use super::rules::{rules_or_keywords, rules_properties, CarriesRules};
-use super::vec_opponent::{agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches};
-use super::vec_outputs::Outputs;
-use crate::batch::{
-    AgentSeat, Autoreset, Opponent, OpponentKind, SimulateConfig, VecGames, MAX_ENVS,
+use super::vec_opponent::{
+    agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches, PythonOpponent,
 };
+use super::vec_outputs::Outputs;
+use crate::batch::{AgentSeat, Autoreset, Opponent, SimulateConfig, VecGames, MAX_ENVS};
 use crate::watch::CancelToken;
 use crate::Rules;
 
@@ -68,8 +68,8 @@ pub struct VecEnv {
     reuse_buffers: bool,
     /// What `opponent=` was given (None: self-play).
     opponent: Option<Py<PyAny>>,
-    /// The batched Python policy, when the opponent is one.
-    policy: Option<Py<PyAny>>,
+    /// The opponent played in Python, when it is one.
+    policy: Option<PythonOpponent>,
     /// `agent_player=` as given (an int or "random"), with an opponent.
     agent_player: Option<Py<PyAny>>,
 }
@@ -141,7 +141,7 @@ impl VecEnv {
         };
         result?;
         if let Some(policy) = policy {
-            play_python_rounds(py, core, policy.bind(py), kind, bufs)?;
+            play_python_rounds(py, core, policy, kind, bufs)?;
         }
         Ok(())
     }
@@ -150,6 +150,9 @@ impl VecEnv {
     /// into `self.actions`; each env's range is checked when it steps.
     fn read_actions(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.core.num_envs();
+        if self.read_int_list(actions, n) {
+            return Ok(());
+        }
         let last = self.core.rules().num_actions() - 1;
         self.actions = int_array(
             actions,
@@ -165,6 +168,30 @@ impl VecEnv {
             ))
         })?;
         Ok(())
+    }
+
+    /// The common small call, a list of `n` Python ints, read without the array
+    /// intake (a 1-env step, as the single-game adapters make, costs a third less);
+    /// false, with `self.actions` unspecified, for anything else, which the intake
+    /// then reads and judges.
+    fn read_int_list(&mut self, actions: &Bound<'_, PyAny>, n: usize) -> bool {
+        let Ok(list) = actions.cast::<PyList>() else {
+            return false;
+        };
+        if list.len() != n {
+            return false;
+        }
+        self.actions.clear();
+        for item in list.iter() {
+            if !item.is_exact_instance_of::<PyInt>() {
+                return false;
+            }
+            match item.extract::<i64>() {
+                Ok(a) => self.actions.push(a),
+                Err(_) => return false,
+            }
+        }
+        true
     }
 
     /// The `opponent=`, `agent_player=` and `illegal_action=` part of the repr.
@@ -210,8 +237,11 @@ impl VecEnv {
     /// instead (no allocation; copy what you keep before the next call).
     /// `opponent`: None (self-play), a built-in agent (`inarow.agents.*` or
     /// "random", "greedy", "negamax:D", "perfect"; it moves inside `step`, drawing
-    /// from each env's seeded stream) or a callable `policy(obs, mask) -> actions`
-    /// called once per round with the envs where it is to move. `agent_player`:
+    /// from each env's seeded stream), a trained network (a `network.npz` path, with
+    /// an optional ":SIMULATIONS", or any agent with `actions(boards) -> actions`,
+    /// given copies of the boards where it is to move) or a callable
+    /// `policy(obs, mask) -> actions` called once per round with the envs where it
+    /// is to move. `agent_player`:
     /// the agent's seat, 1..players or "random" (drawn per episode).
     /// `illegal_action="loss"`: an illegal action in range ends its episode as a
     /// loss for its player instead of refusing the batch (under `autoreset="disabled"`
@@ -272,9 +302,14 @@ impl VecEnv {
         };
         let opponent = opponent.filter(|o| !o.is_none());
         let agent_player = agent_player.filter(|o| !o.is_none());
+        let mut policy = None;
         let versus = match opponent {
             Some(o) => Some(Opponent {
-                kind: opponent_arg(o)?,
+                kind: {
+                    let (kind, python) = opponent_arg(o)?;
+                    policy = python;
+                    kind
+                },
                 seat: match agent_player {
                     Some(p) => agent_player_arg(p, rules.players())?,
                     None => AgentSeat::Fixed(0),
@@ -316,10 +351,6 @@ impl VecEnv {
         if let Some(v) = versus {
             core.set_opponent(v)?;
         }
-        let policy = match versus.map(|v| v.kind) {
-            Some(OpponentKind::External) => opponent.map(|o| o.clone().unbind()),
-            _ => None,
-        };
         let mut env = VecEnv {
             out: new_outputs(py, &core, kind),
             core,
@@ -500,6 +531,39 @@ impl VecEnv {
                 info.into_any(),
             ],
         )
+    }
+
+    /// The games and random streams as bytes: `set_state` on a `VecEnv` made with
+    /// the same arguments continues exactly from here (for pickling an adapter, or
+    /// a checkpoint).
+    fn get_state<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.core.state_bytes())
+    }
+
+    /// Restores `get_state()`'s bytes from a `VecEnv` made with the same arguments
+    /// and writes the observations of that state (`legal_mask()` then holds its
+    /// masks). Bytes of another size, rules or opponent setting, or damaged ones,
+    /// raise ``ValueError`` and change nothing.
+    fn set_state(&mut self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let bytes = state.cast::<PyBytes>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "state must be the bytes of VecEnv.get_state(), got {}",
+                state
+                    .get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        let before = self.core.state_bytes();
+        self.core.set_state_bytes(bytes.as_bytes())?;
+        if let Err(e) = self.observe(py) {
+            self.core
+                .set_state_bytes(&before)
+                .expect("a batch's own state restores it");
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// `(num_envs, num_actions)` bool: the legal actions of each env; all True in

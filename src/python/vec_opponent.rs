@@ -4,10 +4,11 @@
 use numpy::{PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::agents::Agent;
 use super::args::{int_arg, shown, PlaneDtype};
+use super::board::Board;
 use super::errors::IllegalMoveError;
 use super::intake::{int_array, Axis, Spec};
 use super::vec_outputs::{obs_zeros, ObsGuard};
@@ -16,29 +17,73 @@ use crate::batch::{
     opponent_named, AgentSeat, OpponentKind, StepBuffers, VecGames, OPPONENT_NAMES,
 };
 
-/// `opponent=`: an `inarow.agents` agent or a name (played in Rust), or a
-/// callable `policy(obs, mask) -> actions` (the caller's batched policy).
-pub(crate) fn opponent_arg(obj: &Bound<'_, PyAny>) -> PyResult<OpponentKind> {
+/// An opponent played in Python, in rounds over the envs waiting for it.
+pub(crate) enum PythonOpponent {
+    /// `policy(obs, mask) -> actions`: the caller's batched policy.
+    Batched(Py<PyAny>),
+    /// An agent with `actions(boards) -> actions` (a trained network's
+    /// `NetworkAgent`): given a copy of each waiting env's board.
+    Boards(Py<PyAny>),
+}
+
+impl PythonOpponent {
+    fn object<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
+        match self {
+            PythonOpponent::Batched(o) | PythonOpponent::Boards(o) => o.bind(py),
+        }
+    }
+}
+
+const ALLOWED_OPPONENTS: &str = "an inarow.agents agent, a network.npz path (with an optional \
+     :SIMULATIONS), an agent with actions(boards) -> actions, or a callable policy(obs, mask) -> \
+     actions";
+
+/// `opponent=`: an `inarow.agents` agent or a name (played in Rust), a trained
+/// network's path or an agent with `actions(boards)` (played on board copies), or
+/// a callable `policy(obs, mask) -> actions` (the caller's batched policy).
+pub(crate) fn opponent_arg(
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<(OpponentKind, Option<PythonOpponent>)> {
     if let Ok(agent) = obj.cast::<Agent>() {
-        return Ok(OpponentKind::Native(agent.get().spec));
+        return Ok((OpponentKind::Native(agent.get().spec), None));
     }
     if let Ok(name) = obj.cast::<PyString>() {
-        return opponent_named(&name.to_cow()?)
-            .map(OpponentKind::Native)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "opponent={} is not a known opponent: allowed {OPPONENT_NAMES}, an \
-                     inarow.agents agent or a callable policy(obs, mask) -> actions",
-                    shown(obj)
-                ))
-            });
+        let name = name.to_cow()?;
+        if let Some(spec) = opponent_named(&name) {
+            return Ok((OpponentKind::Native(spec), None));
+        }
+        if name.ends_with(".npz") || name.contains(".npz:") {
+            let agent = obj
+                .py()
+                .import("inarow.agents")?
+                .call_method1("named", (obj,))?;
+            return Ok((
+                OpponentKind::External,
+                Some(PythonOpponent::Boards(agent.unbind())),
+            ));
+        }
+        return Err(PyValueError::new_err(format!(
+            "opponent={} is not a known opponent: allowed {OPPONENT_NAMES}, {ALLOWED_OPPONENTS}",
+            shown(obj)
+        )));
+    }
+    if let Ok(actions) = obj.getattr("actions") {
+        if actions.is_callable() {
+            return Ok((
+                OpponentKind::External,
+                Some(PythonOpponent::Boards(obj.clone().unbind())),
+            ));
+        }
     }
     if obj.is_callable() {
-        return Ok(OpponentKind::External);
+        return Ok((
+            OpponentKind::External,
+            Some(PythonOpponent::Batched(obj.clone().unbind())),
+        ));
     }
     Err(PyTypeError::new_err(format!(
-        "opponent must be None (self-play), one of {OPPONENT_NAMES}, an inarow.agents agent or a \
-         callable policy(obs, mask) -> actions; got {}: {}",
+        "opponent must be None (self-play), one of {OPPONENT_NAMES}, {ALLOWED_OPPONENTS}; got {}: \
+         {}",
         obj.get_type().name()?,
         shown(obj)
     )))
@@ -61,37 +106,62 @@ pub(crate) fn agent_player_arg(obj: &Bound<'_, PyAny>, players: usize) -> PyResu
     )))
 }
 
-/// Plays the rounds of the batched Python `policy` until the agent is to move in
-/// every env: each round passes the observations (the opponent's own view) and
-/// legal masks of the envs waiting for it, reads one action per env through the
-/// intake, checks them all, then plays them. Any failure leaves the batch to the
-/// caller to restore.
+/// Plays the rounds of the Python `opponent` until the agent is to move in every
+/// env: each round passes the envs waiting for it (a batched policy: their
+/// observations, in the opponent's own view, and legal masks; a board agent:
+/// copies of their boards), reads one action per env through the intake, checks
+/// them all, then plays them. Any failure leaves the batch to the caller to
+/// restore; what a batched policy raises is re-raised naming it, what a board
+/// agent raises passes unchanged.
 pub(crate) fn play_python_rounds(
     py: Python<'_>,
     core: &mut VecGames,
-    policy: &Bound<'_, PyAny>,
+    opponent: &PythonOpponent,
     kind: PlaneDtype,
     mut bufs: StepBuffers<'_>,
 ) -> PyResult<()> {
     let rules = *core.rules();
+    let policy = opponent.object(py);
     loop {
         let pending = core.opponent_pending();
         if pending.is_empty() {
             break;
         }
         let m = pending.len();
-        let obs = obs_zeros(
-            py,
-            kind,
-            [m, rules.players(), rules.height(), rules.width()],
-        );
-        let mask = PyArray2::<bool>::zeros(py, [m, rules.num_actions()], false);
-        {
-            let mut mask_rw = mask.try_readwrite()?;
-            let mut planes = ObsGuard::new(obs.bind(py), kind)?;
-            core.write_pending(&pending, planes.slice()?, mask_rw.as_slice_mut()?);
-        }
-        let returned = policy.call1(PyTuple::new(py, [obs.bind(py).clone(), mask.into_any()])?)?;
+        let returned = match opponent {
+            PythonOpponent::Batched(_) => {
+                let obs = obs_zeros(
+                    py,
+                    kind,
+                    [m, rules.players(), rules.height(), rules.width()],
+                );
+                let mask = PyArray2::<bool>::zeros(py, [m, rules.num_actions()], false);
+                {
+                    let mut mask_rw = mask.try_readwrite()?;
+                    let mut planes = ObsGuard::new(obs.bind(py), kind)?;
+                    core.write_pending(&pending, planes.slice()?, mask_rw.as_slice_mut()?);
+                }
+                policy
+                    .call1(PyTuple::new(py, [obs.bind(py).clone(), mask.into_any()])?)
+                    .map_err(|e| with_context(py, policy, e))?
+            }
+            PythonOpponent::Boards(_) => {
+                let games = core.games();
+                let boards = pending
+                    .iter()
+                    .map(|&i| {
+                        Py::new(
+                            py,
+                            Board {
+                                game: games[i].clone(),
+                            },
+                        )
+                    })
+                    .collect::<PyResult<Vec<_>>>()?;
+                // The agent's own exceptions pass unchanged: it names its failures.
+                policy.call_method1("actions", (PyList::new(py, boards)?,))?
+            }
+        };
         let last = rules.num_actions() - 1;
         let actions = int_array(
             &returned,
@@ -108,19 +178,7 @@ pub(crate) fn play_python_rounds(
                 ))
             })
         })
-        .map_err(|e| {
-            let wrapped = e
-                .get_type(py)
-                .call1((format!(
-                    "opponent policy {}: {}",
-                    short(policy),
-                    e.value(py)
-                ),))
-                .map(PyErr::from_value)
-                .unwrap_or_else(|_| e.clone_ref(py));
-            wrapped.set_cause(py, Some(e));
-            wrapped
-        })?;
+        .map_err(|e| with_context(py, policy, e))?;
         core.validate_opponent(&pending, &actions).map_err(|e| {
             IllegalMoveError::new_err(format!(
                 "opponent policy {} returned an illegal action in {}",
@@ -132,6 +190,21 @@ pub(crate) fn play_python_rounds(
     }
     core.write_views(bufs);
     Ok(())
+}
+
+/// `e`, of the same type, with a message naming the opponent that raised it.
+fn with_context(py: Python<'_>, policy: &Bound<'_, PyAny>, e: PyErr) -> PyErr {
+    let wrapped = e
+        .get_type(py)
+        .call1((format!(
+            "opponent policy {}: {}",
+            short(policy),
+            e.value(py)
+        ),))
+        .map(PyErr::from_value)
+        .unwrap_or_else(|_| e.clone_ref(py));
+    wrapped.set_cause(py, Some(e));
+    wrapped
 }
 
 fn short(obj: &Bound<'_, PyAny>) -> String {
@@ -150,7 +223,7 @@ pub(crate) fn can_fail(kind: Option<OpponentKind>) -> bool {
         kind,
         Some(OpponentKind::External)
             | Some(OpponentKind::Native(
-                AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. }
+                AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. } | AgentSpec::Threats { .. }
             ))
     )
 }
@@ -160,7 +233,7 @@ pub(crate) fn searches(kind: Option<OpponentKind>) -> bool {
     matches!(
         kind,
         Some(OpponentKind::Native(
-            AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. }
+            AgentSpec::Negamax { .. } | AgentSpec::Perfect { .. } | AgentSpec::Threats { .. }
         ))
     )
 }

@@ -4,6 +4,7 @@ inarow train tic_tac_toe --minutes 5
 inarow train connect_four --minutes 120 --run-dir runs/c4
 inarow train connect_four --run-dir runs/c4 --resume --minutes 60
 inarow train --width 8 --height 8 --k 5 --players 3 --no-gravity --minutes 30
+inarow train tic_tac_toe --minutes 5 --ray          # self-play on a local Ray cluster
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ _SETTINGS = [
     ("eval_simulations", int, "simulations of the searching agent on Pons' sets"),
     ("eval_games", int, "games per negamax depth in each evaluation"),
     ("threads", int, "torch and search threads"),
+    ("device", str, "where the network trains: cpu, cuda, cuda:N, mps or auto"),
     ("seed", int, "seed of the run"),
 ]
 
@@ -58,6 +60,18 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--run-dir", type=Path, default=None, help="default: inarow-runs/GAME")
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="self-play on a Ray cluster (needs inarow[ray]): no ADDRESS starts one on "
+        "this machine, 'auto' joins the one it belongs to",
+    )
+    p.add_argument(
+        "--actors", type=int, default=None, help="with --ray: self-play actors (default: CPUs - 1)"
+    )
     g = p.add_argument_group("rules (for other games than the named ones)")
     g.add_argument("--width", type=int)
     g.add_argument("--height", type=int)
@@ -123,6 +137,8 @@ def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> 
             resume=args.resume,
             progress=not args.no_progress,
             echo=True,
+            ray=args.ray,
+            actors=args.actors,
         )
     except FileExistsError as e:
         raise ValueError(str(e)) from e
@@ -143,10 +159,12 @@ def summary(result: dict) -> str:
     ]
     last = result.get("last", {})
     for key in sorted(last):
-        if key.startswith(("mistakes", "pons_", "negamax", "solved")):
+        if key.startswith(("mistakes", "pons_", "judged_", "negamax", "solved")):
             value = last[key]
             shown = f"{value:.3f}" if isinstance(value, float) else str(value)
             rows.append((key.replace("_", " "), shown))
+    if result.get("stalled"):
+        rows.append(("learning", "stalled (see the line above the table)"))
     rows.append(("run directory", str(result["run_dir"])))
     if result.get("export"):
         rows.append(("network (for inarow.agents.load)", str(result["export"])))

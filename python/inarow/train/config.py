@@ -47,11 +47,16 @@ class TrainConfig:
     eval_minutes: float = 15.0
     eval_simulations: int = 200
     eval_per_set: int = 42  # Pons positions per set (42: every set's shipped analysis covers them)
+    # Random openings per length judged by the solver, for the other rules it covers.
+    eval_judged_per_set: int = 50
     eval_negamax_depths: tuple[int, ...] = (2, 4)
     eval_games: int = 10  # per depth, half in each seat
     eval_match_simulations: int = 50  # the searching agent's simulations in those games
     # the machine
     threads: int = 1  # torch and MCTS threads
+    # Where the network trains and evaluates (inarow.train.device): "cpu", "cuda",
+    # "cuda:N", "mps" or "auto". A run may resume on another device.
+    device: str = "cpu"
     seed: int = 0
 
     @classmethod

@@ -1,11 +1,14 @@
 """Strength measured against the truth while training: move accuracy on Pascal
 Pons' Connect-Four sets (``inarow.evaluate.move_accuracy``, raw policy and with
-search), mistakes on every reachable position of boards small enough to solve by
-brute force (tic-tac-toe), and ``inarow.evaluate.match`` against
-``inarow.agents.negamax`` of several depths, both seats."""
+search), on random openings judged by the exact solver for the other rules it
+covers (the small free-placement boards, gravity boards other than 7x6), mistakes
+on every reachable position of boards small enough to solve by brute force
+(tic-tac-toe), and ``inarow.evaluate.match`` against ``inarow.agents.negamax`` of
+several depths, both seats."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +21,7 @@ from inarow.train.config import TrainConfig
 __all__ = [
     "brute_force_mistakes",
     "evaluation_columns",
+    "judged_applies",
     "measure_strength",
     "solve_small_board",
 ]
@@ -30,10 +34,33 @@ def _brute_force_applies(rules: dict[str, Any]) -> bool:
     return rules["players"] == 2 and rules["width"] * rules["height"] <= BRUTE_FORCE_CELLS
 
 
+def judged_applies(config: TrainConfig) -> bool:
+    """Whether the solver judges the network on random openings
+    (``inarow.evaluate.move_accuracy(rules=...)``): rules it covers, beyond the boards
+    solved by brute force and Connect Four's Pons sets."""
+    rules = config.rules
+    if not config.eval_judged_per_set or _brute_force_applies(rules):
+        return False
+    if config.is_connect_four and config.eval_per_set:
+        return False
+    try:
+        return inarow.Solver.supports(inarow.Rules(**rules))
+    except inarow.InvalidRulesError:
+        return False
+
+
 def evaluation_columns(config: TrainConfig) -> list[str]:
     cols = []
     if config.is_connect_four and config.eval_per_set:
         cols += ["pons_good_raw", "pons_perfect_raw", "pons_good_search", "pons_perfect_search"]
+    if judged_applies(config):
+        cols += [
+            "judged_positions",
+            "judged_good_raw",
+            "judged_perfect_raw",
+            "judged_good_search",
+            "judged_perfect_search",
+        ]
     if _brute_force_applies(config.rules):
         cols += ["solved_positions", "mistakes_raw", "mistakes_search"]
     for d in config.eval_negamax_depths:
@@ -81,38 +108,75 @@ def brute_force_mistakes(
     return len(boards), mistakes
 
 
+class _OutOfTime(Exception):
+    """The evaluation's deadline passed during a match."""
+
+
 def measure_strength(
     net: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
     config: TrainConfig,
     seed: int,
     small_board_table: dict[inarow.Board, list[int | None]] | None = None,
+    deadline: float | None = None,
 ) -> dict[str, float]:
-    """One row of the evaluation columns for the network ``net``."""
+    """One row of the evaluation columns for the network ``net``. With a
+    ``deadline`` (a ``time.monotonic()`` value) the items still to measure when it
+    passes are left out of the row (blank in the log), a match stopped between two
+    games; every value in the row is complete."""
+
+    def late() -> bool:
+        return deadline is not None and time.monotonic() >= deadline
+
+    def stop_when_late(done: int, total: int) -> None:
+        if late():
+            raise _OutOfTime
+
     raw = NetworkAgent(net, config.rules, simulations=0, name="raw policy")
     search = NetworkAgent(net, config.rules, simulations=config.eval_simulations, name="search")
     row: dict[str, float] = {}
     if config.is_connect_four and config.eval_per_set:
         for label, agent in (("raw", raw), ("search", search)):
+            if late():
+                return row
             acc = inarow.evaluate.move_accuracy(
                 agent, "pons", per_set=config.eval_per_set, progress=False
             )
             row[f"pons_good_{label}"] = acc.good_rate
             row[f"pons_perfect_{label}"] = acc.perfect_rate
-    if small_board_table is not None:
-        row["solved_positions"], row["mistakes_raw"] = brute_force_mistakes(raw, small_board_table)
+    if judged_applies(config):
+        for label, agent in (("raw", raw), ("search", search)):
+            if late():
+                return row
+            acc = inarow.evaluate.move_accuracy(
+                agent, rules=dict(config.rules), per_set=config.eval_judged_per_set, progress=False
+            )
+            row[f"judged_good_{label}"] = acc.good_rate
+            row[f"judged_perfect_{label}"] = acc.perfect_rate
+            row["judged_positions"] = acc.overall.positions
+    if small_board_table is not None and not late():
+        positions, mistakes_raw = brute_force_mistakes(raw, small_board_table)
+        if late():
+            return row
         _, row["mistakes_search"] = brute_force_mistakes(search, small_board_table)
+        row["solved_positions"], row["mistakes_raw"] = positions, mistakes_raw
     if config.eval_negamax_depths and config.eval_games:
         player = NetworkAgent(
             net, config.rules, simulations=config.eval_match_simulations, name="match"
         )
         for d in config.eval_negamax_depths:
-            r = inarow.evaluate.match(
-                player,
-                inarow.agents.negamax(d),
-                games=config.eval_games,
-                rules=dict(config.rules),
-                seed=seed,
-            )
+            if late():
+                return row
+            try:
+                r = inarow.evaluate.match(
+                    player,
+                    inarow.agents.negamax(d),
+                    games=config.eval_games,
+                    rules=dict(config.rules),
+                    seed=seed,
+                    progress=stop_when_late if deadline is not None else False,
+                )
+            except _OutOfTime:
+                return row
             row[f"negamax{d}_win"] = r.win_rate
             row[f"negamax{d}_draw"] = r.draw_rate
             row[f"negamax{d}_loss"] = r.loss_rate

@@ -23,7 +23,7 @@ def _fold(conv_bn: torch.nn.Sequential) -> tuple[np.ndarray, np.ndarray]:
     scale = bn.weight / torch.sqrt(bn.running_var + bn.eps)
     w = conv.weight * scale[:, None, None, None]
     b = bn.bias - bn.running_mean * scale
-    return w.detach().numpy().astype(np.float32), b.detach().numpy().astype(np.float32)
+    return w.detach().cpu().numpy().astype(np.float32), b.detach().cpu().numpy().astype(np.float32)
 
 
 def network_arrays(
@@ -36,8 +36,8 @@ def network_arrays(
         out[f"{name}.w"], out[f"{name}.b"] = _fold(module)
 
     def put_linear(name: str, module: torch.nn.Linear) -> None:
-        out[f"{name}.w"] = module.weight.detach().numpy().astype(np.float32)
-        out[f"{name}.b"] = module.bias.detach().numpy().astype(np.float32)
+        out[f"{name}.w"] = module.weight.detach().cpu().numpy().astype(np.float32)
+        out[f"{name}.b"] = module.bias.detach().cpu().numpy().astype(np.float32)
 
     put_conv("stem", net.stem)
     for i, block in enumerate(net.blocks):

@@ -47,7 +47,10 @@ class Learner:
             group["lr"] = self.base_learning_rate * share
 
     def step(self, batch: Batch) -> dict[str, float]:
-        obs, mask, policy, value = (torch.from_numpy(np.ascontiguousarray(a)) for a in batch)
+        device = next(self.net.parameters()).device
+        obs, mask, policy, value = (
+            torch.from_numpy(np.ascontiguousarray(a)).to(device, non_blocking=True) for a in batch
+        )
         self.net.train()
         logits, v = self.net(obs)
         log_p = F.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)

@@ -22,6 +22,7 @@ import torch
 
 from inarow.train.checkpoint import load_checkpoint, save_checkpoint
 from inarow.train.config import TrainConfig
+from inarow.train.device import resolve_device
 from inarow.train.evaluation import (
     _brute_force_applies,
     evaluation_columns,
@@ -34,6 +35,7 @@ from inarow.train.log import LOG, CsvLog
 from inarow.train.network import Network
 from inarow.train.replay import ReplayBuffer
 from inarow.train.selfplay import SelfPlay
+from inarow.train.stall import StallWatch, headline
 
 __all__ = ["EXPORT", "TrainResult", "torch_evaluator", "train"]
 
@@ -51,14 +53,17 @@ class TrainResult(dict):
 
 def torch_evaluator(net: Network):
     """``evaluate(obs, mask) -> (logits, values)`` in inference mode, the contract of
-    ``inarow.MCTS`` (and ``net(obs)`` of ``inarow.pretrained.NetworkAgent``)."""
+    ``inarow.MCTS`` (and ``net(obs)`` of ``inarow.pretrained.NetworkAgent``); the
+    observations go to the network's device and the outputs come back as numpy."""
 
     def evaluate(obs: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         net.eval()
+        device = next(net.parameters()).device
         with torch.inference_mode():
-            logits, values = net(torch.from_numpy(obs))
-        values = values.numpy()
-        return logits.numpy(), (values[:, 0] if values.shape[1] == 1 else values)
+            logits, values = net(torch.from_numpy(obs).to(device, non_blocking=True))
+        values = values.float().cpu().numpy()
+        logits = logits.float().cpu().numpy()
+        return logits, (values[:, 0] if values.shape[1] == 1 else values)
 
     return evaluate
 
@@ -98,6 +103,8 @@ def train(
     progress: bool = True,
     export: bool = True,
     echo: bool = False,
+    ray: str | None = None,
+    actors: int | None = None,
 ) -> TrainResult:
     """Trains for ``minutes`` of wall time in ``run_dir`` (created if needed).
 
@@ -106,8 +113,14 @@ def train(
     optimizer and counters as saved (self-play games in progress start afresh);
     without it a ``run_dir`` that holds a checkpoint is refused (``FileExistsError``).
     Writes ``checkpoint.pt``, ``log.csv`` and, at the end, ``network.npz``.
+    ``ray``: self-play on a Ray cluster (`inarow.train.distributed`): "" for a local
+    one, "auto" for the cluster this machine belongs to, or its address; ``actors``
+    self-play actors (default: one per cluster CPU but one). Checkpoints, logs and
+    evaluations are the same either way, so a run resumes on either.
     ``minutes`` bounds the session's wall time, evaluations included (time for the
-    final evaluation is kept free). ``echo=True`` prints a line per evaluation.
+    final evaluation is kept free; an evaluation that would run past the end is cut
+    there, its unfinished items blank in the log). ``echo=True`` prints a line per
+    evaluation.
     """
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -127,9 +140,10 @@ def train(
                 )
     elif config is None:
         raise ValueError(f"{run_dir} holds no checkpoint to resume: give a config")
+    device = resolve_device(config.device)  # refused before training starts
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
-    net = Network(config)
+    net = Network(config).to(device)
     learner = Learner(net, config)
     replay = ReplayBuffer(config)
     counters = dict(games=0, positions=0, simulations=0, seconds=0.0, evaluations=0)
@@ -145,7 +159,20 @@ def train(
     else:
         rng = np.random.default_rng(config.seed)
     evaluate = torch_evaluator(net)
-    selfplay = SelfPlay(config, evaluate, seed=int(rng.integers(2**62)))
+    selfplay_seed = int(rng.integers(2**62))
+    if ray is None:
+        selfplay: Any = SelfPlay(config, evaluate, seed=selfplay_seed)
+    else:
+        from inarow.train.distributed import RaySelfPlay
+
+        selfplay = RaySelfPlay(
+            config,
+            net,
+            selfplay_seed,
+            address=ray or None,
+            actors=actors,
+            on_replace=lambda message: print(message, file=sys.stderr, flush=True),
+        )
     log = CsvLog(run_dir / LOG, evaluation_columns(config))
     table = solve_small_board(config.rules) if _brute_force_applies(config.rules) else None
 
@@ -228,12 +255,24 @@ def train(
     def time_left() -> float:
         return budget - (time.monotonic() - start)
 
-    def log_evaluation() -> None:
+    stall = StallWatch()
+    stall_messages: list[str] = []
+
+    def log_evaluation(final: bool = False) -> None:
         nonlocal eval_seconds, games_at_eval
         t_eval = time.monotonic()
         counters["evaluations"] += 1
+        # Cut at the session's end, except that the final evaluation may take the
+        # time the loop kept free for it (about the last one's length, 1.5x).
+        deadline = start + budget
+        if final and eval_seconds > 0:
+            deadline = max(deadline, t_eval + 1.5 * eval_seconds)
         row = measure_strength(
-            evaluate, config, seed=counters["evaluations"], small_board_table=table
+            evaluate,
+            config,
+            seed=counters["evaluations"],
+            small_board_table=table,
+            deadline=deadline,
         )
         eval_seconds = time.monotonic() - t_eval
         games_at_eval = counters["games"]
@@ -244,14 +283,21 @@ def train(
             simulations=counters["simulations"],
             train_steps=learner.steps,
         )
-        log.write(row)
+        # A log begun before a column existed keeps its header: such values show on
+        # the terminal only.
+        log.write({k: v for k, v in row.items() if k in log.columns})
         last_row.update(row)
+        lines = [evaluation_line(row, counters["evaluations"])]
+        stalled = stall.add(headline(row, config))
+        if stalled:
+            lines.append(stalled)
+            stall_messages.append(stalled)
         if echo:
-            line = evaluation_line(row, counters["evaluations"])
-            if bar is not None:
-                bar.write(line)
-            else:
-                print(line, flush=True)
+            for line in lines:
+                if bar is not None:
+                    bar.write(line)
+                else:
+                    print(line, flush=True)
 
     try:
         with _Interrupt() as stop:
@@ -294,6 +340,8 @@ def train(
                         loss_sums[name] = loss_sums.get(name, 0.0) + v
                     loss_count += 1
                     owed -= 1
+                if ray is not None:
+                    selfplay.publish(net, learner.steps)
                 t = time.monotonic()
                 if t - last_log >= LOG_SECONDS:
                     log_training()
@@ -319,6 +367,8 @@ def train(
     finally:
         if bar is not None:
             bar.close()
+        if ray is not None:
+            selfplay.close()
         counters["seconds"] = now_seconds()
         checkpoint()
     if not interrupted:
@@ -327,7 +377,7 @@ def train(
         # The final evaluation, unless nothing was learnt since the last one.
         if config.eval_minutes > 0 and games_at_eval != counters["games"]:
             try:
-                log_evaluation()
+                log_evaluation(final=True)
             except KeyboardInterrupt:
                 interrupted = True
             else:
@@ -356,6 +406,8 @@ def train(
         train_steps=learner.steps,
         interrupted=interrupted,
         last=dict(last_row),
+        stalled=stall_messages[-1] if stall_messages else None,
+        replaced_actors=getattr(selfplay, "replaced", 0),
         run_dir=str(run_dir),
         export=str(exported) if exported else None,
         parameters=net.num_parameters(),
@@ -377,6 +429,10 @@ def evaluation_line(row: dict[str, Any], index: int) -> str:
         good = row.get(f"pons_good_{label}")
         if good is not None:
             parts.append(f"Pons good moves {label} {good:.1%}")
+    for label in ("raw", "search"):
+        good = row.get(f"judged_good_{label}")
+        if good is not None:
+            parts.append(f"solver-judged good moves {label} {good:.1%}")
     depths = sorted(int(k[7:-4]) for k in row if k.startswith("negamax") and k.endswith("_win"))
     for d in depths:
         w, dr, lo = (row[f"negamax{d}_{x}"] for x in ("win", "draw", "loss"))

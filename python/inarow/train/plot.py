@@ -47,6 +47,8 @@ def plot_log(path: str | Path, out: str | Path | None = None) -> Any:
     ]
     if any(c.startswith("pons_") for c in log):
         panels.append(("Pons good-move rate", ["pons_good_raw", "pons_good_search"]))
+    if "judged_good_raw" in log:
+        panels.append(("solver-judged good-move rate", ["judged_good_raw", "judged_good_search"]))
     if "mistakes_raw" in log:
         panels.append(("mistakes (all positions)", ["mistakes_raw", "mistakes_search"]))
     negamax = sorted({c.split("_")[0] for c in log if c.startswith("negamax")})

@@ -1,0 +1,94 @@
+"""The threat engine: strength on gomoku 15x15 and the speed of its searches.
+
+    python benchmarks/threats.py                                  # 40 games vs negamax:4 at 0.25 s/move
+    python benchmarks/threats.py --time 1.0 --games 40 --opponents negamax:4 negamax:3
+    python benchmarks/threats.py --games 0 --finder 200           # the finders' speed only
+
+Matches use ``inarow.evaluate.match`` on free-placement 15x15, k=5: every game opens
+with ``--opening-plies`` uniformly random stones (the same opening from both seats),
+so both seats are measured and no two games repeat. Win rates carry 95% Wilson
+intervals. ``--finder N`` times ``inarow.threats.find_win`` on N random positions
+(stones near the centre) and reports how many hold a VCF, and the time per answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import inarow
+from inarow import agents, evaluate
+from inarow.threats import find_win
+
+GOMOKU = dict(width=15, height=15, k=5, gravity=False)
+
+
+def strength(
+    seconds: float, opponents: list[str], games: int, opening_plies: int, threads: int
+) -> None:
+    engine = agents.threats(seconds, seed=0)
+    for opponent in opponents:
+        r = evaluate.match(
+            engine,
+            opponent,
+            games=games,
+            rules=GOMOKU,
+            seed=1,
+            opening_plies=opening_plies,
+            threads=threads,
+        )
+        lo, hi = r.win_interval
+        seats = ", ".join(f"as player {s.seat}: {s.wins}/{s.games}" for s in r.seats)
+        print(
+            f"threats({seconds}) vs {opponent}: {r.wins} won, {r.draws} drawn, {r.losses} lost of "
+            f"{r.games}: win rate {r.win_rate:.1%} [{lo:.1%}, {hi:.1%}] ({seats}); "
+            f"{r.moves / r.games:.0f} moves per game, {r.seconds:.0f} s",
+            flush=True,
+        )
+
+
+def finder(positions: int, stones: int, seed: int) -> None:
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < positions:
+        b = inarow.Board(**GOMOKU)
+        for _ in range(stones):
+            r, c = rng.randrange(4, 11), rng.randrange(4, 11)
+            if b.is_legal(r * 15 + c) and not b.is_over:
+                b.move(r * 15 + c)
+        if not b.is_over:
+            boards.append(b)
+    for kind, nodes in (("vcf", 1_000_000), ("vct", 200_000)):
+        start = time.perf_counter()
+        found = sum(find_win(b, kind, max_nodes=nodes) is not None for b in boards)
+        t = time.perf_counter() - start
+        print(
+            f"find_win({kind!r}, max_nodes={nodes:,}) on {positions} positions of {stones} random "
+            f"stones near the centre: {found} wins, {t / positions * 1e3:.2f} ms per answer",
+            flush=True,
+        )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--time", type=float, default=0.25, help="seconds per move of the engine")
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--opponents", nargs="+", default=["negamax:4"])
+    p.add_argument("--opening-plies", type=int, default=4)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument(
+        "--finder", type=int, default=100, help="positions for the finders' timing (0: none)"
+    )
+    p.add_argument("--stones", type=int, default=14)
+    args = p.parse_args()
+    if args.finder:
+        finder(args.finder, args.stones, seed=0)
+    if args.games:
+        strength(args.time, args.opponents, args.games, args.opening_plies, args.threads)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Forced wins by threats on free-placement boards of 2 players (any size, any ``k``).
+
+A *four* (for any ``k``) is a move after which a window of ``k`` cells of a row,
+column or diagonal holds ``k - 1`` of the mover's stones and one empty cell: the
+opponent must block that cell. A *three* is a move after which the mover, if it
+could move again, would win by fours.
+
+* ``kind="vcf"``, victory by continuous fours: every attacker move is a four, so
+  every reply is forced. The search is exact within ``max_depth``.
+* ``kind="vct"``, victory by continuous threats: fours and threes. Against a three
+  every defender move that could matter is tried (the cells of the attacker's
+  winning line of fours and the cells that could give the defender a four along
+  it; any other defence leaves that line winning), so a line found is a forced win.
+  Threes are the moves that make a window of ``k - 2``: a win that needs another
+  kind of quiet move is not searched.
+
+>>> import inarow
+>>> from inarow.threats import find_win
+>>> board = inarow.Board(width=15, height=15, k=5, gravity=False)
+>>> for action in [7 * 15 + 5, 0, 7 * 15 + 6, 14, 7 * 15 + 7, 14 * 15]:
+...     _ = board.move(action)
+>>> line = find_win(board)            # the open three on row 7 wins by fours
+>>> len(line) % 2, line[-1] // 15     # attacker, defender, ..., the completing move
+(1, 7)
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from inarow._native import Board
+from inarow._native import find_win as _find_win
+from inarow._native import winning_moves as _winning_moves
+
+__all__ = ["find_win", "winning_moves"]
+
+
+def find_win(
+    board: Board,
+    kind: Literal["vcf", "vct"] = "vcf",
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+) -> list[int] | None:
+    """A forced win of ``kind`` for the player to move, or None.
+
+    The win is a list of actions: attacker and defender alternating, starting and
+    ending with the attacker, the last action completing a line of ``k``. Every
+    attacker action but the last is a four (or, for ``"vct"``, a three), every
+    defender action the forced block (for a VCT, at each three the reply that holds
+    out longest: one line of the proof, which covers every reply). When a four
+    leaves two cells to complete, the defender's action is one of them and the
+    attacker completes the other.
+
+    ``max_depth``: the most attacker actions along any line, the completing one
+    included (default 30 for ``"vcf"``, 10 for ``"vct"``; at most 225).
+    ``max_nodes``: the most positions searched (default 1,000,000; at most 2**40);
+    None then means "none found within the budget". The board is not modified.
+
+    Raises :class:`inarow.UnsupportedRulesError` for gravity or other than 2
+    players, :class:`inarow.IllegalMoveError` for a finished game, ``ValueError``
+    for an unknown kind or an argument out of range. Ctrl-C stops the search.
+    """
+    return _find_win(board, kind, max_depth, max_nodes)
+
+
+def winning_moves(
+    board: Board,
+    kind: Literal["vcf", "vct"] = "vcf",
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+) -> list[int]:
+    """Every first action of a forced win of ``kind`` for the player to move
+    (the actions that complete a line at once, if any, instead), ascending; each
+    action's search stops after ``max_nodes``. Arguments and errors as in
+    :func:`find_win`."""
+    return _winning_moves(board, kind, max_depth, max_nodes)

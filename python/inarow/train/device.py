@@ -1,0 +1,45 @@
+"""Where the network trains and evaluates: ``TrainConfig.device`` ("cpu", "cuda",
+"cuda:N", "mps" or "auto") read into a ``torch.device``, refused clearly when the
+machine lacks it. Self-play search stays on the CPU; each network call moves its
+batch of observations to the device and the outputs back."""
+
+from __future__ import annotations
+
+import torch
+
+__all__ = ["DEVICES", "resolve_device"]
+
+#: What ``device`` may name.
+DEVICES = "'cpu', 'cuda', 'cuda:N', 'mps' or 'auto' (cuda, else mps, else cpu)"
+
+
+def resolve_device(name: str) -> torch.device:
+    """The ``torch.device`` that ``name`` stands for on this machine; ``ValueError``
+    naming it and what the machine has when it is not there or not a device."""
+    if not isinstance(name, str):
+        raise TypeError(f"device must be a str such as 'cuda', got {type(name).__name__}")
+    cuda = torch.cuda.is_available()
+    mps = _mps_available()
+    if name == "auto":
+        return torch.device("cuda" if cuda else "mps" if mps else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError as e:
+        raise ValueError(f"device {name!r} is not a device: allowed {DEVICES}") from e
+    if device.type == "cpu":
+        return device
+    have = "cpu" + (f", cuda:0..{torch.cuda.device_count() - 1}" if cuda else "")
+    have += ", mps" if mps else ""
+    if device.type == "cuda" and cuda:
+        if device.index is None or device.index < torch.cuda.device_count():
+            return device
+    elif device.type == "mps" and mps:
+        return device
+    elif device.type not in ("cuda", "mps"):
+        raise ValueError(f"device {name!r} is not supported: allowed {DEVICES}")
+    raise ValueError(f"device {name!r} is not on this machine: it has {have}")
+
+
+def _mps_available() -> bool:
+    backend = getattr(torch.backends, "mps", None)
+    return bool(backend is not None and backend.is_available())

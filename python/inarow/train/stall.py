@@ -1,0 +1,106 @@
+"""Whether a run is still learning: each evaluation's headline measure (the searched
+agent's good-move rate on Pons' sets or on solver-judged openings, its mistakes on a
+solved board, else its score against the strongest negamax of the ladder), and a stall when several evaluations in
+a row bring nothing beyond the measure's noise."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from inarow.evaluate import wilson_interval
+
+__all__ = ["Headline", "StallWatch", "headline"]
+
+#: Evaluations in a row without progress that make a stall.
+STALL_EVALUATIONS = 3
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One evaluation's measure: its name, value, whether higher is better, and a
+    95% interval (the value itself where it is exact)."""
+
+    name: str
+    value: float
+    higher_is_better: bool
+    low: float
+    high: float
+
+    def beats(self, other: Headline) -> bool:
+        """Better than `other` beyond both measures' noise (their intervals part)."""
+        if self.higher_is_better:
+            return self.low > other.high
+        return self.high < other.low
+
+
+def headline(row: dict[str, Any], config: Any) -> Headline | None:
+    """The measure of `row` that says most about strength (see the module docs)."""
+
+    def present(key: str) -> bool:
+        v = row.get(key)
+        return v is not None and not (isinstance(v, float) and math.isnan(v))
+
+    if present("pons_good_search"):
+        n = 6 * config.eval_per_set
+        good = round(row["pons_good_search"] * n)
+        lo, hi = wilson_interval(good, n)
+        return Headline("Pons good moves (searched)", row["pons_good_search"], True, lo, hi)
+    if present("judged_good_search"):
+        n = int(row["judged_positions"])
+        good = round(row["judged_good_search"] * n)
+        lo, hi = wilson_interval(good, n)
+        return Headline(
+            "solver-judged good moves (searched)", row["judged_good_search"], True, lo, hi
+        )
+    if present("mistakes_search"):
+        m = float(row["mistakes_search"])
+        return Headline("mistakes on the solved board (searched)", m, False, m, m)
+    depths = [d for d in config.eval_negamax_depths if present(f"negamax{d}_win")]
+    if depths and config.eval_games:
+        d = max(depths)
+        n = config.eval_games
+        score = row[f"negamax{d}_win"] + 0.5 * row[f"negamax{d}_draw"]
+        lo, hi = wilson_interval(round(score * n), n)
+        return Headline(f"score against negamax:{d}", score, True, lo, hi)
+    return None
+
+
+@dataclass
+class StallWatch:
+    """Follows the headline measure across evaluations (the untrained network's
+    first one included) and says when the run has stalled."""
+
+    best: Headline | None = None
+    since_best: int = 0
+    history: list[Headline] = field(default_factory=list)
+
+    def add(self, measure: Headline | None) -> str | None:
+        """Takes an evaluation's measure; returns a line saying the run stalled (once
+        per stall, when it sets in) or None."""
+        if measure is None:
+            return None
+        self.history.append(measure)
+        if self.best is None or measure.beats(self.best) or self._perfect(measure):
+            self.best, self.since_best = measure, 0
+            return None
+        self.since_best += 1
+        if self.since_best == STALL_EVALUATIONS:
+            return (
+                f"stalled: {STALL_EVALUATIONS} evaluations without progress on the "
+                f"{self.best.name} beyond its noise (best {self._shown(self.best)}, now "
+                f"{self._shown(measure)}); more time, more simulations, a larger net or a "
+                "lower learning rate may help"
+            )
+        return None
+
+    @staticmethod
+    def _perfect(m: Headline) -> bool:
+        return (not m.higher_is_better and m.value == 0) or (m.higher_is_better and m.low >= 1)
+
+    @staticmethod
+    def _shown(m: Headline) -> str:
+        if m.low == m.high:
+            return f"{m.value:g}"
+        return f"{m.value:.3f} [{m.low:.3f}, {m.high:.3f}]"

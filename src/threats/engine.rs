@@ -1,0 +1,556 @@
+//! The threat engine's move choice: threat searches at the root, then an
+//! iterative-deepening alpha-beta search over the line evaluation, with a
+//! transposition table, candidate moves near the stones, forced blocks searched
+//! without using up depth, and a short VCF probe at the leaves.
+//!
+//! At the root, in order: complete a line; block the opponent's only cell to
+//! complete; play the first move of a VCF, then of a VCT; drop the moves after
+//! which the opponent wins by VCF (when some move avoids it); search the rest.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::board::ThreatBoard;
+use super::prove::{Prover, ProverTables, Stop, ThreatKind};
+use super::table::{Bound, Table};
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::rules::Rules;
+
+/// A won position's value at the root, less one per ply to the win.
+const WIN: i32 = 1_000_000_000;
+const INFINITY: i32 = WIN + 1;
+/// Values beyond this are wins or losses.
+const DECIDED: i32 = WIN - 1000;
+/// Deepest ply of the alpha-beta search (forced blocks extend it).
+const MAX_PLY: usize = 64;
+/// The most moves tried at a node below the root, best-looking first.
+const WIDTH: usize = 12;
+/// Depth in attacker moves of the root's threat searches.
+const ROOT_VCF_DEPTH: u32 = 40;
+const ROOT_VCT_DEPTH: u32 = 14;
+/// Depth of the VCT searches that check the root moves against the opponent's threats.
+const DEFENCE_VCT_DEPTH: u32 = 8;
+/// Depth and node budget of the VCF probe at the leaves.
+const LEAF_VCF_DEPTH: u32 = 6;
+const LEAF_VCF_NODES: u64 = 64;
+/// Chebyshev distance from a stone within which empty cells are candidates.
+const NEAR: usize = 2;
+
+/// How long one move may think.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Wall-clock time per move.
+    Time(Duration),
+    /// Nodes (of every search together) per move: the same move on any machine.
+    Nodes(u64),
+}
+
+/// What one move's search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Nodes of the threat searches and of the alpha-beta search.
+    pub threat_nodes: u64,
+    pub search_nodes: u64,
+    /// Deepest alpha-beta iteration completed.
+    pub depth: u32,
+    /// Whether the move came from a proven forced win.
+    pub proven_win: bool,
+}
+
+/// The engine and its tables, reused from move to move (one rule set).
+pub struct Engine {
+    board: ThreatBoard,
+    prover: ProverTables,
+    table: Table,
+    /// Per cell: how many stones lie within `NEAR`.
+    near: Vec<u16>,
+    moves: Vec<Vec<(usize, i64)>>,
+    nodes: u64,
+    /// Set once the alpha-beta search ran out of budget (stays set for the move).
+    halted: bool,
+    stats: SearchStats,
+}
+
+/// The stop conditions of one move, split into phases.
+struct Clock<'a> {
+    start: Instant,
+    budget: Budget,
+    cancel: &'a AtomicBool,
+}
+
+impl Clock<'_> {
+    /// The stop of a phase that may use up to `share` of the whole budget,
+    /// `used` nodes already spent.
+    fn phase(&self, share: f64, used: u64) -> Stop<'_> {
+        match self.budget {
+            Budget::Time(t) => Stop {
+                max_nodes: u64::MAX,
+                deadline: Some(self.start + t.mul_f64(share)),
+                cancel: self.cancel,
+            },
+            Budget::Nodes(n) => Stop {
+                max_nodes: ((n as f64 * share) as u64).saturating_sub(used).max(1),
+                deadline: None,
+                cancel: self.cancel,
+            },
+        }
+    }
+}
+
+impl Engine {
+    /// An engine for `rules` (2 players, no gravity: see [`super::check_rules`]).
+    pub fn new(rules: Rules) -> Engine {
+        Engine {
+            board: ThreatBoard::new(rules),
+            prover: ProverTables::new(),
+            table: Table::new(18),
+            near: vec![0; rules.num_cells()],
+            moves: Vec::new(),
+            nodes: 0,
+            halted: false,
+            stats: SearchStats::default(),
+        }
+    }
+
+    pub fn rules(&self) -> &Rules {
+        self.board.rules()
+    }
+
+    /// What the last [`Engine::choose`] did.
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// A move for the side to move in `game` (not over, same rules). `rng` breaks
+    /// ties between equally ordered root moves; `cancel` stops the search, which
+    /// then plays the best move found so far.
+    pub fn choose(
+        &mut self,
+        game: &Game,
+        budget: Budget,
+        rng: &mut Rng,
+        cancel: &AtomicBool,
+    ) -> usize {
+        self.load(game);
+        self.table.next_age();
+        self.stats = SearchStats::default();
+        let clock = Clock {
+            start: Instant::now(),
+            budget,
+            cancel,
+        };
+        let me = self.board.to_move();
+        let them = 1 - me;
+        if self.board.stones() == 0 {
+            return self.centre(rng);
+        }
+        if let (Some(win), _) = self.board.threat_pair(me) {
+            return win;
+        }
+        if let (Some(block), _) = self.board.threat_pair(them) {
+            return block;
+        }
+        if let Some(first) = self.proven_win(&clock) {
+            self.stats.proven_win = true;
+            return first;
+        }
+        let mut roots = self.root_moves(rng);
+        self.drop_losing(&mut roots, &clock);
+        self.deepen(&mut roots, &clock)
+    }
+
+    /// The first move of a VCF, else of a VCT, within their shares of the budget.
+    fn proven_win(&mut self, clock: &Clock<'_>) -> Option<usize> {
+        let me = self.board.to_move();
+        for (share, vct) in [(0.05, false), (0.25, true)] {
+            let stop = clock.phase(share, self.stats.threat_nodes);
+            let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
+            let mut line = Vec::new();
+            let won = if vct {
+                prover.vct(me, ROOT_VCT_DEPTH, 0, &mut line)
+            } else {
+                prover.vcf(me, ROOT_VCF_DEPTH, 0, &mut line)
+            };
+            self.stats.threat_nodes += prover.nodes;
+            if won {
+                return line.first().copied();
+            }
+        }
+        None
+    }
+
+    /// Every candidate root move, best-looking first, ties in random order.
+    fn root_moves(&mut self, rng: &mut Rng) -> Vec<(usize, i64)> {
+        let me = self.board.to_move();
+        let mut roots: Vec<(usize, i64)> = (0..self.board.num_cells())
+            .filter(|&c| self.board.is_empty(c) && self.near[c] > 0)
+            .map(|c| (c, self.board.move_value(c, me)))
+            .collect();
+        if roots.is_empty() {
+            roots = (0..self.board.num_cells())
+                .filter(|&c| self.board.is_empty(c))
+                .map(|c| (c, 0))
+                .collect();
+        }
+        for i in (1..roots.len()).rev() {
+            let j = rng.below(i as u32 + 1) as usize;
+            roots.swap(i, j);
+        }
+        roots.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        roots
+    }
+
+    /// Removes the root moves after which the opponent wins by VCF, then, if the
+    /// opponent threatens a VCT, those after which it wins by VCT, unless every
+    /// move does (then the list stays: the search picks the longest resistance).
+    /// Moves left unchecked when a phase's budget runs out stay, after the others.
+    fn drop_losing(&mut self, roots: &mut Vec<(usize, i64)>, clock: &Clock<'_>) {
+        self.keep_safe(
+            roots,
+            ThreatKind::Vcf,
+            ROOT_VCF_DEPTH,
+            clock.phase(0.35, self.stats.threat_nodes),
+        );
+        let me = self.board.to_move();
+        let stop = clock.phase(0.45, self.stats.threat_nodes);
+        let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
+        let mut threat = Vec::new();
+        let threatened = prover.vct(1 - me, DEFENCE_VCT_DEPTH, 0, &mut threat);
+        self.stats.threat_nodes += prover.nodes;
+        if !threatened {
+            return;
+        }
+        // The cells of the threat's line and the counter-fours are tried first.
+        let k = self.board.k();
+        let mut fours = Vec::new();
+        self.board
+            .cells_of_windows_with(me, k - 2, k - 2, &mut fours);
+        let likely = |c: &usize| threat.contains(c) || fours.contains(c);
+        let (mut first, rest): (Vec<_>, Vec<_>) =
+            roots.iter().copied().partition(|(c, _)| likely(c));
+        first.extend(rest);
+        *roots = first;
+        self.keep_safe(
+            roots,
+            ThreatKind::Vct,
+            DEFENCE_VCT_DEPTH,
+            clock.phase(0.6, self.stats.threat_nodes),
+        );
+    }
+
+    /// Keeps the root moves after which the opponent has no win of `kind` within
+    /// `depth` (all of them if none is safe); unchecked ones stay, after the others.
+    fn keep_safe(
+        &mut self,
+        roots: &mut Vec<(usize, i64)>,
+        kind: ThreatKind,
+        depth: u32,
+        stop: Stop<'_>,
+    ) {
+        let me = self.board.to_move();
+        let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
+        let mut safe = Vec::with_capacity(roots.len());
+        let mut checked = 0;
+        let mut line = Vec::new();
+        for &(cell, value) in roots.iter() {
+            prover.board.put(cell, me);
+            line.clear();
+            let loses = match kind {
+                ThreatKind::Vcf => prover.vcf(1 - me, depth, 0, &mut line),
+                ThreatKind::Vct => prover.vct(1 - me, depth, 0, &mut line),
+            };
+            prover.board.take(cell, me);
+            if prover.stopped {
+                break;
+            }
+            checked += 1;
+            if !loses {
+                safe.push((cell, value));
+            }
+        }
+        self.stats.threat_nodes += prover.nodes;
+        safe.extend_from_slice(&roots[checked..]);
+        if !safe.is_empty() {
+            *roots = safe;
+        }
+    }
+
+    /// Iterative deepening over `roots` until the budget is spent; the best move
+    /// of the deepest search (a partial iteration counts once its first move is done).
+    fn deepen(&mut self, roots: &mut [(usize, i64)], clock: &Clock<'_>) -> usize {
+        let mut best = roots[0].0;
+        let stop = clock.phase(1.0, self.stats.threat_nodes);
+        self.nodes = 0;
+        self.halted = false;
+        for depth in 1..=MAX_PLY as u32 {
+            let mut alpha = -INFINITY;
+            let mut iteration_best = None;
+            let mut values = Vec::with_capacity(roots.len());
+            for (i, &(cell, _)) in roots.iter().enumerate() {
+                self.make(cell);
+                let v = if i == 0 {
+                    -self.search(depth - 1, 1, -INFINITY, -alpha, &stop)
+                } else {
+                    let probe = -self.search(depth - 1, 1, -alpha - 1, -alpha, &stop);
+                    if probe > alpha && !self.halted {
+                        -self.search(depth - 1, 1, -INFINITY, -alpha, &stop)
+                    } else {
+                        probe
+                    }
+                };
+                self.unmake(cell);
+                if self.halted {
+                    break;
+                }
+                values.push((cell, v));
+                if v > alpha {
+                    alpha = v;
+                    iteration_best = Some(cell);
+                }
+            }
+            if let Some(b) = iteration_best {
+                best = b;
+            }
+            if self.halted {
+                break;
+            }
+            self.stats.depth = depth;
+            // The next iteration starts from this one's order.
+            let order: Vec<usize> = {
+                let mut v = values.clone();
+                v.sort_by_key(|&(_, value)| std::cmp::Reverse(value));
+                v.into_iter().map(|(c, _)| c).collect()
+            };
+            for (slot, &cell) in roots.iter_mut().zip(&order) {
+                slot.0 = cell;
+            }
+            if alpha.abs() >= DECIDED {
+                break;
+            }
+        }
+        self.stats.search_nodes = self.nodes;
+        best
+    }
+
+    /// Counts a node; whether the search must stop (then it stays stopped).
+    #[inline]
+    fn tick(&mut self, stop: &Stop<'_>) -> bool {
+        if self.halted {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes > stop.max_nodes {
+            self.halted = true;
+        } else if self.nodes % 512 == 0 {
+            let late = stop.deadline.is_some_and(|d| Instant::now() >= d);
+            self.halted = late || stop.cancel.load(Ordering::Relaxed);
+        }
+        self.halted
+    }
+
+    /// The value of the position for the side to move, searched `depth` plies.
+    fn search(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        stop: &Stop<'_>,
+    ) -> i32 {
+        if self.tick(stop) {
+            return 0;
+        }
+        let me = self.board.to_move();
+        if self.board.has_threat(me) {
+            return WIN - ply as i32 - 1;
+        }
+        let forced = match self.board.threat_pair(1 - me) {
+            (Some(_), Some(_)) => return -(WIN - ply as i32 - 2),
+            (Some(block), None) => Some(block),
+            _ => None,
+        };
+        if self.board.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY || (depth == 0 && forced.is_none()) {
+            return self.leaf_value(ply, stop);
+        }
+        let key = self.board.hash() ^ SIDE_KEYS[me];
+        let mut hint = usize::MAX;
+        if let Some(e) = self.table.probe(key) {
+            hint = e.best as usize;
+            if e.depth as u32 >= depth {
+                let v = from_table(e.value, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= beta,
+                    Bound::Upper => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let mut moves = self.take_moves(ply);
+        let next_depth = match forced {
+            Some(block) => {
+                moves.push((block, 0));
+                depth
+            }
+            None => {
+                self.candidates(me, hint, &mut moves);
+                depth - 1
+            }
+        };
+        let alpha_in = alpha;
+        let mut best_value = -INFINITY;
+        let mut best_move = moves[0].0;
+        for &(cell, _) in &moves {
+            self.make(cell);
+            let v = -self.search(next_depth, ply + 1, -beta, -alpha, stop);
+            self.unmake(cell);
+            if self.halted {
+                break;
+            }
+            if v > best_value {
+                best_value = v;
+                best_move = cell;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.moves[ply] = moves;
+        if self.halted {
+            return 0;
+        }
+        let bound = if best_value <= alpha_in {
+            Bound::Upper
+        } else if best_value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table
+            .store(key, to_table(best_value, ply), depth, bound, best_move);
+        best_value
+    }
+
+    /// The value at the depth limit: a win if a short VCF probe finds one, else the
+    /// mover's line evaluation minus the opponent's.
+    fn leaf_value(&mut self, ply: usize, stop: &Stop<'_>) -> i32 {
+        let me = self.board.to_move();
+        let probe = Stop {
+            max_nodes: LEAF_VCF_NODES,
+            deadline: None,
+            cancel: stop.cancel,
+        };
+        let mut prover = Prover::new(&mut self.board, &mut self.prover, &probe);
+        let mut line = Vec::new();
+        let won = prover.vcf(me, LEAF_VCF_DEPTH, 0, &mut line);
+        self.nodes += prover.nodes;
+        if won {
+            return WIN - (ply + line.len()) as i32;
+        }
+        let v = self.board.score(me) - self.board.score(1 - me);
+        v.clamp(-(DECIDED as i64) + 1, DECIDED as i64 - 1) as i32
+    }
+
+    /// The moves worth searching at a node, best-looking first, at most `WIDTH`;
+    /// the table's move (`hint`) first.
+    fn candidates(&mut self, me: usize, hint: usize, moves: &mut Vec<(usize, i64)>) {
+        for c in 0..self.board.num_cells() {
+            if self.near[c] > 0 && self.board.is_empty(c) {
+                let value = if c == hint {
+                    i64::MAX
+                } else {
+                    self.board.move_value(c, me)
+                };
+                moves.push((c, value));
+            }
+        }
+        moves.sort_unstable_by_key(|&(c, v)| (std::cmp::Reverse(v), c));
+        moves.truncate(WIDTH);
+    }
+
+    fn take_moves(&mut self, ply: usize) -> Vec<(usize, i64)> {
+        if self.moves.len() <= ply {
+            self.moves.resize_with(ply + 1, Vec::new);
+        }
+        let mut m = std::mem::take(&mut self.moves[ply]);
+        m.clear();
+        m
+    }
+
+    /// Sets the board to `game`'s position (rebuilding the near counts).
+    fn load(&mut self, game: &Game) {
+        self.board.load(game);
+        self.near.fill(0);
+        for cell in 0..self.board.num_cells() {
+            if !self.board.is_empty(cell) {
+                self.touch_near(cell, 1);
+            }
+        }
+    }
+
+    fn make(&mut self, cell: usize) {
+        self.board.play(cell);
+        self.touch_near(cell, 1);
+    }
+
+    fn unmake(&mut self, cell: usize) {
+        self.board.unplay(cell);
+        self.touch_near(cell, -1);
+    }
+
+    /// Adds `delta` to the near count of every cell within `NEAR` of `cell`.
+    fn touch_near(&mut self, cell: usize, delta: i16) {
+        let w = self.board.width() as isize;
+        let h = (self.board.num_cells() / self.board.width()) as isize;
+        let (row, col) = (cell as isize / w, cell as isize % w);
+        let d = NEAR as isize;
+        for r in (row - d).max(0)..=(row + d).min(h - 1) {
+            for c in (col - d).max(0)..=(col + d).min(w - 1) {
+                let n = &mut self.near[(r * w + c) as usize];
+                *n = n.wrapping_add_signed(delta);
+            }
+        }
+    }
+
+    /// A centre cell (random among the central ones of an even side).
+    fn centre(&mut self, rng: &mut Rng) -> usize {
+        let (w, h) = (
+            self.board.width(),
+            self.board.num_cells() / self.board.width(),
+        );
+        let row = (h - 1) / 2 + if h % 2 == 0 { rng.below(2) as usize } else { 0 };
+        let col = (w - 1) / 2 + if w % 2 == 0 { rng.below(2) as usize } else { 0 };
+        row * w + col
+    }
+}
+
+/// Keys of the side to move, so that a position's two sides never share an entry.
+const SIDE_KEYS: [u64; 2] = [0x5851_F42D_4C95_7F2D, 0x1405_7B7E_F767_814F];
+
+/// A value as stored: wins and losses counted from the node, not the root.
+fn to_table(v: i32, ply: usize) -> i32 {
+    if v >= DECIDED {
+        v + ply as i32
+    } else if v <= -DECIDED {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn from_table(v: i32, ply: usize) -> i32 {
+    if v >= DECIDED {
+        v - ply as i32
+    } else if v <= -DECIDED {
+        v + ply as i32
+    } else {
+        v
+    }
+}

@@ -1,0 +1,167 @@
+//! The state every threat search shares: the board, a table of positions already
+//! shown to hold no win, the node count and when to stop.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::board::ThreatBoard;
+
+/// The kinds of forced win the threat searches prove.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreatKind {
+    /// Victory by continuous fours: every attacker move makes a four (a window of
+    /// `k - 1` with its last cell empty), so every reply is forced.
+    Vcf,
+    /// Victory by continuous threats: every attacker move is a four or a *three*
+    /// (a move that makes a window of `k - 2` after which the attacker, moving
+    /// again, would win by VCF); the defender's replies that could matter are all tried.
+    Vct,
+}
+
+/// When a search stops: a node budget, a deadline, a cancel flag.
+pub struct Stop<'a> {
+    pub max_nodes: u64,
+    pub deadline: Option<Instant>,
+    pub cancel: &'a AtomicBool,
+}
+
+/// The cancel flag and the clock are read every this many nodes.
+const POLL_NODES: u64 = 1 << 10;
+
+/// Positions where an attacker was shown to have no win of a kind within a depth:
+/// one slot per key's top bits, the key in the high bits and the depth in the low byte.
+pub struct FailTable {
+    slots: Vec<u64>,
+    shift: u32,
+}
+
+impl FailTable {
+    /// A table of `2^bits` slots.
+    pub fn new(bits: u32) -> FailTable {
+        FailTable {
+            slots: vec![0; 1 << bits],
+            shift: 64 - bits,
+        }
+    }
+
+    /// Whether `key` was shown to hold no win within `depth` (or more).
+    #[inline]
+    pub fn failed(&self, key: u64, depth: u32) -> bool {
+        let slot = self.slots[(key >> self.shift) as usize];
+        slot != 0 && slot >> 8 == key >> 8 && (slot & 0xFF) as u32 >= depth
+    }
+
+    #[inline]
+    pub fn record(&mut self, key: u64, depth: u32) {
+        let slot = &mut self.slots[(key >> self.shift) as usize];
+        *slot = (key & !0xFF) | depth.min(255) as u64;
+    }
+}
+
+/// Keys of the fail table per kind and attacker, so that entries never mix.
+pub(super) fn table_key(hash: u64, kind: ThreatKind, attacker: usize) -> u64 {
+    const SALTS: [[u64; 2]; 2] = [
+        [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F],
+        [0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5],
+    ];
+    hash ^ SALTS[kind as usize][attacker]
+}
+
+/// The tables a prover keeps from search to search (for one rule set).
+pub struct ProverTables {
+    pub fails: FailTable,
+    /// Candidate buffers, one per ply.
+    pub pool: Vec<Vec<usize>>,
+}
+
+impl ProverTables {
+    pub fn new() -> ProverTables {
+        ProverTables {
+            fails: FailTable::new(18),
+            pool: Vec::new(),
+        }
+    }
+}
+
+impl Default for ProverTables {
+    fn default() -> ProverTables {
+        ProverTables::new()
+    }
+}
+
+/// One threat search on a board.
+pub struct Prover<'a> {
+    pub board: &'a mut ThreatBoard,
+    pub tables: &'a mut ProverTables,
+    pub stop: &'a Stop<'a>,
+    pub nodes: u64,
+    /// Set once the budget, the deadline or the cancel flag stopped the search:
+    /// its "no win" answers are then unproven and never recorded.
+    pub stopped: bool,
+}
+
+impl<'a> Prover<'a> {
+    pub fn new(
+        board: &'a mut ThreatBoard,
+        tables: &'a mut ProverTables,
+        stop: &'a Stop<'a>,
+    ) -> Self {
+        Prover {
+            board,
+            tables,
+            stop,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Counts a node; whether the search must stop.
+    #[inline]
+    pub fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes > self.stop.max_nodes {
+            self.stopped = true;
+        } else if self.nodes % POLL_NODES == 0 {
+            let late = self.stop.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped = late || self.stop.cancel.load(Ordering::Relaxed);
+        }
+        self.stopped
+    }
+
+    /// The candidate buffer of `ply`, emptied.
+    pub fn take_buffer(&mut self, ply: usize) -> Vec<usize> {
+        if self.tables.pool.len() <= ply {
+            self.tables.pool.resize_with(ply + 1, Vec::new);
+        }
+        let mut buf = std::mem::take(&mut self.tables.pool[ply]);
+        buf.clear();
+        buf
+    }
+
+    pub fn give_buffer(&mut self, ply: usize, buf: Vec<usize>) {
+        self.tables.pool[ply] = buf;
+    }
+
+    /// Sorts `cells` by how much a stone of `player` is worth there, best first
+    /// (ties by cell, so the order is a function of the position).
+    pub fn order(&self, cells: &mut [usize], player: usize) {
+        cells.sort_by_cached_key(|&c| (std::cmp::Reverse(self.board.move_value(c, player)), c));
+    }
+
+    /// Records that `attacker` has no win of `kind` within `depth` here, unless
+    /// the search was cut short.
+    pub fn record_fail(&mut self, kind: ThreatKind, attacker: usize, depth: u32) {
+        if !self.stopped {
+            let key = table_key(self.board.hash(), kind, attacker);
+            self.tables.fails.record(key, depth);
+        }
+    }
+
+    pub fn known_fail(&self, kind: ThreatKind, attacker: usize, depth: u32) -> bool {
+        let key = table_key(self.board.hash(), kind, attacker);
+        self.tables.fails.failed(key, depth)
+    }
+}

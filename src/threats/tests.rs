@@ -1,0 +1,300 @@
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use super::prove::Prover;
+use super::*;
+use crate::rng::Rng;
+
+fn gomoku() -> Rules {
+    Rules::gomoku(15).unwrap()
+}
+
+fn cell(row: usize, col: usize) -> usize {
+    row * 15 + col
+}
+
+/// A game of `rules` from the stones of each player (the first player's first),
+/// alternating; the longer list may exceed the shorter by one.
+fn position(rules: Rules, first: &[usize], second: &[usize]) -> Game {
+    let mut moves = Vec::new();
+    for i in 0..first.len().max(second.len()) {
+        moves.extend(first.get(i));
+        moves.extend(second.get(i));
+    }
+    Game::from_actions(rules, &moves).unwrap()
+}
+
+/// The window counts, scores, threat counts and key recomputed from scratch.
+fn recomputed(board: &ThreatBoard, game_rules: Rules) -> ThreatBoard {
+    let mut fresh = ThreatBoard::new(game_rules);
+    for c in 0..board.num_cells() {
+        if board.owner(c) != 0 {
+            fresh.put(c, board.owner(c) as usize - 1);
+        }
+    }
+    fresh
+}
+
+#[test]
+fn incremental_board_matches_a_rebuild_on_random_games() {
+    let mut rng = Rng::new(11, 0);
+    for rules in [
+        gomoku(),
+        Rules::new(9, 9, 5, 2, false).unwrap(),
+        Rules::new(6, 5, 4, 2, false).unwrap(),
+    ] {
+        for _ in 0..20 {
+            let mut board = ThreatBoard::new(rules);
+            let mut played = Vec::new();
+            while board.winner().is_none() && !board.is_full() {
+                let empty: Vec<usize> = (0..board.num_cells())
+                    .filter(|&c| board.is_empty(c))
+                    .collect();
+                let c = empty[rng.below(empty.len() as u32) as usize];
+                let (_, wins) = board.four_or_win(c, board.to_move());
+                board.play(c);
+                played.push(c);
+                assert_eq!(board.winner().is_some(), wins);
+                let fresh = recomputed(&board, rules);
+                assert_eq!(board.hash(), fresh.hash());
+                for p in 0..2 {
+                    assert_eq!(board.score(p), fresh.score(p));
+                    assert_eq!(board.has_threat(p), fresh.has_threat(p));
+                }
+            }
+            while let Some(c) = played.pop() {
+                board.unplay(c);
+            }
+            assert_eq!(board.hash(), 0);
+            assert_eq!((board.score(0), board.score(1)), (0, 0));
+        }
+    }
+}
+
+/// Checks that `line` is a VCF for the side to move of `game`: attacker moves are
+/// fours, defender moves the forced blocks, the last move completes a line.
+fn assert_vcf_line(game: &Game, line: &[usize]) {
+    let mut board = ThreatBoard::new(*game.rules());
+    board.load(game);
+    let attacker = board.to_move();
+    assert_eq!(line.len() % 2, 1, "{line:?}");
+    for (i, &c) in line.iter().enumerate() {
+        assert!(board.is_empty(c), "{line:?}");
+        if i % 2 == 0 {
+            let (four, win) = board.four_or_win(c, attacker);
+            assert_eq!(win, i + 1 == line.len(), "{line:?}");
+            assert!(win || four, "{line:?}");
+        } else {
+            let (block, _) = board.threat_pair(attacker);
+            assert!(block.is_some(), "{line:?}");
+            assert!(!board.has_threat(1 - attacker), "{line:?}");
+        }
+        board.play(c);
+    }
+    assert_eq!(board.winner(), Some(attacker));
+}
+
+#[test]
+fn finds_a_known_vcf_and_returns_a_legal_line() {
+    // The first player: a broken four-to-be on row 7 and a column through (5, 9).
+    let game = position(
+        gomoku(),
+        &[
+            cell(7, 5),
+            cell(7, 6),
+            cell(7, 8),
+            cell(5, 9),
+            cell(6, 9),
+            cell(8, 9),
+        ],
+        &[
+            cell(7, 4),
+            cell(0, 0),
+            cell(0, 14),
+            cell(14, 0),
+            cell(14, 14),
+            cell(0, 7),
+        ],
+    );
+    let cancel = AtomicBool::new(false);
+    let line = find_win(&game, ThreatKind::Vcf, 10, u64::MAX, &cancel)
+        .unwrap()
+        .expect("a VCF");
+    assert_vcf_line(&game, &line);
+    // Without the column there is none: row 7 is closed on the left.
+    let game = position(
+        gomoku(),
+        &[cell(7, 5), cell(7, 6), cell(7, 8), cell(2, 2)],
+        &[cell(7, 4), cell(0, 0), cell(0, 14), cell(14, 0)],
+    );
+    assert_eq!(
+        find_win(&game, ThreatKind::Vcf, 10, u64::MAX, &cancel).unwrap(),
+        None
+    );
+}
+
+#[test]
+fn refuses_gravity_and_three_players() {
+    let cancel = AtomicBool::new(false);
+    for rules in [
+        Rules::connect_four(),
+        Rules::new(8, 8, 5, 3, false).unwrap(),
+    ] {
+        let game = Game::new(rules);
+        assert!(matches!(
+            find_win(&game, ThreatKind::Vcf, 5, 100, &cancel),
+            Err(AgentError::Unsupported(_))
+        ));
+    }
+}
+
+fn engine_move(game: &Game, budget: Budget, seed: u64) -> usize {
+    let mut engine = Engine::new(*game.rules());
+    engine.choose(
+        game,
+        budget,
+        &mut Rng::new(seed, 0),
+        &AtomicBool::new(false),
+    )
+}
+
+#[test]
+fn engine_completes_its_four_and_blocks_the_opponents() {
+    // The first player to move holds four on row 7; the second four on row 9.
+    let game = position(
+        gomoku(),
+        &[cell(7, 3), cell(7, 4), cell(7, 5), cell(7, 6), cell(2, 2)],
+        &[cell(9, 3), cell(9, 4), cell(9, 5), cell(9, 6), cell(7, 7)],
+    );
+    let win = engine_move(&game, Budget::Nodes(1000), 0);
+    assert_eq!(win, cell(7, 2));
+    // The second player to move has no four; the first has one on row 7.
+    let game = position(
+        gomoku(),
+        &[cell(7, 3), cell(7, 4), cell(7, 5), cell(7, 6), cell(12, 12)],
+        &[cell(7, 7), cell(9, 4), cell(9, 5), cell(0, 0)],
+    );
+    assert_eq!(engine_move(&game, Budget::Nodes(1000), 0), cell(7, 2));
+}
+
+#[test]
+fn engine_is_deterministic_under_a_node_budget() {
+    let mut rng = Rng::new(5, 0);
+    for _ in 0..5 {
+        let mut game = Game::new(gomoku());
+        for _ in 0..6 {
+            let a = cell(5 + rng.below(5) as usize, 5 + rng.below(5) as usize);
+            if game.is_legal(a) {
+                game.play(a).unwrap();
+            }
+        }
+        let a = engine_move(&game, Budget::Nodes(20_000), 3);
+        assert_eq!(a, engine_move(&game, Budget::Nodes(20_000), 3));
+        assert!(game.is_legal(a));
+    }
+}
+
+/// Speed figures for docs/threats.md: `cargo test --release --lib threats::tests::speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn speed() {
+    let mut rng = Rng::new(7, 0);
+    let rules = gomoku();
+    let mut games = Vec::new();
+    while games.len() < 50 {
+        let mut game = Game::new(rules);
+        for _ in 0..14 {
+            let a = cell(4 + rng.below(7) as usize, 4 + rng.below(7) as usize);
+            if game.is_legal(a) {
+                game.play(a).unwrap();
+            }
+        }
+        if !game.is_over() {
+            games.push(game);
+        }
+    }
+    let cancel = AtomicBool::new(false);
+    let start = Instant::now();
+    let mut nodes = 0u64;
+    let mut found = 0;
+    for game in &games {
+        let mut board = ThreatBoard::new(rules);
+        board.load(game);
+        let mut tables = ProverTables::new();
+        let stop = Stop {
+            max_nodes: 1_000_000,
+            deadline: None,
+            cancel: &cancel,
+        };
+        let mut prover = Prover::new(&mut board, &mut tables, &stop);
+        let mut line = Vec::new();
+        found += prover.vcf(board_side(game), 30, 0, &mut line) as usize;
+        nodes += prover.nodes;
+    }
+    let t = start.elapsed().as_secs_f64();
+    println!(
+        "VCF: {} positions, {found} wins, {nodes} nodes, {:.3} ms per position, {:.0} nodes/s",
+        games.len(),
+        t * 1e3 / games.len() as f64,
+        nodes as f64 / t
+    );
+    // Make/unmake with the incremental evaluation against a plain stone placement.
+    let mut board = ThreatBoard::new(rules);
+    board.load(&games[0]);
+    let empty: Vec<usize> = (0..board.num_cells())
+        .filter(|&c| board.is_empty(c))
+        .collect();
+    let reps = 2_000;
+    let start = Instant::now();
+    let mut sink = 0i64;
+    for _ in 0..reps {
+        for &c in &empty {
+            board.play(c);
+            sink += board.score(0);
+            board.unplay(c);
+        }
+    }
+    let incremental = start.elapsed().as_secs_f64() / (reps * empty.len()) as f64;
+    let mut plain = games[0].clone();
+    let start = Instant::now();
+    for _ in 0..reps {
+        for &c in &empty {
+            plain.play_unchecked(c);
+            sink += plain.stones_on_board() as i64;
+            plain.undo().unwrap();
+        }
+    }
+    let plain_t = start.elapsed().as_secs_f64() / (reps * empty.len()) as f64;
+    println!(
+        "make+unmake: incremental {:.1} ns, Game play+undo {:.1} ns ({sink})",
+        incremental * 1e9,
+        plain_t * 1e9
+    );
+    let mut engine = Engine::new(rules);
+    let (mut total, mut secs) = (0u64, 0.0);
+    for game in games.iter().take(10) {
+        let start = Instant::now();
+        engine.choose(
+            game,
+            Budget::Time(std::time::Duration::from_millis(500)),
+            &mut Rng::new(0, 0),
+            &cancel,
+        );
+        secs += start.elapsed().as_secs_f64();
+        let s = engine.stats();
+        total += s.search_nodes + s.threat_nodes;
+        println!(
+            "engine: depth {} threat nodes {} search nodes {} proven {} in {:.3} s",
+            s.depth,
+            s.threat_nodes,
+            s.search_nodes,
+            s.proven_win,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    println!("engine: {:.0} nodes/s", total as f64 / secs);
+}
+
+fn board_side(game: &Game) -> usize {
+    game.to_move()
+}

@@ -1,0 +1,92 @@
+//! Victory by continuous fours: every attacker move makes a four, so the
+//! defender's reply is forced; exact within its depth.
+//!
+//! At each attacker turn, in order: a cell that completes a line wins; with no
+//! depth left the search fails; a defender with two cells to complete has won; a
+//! defender with one must be blocked there, and the block must itself be a four;
+//! otherwise every four is tried. A four that leaves two cells to complete wins
+//! (the defender blocks one); one that leaves one is blocked there.
+
+use super::prove::{Prover, ThreatKind};
+
+impl Prover<'_> {
+    /// Whether `attacker`, to move, wins by fours within `depth` of its moves
+    /// (the winning move included). On success appends the line to `line`:
+    /// attacker and defender moves alternating, ending with the completing move.
+    pub fn vcf(&mut self, attacker: usize, depth: u32, ply: usize, line: &mut Vec<usize>) -> bool {
+        if let (Some(cell), _) = self.board.threat_pair(attacker) {
+            line.push(cell);
+            return true;
+        }
+        if depth <= 1 || self.out_of_budget() || self.known_fail(ThreatKind::Vcf, attacker, depth) {
+            return false;
+        }
+        let mut moves = self.take_buffer(ply);
+        self.vcf_candidates(attacker, &mut moves);
+        let mut won = false;
+        for &cell in &moves {
+            if self.four_wins(attacker, cell, depth, ply, line) {
+                won = true;
+                break;
+            }
+        }
+        self.give_buffer(ply, moves);
+        if !won {
+            self.record_fail(ThreatKind::Vcf, attacker, depth);
+        }
+        won
+    }
+
+    /// The attacker's fours worth trying here, best first: none when the defender
+    /// has two cells to complete, the block when it has one (if that is a four).
+    pub fn vcf_candidates(&mut self, attacker: usize, moves: &mut Vec<usize>) {
+        let k = self.board.k();
+        match self.board.threat_pair(1 - attacker) {
+            (Some(_), Some(_)) => {}
+            (Some(block), None) if self.board.four_or_win(block, attacker).0 => {
+                moves.push(block);
+            }
+            (Some(_), None) => {}
+            _ if k >= 2 => {
+                self.board
+                    .cells_of_windows_with(attacker, k - 2, k - 2, moves);
+                self.order(moves, attacker);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the four `cell` (the defender has no cell to complete) wins within
+    /// `depth` attacker moves; appends the line on success.
+    pub fn four_wins(
+        &mut self,
+        attacker: usize,
+        cell: usize,
+        depth: u32,
+        ply: usize,
+        line: &mut Vec<usize>,
+    ) -> bool {
+        let defender = 1 - attacker;
+        let start = line.len();
+        self.board.put(cell, attacker);
+        let won = match self.board.threat_pair(attacker) {
+            (Some(block), Some(other)) => {
+                line.extend([cell, block, other]);
+                true
+            }
+            (Some(block), None) => {
+                line.extend([cell, block]);
+                self.board.put(block, defender);
+                let won = self.vcf(attacker, depth - 1, ply + 1, line);
+                self.board.take(block, defender);
+                won
+            }
+            (None, _) => false,
+        };
+        self.board.take(cell, attacker);
+        if !won {
+            line.truncate(start);
+        }
+        won
+    }
+}

@@ -1,0 +1,46 @@
+"""The trainer's stall watch (pure Python: no torch): a run whose headline measure
+stops improving beyond its noise for three evaluations is called stalled, once."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from inarow.train.stall import StallWatch, headline
+
+TTT = SimpleNamespace(eval_per_set=0, eval_negamax_depths=(9,), eval_games=20)
+C4 = SimpleNamespace(eval_per_set=42, eval_negamax_depths=(2, 4), eval_games=20)
+
+
+def watch(rows, config):
+    w = StallWatch()
+    return [w.add(headline(r, config)) for r in rows]
+
+
+def test_mistakes_that_stop_falling_stall_once():
+    said = watch([{"mistakes_search": m} for m in (300, 40, 40, 41, 40, 40, 39)], TTT)
+    assert said[:4] == [None] * 4
+    assert "stalled: 3 evaluations" in said[4] and "best 40, now 40" in said[4]
+    assert said[5] is None  # said once per stall
+    assert said[6] is None  # 39 is progress: the watch starts again
+
+
+def test_a_perfect_run_never_stalls():
+    assert watch([{"mistakes_search": m} for m in (12, 0, 0, 0, 0, 0)], TTT) == [None] * 6
+
+
+def test_rates_move_only_beyond_their_noise():
+    # 252 judged positions: 0.80 -> 0.82 is within the interval, 0.80 -> 0.92 is not.
+    rows = [{"pons_good_search": g} for g in (0.5, 0.80, 0.82, 0.81, 0.83)]
+    said = watch(rows, C4)
+    assert said[:4] == [None] * 4 and "Pons good moves" in said[4]
+    rows = [{"pons_good_search": g} for g in (0.5, 0.80, 0.82, 0.92, 0.93, 0.92)]
+    assert watch(rows, C4) == [None] * 6
+
+
+def test_the_ladder_measure_is_the_strongest_depth_played():
+    row = {"negamax2_win": 1.0, "negamax2_draw": 0.0, "negamax4_win": 0.25, "negamax4_draw": 0.5}
+    h = headline(row, C4)
+    assert h.name == "score against negamax:4" and h.value == 0.5 and h.low < 0.5 < h.high
+    # An evaluation cut before its last match measures the depths it played.
+    assert headline({"negamax2_win": 1.0, "negamax2_draw": 0.0}, C4).name.endswith(":2")
+    assert headline({}, C4) is None
