@@ -231,6 +231,16 @@ def test_the_command_line_ends_with_a_summary_table(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "evaluation 1 at 0.0 min" in r.stdout
     assert "self-play games" in r.stdout and "network (for inarow.agents.load)" in r.stdout
+    # Resumed without naming the game, the run is named by its own rules.
+    r = subprocess.run(
+        [sys.executable, "-m", "inarow", "train", "--resume", "--minutes", "0.02"]
+        + ["--run-dir", str(tmp_path / "run"), "--no-progress", "--eval-minutes", "0"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("training tic_tac_toe in ") and "(resumed)" in r.stdout
 
 
 def test_device_names_are_read_and_a_missing_device_is_refused(monkeypatch, tmp_path):

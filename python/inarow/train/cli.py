@@ -101,10 +101,17 @@ def _config(args: argparse.Namespace) -> tuple[str, TrainConfig]:
     for name, r in GAMES.items():
         if r == rules:
             return name, TrainConfig.for_game(name, **overrides)
-    label = "{width}x{height}_k{k}_p{players}_{g}".format(
+    return _label(rules), TrainConfig.for_game("custom", rules=rules, **overrides)
+
+
+def _label(rules: dict) -> str:
+    """The name of a run of `rules`: a named game's, else the rules spelled out."""
+    for name, r in GAMES.items():
+        if r == rules:
+            return name
+    return "{width}x{height}_k{k}_p{players}_{g}".format(
         g="gravity" if rules["gravity"] else "free", **rules
     )
-    return label, TrainConfig.for_game("custom", rules=rules, **overrides)
 
 
 def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> int:
@@ -123,6 +130,7 @@ def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> 
         saved = TrainConfig.from_dict(state["config"])
         given = {n: getattr(args, n) for n, _, _ in _SETTINGS if getattr(args, n) is not None}
         config = dataclasses.replace(saved, **given)
+        label = _label(saved.rules)
         del state
     print(
         f"training {label} in {run_dir} for {args.minutes:g} minutes"
