@@ -279,3 +279,24 @@ def test_missed_wins_reports_the_random_agent_not_the_engine():
     assert (r.positions, r.wins, len(r.missed)) == (2, 1, 1)
     assert r.missed[0].index == 0 and r.missed[0].win == find_win(board)
     assert evaluate.missed_wins(agents.threats(nodes=2000, seed=0), [board]).missed == []
+
+
+def test_ctrl_c_lands_in_a_long_engine_move_and_the_engine_plays_again():
+    import _thread
+    import threading
+    import time
+
+    board = play(GOMOKU, [112, 113, 97])
+    engine = agents.threats(time_limit=3600, seed=0)
+    sent: list[float] = []
+
+    def fire():
+        time.sleep(0.3)
+        sent.append(time.perf_counter())
+        _thread.interrupt_main()
+
+    threading.Thread(target=fire, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        engine(board)
+    assert time.perf_counter() - sent[0] < 2.0
+    assert board.is_legal(agents.threats(nodes=500, seed=0)(board))

@@ -34,6 +34,8 @@ const DEFENCE_VCT_DEPTH: u32 = 8;
 /// Depth and node budget of the VCF probe at the leaves.
 const LEAF_VCF_DEPTH: u32 = 6;
 const LEAF_VCF_NODES: u64 = 64;
+/// Node budget of the probe for the opponent's threat of fours inside the search.
+const THREAT_PROBE_NODES: u64 = 64;
 /// Chebyshev distance from a stone within which empty cells are candidates.
 const NEAR: usize = 2;
 
@@ -399,7 +401,9 @@ impl Engine {
                 depth
             }
             None => {
-                self.candidates(me, hint, &mut moves);
+                if !self.defences(me, hint, &mut moves, stop) {
+                    self.candidates(me, hint, &mut moves);
+                }
                 depth - 1
             }
         };
@@ -456,6 +460,40 @@ impl Engine {
         }
         let v = self.board.score(me) - self.board.score(1 - me);
         v.clamp(-(DECIDED as i64) + 1, DECIDED as i64 - 1) as i32
+    }
+
+    /// When the opponent would win by fours were it to move (a short probe), the
+    /// only moves that can save the mover: the cells of that line and those that
+    /// give the mover a four (see [`Prover::relevant_replies`]), best-looking first.
+    /// Whether the opponent threatens so.
+    fn defences(
+        &mut self,
+        me: usize,
+        hint: usize,
+        moves: &mut Vec<(usize, i64)>,
+        stop: &Stop<'_>,
+    ) -> bool {
+        let probe = Stop {
+            max_nodes: THREAT_PROBE_NODES,
+            deadline: None,
+            cancel: stop.cancel,
+        };
+        let mut prover = Prover::new(&mut self.board, &mut self.prover, &probe);
+        let mut cells = Vec::new();
+        let threatened = prover.relevant_replies(1 - me, LEAF_VCF_DEPTH, 0, &mut cells);
+        self.nodes += prover.nodes;
+        if threatened {
+            moves.extend(cells.into_iter().map(|c| {
+                let value = if c == hint {
+                    i64::MAX
+                } else {
+                    self.board.move_value(c, me)
+                };
+                (c, value)
+            }));
+            moves.sort_unstable_by_key(|&(c, v)| (std::cmp::Reverse(v), c));
+        }
+        threatened
     }
 
     /// The moves worth searching at a node, best-looking first, at most `WIDTH`;

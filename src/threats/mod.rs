@@ -74,7 +74,7 @@ pub fn find_win(
     check(game)?;
     let mut board = ThreatBoard::new(*game.rules());
     board.load(game);
-    let mut tables = ProverTables::new();
+    let mut tables = ProverTables::sized_for(max_nodes);
     let stop = Stop {
         max_nodes,
         deadline: None,
@@ -111,7 +111,7 @@ pub fn winning_moves(
     if !completing.is_empty() || max_depth <= 1 {
         return Ok(completing);
     }
-    let mut tables = ProverTables::new();
+    let mut tables = ProverTables::sized_for(max_nodes);
     let mut candidates = Vec::new();
     {
         let stop = Stop {

@@ -76,8 +76,14 @@ pub struct ProverTables {
 
 impl ProverTables {
     pub fn new() -> ProverTables {
+        ProverTables::sized_for(1 << 18)
+    }
+
+    /// Tables for searches of about `nodes` nodes: a slot per node, from 2^10 to 2^18.
+    pub fn sized_for(nodes: u64) -> ProverTables {
+        let bits = (64 - nodes.max(1).leading_zeros()).clamp(10, 18);
         ProverTables {
-            fails: FailTable::new(18),
+            fails: FailTable::new(bits),
             pool: Vec::new(),
         }
     }

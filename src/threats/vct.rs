@@ -120,7 +120,7 @@ impl Prover<'_> {
     /// After a quiet attacker move: whether the attacker, moving again, wins by
     /// VCF within `depth`; if so the defender's replies that could matter, into
     /// `replies` (see the module docs).
-    fn relevant_replies(
+    pub fn relevant_replies(
         &mut self,
         attacker: usize,
         depth: u32,
