@@ -9,8 +9,9 @@ starts from one opening of ``--opening-stones`` stones drawn uniformly at random
 ``--seed``) in the centre (``--opening-radius`` cells around it, the players
 alternating), and is played twice, the agent taking each seat once, so the opening's
 advantage cancels. Both sides get ``--time`` seconds per move: the engine through
-``INFO timeout_turn``, the inarow agent as its time limit (``auto``: negamax as deep as
-the time allows, ``inarow.pbrain.DeepeningNegamax``; a fixed ``negamax:D`` ignores it;
+``INFO timeout_turn``, the inarow agent as its time limit (``auto``:
+``inarow.pbrain.BestWithinTime``, the threat engine on these boards; a fixed
+``negamax:D`` ignores it;
 the measured mean time per move of each side is printed so the comparison can be
 checked). An engine fault (a crash, a timeout, an illegal move) loses that game for
 the engine and is counted (the score without those games is printed too); the engine
@@ -33,7 +34,7 @@ import time
 import inarow
 from inarow.engines import EngineError, Gomocup
 from inarow.evaluate import wilson_interval
-from inarow.pbrain import DeepeningNegamax
+from inarow.pbrain import BestWithinTime, DeepeningNegamax
 
 
 def elo(score: float) -> float:
@@ -82,7 +83,7 @@ def play(
         mover = board.current_player
         began = time.monotonic()
         if mover == agent_seat:
-            if isinstance(agent, DeepeningNegamax):
+            if isinstance(agent, (BestWithinTime, DeepeningNegamax)):
                 action = agent(board.copy(), time_limit=time_per_move)
             else:
                 action = agent(board.copy())
@@ -120,7 +121,7 @@ def main() -> int:
 
     rng = random.Random(args.seed)
     if args.agent == "auto":
-        agent = DeepeningNegamax(seed=args.seed)
+        agent = BestWithinTime(seed=args.seed)
     else:
         agent = inarow.agents.named(args.agent, seed=args.seed)
     command = shlex.split(args.engine)
