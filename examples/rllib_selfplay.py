@@ -54,7 +54,8 @@ def main() -> int:
     if importlib.util.find_spec("torch") is None:
         print("rllib_selfplay needs torch (RLlib's env runners and PPO use it)", file=sys.stderr)
         return 2
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # A new local instance, whatever other Ray cluster this machine runs.
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         register()
         train_ppo()

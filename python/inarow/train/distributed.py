@@ -34,13 +34,13 @@ WAIT_SECONDS = 0.05
 
 def connect(address: str | None) -> Any:
     """Joins the Ray cluster at ``address`` ("auto": the one this machine belongs
-    to; ``None``: a local one on this machine's CPUs) unless connected already."""
+    to; ``None``: a new local one on this machine's CPUs) unless connected already."""
     try:
         import ray
     except ImportError as e:
         raise ImportError(f"--ray needs Ray: pip install 'inarow[ray]' ({e})") from e
     if not ray.is_initialized():
-        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+        ray.init(address=address or "local", ignore_reinit_error=True, log_to_driver=False)
     return ray
 
 
