@@ -217,28 +217,26 @@ def test_minutes_bound_the_session_evaluations_included_and_each_is_a_line(tmp_p
     assert "mistakes on 4,520 positions: raw" in lines[-1] and "vs negamax" in lines[-1]
 
 
-def test_the_command_line_ends_with_a_summary_table(tmp_path):
+def _train_cli(tmp_path, *args):
     import subprocess
     import sys
 
-    r = subprocess.run(
-        [sys.executable, "-m", "inarow", "train", "tic_tac_toe", "--minutes", "0.05"]
-        + ["--run-dir", str(tmp_path / "run"), "--no-progress", "--eval-minutes", "0.01"],
+    run_dir = ["--run-dir", str(tmp_path / "run"), "--no-progress"]
+    return subprocess.run(
+        [sys.executable, "-m", "inarow", "train", *args, *run_dir],
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def test_the_command_line_ends_with_a_summary_table(tmp_path):
+    r = _train_cli(tmp_path, "tic_tac_toe", "--minutes", "0.05", "--eval-minutes", "0.01")
     assert r.returncode == 0, r.stderr
     assert "evaluation 1 at 0.0 min" in r.stdout
     assert "self-play games" in r.stdout and "network (for inarow.agents.load)" in r.stdout
     # Resumed without naming the game, the run is named by its own rules.
-    r = subprocess.run(
-        [sys.executable, "-m", "inarow", "train", "--resume", "--minutes", "0.02"]
-        + ["--run-dir", str(tmp_path / "run"), "--no-progress", "--eval-minutes", "0"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = _train_cli(tmp_path, "--resume", "--minutes", "0.02", "--eval-minutes", "0")
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("training tic_tac_toe in ") and "(resumed)" in r.stdout
 

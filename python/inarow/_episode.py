@@ -100,7 +100,7 @@ class NativeEpisode:
     def step(self, action: Any) -> tuple[Any, ...]:
         """The native step of the one env (see `inarow.VecEnv.step`)."""
         assert self.native is not None
-        out = self.native.step([action] if type(action) is int else one_action(action))
+        out = self.native.step(one_action(action))
         self._position = None
         return out
 

@@ -214,9 +214,14 @@ class InARowEnv(gymnasium.Env):
         return self._episode.legal_mask()
 
     def _observation(self, planes: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+        """Copies of the native env's planes and bool mask (its buffers are reused),
+        the mask as int8, all ones once the episode ended."""
         if self._done:
-            mask = np.ones(self.rules.num_actions, dtype=np.int8)
-        return {"observation": planes.copy(), "action_mask": mask.astype(np.int8)}
+            return {
+                "observation": planes.copy(),
+                "action_mask": np.ones(self.rules.num_actions, dtype=np.int8),
+            }
+        return {"observation": planes.copy(), "action_mask": mask.view(np.int8).copy()}
 
     def _info(self, outcome: str, winner: int) -> dict[str, Any]:
         return {
@@ -261,23 +266,20 @@ class InARowEnv(gymnasium.Env):
             )
         obs, rewards, terminated, _, info = self._episode.step(action)
         self._done = done = bool(terminated[0])
+        observation = self._observation(obs[0], info["action_mask"][0])
         if not done:
-            observation = {
-                "observation": obs[0].copy(),
-                "action_mask": info["action_mask"][0].view(np.int8).copy(),
-            }
             return observation, 0.0, False, False, self._info("running", 0)
         if "illegal_action" in info and info["illegal_action"][0]:
             reward, outcome = self.illegal_reward, "illegal_action"
         else:
             reward = float(rewards[0])
             outcome = "win" if reward > 0 else "loss" if reward < 0 else "draw"
-        observation = self._observation(obs[0], info["action_mask"][0])
         return observation, reward, True, False, self._info(outcome, int(info["winner"][0]))
 
     def render(self) -> str | np.ndarray | None:
         """ "ansi": the board as text; "rgb_array": an ``(h*32, w*32, 3)`` uint8 image."""
-        board = self._episode.board or self._empty
+        board = self._episode.position
+        board = self._empty if board is None else board
         if self.render_mode == "ansi":
             return render_ansi(board)
         if self.render_mode == "rgb_array":

@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::args::{choice_arg, int_arg};
+use super::args::{choice_arg, ranged_int};
 use super::board::game_arg;
 use super::interrupt::run_interruptible;
 use crate::game::Game;
@@ -38,31 +38,21 @@ fn query(
             _ => ThreatKind::Vct,
         },
     };
-    let max_depth = match max_depth.filter(|d| !d.is_none()) {
-        None if kind == ThreatKind::Vcf => DEFAULT_VCF_DEPTH,
-        None => DEFAULT_VCT_DEPTH,
-        Some(d) => match int_arg(d, "max_depth")? {
-            Some(v) if (1..=MAX_THREAT_DEPTH as i64).contains(&v) => v as u32,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "max_depth={} is out of range: allowed 1..={MAX_THREAT_DEPTH}",
-                    d.repr()?
-                )))
-            }
-        },
+    let default_depth = if kind == ThreatKind::Vcf {
+        DEFAULT_VCF_DEPTH
+    } else {
+        DEFAULT_VCT_DEPTH
     };
-    let max_nodes = match max_nodes.filter(|n| !n.is_none()) {
-        None => DEFAULT_MAX_NODES,
-        Some(n) => match int_arg(n, "max_nodes")? {
-            Some(v) if (1..=MAX_NODES).contains(&v) => v as u64,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "max_nodes={} is out of range: allowed 1..=2**40",
-                    n.repr()?
-                )))
-            }
-        },
-    };
+    let max_depth = ranged_int::<PyValueError>(
+        max_depth,
+        "max_depth",
+        1,
+        MAX_THREAT_DEPTH as i64,
+        default_depth as i64,
+    )? as u32;
+    let max_nodes =
+        ranged_int::<PyValueError>(max_nodes, "max_nodes", 1, MAX_NODES, DEFAULT_MAX_NODES as i64)?
+            as u64;
     threats::check_rules(game.rules()).map_err(PyErr::from)?;
     if game.is_over() {
         return Err(crate::agents::AgentError::GameOver.into());

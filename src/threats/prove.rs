@@ -138,6 +138,35 @@ impl<'a> Prover<'a> {
     }
 
     /// The candidate buffer of `ply`, emptied.
+    /// The loop both provers share: unless the budget is spent or this position
+    /// is known to fail at `depth`, tries each of `candidates`' moves with `wins`
+    /// until one wins; a position where none does is recorded as failing.
+    #[allow(clippy::too_many_arguments)]
+    pub fn try_candidates(
+        &mut self,
+        kind: ThreatKind,
+        attacker: usize,
+        depth: u32,
+        ply: usize,
+        line: &mut Vec<usize>,
+        candidates: fn(&mut Self, usize, &mut Vec<usize>),
+        wins: fn(&mut Self, usize, usize, u32, usize, &mut Vec<usize>) -> bool,
+    ) -> bool {
+        if self.out_of_budget() || self.known_fail(kind, attacker, depth) {
+            return false;
+        }
+        let mut moves = self.take_buffer(ply);
+        candidates(self, attacker, &mut moves);
+        let won = moves
+            .iter()
+            .any(|&cell| wins(self, attacker, cell, depth, ply, line));
+        self.give_buffer(ply, moves);
+        if !won {
+            self.record_fail(kind, attacker, depth);
+        }
+        won
+    }
+
     pub fn take_buffer(&mut self, ply: usize) -> Vec<usize> {
         if self.tables.pool.len() <= ply {
             self.tables.pool.resize_with(ply + 1, Vec::new);

@@ -18,23 +18,18 @@ impl Prover<'_> {
             line.push(cell);
             return true;
         }
-        if depth <= 1 || self.out_of_budget() || self.known_fail(ThreatKind::Vcf, attacker, depth) {
+        if depth <= 1 {
             return false;
         }
-        let mut moves = self.take_buffer(ply);
-        self.vcf_candidates(attacker, &mut moves);
-        let mut won = false;
-        for &cell in &moves {
-            if self.four_wins(attacker, cell, depth, ply, line) {
-                won = true;
-                break;
-            }
-        }
-        self.give_buffer(ply, moves);
-        if !won {
-            self.record_fail(ThreatKind::Vcf, attacker, depth);
-        }
-        won
+        self.try_candidates(
+            ThreatKind::Vcf,
+            attacker,
+            depth,
+            ply,
+            line,
+            Self::vcf_candidates,
+            Self::four_wins,
+        )
     }
 
     /// The attacker's fours worth trying here, best first: none when the defender

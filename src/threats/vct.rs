@@ -21,23 +21,18 @@ impl Prover<'_> {
         if self.vcf(attacker, depth, ply, line) {
             return true;
         }
-        if depth <= 2 || self.out_of_budget() || self.known_fail(ThreatKind::Vct, attacker, depth) {
+        if depth <= 2 {
             return false;
         }
-        let mut moves = self.take_buffer(ply);
-        self.vct_candidates(attacker, &mut moves);
-        let mut won = false;
-        for &cell in &moves {
-            if self.threat_wins(attacker, cell, depth, ply, line) {
-                won = true;
-                break;
-            }
-        }
-        self.give_buffer(ply, moves);
-        if !won {
-            self.record_fail(ThreatKind::Vct, attacker, depth);
-        }
-        won
+        self.try_candidates(
+            ThreatKind::Vct,
+            attacker,
+            depth,
+            ply,
+            line,
+            Self::vct_candidates,
+            Self::threat_wins,
+        )
     }
 
     /// The attacker's threats worth trying here, best first: the block when the
