@@ -25,7 +25,7 @@ GOMOKU = dict(width=15, height=15, k=5, gravity=False)
 
 
 def strength(
-    seconds: float, opponents: list[str], games: int, opening_plies: int, threads: int
+    seconds: float, opponents: list[str], games: int, opening_plies: int, threads: int, seed: int
 ) -> None:
     engine = agents.threats(seconds, seed=0)
     for opponent in opponents:
@@ -34,7 +34,7 @@ def strength(
             opponent,
             games=games,
             rules=GOMOKU,
-            seed=1,
+            seed=seed,
             opening_plies=opening_plies,
             threads=threads,
         )
@@ -83,11 +83,12 @@ def main() -> None:
         "--finder", type=int, default=100, help="positions for the finders' timing (0: none)"
     )
     p.add_argument("--stones", type=int, default=14)
+    p.add_argument("--seed", type=int, default=1, help="the matches' seed (their openings)")
     args = p.parse_args()
     if args.finder:
         finder(args.finder, args.stones, seed=0)
     if args.games:
-        strength(args.time, args.opponents, args.games, args.opening_plies, args.threads)
+        strength(args.time, args.opponents, args.games, args.opening_plies, args.threads, args.seed)
 
 
 if __name__ == "__main__":
