@@ -50,9 +50,13 @@ fn query(
         MAX_THREAT_DEPTH as i64,
         default_depth as i64,
     )? as u32;
-    let max_nodes =
-        ranged_int::<PyValueError>(max_nodes, "max_nodes", 1, MAX_NODES, DEFAULT_MAX_NODES as i64)?
-            as u64;
+    let max_nodes = ranged_int::<PyValueError>(
+        max_nodes,
+        "max_nodes",
+        1,
+        MAX_NODES,
+        DEFAULT_MAX_NODES as i64,
+    )? as u64;
     threats::check_rules(game.rules()).map_err(PyErr::from)?;
     if game.is_over() {
         return Err(crate::agents::AgentError::GameOver.into());
