@@ -50,6 +50,33 @@ impl WordGeometry {
         }
     }
 
+    /// The cells of `playable` where one more stone of `stones` completes a
+    /// line: per direction, the cells with `a` stones right below them and
+    /// `k - 1 - a` right above, for some `a` (`O(k)` shift-ands each).
+    pub(crate) fn winning_cells(&self, stones: Bitboard, playable: Bitboard) -> Bitboard {
+        let k = self.layout.k();
+        let p = stones.0;
+        let mut wins = 0u64;
+        let mut below = [0u64; 64];
+        for step in self.layout.line_steps() {
+            if step == 0 {
+                continue;
+            }
+            below[0] = !0;
+            for a in 1..k {
+                below[a] = below[a - 1] & p.checked_shl((a * step) as u32).unwrap_or(0);
+            }
+            let mut above = !0u64;
+            for b in 0..k {
+                if b > 0 {
+                    above &= p.checked_shr((b * step) as u32).unwrap_or(0);
+                }
+                wins |= below[k - 1 - b] & above;
+            }
+        }
+        Bitboard(wins) & playable
+    }
+
     /// The cell an action fills, given the occupancy.
     #[inline]
     fn cell_of(&self, action: usize, occupied: Bitboard) -> Bitboard {
@@ -213,6 +240,28 @@ impl WordState {
             let stones = self.stones[(self.to_move as usize + plane) % p];
             geometry.layout.write_plane(stones, dst, 0.0, 1.0);
         }
+    }
+
+    /// What one move of lookahead proves of an ongoing position: the side to
+    /// move wins at once, or (2 players) the opponent holds two wins and only
+    /// one can be blocked. `Ongoing` when neither holds.
+    pub(crate) fn forced_result(&self, geometry: &WordGeometry) -> Status {
+        let me = self.to_move as usize;
+        let playable = if geometry.rules.gravity() {
+            geometry.layout.drop_cells(self.occupied)
+        } else {
+            !self.occupied & geometry.layout.board()
+        };
+        if !geometry.winning_cells(self.stones[me], playable).is_empty() {
+            return Status::Won(me);
+        }
+        if geometry.rules.players() == 2 {
+            let them = 1 - me;
+            if geometry.winning_cells(self.stones[them], playable).count() >= 2 {
+                return Status::Won(them);
+            }
+        }
+        Status::Ongoing
     }
 
     pub(crate) fn same_position(&self, other: &WordState) -> bool {

@@ -214,6 +214,20 @@ impl Game {
         self.layout.bit(action / w, action % w)
     }
 
+    /// Whether `player` would complete a line by playing the legal `action` now
+    /// (whoever is to move).
+    pub(crate) fn wins_at(&self, player: usize, action: usize) -> bool {
+        let bit = if self.rules.gravity() {
+            self.layout
+                .bit_from_bottom(action, self.heights[action] as usize)
+        } else {
+            self.placement_bit(action)
+        };
+        self.cells_of(player)
+            .line_through(bit, &self.layout)
+            .is_some()
+    }
+
     /// Whether `player`'s stone just played at `bit` makes a line. With one word
     /// the whole board is tested at once, which is equivalent (no line existed
     /// before the move); with several, only the lines through `bit`.

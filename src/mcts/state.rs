@@ -17,6 +17,9 @@ pub(crate) trait SearchState: Clone + Send + Sync {
     fn from_game(game: &Game, geometry: &Self::Geometry) -> Self;
     fn to_move(&self) -> usize;
     fn status(&self, geometry: &Self::Geometry) -> Status;
+    /// The result one move of lookahead proves of an ongoing position (see
+    /// [`WordState::forced_result`]); `Ongoing` when it proves none.
+    fn forced_result(&self, geometry: &Self::Geometry) -> Status;
     fn play(&mut self, action: usize, geometry: &Self::Geometry);
     /// Returns to `root`, an ancestor of this position (cheap for both kinds).
     fn rewind_to(&mut self, root: &Self);
@@ -46,6 +49,11 @@ impl SearchState for WordState {
     #[inline]
     fn status(&self, geometry: &WordGeometry) -> Status {
         WordState::status(self, geometry)
+    }
+
+    #[inline]
+    fn forced_result(&self, geometry: &WordGeometry) -> Status {
+        WordState::forced_result(self, geometry)
     }
 
     #[inline]
@@ -101,6 +109,29 @@ impl SearchState for Game {
             Some(p) => Status::Won(p),
             None if self.is_draw() => Status::Draw,
             None => Status::Ongoing,
+        }
+    }
+
+    fn forced_result(&self, _: &Rules) -> Status {
+        let me = Game::to_move(self);
+        let two = self.rules().players() == 2;
+        let (mut won, mut threats) = (false, 0);
+        Game::for_each_legal(self, |a| {
+            if won {
+                return;
+            }
+            if self.wins_at(me, a) {
+                won = true;
+            } else if two && threats < 2 && self.wins_at(1 - me, a) {
+                threats += 1;
+            }
+        });
+        if won {
+            Status::Won(me)
+        } else if threats >= 2 {
+            Status::Won(1 - me)
+        } else {
+            Status::Ongoing
         }
     }
 
@@ -195,6 +226,94 @@ mod tests {
                 assert!(word.same_position(&WordState::from_game(game, &geometry)));
                 assert!(legal.iter().all(|&x| x < n));
             });
+        }
+    }
+
+    /// The cells where `player` would complete a line, by placing the stone
+    /// and asking the plain win detector.
+    fn brute_force_wins(game: &Game, player: usize) -> usize {
+        let rules = *game.rules();
+        let (w, h) = (rules.width(), rules.height());
+        let mut cells = vec![0i8; w * h];
+        game.write_cells(&mut cells);
+        let mut wins = 0;
+        for a in game.legal_actions() {
+            let cell = if rules.gravity() {
+                (h - 1 - game.column_height(a)) * w + a
+            } else {
+                a
+            };
+            let mut grid: Vec<i64> = cells.iter().map(|&c| c as i64).collect();
+            grid[cell] = player as i64 + 1;
+            let winner = crate::detect::winners(&grid, 1, h, w, rules.k())[0];
+            wins += usize::from(winner == player as i64 + 1);
+        }
+        wins
+    }
+
+    fn brute_force_forced_result(game: &Game) -> Status {
+        let me = game.to_move();
+        if brute_force_wins(game, me) > 0 {
+            Status::Won(me)
+        } else if game.rules().players() == 2 && brute_force_wins(game, 1 - me) >= 2 {
+            Status::Won(1 - me)
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    #[test]
+    fn forced_results_agree_with_placing_each_stone() {
+        let rule_sets = [
+            Rules::connect_four(),
+            Rules::tic_tac_toe(),
+            Rules::new(4, 4, 3, 3, true).unwrap(),
+            Rules::new(5, 4, 3, 3, false).unwrap(),
+            Rules::new(8, 7, 5, 2, true).unwrap(),
+            Rules::new(6, 6, 4, 2, false).unwrap(),
+            Rules::new(9, 5, 4, 2, true).unwrap(),
+            Rules::new(1, 5, 1, 2, false).unwrap(),
+            Rules::new(5, 1, 2, 2, false).unwrap(),
+        ];
+        let mut proven = [0usize; 2];
+        for rules in rule_sets {
+            let geometry = WordState::geometry(rules);
+            random_games(rules, 150, |game, word| {
+                if game.is_over() {
+                    return;
+                }
+                let expected = brute_force_forced_result(game);
+                assert_eq!(
+                    word.forced_result(&geometry),
+                    expected,
+                    "{rules} {:?}",
+                    game.history()
+                );
+                assert_eq!(
+                    SearchState::forced_result(game, &rules),
+                    expected,
+                    "{rules}"
+                );
+                if let Status::Won(p) = expected {
+                    proven[usize::from(p != game.to_move())] += 1;
+                }
+            });
+        }
+        // Both rules fire often on random games.
+        assert!(proven[0] > 500 && proven[1] > 50, "{proven:?}");
+        // Boards past one word take the game's own test.
+        let gomoku = Rules::gomoku(15).unwrap();
+        let mut rng = Rng::new(5, 5);
+        for _ in 0..20 {
+            let mut game = Game::new(gomoku);
+            while !game.is_over() && game.stones_on_board() < 120 {
+                assert_eq!(
+                    SearchState::forced_result(&game, &gomoku),
+                    brute_force_forced_result(&game)
+                );
+                let a = game.random_action(&mut rng);
+                game.play(a).unwrap();
+            }
         }
     }
 

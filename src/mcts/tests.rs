@@ -620,3 +620,36 @@ fn gumbel_keeps_the_only_saving_move_when_the_survivors_are_proven_lost() {
         }
     }
 }
+
+#[test]
+fn gumbel_proves_a_losing_reply_with_an_evaluator_that_knows_nothing() {
+    // X at corner 2, O to move: every reply but the centre loses (X forks within
+    // five plies). With uniform priors and value 0 only proofs separate the
+    // moves; the interior rule must keep visiting X's winning replies instead
+    // of the first one whose Q leads by a hair.
+    let game = Game::from_actions(Rules::tic_tac_toe(), &[2]).unwrap();
+    let rules = *game.rules();
+    let geometry = WordState::geometry(rules);
+    for seed in 0..4 {
+        let config = Config {
+            root: RootPolicy::Gumbel,
+            seed,
+            ..config(2_000)
+        };
+        let mut tree: Tree<WordState> = Tree::new(WordState::from_game(&game, &geometry), 2);
+        let s = settings(&geometry, &rules, &config, false);
+        tree.begin_run(&s, Rng::new(seed, 0), Rng::new(seed, 1), false);
+        while let Some(leaf) = tree.next_leaf(&s) {
+            tree.apply(leaf, Priors::Uniform, &[0.0; crate::rules::MAX_PLAYERS], &s);
+        }
+        let children = tree.root_children();
+        for &(action, visits, proven) in &children {
+            if action == 4 {
+                assert_eq!(proven, UNKNOWN, "the centre draws");
+            } else if visits > 0 {
+                assert_eq!(proven, won_by(0), "seed {seed}: {children:?}");
+            }
+        }
+        assert_ne!(children.iter().find(|c| c.0 == 0).unwrap().1, 0);
+    }
+}

@@ -329,7 +329,12 @@ impl<S: SearchState> Tree<S> {
                     break None;
                 }
                 if c.visits == 0 {
-                    let proven = proven_of(self.scratch.status(s.geometry));
+                    let mut proven = proven_of(self.scratch.status(s.geometry));
+                    if proven == UNKNOWN {
+                        // One move of lookahead proves what the evaluator could
+                        // only guess, and shortens every proof by two plies.
+                        proven = proven_of(self.scratch.forced_result(s.geometry));
+                    }
                     if proven != UNKNOWN {
                         self.touch(child);
                         self.nodes[child].proven = proven;
@@ -755,7 +760,18 @@ impl<S: SearchState> Tree<S> {
         let children = &self.nodes[range];
         let win = won_by(me);
         if children.iter().any(|c| c.proven == win) {
-            choice = most_visited(children, |c| c.proven == win);
+            // A move that wins now (visited or not), else the most visited
+            // proven win: the lookahead proves slower wins at their first visit
+            // too, and the search then stops looking for faster ones.
+            let wins_now = |c: &Node| {
+                let mut after = self.root.clone();
+                after.play(c.action as usize, s.geometry);
+                after.status(s.geometry) == Status::Won(me)
+            };
+            choice = children
+                .iter()
+                .position(wins_now)
+                .unwrap_or_else(|| most_visited(children, |c| c.proven == win));
         } else if value_of_child(&children[choice], me) == Some(-1.0)
             && children.iter().any(|c| value_of_child(c, me) != Some(-1.0))
         {
