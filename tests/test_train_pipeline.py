@@ -282,6 +282,35 @@ def test_the_evaluator_and_learner_follow_the_network_to_its_device():
     assert all(math.isfinite(v) for v in losses.values())
 
 
+def test_mixed_precision_is_refused_off_cuda_and_matches_float32_on_it(tmp_path):
+    config = TrainConfig.for_game("tic_tac_toe", mixed_precision=True)
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="mixed_precision needs a cuda device.*cpu"):
+            train(config, tmp_path / "run", minutes=0.05, progress=False)
+        assert load_checkpoint(tmp_path / "run") is None
+        return
+    # On a GPU: bfloat16 outputs agree with float32 to bfloat16's precision, come
+    # back as float32, and a learner step keeps the weights in float32.
+    from inarow.train.learner import Learner
+
+    net = Network(TrainConfig.for_game("tic_tac_toe", channels=8, blocks=1)).cuda()
+    obs = np.random.default_rng(0).integers(0, 2, (64, 2, 3, 3)).astype(np.float32)
+    exact, exact_v = torch_evaluator(net)(obs)
+    mixed, mixed_v = torch_evaluator(net, mixed_precision=True)(obs)
+    assert mixed.dtype == np.float32 and mixed_v.dtype == np.float32
+    np.testing.assert_allclose(mixed, exact, atol=0.05)
+    np.testing.assert_allclose(mixed_v, exact_v, atol=0.05)
+    batch = (
+        obs,
+        np.ones((64, 9), bool),
+        np.full((64, 9), 1 / 9, np.float32),
+        np.zeros((64, 1), np.float32),
+    )
+    losses = Learner(net, config).step(batch)
+    assert all(math.isfinite(v) for v in losses.values())
+    assert all(p.dtype == torch.float32 for p in net.parameters())
+
+
 def test_an_evaluation_longer_than_the_session_is_cut_at_its_end(tmp_path):
     """The first evaluation alone (100,000 games a depth) would take many minutes: the
     3 s session still ends on time, and the log leaves the unfinished match blank."""

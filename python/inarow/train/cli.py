@@ -37,6 +37,7 @@ _SETTINGS = [
     ("eval_games", int, "games per negamax depth in each evaluation"),
     ("threads", int, "torch and search threads"),
     ("device", str, "where the network trains: cpu, cuda, cuda:N, mps or auto"),
+    ("mixed_precision", bool, "bfloat16 autocast on a cuda device (weights stay float32)"),
     ("seed", int, "seed of the run"),
 ]
 
@@ -80,7 +81,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     g.add_argument("--gravity", action=argparse.BooleanOptionalAction, default=None)
     s = p.add_argument_group("settings (defaults per game; on --resume, the run's own)")
     for name, kind, text in _SETTINGS:
-        s.add_argument("--" + name.replace("_", "-"), dest=name, type=kind, help=text)
+        flag = "--" + name.replace("_", "-")
+        if kind is bool:
+            s.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, help=text)
+        else:
+            s.add_argument(flag, dest=name, type=kind, help=text)
     p.set_defaults(func=run)
     return p
 

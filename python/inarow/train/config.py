@@ -57,6 +57,9 @@ class TrainConfig:
     # Where the network trains and evaluates (inarow.train.device): "cpu", "cuda",
     # "cuda:N", "mps" or "auto". A run may resume on another device.
     device: str = "cpu"
+    # bfloat16 autocast for the network's forward passes and losses on a cuda device
+    # (weights, optimizer state and checkpoints stay float32).
+    mixed_precision: bool = False
     seed: int = 0
 
     @classmethod

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["DEVICES", "resolve_device"]
+__all__ = ["DEVICES", "autocast", "check_mixed_precision", "resolve_device"]
 
 #: What ``device`` may name.
 DEVICES = "'cpu', 'cuda', 'cuda:N', 'mps' or 'auto' (cuda, else mps, else cpu)"
@@ -38,6 +38,20 @@ def resolve_device(name: str) -> torch.device:
     elif device.type not in ("cuda", "mps"):
         raise ValueError(f"device {name!r} is not supported: allowed {DEVICES}")
     raise ValueError(f"device {name!r} is not on this machine: it has {have}")
+
+
+def check_mixed_precision(enabled: bool, device: torch.device) -> None:
+    """Mixed precision runs on cuda devices only; elsewhere ``ValueError`` says so."""
+    if enabled and device.type != "cuda":
+        raise ValueError(
+            f"mixed_precision needs a cuda device, and the run trains on {device}: "
+            "pass --no-mixed-precision or --device cuda"
+        )
+
+
+def autocast(enabled: bool, device: torch.device) -> torch.autocast:
+    """bfloat16 autocast on ``device`` when ``enabled`` (a no-op context otherwise)."""
+    return torch.autocast(device.type, dtype=torch.bfloat16, enabled=enabled)
 
 
 def _mps_available() -> bool:

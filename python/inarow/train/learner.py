@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from inarow.train.config import TrainConfig
+from inarow.train.device import autocast
 from inarow.train.network import Network
 from inarow.train.replay import Batch
 
@@ -25,6 +26,7 @@ class Learner:
             net.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
         )
         self.steps = 0
+        self.mixed_precision = config.mixed_precision
         self.base_learning_rate = config.learning_rate
         self.final_share = config.final_learning_rate_share
         # Where this session's cosine starts: the full rate for a new run; for a
@@ -52,7 +54,10 @@ class Learner:
             torch.from_numpy(np.ascontiguousarray(a)).to(device, non_blocking=True) for a in batch
         )
         self.net.train()
-        logits, v = self.net(obs)
+        with autocast(self.mixed_precision, device):
+            logits, v = self.net(obs)
+        # The losses in float32 (softmax and squared error lose too much in bfloat16).
+        logits, v = logits.float(), v.float()
         log_p = F.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
         # Cross-entropy minus the target's entropy: the KL divergence, 0 at a perfect fit.
         target_log = torch.log(policy.clamp_min(1e-12))

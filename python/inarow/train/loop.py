@@ -22,7 +22,7 @@ import torch
 
 from inarow.train.checkpoint import load_checkpoint, save_checkpoint
 from inarow.train.config import TrainConfig
-from inarow.train.device import resolve_device
+from inarow.train.device import autocast, check_mixed_precision, resolve_device
 from inarow.train.evaluation import (
     _brute_force_applies,
     evaluation_columns,
@@ -51,15 +51,16 @@ class TrainResult(dict):
     """What ``train`` returns: counters, the last losses and evaluation, and paths."""
 
 
-def torch_evaluator(net: Network):
+def torch_evaluator(net: Network, mixed_precision: bool = False):
     """``evaluate(obs, mask) -> (logits, values)`` in inference mode, the contract of
     ``inarow.MCTS`` (and ``net(obs)`` of ``inarow.pretrained.NetworkAgent``); the
-    observations go to the network's device and the outputs come back as numpy."""
+    observations go to the network's device and the outputs come back as float32
+    numpy (bfloat16 autocast inside with ``mixed_precision``, on cuda)."""
 
     def evaluate(obs: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         net.eval()
         device = next(net.parameters()).device
-        with torch.inference_mode():
+        with torch.inference_mode(), autocast(mixed_precision, device):
             logits, values = net(torch.from_numpy(obs).to(device, non_blocking=True))
         values = values.float().cpu().numpy()
         logits = logits.float().cpu().numpy()
@@ -141,6 +142,7 @@ def train(
     elif config is None:
         raise ValueError(f"{run_dir} holds no checkpoint to resume: give a config")
     device = resolve_device(config.device)  # refused before training starts
+    check_mixed_precision(config.mixed_precision, device)
     torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     net = Network(config).to(device)
@@ -158,7 +160,7 @@ def train(
         rng.bit_generator.state = state["rng"]
     else:
         rng = np.random.default_rng(config.seed)
-    evaluate = torch_evaluator(net)
+    evaluate = torch_evaluator(net, config.mixed_precision)
     selfplay_seed = int(rng.integers(2**62))
     if ray is None:
         selfplay: Any = SelfPlay(config, evaluate, seed=selfplay_seed)
