@@ -247,19 +247,28 @@ impl WordState {
     /// one can be blocked. `Ongoing` when neither holds.
     pub(crate) fn forced_result(&self, geometry: &WordGeometry) -> Status {
         let me = self.to_move as usize;
+        // A line needs k - 1 stones already down (most nodes near a root hold fewer).
+        let k = geometry.layout.k() as u32;
+        let mine = self.stones[me].count() + 1 >= k;
+        let theirs = geometry.rules.players() == 2 && self.stones[1 - me].count() + 1 >= k;
+        if !mine && !theirs {
+            return Status::Ongoing;
+        }
         let playable = if geometry.rules.gravity() {
             geometry.layout.drop_cells(self.occupied)
         } else {
             !self.occupied & geometry.layout.board()
         };
-        if !geometry.winning_cells(self.stones[me], playable).is_empty() {
+        if mine && !geometry.winning_cells(self.stones[me], playable).is_empty() {
             return Status::Won(me);
         }
-        if geometry.rules.players() == 2 {
-            let them = 1 - me;
-            if geometry.winning_cells(self.stones[them], playable).count() >= 2 {
-                return Status::Won(them);
-            }
+        if theirs
+            && geometry
+                .winning_cells(self.stones[1 - me], playable)
+                .count()
+                >= 2
+        {
+            return Status::Won(1 - me);
         }
         Status::Ongoing
     }

@@ -228,6 +228,54 @@ impl Game {
             .is_some()
     }
 
+    /// How many distinct legal actions would complete a line for `player` now,
+    /// counted up to `limit`. With free placement only the empty neighbours of
+    /// `player`'s stones are tried (a line of `k >= 2` through an empty cell
+    /// holds a stone next to it), so the cost follows the stones, not the board.
+    pub(crate) fn count_wins(&self, player: usize, limit: usize) -> usize {
+        let mut found = 0;
+        if self.rules.gravity() || self.rules.k() == 1 {
+            for a in 0..self.rules.num_actions() {
+                if found < limit && self.is_legal(a) && self.wins_at(player, a) {
+                    found += 1;
+                }
+            }
+            return found;
+        }
+        let (w, h) = (self.rules.width() as isize, self.rules.height() as isize);
+        let mut tried = [0u64; 64]; // one bit per action: boards hold at most 4,096 cells
+        for bit in self.cells_of(player).bits() {
+            let (row, col) = self.layout.cell(bit);
+            for (dr, dc) in [
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+                (0, -1),
+                (0, 1),
+                (1, -1),
+                (1, 0),
+                (1, 1),
+            ] {
+                let (r, c) = (row as isize + dr, col as isize + dc);
+                if r < 0 || c < 0 || r >= h || c >= w {
+                    continue;
+                }
+                let a = (r * w + c) as usize;
+                if tried[a / 64] >> (a % 64) & 1 == 1 {
+                    continue;
+                }
+                tried[a / 64] |= 1 << (a % 64);
+                if self.is_legal(a) && self.wins_at(player, a) {
+                    found += 1;
+                    if found == limit {
+                        return found;
+                    }
+                }
+            }
+        }
+        found
+    }
+
     /// Whether `player`'s stone just played at `bit` makes a line. With one word
     /// the whole board is tested at once, which is equivalent (no line existed
     /// before the move); with several, only the lines through `bit`.

@@ -115,20 +115,17 @@ impl SearchState for Game {
     fn forced_result(&self, _: &Rules) -> Status {
         let me = Game::to_move(self);
         let two = self.rules().players() == 2;
-        let (mut won, mut threats) = (false, 0);
-        Game::for_each_legal(self, |a| {
-            if won {
-                return;
-            }
-            if self.wins_at(me, a) {
-                won = true;
-            } else if two && threats < 2 && self.wins_at(1 - me, a) {
-                threats += 1;
-            }
-        });
-        if won {
+        // A line needs k - 1 stones already down: most nodes of a big board's
+        // tree hold fewer, and the scan over every cell is skipped.
+        let k = self.rules().k() as u32;
+        let stones = |p: usize| self.stones(p).iter().map(|w| w.count_ones()).sum::<u32>();
+        let (mine, theirs) = (stones(me) + 1 >= k, two && stones(1 - me) + 1 >= k);
+        if !mine && !theirs {
+            return Status::Ongoing;
+        }
+        if mine && self.count_wins(me, 1) > 0 {
             Status::Won(me)
-        } else if threats >= 2 {
+        } else if theirs && self.count_wins(1 - me, 2) >= 2 {
             Status::Won(1 - me)
         } else {
             Status::Ongoing
@@ -302,17 +299,24 @@ mod tests {
         // Both rules fire often on random games.
         assert!(proven[0] > 500 && proven[1] > 50, "{proven:?}");
         // Boards past one word take the game's own test.
-        let gomoku = Rules::gomoku(15).unwrap();
         let mut rng = Rng::new(5, 5);
-        for _ in 0..20 {
-            let mut game = Game::new(gomoku);
-            while !game.is_over() && game.stones_on_board() < 120 {
-                assert_eq!(
-                    SearchState::forced_result(&game, &gomoku),
-                    brute_force_forced_result(&game)
-                );
-                let a = game.random_action(&mut rng);
-                game.play(a).unwrap();
+        for rules in [
+            Rules::gomoku(15).unwrap(),
+            Rules::new(10, 9, 5, 2, true).unwrap(),
+            Rules::new(12, 7, 3, 2, false).unwrap(),
+        ] {
+            for _ in 0..20 {
+                let mut game = Game::new(rules);
+                while !game.is_over() && game.stones_on_board() < 120 {
+                    assert_eq!(
+                        SearchState::forced_result(&game, &rules),
+                        brute_force_forced_result(&game),
+                        "{rules} {:?}",
+                        game.history()
+                    );
+                    let a = game.random_action(&mut rng);
+                    game.play(a).unwrap();
+                }
             }
         }
     }
