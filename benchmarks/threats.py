@@ -4,10 +4,13 @@
     python benchmarks/threats.py --time 1.0 --games 40 --opponents negamax:4 negamax:3
     python benchmarks/threats.py --games 0 --finder 200           # the finders' speed only
 
-Matches use ``inarow.evaluate.match`` on free-placement 15x15, k=5: every game opens
-with ``--opening-plies`` uniformly random stones (the same opening from both seats),
-so both seats are measured and no two games repeat. Win rates carry 95% Wilson
-intervals. ``--finder N`` times ``inarow.threats.find_win`` on N random positions
+Matches on free-placement 15x15, k=5, both seats, every opening played from both:
+``--opening centre`` (default) opens with ``--opening-plies`` random stones within
+two cells of the centre (balanced: nobody's stones sit out of play), the games
+run here, two at a time with ``--threads 2``; ``--opening board`` uses
+``inarow.evaluate.match``'s uniformly random opening moves anywhere on the board,
+where a player whose stones land far apart starts stones down. Win rates carry
+95% Wilson intervals. ``--finder N`` times ``inarow.threats.find_win`` on N random positions
 (stones near the centre) and reports how many hold a VCF, and the time per answer.
 """
 
@@ -22,6 +25,53 @@ from inarow import agents, evaluate
 from inarow.threats import find_win
 
 GOMOKU = dict(width=15, height=15, k=5, gravity=False)
+
+
+def centre_opening(plies: int, rng: random.Random) -> list[int]:
+    """``plies`` distinct random cells within two cells of the centre."""
+    cells = [r * 15 + c for r in range(5, 10) for c in range(5, 10)]
+    return rng.sample(cells, plies)
+
+
+def play(engine_seconds: float, opponent: str, opening: list[int], seat: int, seed: int) -> tuple:
+    """One game from ``opening``, the engine as player ``seat``: (winner seat or 0, moves)."""
+    engine = agents.threats(engine_seconds, seed=seed)
+    other = agents.named(opponent, seed=seed)
+    board = inarow.Board(**GOMOKU)
+    for a in opening:
+        board.move(a)
+    while not board.is_over:
+        agent = engine if board.current_player == seat else other
+        board.move(int(agent(board.copy())))
+    return board.winner or 0, board.num_stones
+
+
+def centre_match(
+    seconds: float, opponent: str, games: int, plies: int, threads: int, seed: int
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(seed)
+    openings = [centre_opening(plies, rng) for _ in range((games + 1) // 2)]
+    jobs = [(openings[i // 2], 1 + i % 2, seed * 100_000 + i) for i in range(games)]
+    start = time.perf_counter()
+    with ThreadPoolExecutor(threads) as pool:
+        results = list(pool.map(lambda j: play(seconds, opponent, *j), jobs))
+    wins = sum(w == seat for (_, seat, _), (w, _) in zip(jobs, results))
+    draws = sum(w == 0 for w, _ in results)
+    lo, hi = evaluate.wilson_interval(wins, games)
+    seats = ", ".join(
+        f"as player {s}: {sum(w == s for (_, t, _), (w, _) in zip(jobs, results) if t == s)}"
+        f"/{sum(t == s for _, t, _ in jobs)}"
+        for s in (1, 2)
+    )
+    moves = sum(m for _, m in results) / games
+    print(
+        f"threats({seconds}) vs {opponent}, centre openings of {plies}: {wins} won, {draws} drawn, "
+        f"{games - wins - draws} lost of {games}: win rate {wins / games:.1%} [{lo:.1%}, {hi:.1%}] "
+        f"({seats}); {moves:.0f} stones per game, {time.perf_counter() - start:.0f} s",
+        flush=True,
+    )
 
 
 def strength(
@@ -78,6 +128,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--opponents", nargs="+", default=["negamax:4"])
     p.add_argument("--opening-plies", type=int, default=4)
+    p.add_argument("--opening", choices=["centre", "board"], default="centre")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument(
         "--finder", type=int, default=100, help="positions for the finders' timing (0: none)"
@@ -87,8 +138,13 @@ def main() -> None:
     args = p.parse_args()
     if args.finder:
         finder(args.finder, args.stones, seed=0)
-    if args.games:
+    if args.games and args.opening == "board":
         strength(args.time, args.opponents, args.games, args.opening_plies, args.threads, args.seed)
+    elif args.games:
+        for opponent in args.opponents:
+            centre_match(
+                args.time, opponent, args.games, args.opening_plies, args.threads, args.seed
+            )
 
 
 if __name__ == "__main__":
