@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 import warnings
 from pathlib import Path
 
@@ -346,6 +347,14 @@ def test_agent_actions_in_slices_from_a_drawn_seed_equal_one_call():
         rng.actions(boards, seed=-1)
     with pytest.raises(ValueError, match="first_stream=-2 is out of range"):
         rng.actions(boards, first_stream=-2)
+
+
+def test_ray_without_ray_installed_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    with pytest.raises(ImportError, match=r"ray= needs Ray: pip install 'inarow\[ray\]'"):
+        evaluate.match(agents.random(), agents.random(), games=10, ray="local")
+    with pytest.raises(ImportError, match=r"ray= needs Ray"):
+        evaluate.move_accuracy(agents.random(), _late_boards(2), ray="local", progress=False)
 
 
 def test_ray_arguments_are_checked_before_any_cluster():

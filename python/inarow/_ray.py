@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FIRST_CHUNK", "TASK_SECONDS", "connect", "run_chunks"]
+__all__ = ["FIRST_CHUNK", "TASK_SECONDS", "connect", "ray_module", "run_chunks"]
 
 #: How long one chunk's task should run: long enough that scheduling costs little,
 #: short enough that progress and Ctrl-C respond and the work spreads evenly.
@@ -21,14 +21,21 @@ FIRST_CHUNK = 8
 WAIT_SECONDS = 0.5
 
 
-def connect(address: str | None, needed_by: str = "--ray") -> Any:
-    """Joins the Ray cluster at ``address`` ("auto": the one this machine belongs
-    to; ``None`` or ``""``: a new local one on this machine's CPUs, never another
-    cluster the machine runs) unless connected already; returns the ``ray`` module."""
+def ray_module(needed_by: str = "--ray") -> Any:
+    """The ``ray`` module, or an ``ImportError`` saying what needs it and how to
+    install it."""
     try:
         import ray
     except ImportError as e:
         raise ImportError(f"{needed_by} needs Ray: pip install 'inarow[ray]' ({e})") from e
+    return ray
+
+
+def connect(address: str | None, needed_by: str = "--ray") -> Any:
+    """Joins the Ray cluster at ``address`` ("auto": the one this machine belongs
+    to; ``None`` or ``""``: a new local one on this machine's CPUs, never another
+    cluster the machine runs) unless connected already; returns the ``ray`` module."""
+    ray = ray_module(needed_by)
     if not ray.is_initialized():
         ray.init(address=address or "local", ignore_reinit_error=True, log_to_driver=False)
     return ray

@@ -234,8 +234,9 @@ def _check_ray_args(ray: Any, chunk: Any, chunk_name: str) -> None:
 
 def _picklable(agent: Any, name: str) -> None:
     """Raises ``TypeError`` naming ``agent`` if Ray cannot send it to a task."""
-    from ray import cloudpickle
+    from inarow._ray import ray_module
 
+    cloudpickle = ray_module("evaluate's ray=").cloudpickle
     try:
         cloudpickle.dumps(agent)
     except Exception as e:  # noqa: BLE001 (pickling raises many kinds)
