@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 import warnings
 from pathlib import Path
 
 import pytest
 
 import inarow
-from inarow import agents, evaluate
+from inarow import _native, agents, evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_PONS = ROOT.parents[1] / "shared" / "data" / "connect4-pons"
@@ -272,6 +273,101 @@ def test_wilson_interval_known_values():
     lo, hi = evaluate.wilson_interval(5, 10)
     assert (lo, hi) == (pytest.approx(0.2366, abs=1e-4), pytest.approx(0.7634, abs=1e-4))
     assert evaluate.wilson_interval(0, 0) == (0.0, 1.0)
+
+
+# ------------------------------------------------------ chunks (what ray= relies on)
+
+_CHUNKS = [(0, 33), (33, 1), (34, 99), (133, 67)]  # cut rounds in the middle
+
+
+def _counts(raw):
+    return {key: value for key, value in raw.items() if key != "seconds"}
+
+
+@pytest.mark.parametrize("swap", [True, False])
+def test_chunks_from_first_game_add_up_to_the_whole_match(swap):
+    a, b = agents.negamax(2), agents.greedy()
+    settings = dict(seed=7, swap=swap, opening_plies=2)
+    whole = _native.play_match(a, b, 200, **settings)
+    parts = [_native.play_match(a, b, n, first_game=f, **settings) for f, n in _CHUNKS]
+    for key in ("games", "wins", "draws", "losses", "moves"):
+        assert sum(p[key] for p in parts) == whole[key], key
+    for seat in range(2):
+        assert [sum(p["seats"][seat][i] for p in parts) for i in range(4)] == list(
+            whole["seats"][seat]
+        )
+    assert _counts(evaluate._merge_match_counts(parts[::-1], 2)) == _counts(whole)
+    # A chunk is its own games, not the first games again.
+    assert _counts(parts[2]) != _counts(_native.play_match(a, b, 99, **settings))
+
+
+def test_chunks_of_a_python_agent_match_and_of_one_repeated_game_merge_exactly():
+    def leftmost(board):
+        return board.legal_moves()[0]
+
+    def rightmost(board):
+        return board.legal_moves()[-1]
+
+    ttt = inarow.Rules.tic_tac_toe().to_dict()
+    for plies in (0, 2):  # 0: deterministic agents repeat one game per seat
+        settings = dict(seed=3, opening_plies=plies, **ttt)
+        whole = _native.play_match(rightmost, leftmost, 60, **settings)
+        chunks = [(0, 7), (7, 40), (47, 13)]
+        parts = [
+            _native.play_match(rightmost, leftmost, n, first_game=f, **settings) for f, n in chunks
+        ]
+        merged = evaluate._merge_match_counts(parts, 2)
+        assert _counts(merged) == _counts(whole)
+        assert merged["repeats_one_game"] == (plies == 0)
+
+
+@pytest.mark.parametrize("bad", [-1, 2**40 - 9, 2**70])
+def test_first_game_out_of_range_is_refused(bad):
+    with pytest.raises(ValueError, match=rf"first_game={bad} is out of range: allowed 0\.\."):
+        _native.play_match(agents.random(), agents.random(), 10, first_game=bad)
+    with pytest.raises(TypeError, match="first_game"):
+        _native.play_match(agents.random(), agents.random(), 10, first_game=1.5)
+
+
+def test_agent_actions_in_slices_from_a_drawn_seed_equal_one_call():
+    boards = _late_boards(30, plies=(4, 20))
+    for make in (lambda: agents.random(seed=4), lambda: agents.negamax(2, seed=4)):
+        one, sliced = make(), make()
+        first = one.actions(boards, threads=2)
+        seed = sliced.draw_seed()
+        parts = [
+            sliced.actions(boards[i : i + 7], seed=seed, first_stream=i) for i in (0, 7, 14, 21, 28)
+        ]
+        assert [a for part in parts for a in part] == first
+        # Both generators moved on alike: the next calls agree too.
+        assert one.actions(boards) == sliced.actions(boards)
+    rng = agents.random(seed=4)
+    assert rng.actions(boards, seed=5) == agents.random(seed=9).actions(boards, seed=5)
+    with pytest.raises(ValueError, match=r"seed=-1 is out of range: allowed 0\.\.=2\*\*64-1"):
+        rng.actions(boards, seed=-1)
+    with pytest.raises(ValueError, match="first_stream=-2 is out of range"):
+        rng.actions(boards, first_stream=-2)
+
+
+def test_ray_without_ray_installed_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    with pytest.raises(ImportError, match=r"ray= needs Ray: pip install 'inarow\[ray\]'"):
+        evaluate.match(agents.random(), agents.random(), games=10, ray="local")
+    with pytest.raises(ImportError, match=r"ray= needs Ray"):
+        evaluate.move_accuracy(agents.random(), _late_boards(2), ray="local", progress=False)
+
+
+def test_ray_arguments_are_checked_before_any_cluster():
+    with pytest.raises(ValueError, match="chunk_games=10 needs ray="):
+        evaluate.match(agents.random(), agents.random(), games=20, chunk_games=10)
+    with pytest.raises(TypeError, match="ray must be None"):
+        evaluate.match(agents.random(), agents.random(), games=20, ray=1)
+    with pytest.raises(ValueError, match="chunk_games=0: allowed None"):
+        evaluate.match(agents.random(), agents.random(), games=20, ray="local", chunk_games=0)
+    with pytest.raises(ValueError, match="games=0 is out of range"):
+        evaluate.match(agents.random(), agents.random(), games=0, ray="local")
+    with pytest.raises(ValueError, match="chunk_positions=5 needs ray="):
+        evaluate.move_accuracy(agents.random(), _late_boards(2), chunk_positions=5)
 
 
 # --------------------------------------------------------------------- move accuracy

@@ -297,7 +297,8 @@ def test_rllib_with_an_opponent_list_replays_for_a_seed():
                 obs, rewards, terminated, _, _ = env.step({"player_2": int(legal[0])})
                 if terminated["__all__"]:
                     break
-                assert list(obs) == ["player_2"]
+                # RLlib needs a reward with the observation that follows an action.
+                assert list(obs) == ["player_2"] and rewards == {"player_2": 0.0}
             board = env.board
             assert rewards == {"player_2": float(board.returns()[1])}
             out.append((board.moves, rewards))

@@ -9,11 +9,14 @@ True
 are built-in agents); ``move_accuracy`` measures how often an agent's move keeps
 the best outcome on Pascal Pons' Connect-Four test positions (or any boards),
 as AlphaZero.jl and c4a0 report it. Rates come with 95% Wilson intervals.
+Both run across a Ray cluster with ``ray=`` (chunks of games or positions as
+tasks), with the result of the local run.
 """
 
 from __future__ import annotations
 
 import math
+import operator
 import os
 import random
 import time
@@ -207,6 +210,114 @@ def _progress_callback(progress: Any, total: int, unit: str) -> tuple[Callable |
     )
 
 
+def _games_arg(games: Any) -> int:
+    """``games`` checked as the native match checks it."""
+    try:
+        n = operator.index(games)
+    except TypeError:
+        raise TypeError(f"games must be an integer, got {type(games).__name__}") from None
+    if isinstance(games, bool) or not 1 <= n <= 2**40:
+        raise ValueError(f"games={games!r} is out of range: allowed 1..=2**40")
+    return n
+
+
+def _check_ray_args(ray: Any, chunk: Any, chunk_name: str) -> None:
+    if not isinstance(ray, str):
+        raise TypeError(
+            f'ray must be None (run here), "local", "auto" or a cluster address, got {ray!r}'
+        )
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise ValueError(
+            f"{chunk_name}={chunk!r}: allowed None (sized by timing) or an integer >= 1"
+        )
+
+
+def _picklable(agent: Any, name: str) -> None:
+    """Raises ``TypeError`` naming ``agent`` if Ray cannot send it to a task."""
+    from inarow._ray import ray_module
+
+    cloudpickle = ray_module("evaluate's ray=").cloudpickle
+    try:
+        cloudpickle.dumps(agent)
+    except Exception as e:  # noqa: BLE001 (pickling raises many kinds)
+        raise TypeError(
+            f"agent {name} ({agent!r}) cannot go to Ray tasks: it does not pickle "
+            f"({type(e).__name__}: {e}); give a picklable callable (a function, or an "
+            "object whose attributes pickle), or run with ray=None"
+        ) from e
+
+
+def _match_chunk(a: Any, b: Any, first_game: int, games: int, rules: dict, settings: dict) -> Any:
+    """A Ray task: games ``first_game .. first_game + games`` of the match."""
+    raw = _native.play_match(a, b, games, first_game=first_game, **settings, **rules)
+    return raw, raw["seconds"]
+
+
+def _match_on_ray(
+    address: str,
+    a: Any,
+    b: Any,
+    games: int,
+    rules: dict,
+    settings: dict,
+    chunk_games: int | None,
+    progress: Callable[[int, int], Any] | None,
+) -> dict[str, Any]:
+    """The native match's counts, played as chunks of games on a Ray cluster."""
+    from inarow._ray import connect, run_chunks
+
+    for agent, name in ((a, "a"), (b, "b")):
+        if not callable(agent):
+            raise TypeError(
+                f"{name} must be an agent: an inarow.agents agent or a callable "
+                f"agent(board) -> action, got {type(agent).__name__}: {agent!r}"
+            )
+        _picklable(agent, name)
+    ray = connect(address, "evaluate.match(ray=...)")
+    task = ray.remote(_match_chunk).options(num_cpus=settings["threads"])
+    a_ref, b_ref = ray.put(a), ray.put(b)
+    start = time.perf_counter()
+    parts = run_chunks(
+        ray,
+        lambda first, n: task.remote(a_ref, b_ref, first, n, rules, settings),
+        games,
+        chunk_games,
+        progress,
+    )
+    raw = _merge_match_counts([part for _, part in parts], inarow.Rules(**rules).players)
+    raw["seconds"] = time.perf_counter() - start
+    return raw
+
+
+def _merge_match_counts(parts: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
+    """The counts of a match from those of its chunks (``repeats_one_game`` as the
+    native merge of threads decides it: per seat, whether every game was the first)."""
+    out: dict[str, Any] = dict.fromkeys(("games", "wins", "draws", "losses", "moves"), 0)
+    seats = [(0, 0, 0, 0)] * players
+    first_lines: list[tuple[int, int] | None] = [None] * players
+    varied = [False] * players
+    for part in parts:
+        for key in out:
+            out[key] += part[key]
+        seats = [tuple(x + y for x, y in zip(s, p)) for s, p in zip(seats, part["seats"])]
+        for seat, (line, other_varied) in enumerate(zip(part["first_lines"], part["varied"])):
+            varied[seat] |= other_varied
+            kept = first_lines[seat]
+            if line is None:
+                continue
+            if kept is None:
+                first_lines[seat] = line
+                continue
+            varied[seat] |= kept[1] != line[1]
+            if line[0] < kept[0]:
+                first_lines[seat] = line
+    out["seats"] = seats
+    out["first_lines"] = first_lines
+    out["varied"] = varied
+    out["repeats_one_game"] = out["games"] > players and not any(varied)
+    return out
+
+
 def match(
     a: Callable[[Board], int],
     b: Callable[[Board], int],
@@ -217,6 +328,8 @@ def match(
     threads: int | None = None,
     progress: bool | Callable[[int, int], Any] = False,
     opening_plies: int = 2,
+    ray: str | None = None,
+    chunk_games: int | None = None,
 ) -> MatchResult:
     """Plays ``games`` games of agent ``a`` against agent ``b``; ``a``'s results.
 
@@ -248,25 +361,45 @@ def match(
     one here, and the callable gets a copy of the board and must return a legal
     action (else ``TypeError`` / :class:`inarow.IllegalMoveError` naming it).
 
+    On a Ray cluster: ``ray="local"`` (or ``""``: a new Ray instance on this
+    machine), ``"auto"`` (the cluster this machine belongs to) or an address
+    plays the games as tasks of ``chunk_games`` games each (default: sized from
+    the first tasks to run about two seconds each), each task on ``threads``
+    threads (default 1) and as many CPUs; the result is the local run's for the
+    same arguments (``seconds`` aside). Agents go to the tasks pickled: a Python
+    agent must pickle (else ``TypeError`` naming it), and gets a fresh copy per
+    task, so its moves must depend on the board alone (no state kept between
+    moves) for the result to equal the local one. ``progress`` then counts the
+    games of finished tasks; Ctrl-C cancels the tasks still running.
+
     Raises ``ValueError`` for ``games`` outside 1..=2**40, ``TypeError`` for agents
     that are not callable, :class:`inarow.UnsupportedRulesError` for a ``perfect``
     agent on rules beyond the solver. Ctrl-C stops the match.
     """
     r = _rules_dict(rules)
     a, b = (_agent_arg(x, r) for x in (a, b))
+    if ray is not None:
+        _check_ray_args(ray, chunk_games, "chunk_games")
+        games = _games_arg(games)
+    elif chunk_games is not None:
+        raise ValueError(f"chunk_games={chunk_games!r} needs ray= (the chunks are Ray tasks)")
     callback, bar = _progress_callback(progress, games if isinstance(games, int) else 0, "game")
     try:
-        raw = _native.play_match(
-            a,
-            b,
-            games,
-            seed=seed,
-            swap=swap,
-            threads=threads,
-            progress=callback,
-            opening_plies=opening_plies,
-            **r,
-        )
+        if ray is None:
+            raw = _native.play_match(
+                a,
+                b,
+                games,
+                seed=seed,
+                swap=swap,
+                threads=threads,
+                progress=callback,
+                opening_plies=opening_plies,
+                **r,
+            )
+        else:
+            settings = dict(seed=seed, swap=swap, threads=threads or 1, opening_plies=opening_plies)
+            raw = _match_on_ray(ray, a, b, games, r, settings, chunk_games, callback)
     finally:
         if bar is not None:
             bar.close()
@@ -424,19 +557,25 @@ def pons_positions(per_set: int | None = None) -> dict[str, list[PonsPosition]]:
 _COMPUTED_PONS: dict[str, tuple[int | None, ...]] = {}
 
 
+def _bar(wanted: bool | None, total: int, desc: str) -> Any:
+    """A tqdm bar of positions: always for ``True`` (tqdm needed), for ``None`` where
+    tqdm is installed and there is work, never for ``False``."""
+    if wanted is True or (wanted is None and total > 0):
+        try:
+            from tqdm.auto import tqdm
+        except ImportError as e:
+            if wanted is True:
+                raise ImportError("progress=True needs tqdm: pip install 'inarow[progress]'") from e
+        else:
+            return tqdm(total=total, unit="position", desc=desc)
+    return None
+
+
 def _analyze_all(
     boards: Sequence[Board], solver: Any, bar_wanted: bool | None, label: str
 ) -> list[tuple[int | None, ...]]:
     """The exact analysis of every board, with a progress bar where wanted."""
-    bar = None
-    if bar_wanted is True or (bar_wanted is None and len(boards) > 0):
-        try:
-            from tqdm.auto import tqdm
-        except ImportError as e:
-            if bar_wanted is True:
-                raise ImportError("progress=True needs tqdm: pip install 'inarow[progress]'") from e
-        else:
-            bar = tqdm(total=len(boards), unit="position", desc=f"solving {label}")
+    bar = _bar(bar_wanted, len(boards), f"solving {label}")
     try:
         out = []
         for board in boards:
@@ -449,7 +588,25 @@ def _analyze_all(
             bar.close()
 
 
-def _agent_actions(agent: Any, boards: Sequence[Board], threads: int | None) -> list[int]:
+def _choose_with_bar(
+    on_ray: _RayActions, boards: Sequence[Board], bar_wanted: bool | None, label: str
+) -> list[int]:
+    """The Ray tasks' actions, with a progress bar of the positions where wanted (as
+    for the truth: ``True`` always, ``None`` where tqdm is installed)."""
+    bar = _bar(bar_wanted, len(boards), f"choosing {label}")
+    try:
+        on_done = None if bar is None else (lambda done, _total: bar.update(done - bar.n))
+        return on_ray(boards, on_done)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _agent_actions(
+    agent: Any, boards: Sequence[Board], threads: int | None, first: int = 0
+) -> list[int]:
+    """The agent's action on each board; ``first``: the index of ``boards[0]`` in the
+    set (errors name positions by it)."""
     if isinstance(agent, Agent):
         return agent.actions(boards, threads=threads)
     if not callable(agent):
@@ -469,16 +626,65 @@ def _agent_actions(agent: Any, boards: Sequence[Board], threads: int | None) -> 
         action = agent(board.copy()) if chosen is None else chosen[i]
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise TypeError(
-                f"agent {agent!r} returned {action!r} ({type(action).__name__}) on position {i}: "
-                "an agent must return an integer action"
+                f"agent {agent!r} returned {action!r} ({type(action).__name__}) on position "
+                f"{first + i}: an agent must return an integer action"
             )
         if not board.is_legal(action):
             raise inarow.IllegalMoveError(
-                f"agent {agent!r} returned an illegal action {action!r} on position {i}: "
+                f"agent {agent!r} returned an illegal action {action!r} on position {first + i}: "
                 f"legal actions {board.legal_moves()}"
             )
         out.append(int(action))
     return out
+
+
+def _actions_chunk(
+    agent: Any, boards: list[Board], threads: int, seed: int | None, first: int
+) -> tuple[list[int], float]:
+    """A Ray task: the agent's actions on positions ``first ..`` of a set (a built-in
+    agent draws from streams ``first ..`` of ``seed``, as one call on the set does)."""
+    start = time.perf_counter()
+    if isinstance(agent, Agent):
+        actions = agent.actions(boards, threads=threads, seed=seed, first_stream=first)
+    else:
+        actions = _agent_actions(agent, boards, threads, first)
+    return actions, time.perf_counter() - start
+
+
+class _RayActions:
+    """Chooses the agent's actions on a Ray cluster, a chunk of positions per task,
+    with the actions a local call gives."""
+
+    def __init__(self, address: str, agent: Any, threads: int, chunk: int | None) -> None:
+        from inarow._ray import connect
+
+        if not callable(agent):
+            raise TypeError(
+                "agent must be an inarow.agents agent or a callable agent(board) -> action, "
+                f"got {type(agent).__name__}"
+            )
+        _picklable(agent, "agent")
+        self.ray = connect(address, "evaluate.move_accuracy(ray=...)")
+        self.agent = agent
+        self.agent_ref = self.ray.put(agent)
+        self.task = self.ray.remote(_actions_chunk).options(num_cpus=threads)
+        self.threads, self.chunk = threads, chunk
+
+    def __call__(self, boards: Sequence[Board], on_done: Callable | None) -> list[int]:
+        from inarow._ray import run_chunks
+
+        # One seed per set, drawn here as a local `agent.actions(boards)` draws it.
+        seed = self.agent.draw_seed() if isinstance(self.agent, Agent) else None
+        parts = run_chunks(
+            self.ray,
+            lambda first, n: self.task.remote(
+                self.agent_ref, list(boards[first : first + n]), self.threads, seed, first
+            ),
+            len(boards),
+            self.chunk,
+            on_done,
+        )
+        return [action for _, actions in parts for action in actions]
 
 
 def _named_sets(positions: Any) -> dict[str, list[Board]]:
@@ -555,6 +761,8 @@ def move_accuracy(
     threads: int | None = None,
     progress: bool | None = None,
     rules: RulesLike = None,
+    ray: str | None = None,
+    chunk_positions: int | None = None,
 ) -> AccuracyResult:
     """How often ``agent``'s move keeps the best outcome (good-move rate) and has the
     best exact score (perfect-move rate), per set and overall.
@@ -575,7 +783,20 @@ def move_accuracy(
     board of a set in one call.
     Boards must suit the solver (2 players; with gravity ``width * (height + 1) <=
     64``, without gravity at most 64 cells) and not be over.
+
+    ``ray`` (``"local"`` or ``""``, ``"auto"``, or an address, as in :func:`match`):
+    the agent chooses on a Ray cluster, ``chunk_positions`` positions per task
+    (default: sized from the first tasks to run about two seconds each) on
+    ``threads`` threads (default 1), with the local run's result; the truth stays
+    here. The agent goes to the tasks pickled (``TypeError`` naming it if it does
+    not pickle); a built-in agent draws one seed per set as a local run does.
     """
+    if ray is not None:
+        _check_ray_args(ray, chunk_positions, "chunk_positions")
+    elif chunk_positions is not None:
+        raise ValueError(
+            f"chunk_positions={chunk_positions!r} needs ray= (the chunks are Ray tasks)"
+        )
     if per_set is not None and (
         isinstance(per_set, bool) or not isinstance(per_set, int) or per_set < 1
     ):
@@ -615,6 +836,7 @@ def move_accuracy(
     truth_seconds = agent_seconds = 0.0
     results = {}
     own_solver = None
+    on_ray = None if ray is None else _RayActions(ray, agent, threads or 1, chunk_positions)
     for name, boards in sets.items():
         t0 = time.perf_counter()
         truth = list(shipped.get(name) or [None] * len(boards))
@@ -638,7 +860,10 @@ def move_accuracy(
                 if judged:
                     _JUDGED_TRUTH[_judged_key(boards[i])] = scores
         t1 = time.perf_counter()
-        actions = _agent_actions(agent, boards, threads)
+        if on_ray is None:
+            actions = _agent_actions(agent, boards, threads)
+        else:
+            actions = _choose_with_bar(on_ray, boards, progress, name)
         t2 = time.perf_counter()
         truth_seconds += t1 - t0
         agent_seconds += t2 - t1

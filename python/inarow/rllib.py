@@ -4,7 +4,9 @@
 agents ``"player_1" .. "player_p"`` (inarow's player numbers). Each step only the
 agent to move receives an observation; rewards arrive once, at the end, for every
 agent: its entry of `inarow.Board.returns` (+1 winner, -1 the others, 0 each on a
-draw).
+draw). With an opponent the one agent observes after each of its moves, and each
+such observation comes with a reward of 0 (RLlib's episodes require a reward with
+the observation that follows an action).
 
 ``env_config`` keys: ``rules`` (an `inarow.Rules`) or ``width, height, k, players,
 gravity`` (Connect Four by default); ``opponent`` (any opponent of
@@ -23,6 +25,11 @@ ends, the offender gets ``illegal_reward`` = -1, the others 0,
 state unchanged). In both modes an action outside the action space raises
 (``TypeError`` for a non-integer, `inarow.IllegalMoveError` out of range).
 
+Seeds: ``reset(seed=s)`` seeds the env's generator (the opponents' choices and
+moves) with ``s``; on RLlib's remote env runners with a seed drawn from ``s`` and
+the runner's ``worker_index`` (see `runner_seed`), so that no two envs of a run
+share a seed.
+
 ``register()`` registers the env under the name ``"inarow"`` with
 ``ray.tune.registry.register_env``.
 """
@@ -40,7 +47,7 @@ from inarow._adapt import check_illegal_action_mode, in_action_space
 from inarow._episode import NativeEpisode
 from inarow.opponents import OpponentSeats, check_agent_player
 
-__all__ = ["ENV_NAME", "InARowMultiAgentEnv", "register"]
+__all__ = ["ENV_NAME", "InARowMultiAgentEnv", "register", "runner_seed"]
 
 ENV_NAME = "inarow"
 
@@ -70,6 +77,7 @@ class InARowMultiAgentEnv(MultiAgentEnv):
             )
         # RLlib passes an EnvContext (a dict with worker_index etc. as attributes);
         # any other key is a mistake.
+        self.worker_index = int(getattr(config, "worker_index", 0) or 0)
         if cfg:
             raise ValueError(f"unknown env_config keys: {sorted(cfg)}")
         self._empty = inarow.Board(**rules)
@@ -144,7 +152,7 @@ class InARowMultiAgentEnv(MultiAgentEnv):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=runner_seed(seed, self.worker_index))
         obs, info = self._episode.reset(self._seat)  # on error the episode is unchanged
         self._over = False
         return self._next(obs, info), {}
@@ -167,7 +175,10 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         # An opponent that fails leaves the episode unchanged.
         obs, _, terminated, _, info = self._episode.step(action)
         if not terminated[0]:
-            return self._next(obs, info), {}, {"__all__": False}, {"__all__": False}, {}
+            # With an opponent the agent that acted observes again at once, and RLlib
+            # requires a reward with that observation: 0 until the end.
+            rewards = {} if self._opponents is None else {agent: 0.0}
+            return self._next(obs, info), rewards, {"__all__": False}, {"__all__": False}, {}
         if "illegal_action" in info and info["illegal_action"][0]:
             rewards = dict.fromkeys(self.possible_agents, 0.0)
             rewards[agent] = self.illegal_reward
@@ -190,6 +201,18 @@ class InARowMultiAgentEnv(MultiAgentEnv):
 
     def render(self) -> str:
         return str(self.board)
+
+
+def runner_seed(seed: int | None, worker_index: int) -> int | None:
+    """The seed an env on RLlib's env runner ``worker_index`` starts its generator
+    from when ``reset(seed=seed)``: ``seed`` itself on the local runner (index 0) or
+    outside RLlib, else one drawn from ``(seed, worker_index)``. RLlib seeds runner
+    ``w`` with ``config.seed + w`` and the ``i``-th env of its vector env with that
+    plus ``i``, so with several envs per runner, envs of neighbouring runners would
+    otherwise share seeds (and play the same opponent moves)."""
+    if seed is None or worker_index == 0:
+        return seed
+    return int(np.random.SeedSequence([seed, worker_index]).generate_state(1, np.uint64)[0] >> 1)
 
 
 def register(name: str = ENV_NAME) -> str:

@@ -13,6 +13,11 @@
 //! other). Without `swap` every game is its own round. With `opening_plies`, the
 //! games of a round also start from the same random opening; a game the opening
 //! already decided counts like any other.
+//!
+//! A match can be played in chunks (on several machines): `first_game` makes a
+//! chunk play the games `first_game .. first_game + games` exactly as the whole
+//! match plays them, and [`MatchResult::merge`] of the chunks' results equals the
+//! whole match's result.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,6 +33,9 @@ use crate::watch::on_threads;
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub games: u64,
+    /// The index of the first game: this match plays games `first_game ..
+    /// first_game + games` of a longer match (0 for a whole match).
+    pub first_game: u64,
     pub seed: u64,
     /// Rotate `a`'s seat from game to game (else `a` always moves first).
     pub swap: bool,
@@ -126,7 +134,15 @@ impl MatchResult {
         self.moves += moves as u64;
     }
 
-    fn merge(&mut self, other: &MatchResult) {
+    /// Per seat of `a`: the first game played from it (its index and a hash of its
+    /// moves), and whether another game from it went differently.
+    pub fn seat_lines(&self) -> impl Iterator<Item = (Option<(u64, u64)>, bool)> + '_ {
+        self.lines.iter().copied().zip(self.varied.iter().copied())
+    }
+
+    /// Adds the results of other games of the same match (a chunk of it, or what
+    /// another thread played).
+    pub fn merge(&mut self, other: &MatchResult) {
         self.total.add(&other.total);
         for (s, o) in self.seats.iter_mut().zip(&other.seats) {
             s.add(o);
@@ -203,10 +219,11 @@ pub fn play_match(
         let mut game = Game::new(rules);
         game.reserve_history();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= config.games || cancel.load(Ordering::Relaxed) {
+            let n = next.fetch_add(1, Ordering::Relaxed);
+            if n >= config.games || cancel.load(Ordering::Relaxed) {
                 break;
             }
+            let i = config.first_game + n;
             let seat = seat_of_a(i, rules.players(), config.swap);
             match play_game(&mut game, &mut wa, &mut wb, seat, config, i, cancel) {
                 Ok(_) => result.record_game(seat, i, &game),

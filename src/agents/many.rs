@@ -10,8 +10,9 @@ use crate::solver::book::Book;
 use crate::watch::on_threads;
 
 /// `agent`'s move on each of `games` (none finished), across `threads`; game `i`
-/// draws from stream `i` of `seed`, so the moves do not depend on the thread
-/// count. The first error stops every thread; raising `cancel` stops within a
+/// draws from stream `first_stream + i` of `seed`, so the moves do not depend on the
+/// thread count, and a slice of the games starting at `j` with `first_stream = j`
+/// gets the moves the whole call gives it. The first error stops every thread; raising `cancel` stops within a
 /// move ([`AgentError::Cancelled`] from the agents that search). `book`: the
 /// perfect agent's opening book.
 pub fn choose_many(
@@ -19,6 +20,7 @@ pub fn choose_many(
     book: Option<Arc<Book>>,
     games: &[Game],
     seed: u64,
+    first_stream: u64,
     threads: usize,
     cancel: &AtomicBool,
 ) -> Result<Vec<usize>, AgentError> {
@@ -32,7 +34,7 @@ pub fn choose_many(
             if i >= games.len() {
                 break;
             }
-            let mut rng = Rng::new(seed, i as u64);
+            let mut rng = Rng::new(seed, first_stream + i as u64);
             match worker.choose(&games[i], &mut rng, cancel) {
                 Ok(a) => out[i].store(a as u64, Ordering::Relaxed),
                 Err(e) => {

@@ -373,6 +373,7 @@ fn run(
 ) -> MatchResult {
     let config = MatchConfig {
         games,
+        first_game: 0,
         seed,
         swap,
         threads,
@@ -418,6 +419,35 @@ fn match_totals_add_up_and_do_not_depend_on_threads() {
 }
 
 #[test]
+fn chunks_from_first_game_merge_into_the_whole_match() {
+    let rules = Rules::new(5, 5, 3, 3, false).unwrap();
+    let (a, b) = (Agent::Negamax { depth: 2 }, Agent::Random);
+    for swap in [true, false] {
+        let config = |first_game, games| MatchConfig {
+            games,
+            first_game,
+            seed: 11,
+            swap,
+            threads: 2,
+            opening_plies: 2,
+            book: None,
+        };
+        let play = |c: &MatchConfig| {
+            play_match(rules, &a, &b, c, &AtomicU64::new(0), &no_cancel()).unwrap()
+        };
+        let whole = play(&config(0, 100));
+        // Uneven chunks that cut rounds in the middle, merged in any order.
+        let mut merged = MatchResult::new(rules.players());
+        for (first, games) in [(61, 39), (0, 7), (7, 54)] {
+            merged.merge(&play(&config(first, games)));
+        }
+        assert_eq!(merged, whole, "swap={swap}");
+        // A chunk is not the start of the match.
+        assert_ne!(play(&config(7, 54)), play(&config(0, 54)));
+    }
+}
+
+#[test]
 fn greedy_beats_random_and_swapping_mirrors_the_match() {
     let c4 = Rules::connect_four();
     let r = run(c4, Agent::Greedy, Agent::Random, 2000, 1, true, 2, 0);
@@ -450,6 +480,7 @@ fn greedy_beats_random_and_swapping_mirrors_the_match() {
 fn a_cancelled_match_stops() {
     let config = MatchConfig {
         games: 1_000_000,
+        first_game: 0,
         seed: 0,
         swap: true,
         threads: 2,
@@ -472,6 +503,7 @@ fn bad_parameters_are_refused() {
     let c4 = Rules::connect_four();
     let config = MatchConfig {
         games: 10,
+        first_game: 0,
         seed: 0,
         swap: true,
         threads: 1,
@@ -537,6 +569,7 @@ fn random_openings_diversify_deterministic_agents_and_are_shared_by_a_round() {
     // Both games of a round start from the same opening.
     let config = MatchConfig {
         games: 4,
+        first_game: 0,
         seed: 3,
         swap: true,
         threads: 1,

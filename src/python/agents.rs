@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyTuple};
 
-use super::args::{bool_arg, int_arg, ranged_int, rules_from_args, DEFAULTS};
+use super::args::{bool_arg, int_arg, int_value, ranged_int, rules_from_args, IntValue, DEFAULTS};
 use super::args::{seed_arg, threads_arg};
 use super::board::{game_arg, Board};
 use super::book::shipped_book;
@@ -289,17 +289,35 @@ impl Agent {
     }
 
     /// The actions for many boards, computed across `threads` (default: all cores);
-    /// board `i` draws from stream `i` of one seed taken from this agent's
-    /// generator, so the result does not depend on the thread count. All boards are
-    /// checked first (finished games, rules, types), naming the first bad index.
-    #[pyo3(signature = (boards, threads=None))]
+    /// board `i` draws from stream `first_stream + i` of `seed` (default: one seed
+    /// drawn from this agent's generator, as `draw_seed` draws it), so the result
+    /// does not depend on the thread count, and the boards split in slices (each
+    /// with the seed and its first index as `first_stream`) get the same actions.
+    /// All boards are checked first (finished games, rules, types), naming the
+    /// first bad index.
+    #[pyo3(signature = (boards, threads=None, seed=None, first_stream=None))]
     fn actions(
         &self,
         py: Python<'_>,
         boards: &Bound<'_, PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        first_stream: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<usize>> {
         let threads = threads_arg(threads)?.unwrap_or_else(cores);
+        let seed = stream_seed_arg(seed)?;
+        let first_stream = match first_stream.filter(|f| !f.is_none()) {
+            None => 0,
+            Some(f) => match int_arg(f, "first_stream")? {
+                Some(v) if (0..=MAX_GAMES).contains(&v) => v as u64,
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "first_stream={} is out of range: allowed 0..=2**40",
+                        f.repr()?
+                    )))
+                }
+            },
+        };
         let mut games = Vec::new();
         for (i, board) in boards.try_iter()?.enumerate() {
             let game = game_arg(&board?, &format!("boards[{i}]"))?;
@@ -313,11 +331,7 @@ impl Agent {
             }
             games.push(game);
         }
-        let base = self
-            .rng
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .next_u64();
+        let base = seed.unwrap_or_else(|| self.draw_seed());
         let spec = self.spec;
         let token = CancelToken::new();
         let games = &games;
@@ -325,10 +339,19 @@ impl Agent {
         let result = run_interruptible(
             py,
             &token,
-            || choose_many(spec, book, games, base, threads, token.flag()),
+            || choose_many(spec, book, games, base, first_stream, threads, token.flag()),
             |_| Ok(()),
         )?;
         result.map_err(PyErr::from)
+    }
+
+    /// A seed from this agent's generator: the one a call of `actions` without
+    /// `seed` draws (the generator advances as that call would advance it).
+    fn draw_seed(&self) -> u64 {
+        self.rng
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .next_u64()
     }
 
     /// `"random"`, `"greedy"`, `"negamax"`, `"perfect"` or `"threats"`.
@@ -422,6 +445,23 @@ impl Agent {
     }
 }
 
+/// The `seed` of `Agent.actions`: None, or any 64-bit value (`draw_seed` draws them).
+fn stream_seed_arg(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(s) = seed.filter(|s| !s.is_none()) else {
+        return Ok(None);
+    };
+    let value = match int_value(s, "seed")? {
+        IntValue::Fits(v) => u64::try_from(v).ok(),
+        IntValue::Huge(digits) => digits.parse::<u64>().ok(),
+    };
+    value.map(Some).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "seed={} is out of range: allowed 0..=2**64-1",
+            short_repr(s)
+        ))
+    })
+}
+
 fn with_index(py: Python<'_>, e: PyErr, i: usize) -> PyErr {
     let msg = format!("boards[{i}]: {}", e.value(py));
     let new = match e.get_type(py).call1((msg,)) {
@@ -470,7 +510,8 @@ fn short_repr(obj: &Bound<'_, PyAny>) -> String {
 /// Python agents with a copy of the board.
 #[pyfunction]
 #[pyo3(signature = (a, b, games, width=None, height=None, k=None, players=None, gravity=None,
-                    seed=None, swap=None, threads=None, progress=None, opening_plies=None))]
+                    seed=None, swap=None, threads=None, progress=None, opening_plies=None,
+                    first_game=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
@@ -487,6 +528,7 @@ pub fn play_match<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
     opening_plies: Option<&Bound<'py, PyAny>>,
+    first_game: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (side_a, side_b) = (side(a, "a")?, side(b, "b")?);
     let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
@@ -498,6 +540,19 @@ pub fn play_match<'py>(
                 games.repr()?
             )))
         }
+    };
+    let first_game = match first_game.filter(|f| !f.is_none()) {
+        None => 0,
+        Some(f) => match int_arg(f, "first_game")? {
+            Some(v) if (0..=MAX_GAMES - games as i64).contains(&v) => v as u64,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "first_game={} is out of range: allowed 0..={} (2**40 - games)",
+                    f.repr()?,
+                    MAX_GAMES - games as i64
+                )))
+            }
+        },
     };
     let seed = seed_arg(seed)?.unwrap_or(0);
     let cells = rules.num_cells() as i64;
@@ -538,6 +593,7 @@ pub fn play_match<'py>(
     });
     let config = MatchConfig {
         games,
+        first_game,
         seed,
         swap,
         threads,
@@ -586,6 +642,11 @@ pub fn play_match<'py>(
     out.set_item("seats", seats)?;
     out.set_item("moves", result.moves)?;
     out.set_item("repeats_one_game", result.repeats_one_game())?;
+    // Per seat of `a`: (index, hash of the moves) of its first game or None, and
+    // whether another game went differently; a chunked match merges them.
+    let (first_lines, varied): (Vec<Option<(u64, u64)>>, Vec<bool>) = result.seat_lines().unzip();
+    out.set_item("first_lines", first_lines)?;
+    out.set_item("varied", varied)?;
     out.set_item("seconds", seconds)?;
     Ok(out)
 }
@@ -615,7 +676,8 @@ fn play_match_here(
     let players = rules.players();
     let mut result = MatchResult::new(players);
     let token = CancelToken::new();
-    for i in 0..config.games {
+    for n in 0..config.games {
+        let i = config.first_game + n;
         py.check_signals()?;
         let seat_a = seat_of_a(i, players, config.swap);
         let mut rngs: Vec<Rng> = (0..players)
@@ -652,7 +714,7 @@ fn play_match_here(
         }
         result.record_game(seat_a, i, &game);
         if let Some(p) = progress {
-            p.call1((i + 1, config.games))?;
+            p.call1((n + 1, config.games))?;
         }
     }
     Ok(result)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from inarow._ray import connect
 from inarow.train.config import TrainConfig
 from inarow.train.selfplay import Games
 
@@ -30,18 +31,6 @@ MOVES_PER_CALL = 8
 #: How long one `RaySelfPlay.step` waits for a finished call before the learner
 #: trains again.
 WAIT_SECONDS = 0.05
-
-
-def connect(address: str | None) -> Any:
-    """Joins the Ray cluster at ``address`` ("auto": the one this machine belongs
-    to; ``None``: a new local one on this machine's CPUs) unless connected already."""
-    try:
-        import ray
-    except ImportError as e:
-        raise ImportError(f"--ray needs Ray: pip install 'inarow[ray]' ({e})") from e
-    if not ray.is_initialized():
-        ray.init(address=address or "local", ignore_reinit_error=True, log_to_driver=False)
-    return ray
 
 
 def _actor_class(ray: Any) -> Any:
