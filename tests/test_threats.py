@@ -249,16 +249,27 @@ def test_engine_names_repr_pickle_and_refusals():
         agents.threats(nodes=0)
     with pytest.raises(TypeError):
         agents.threats(True)
-    with pytest.raises(inarow.UnsupportedRulesError, match="gravity"):
-        engine(inarow.Board())
-    with pytest.raises(inarow.UnsupportedRulesError, match="2 players"):
-        engine(inarow.Board(width=8, height=8, k=5, players=3, gravity=False))
 
 
-def test_engine_below_k4_plays_as_negamax():
+def test_engine_deepens_negamax_where_threats_do_not_apply():
     # Tic-tac-toe: X threatens the top row; O must block.
     board = play(dict(width=3, height=3, k=3, gravity=False), [0, 4, 1])
     assert agents.threats(nodes=10, seed=0)(board) == 2
+    # Connect Four: X wins at once, else O blocks the only open end.
+    assert agents.threats(nodes=10, seed=0)(inarow.Board.from_moves([2, 2, 3, 3, 4, 4])) in (1, 5)
+    assert agents.threats(nodes=10, seed=0)(inarow.Board.from_moves([0, 6, 1, 6, 2])) == 3
+    # With a node budget the moves are the same for a seed; more nodes search deeper
+    # and beat the fixed-depth search they grow from.
+    c4 = inarow.Board.from_moves([3, 3, 2])
+    assert {agents.threats(nodes=5000, seed=4)(c4) for _ in range(3)} == {
+        agents.threats(nodes=5000, seed=4)(c4)
+    }
+    r = evaluate.match(
+        agents.threats(nodes=20_000, seed=0), "negamax:2", games=20, rules="connect_four", seed=3
+    )
+    assert r.wins > r.losses, r
+    with pytest.raises(inarow.UnsupportedRulesError, match="2 players"):
+        agents.threats(nodes=10)(inarow.Board(width=8, height=8, k=5, players=3, gravity=False))
 
 
 def test_engine_as_an_opponent_and_in_matches():

@@ -113,7 +113,8 @@ def perfect(
 
 def threats(time_limit: float = 1.0, nodes: int | None = None, seed: int | None = None) -> Agent:
     """The threat engine: the strongest agent for free-placement boards too big to
-    solve (gomoku 15x15 and 20x20, 9x9 with k=5...), 2 players.
+    solve (gomoku 15x15 and 20x20, 9x9 with k=5...), 2 players; a time-limited
+    deepening search on gravity boards and below k=4.
 
     Each move, in order: complete a line; block the opponent's only cell to
     complete; play a proven forced win (VCF, then VCT: see :mod:`inarow.threats`);
@@ -124,10 +125,12 @@ def threats(time_limit: float = 1.0, nodes: int | None = None, seed: int | None 
     ``time_limit``: seconds per move (0 < t <= 3600). ``nodes``: positions per
     move instead (1..=2**40; the time limit then does not apply), so the moves
     are the same on any machine: with ``nodes`` and a ``seed`` the agent is
-    deterministic. The seed breaks ties between equally promising moves. Below
-    ``k = 4`` it plays as ``negamax`` (depth 9 up to 9 cells, 6 up to 16, else 3).
-    Gravity or other than 2 players: :class:`inarow.UnsupportedRulesError` when
-    called. Ctrl-C stops a move. Strength and speed: ``docs/threats.md``.
+    deterministic. The seed breaks ties between equally promising moves. Where
+    threats do not apply (gravity, ``k < 4``) it plays a move that wins or blocks
+    the only win at once, else searches ``negamax`` depth 1, 2, 3... within the
+    same budget and plays the best move of the deepest depth finished. Other than 2
+    players: :class:`inarow.UnsupportedRulesError` when called. Ctrl-C stops a
+    move. Strength and speed: ``docs/threats.md``.
     """
     return Agent.threats(time_limit, nodes, seed)
 

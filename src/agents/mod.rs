@@ -67,8 +67,9 @@ pub enum Agent {
         threads: usize,
     },
     /// The threat engine ([`crate::threats`]): threat-space searches and alpha-beta
-    /// within a budget per move; 2 players, free placement. Below `k = 4` it plays
-    /// as negamax (at depth [`threats_fallback_depth`]).
+    /// within a budget per move on 2-player free-placement boards with `k >= 4`;
+    /// on gravity boards and below `k = 4`, iterative-deepening negamax within the
+    /// same budget ([`negamax::choose_within`]). 2 players only.
     Threats { budget: Budget },
 }
 
@@ -76,16 +77,6 @@ pub enum Agent {
 pub const MAX_THREATS_SECONDS: f64 = 3600.0;
 /// Most nodes per move of [`Agent::Threats`].
 pub const MAX_THREATS_NODES: u64 = 1 << 40;
-
-/// The negamax depth the threat agent plays below `k = 4`: deep enough to play
-/// tic-tac-toe perfectly, shallow enough to stay fast on big boards.
-pub fn threats_fallback_depth(rules: &Rules) -> u32 {
-    match rules.num_cells() {
-        0..=9 => 9,
-        10..=16 => 6,
-        _ => 3,
-    }
-}
 
 /// Why an agent could not choose a move.
 #[derive(Clone, Debug, PartialEq)]
@@ -183,7 +174,7 @@ impl Agent {
             perfect::check_rules(rules)?;
         }
         if let Agent::Threats { .. } = self {
-            threats::check_rules(rules)?;
+            threats::check_players(rules)?;
         }
         Ok(())
     }
@@ -283,11 +274,25 @@ impl AgentWorker {
             }
             Agent::Threats { budget } => {
                 let rules = *game.rules();
-                threats::check_rules(&rules)?;
-                if rules.k() < 4 {
-                    let depth = threats_fallback_depth(&rules);
+                threats::check_players(&rules)?;
+                if rules.gravity() || rules.k() < 4 {
+                    // No threat space to search: iterative deepening over the line
+                    // evaluation within the same budget.
                     let board = Self::line_board(&mut self.board, game);
-                    return negamax::choose(board, depth, &mut self.search, rng, cancel);
+                    if let Some(action) = negamax::forced_move(board) {
+                        return Ok(action);
+                    }
+                    let limit = match budget {
+                        Budget::Time(t) => negamax::Limit {
+                            deadline: Some(std::time::Instant::now() + t),
+                            max_nodes: u64::MAX,
+                        },
+                        Budget::Nodes(n) => negamax::Limit {
+                            deadline: None,
+                            max_nodes: n,
+                        },
+                    };
+                    return negamax::choose_within(board, limit, &mut self.search, rng, cancel);
                 }
                 if self.engine.as_ref().is_none_or(|e| *e.rules() != rules) {
                     self.engine = Some(Box::new(Engine::new(rules)));

@@ -9,6 +9,7 @@
 //! coalition against the root player).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use super::{pick, AgentError, LineBoard};
 use crate::rng::Rng;
@@ -26,11 +27,22 @@ pub struct Scratch {
     nodes: u64,
 }
 
+/// Where an iteration of [`choose_within`] must stop, besides the cancel flag.
+#[derive(Clone, Copy, Debug)]
+pub struct Limit {
+    pub deadline: Option<Instant>,
+    /// Nodes this iteration may search.
+    pub max_nodes: u64,
+}
+
 struct Search<'a> {
     board: &'a mut LineBoard,
     root: usize,
     scratch: &'a mut Scratch,
     cancel: &'a AtomicBool,
+    limit: Option<Limit>,
+    /// Set when `limit` stopped the search (it then reports `Cancelled`).
+    out_of_budget: bool,
 }
 
 /// A move with the best value `depth` plies ahead, random among equals.
@@ -63,20 +75,113 @@ pub fn root_values(
     scratch: &mut Scratch,
     cancel: &AtomicBool,
 ) -> Result<Vec<(usize, i64)>, AgentError> {
+    limited_root_values(board, depth, scratch, cancel, None, None).map_err(|(e, _)| e)
+}
+
+/// A move found by iterative deepening within `limit` (depth 1 always completes):
+/// the best of the deepest depth searched to the end, random among equals; each
+/// depth searches the last one's best move first. Stops early at a decided value
+/// or once the depth covers every empty cell. `limit.max_nodes` counts every
+/// depth's nodes together.
+pub fn choose_within(
+    board: &mut LineBoard,
+    limit: Limit,
+    scratch: &mut Scratch,
+    rng: &mut Rng,
+    cancel: &AtomicBool,
+) -> Result<usize, AgentError> {
+    let empty = board.rules().num_cells() - board.stones();
+    let mut values: Vec<(usize, i64)> = Vec::new();
+    let mut first = None;
+    let mut spent = 0u64;
+    for depth in 1..=empty.clamp(1, 64) as u32 {
+        let bound = (depth > 1).then_some(Limit {
+            max_nodes: limit.max_nodes.saturating_sub(spent),
+            ..limit
+        });
+        match limited_root_values(board, depth, scratch, cancel, bound, first) {
+            Ok(v) => values = v,
+            Err((AgentError::Cancelled, true)) => break,
+            Err((e, _)) => return Err(e),
+        }
+        spent += scratch.nodes;
+        let best = values
+            .iter()
+            .map(|&(_, v)| v)
+            .max()
+            .ok_or(AgentError::GameOver)?;
+        first = values.iter().find(|&&(_, v)| v == best).map(|&(a, _)| a);
+        if best.abs() > WIN / 2 {
+            break;
+        }
+    }
+    let best = values
+        .iter()
+        .map(|&(_, v)| v)
+        .max()
+        .ok_or(AgentError::GameOver)?;
+    let ties: Vec<usize> = values
+        .iter()
+        .filter(|&&(_, v)| v == best)
+        .map(|&(a, _)| a)
+        .collect();
+    Ok(pick(&ties, rng))
+}
+
+/// The move no search is needed for: one that completes a line, else (2 players)
+/// the block of the opponent's only cell to complete one.
+pub fn forced_move(board: &LineBoard) -> Option<usize> {
+    let rules = *board.rules();
+    let me = board.to_move();
+    let cells: Vec<(usize, usize)> = (0..rules.num_actions())
+        .filter_map(|a| Some((a, board.cell_of(a)?)))
+        .collect();
+    if let Some(&(a, _)) = cells.iter().find(|&&(_, c)| board.completes_line(c, me)) {
+        return Some(a);
+    }
+    if rules.players() != 2 {
+        return None;
+    }
+    let mut blocks = cells
+        .iter()
+        .filter(|&&(_, c)| board.completes_line(c, 1 - me));
+    match (blocks.next(), blocks.next()) {
+        (Some(&(a, _)), None) => Some(a),
+        _ => None,
+    }
+}
+
+/// [`root_values`] within `limit`, `first` searched first; on error, whether the
+/// limit (not the cancel flag) stopped it.
+fn limited_root_values(
+    board: &mut LineBoard,
+    depth: u32,
+    scratch: &mut Scratch,
+    cancel: &AtomicBool,
+    limit: Option<Limit>,
+    first: Option<usize>,
+) -> Result<Vec<(usize, i64)>, (AgentError, bool)> {
     let root = board.to_move();
     let mut search = Search {
         board,
         root,
         scratch,
         cancel,
+        limit,
+        out_of_budget: false,
     };
     search.scratch.nodes = 0;
-    let moves = search.ordered_moves(0, true);
+    let mut moves = search.ordered_moves(0, true);
+    if let Some(i) = first.and_then(|a| moves.iter().position(|m| m.0 == a)) {
+        moves[..=i].rotate_right(1);
+    }
     let mut best = -INFINITY;
     let mut values = Vec::with_capacity(moves.len());
     for &(a, cell, _) in &moves {
         // A window one below the best: a move that ties gets its exact value.
-        let v = search.child_value(cell, depth, 0, best - 1, INFINITY)?;
+        let v = search
+            .child_value(cell, depth, 0, best - 1, INFINITY)
+            .map_err(|e| (e, search.out_of_budget))?;
         best = best.max(v);
         values.push((a, v));
     }
@@ -168,6 +273,14 @@ impl Search<'_> {
         self.scratch.nodes += 1;
         if self.scratch.nodes % POLL_NODES == 0 && self.cancel.load(Ordering::Relaxed) {
             return Err(AgentError::Cancelled);
+        }
+        if let Some(limit) = self.limit {
+            let late = self.scratch.nodes % POLL_NODES == 0
+                && limit.deadline.is_some_and(|d| Instant::now() >= d);
+            if late || self.scratch.nodes > limit.max_nodes {
+                self.out_of_budget = true;
+                return Err(AgentError::Cancelled);
+            }
         }
         let maximise = self.board.to_move() == self.root;
         let moves = self.ordered_moves(ply, depth > 1);

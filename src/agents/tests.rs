@@ -172,6 +172,74 @@ fn negamax_finds_every_forced_win_within_its_depth() {
     assert!(found > 100, "too few positions with forced wins: {found}");
 }
 
+#[test]
+fn the_threat_agent_deepens_within_its_budget_where_threats_do_not_apply() {
+    // Gravity and k < 4: iterative-deepening negamax. With enough nodes
+    // every forced win of up to 4 plies is found; the moves are the same for a
+    // seed; and a node budget bounds the work.
+    let mut rng = Rng::new(9, 0);
+    let mut found = 0;
+    for case in 0..300 {
+        let rules = match case % 3 {
+            0 => Rules::new(4, 4, 3, 2, true).unwrap(),
+            1 => Rules::new(5, 5, 3, 2, false).unwrap(),
+            _ => Rules::new(6, 5, 4, 2, true).unwrap(),
+        };
+        let plies = rng.below(rules.num_cells() as u32 - 2) as usize;
+        let mut game = random_position(rules, plies, &mut rng);
+        if game.is_over() {
+            continue;
+        }
+        let root = game.to_move();
+        let Some(depth) = (1..=4u32).find(|&d| forced_win(&mut game, root, d)) else {
+            continue;
+        };
+        found += 1;
+        let agent = Agent::Threats {
+            budget: Budget::Nodes(2_000_000),
+        };
+        let mut worker = AgentWorker::new(agent);
+        let a = worker
+            .choose(&game, &mut Rng::new(1, 1), &no_cancel())
+            .unwrap();
+        let again = AgentWorker::new(agent)
+            .choose(&game, &mut Rng::new(1, 1), &no_cancel())
+            .unwrap();
+        assert_eq!(a, again, "the same seed and budget give the same move");
+        game.play(a).unwrap();
+        let wins = forced_win_after(&mut game, root, depth - 1);
+        game.undo().unwrap();
+        assert!(
+            wins,
+            "missed a forced win in {depth} on {rules} after {:?}",
+            game.history()
+        );
+    }
+    assert!(found > 50, "too few positions with forced wins: {found}");
+    // A budget of one node still answers (depth 1 always completes), legally.
+    let game = Game::from_actions(Rules::connect_four(), &[3, 3, 4]).unwrap();
+    let mut scratch = negamax::Scratch::default();
+    let mut board = LineBoard::new(*game.rules());
+    board.load(&game);
+    let limit = negamax::Limit {
+        deadline: None,
+        max_nodes: 1,
+    };
+    let a =
+        negamax::choose_within(&mut board, limit, &mut scratch, &mut rng, &no_cancel()).unwrap();
+    assert!(game.is_legal(a));
+    // Completes X's three at either end; O blocks the only open end of X's
+    // three on the edge; against two open ends there is nothing forced.
+    for (moves, forced) in [
+        (&[2, 2, 3, 3, 4, 4][..], Some(1)),
+        (&[0, 6, 1, 6, 2][..], Some(3)),
+        (&[2, 2, 3, 3, 4][..], None),
+    ] {
+        board.load(&Game::from_actions(Rules::connect_four(), moves).unwrap());
+        assert_eq!(negamax::forced_move(&board), forced, "{moves:?}");
+    }
+}
+
 /// Exact Pons scores by brute force with memoisation (small boards only).
 fn brute_score(game: &mut Game, memo: &mut HashMap<Vec<i8>, i32>) -> i32 {
     let n = game.rules().num_cells();
