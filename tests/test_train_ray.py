@@ -88,3 +88,26 @@ def test_weights_are_published_every_few_steps(cluster):
     assert source.version == 0
     source.publish(net, 20)
     assert source.version == 1 and source._published_at == 20
+
+
+def test_gpu_actors_are_checked_before_any_game(cluster):
+    """GPU shares Ray cannot grant, or a node without CUDA behind a declared GPU,
+    are refused at once with the reason (not by replacing actors forever)."""
+    c, _ = cluster
+    config = _config()
+    for bad in (-1, 1.5, True, "1"):
+        with pytest.raises(ValueError, match="allowed 0 .CPU actors."):
+            RaySelfPlay(config, Network(config), seed=0, actors=1, actor_gpus=bad)
+    with pytest.raises(ValueError, match="the cluster has 0 GPUs"):
+        RaySelfPlay(config, Network(config), seed=0, actors=1, actor_gpus=0.5)
+    with pytest.raises(ValueError, match="GPU actors need ray="):
+        train(config, "unused", minutes=0.1, progress=False, actor_gpus=0.5)
+    if torch.cuda.is_available():
+        return
+    gpu_node = c.add_node(num_cpus=1, num_gpus=1)  # declared, not there
+    try:
+        c.wait_for_nodes()
+        with pytest.raises(RuntimeError, match="torch sees no CUDA device"):
+            RaySelfPlay(config, Network(config), seed=0, actors=2, actor_gpus=0.5)
+    finally:
+        c.remove_node(gpu_node)

@@ -73,6 +73,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--actors", type=int, default=None, help="with --ray: self-play actors (default: CPUs - 1)"
     )
+    p.add_argument(
+        "--actor-gpus",
+        type=float,
+        default=0.0,
+        help="with --ray: GPUs per self-play actor for its network (0: CPU; 0.25: four "
+        "actors share a GPU)",
+    )
     g = p.add_argument_group("rules (for other games than the named ones)")
     g.add_argument("--width", type=int)
     g.add_argument("--height", type=int)
@@ -152,6 +159,7 @@ def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> 
             echo=True,
             ray=args.ray,
             actors=args.actors,
+            actor_gpus=args.actor_gpus,
         )
     except FileExistsError as e:
         raise ValueError(str(e)) from e

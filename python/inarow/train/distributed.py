@@ -36,20 +36,31 @@ WAIT_SECONDS = 0.05
 def _actor_class(ray: Any) -> Any:
     @ray.remote(num_cpus=1)
     class SelfPlayActor:
-        """Self-play on one CPU of the cluster with the weights it was last given."""
+        """Self-play on one CPU of the cluster (its network on the CPU, or on the
+        GPU share Ray gave it) with the weights it was last given."""
 
-        def __init__(self, config: dict[str, Any], seed: int) -> None:
+        def __init__(self, config: dict[str, Any], seed: int, device: str) -> None:
             import torch
 
             from inarow.train.loop import torch_evaluator
             from inarow.train.network import Network
             from inarow.train.selfplay import SelfPlay
 
+            if device == "cuda" and not torch.cuda.is_available():
+                raise RuntimeError(
+                    "this self-play actor was given a GPU share but torch sees no CUDA "
+                    "device on its node (a CPU-only torch build, or a cluster that "
+                    "declares GPUs it does not have)"
+                )
             torch.set_num_threads(1)
-            cfg = TrainConfig.from_dict(dict(config, threads=1, device="cpu"))
-            self.net = Network(cfg)
+            cfg = TrainConfig.from_dict(dict(config, threads=1, device=device))
+            self.net = Network(cfg).to(device)
             self.version = -1
-            self.selfplay = SelfPlay(cfg, torch_evaluator(self.net), seed)
+            mixed = cfg.mixed_precision and device == "cuda"
+            self.selfplay = SelfPlay(cfg, torch_evaluator(self.net, mixed), seed)
+
+        def ready(self) -> bool:
+            return True
 
         def play(self, weights: tuple[int, dict[str, np.ndarray]], moves: int) -> dict:
             import torch
@@ -83,6 +94,18 @@ def _concat(parts: list[Games]) -> Games | None:
     )
 
 
+def _check_actor_gpus(actor_gpus: float) -> None:
+    """A share Ray can grant: a fraction of one GPU, or whole GPUs."""
+    ok = isinstance(actor_gpus, (int, float)) and not isinstance(actor_gpus, bool)
+    if not ok or not (
+        actor_gpus == 0 or 0 < actor_gpus <= 1 or float(actor_gpus).is_integer() and actor_gpus > 1
+    ):
+        raise ValueError(
+            f"actor_gpus={actor_gpus!r}: allowed 0 (CPU actors), a fraction in (0, 1] "
+            "(actors sharing a GPU) or a whole number of GPUs"
+        )
+
+
 def _weights(net: Any) -> dict[str, np.ndarray]:
     return {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
 
@@ -101,7 +124,9 @@ class RaySelfPlay:
         actors: int | None = None,
         publish_steps: int = 20,
         on_replace: Callable[[str], None] | None = None,
+        actor_gpus: float = 0.0,
     ) -> None:
+        _check_actor_gpus(actor_gpus)
         self.ray = connect(address)
         self.config = config
         self.publish_steps = publish_steps
@@ -111,7 +136,14 @@ class RaySelfPlay:
         self.num_actors = max(1, cpus - 1) if actors is None else actors
         if self.num_actors < 1:
             raise ValueError(f"actors={actors}: allowed at least 1")
-        self._actor_cls = _actor_class(self.ray)
+        have = self.ray.cluster_resources().get("GPU", 0)
+        if actor_gpus > have:
+            raise ValueError(
+                f"actor_gpus={actor_gpus}: the cluster has {have:g} GPUs, and an actor "
+                "needs its whole share on one node"
+            )
+        self.actor_gpus = actor_gpus
+        self._actor_cls = _actor_class(self.ray).options(num_gpus=actor_gpus)
         self.version = 0
         self._weights = self.ray.put((self.version, _weights(net)))
         self._published_at = 0
@@ -119,11 +151,19 @@ class RaySelfPlay:
         self.simulations = 0
         self.network_seconds = 0.0
         actors_now = [self._new_actor() for _ in range(self.num_actors)]
+        try:
+            # An actor that cannot start says why now, not through endless replacements.
+            self.ray.get([a.ready.remote() for a in actors_now])
+        except self.ray.exceptions.RayActorError as e:
+            for a in actors_now:
+                self.ray.kill(a)
+            raise RuntimeError(f"self-play actors could not start: {e}") from e
         self._calls = {self._submit(a): a for a in actors_now}
 
     def _new_actor(self) -> Any:
         seed = int(self._rng.integers(2**62))
-        return self._actor_cls.remote(self.config.to_dict(), seed)
+        device = "cuda" if self.actor_gpus > 0 else "cpu"
+        return self._actor_cls.remote(self.config.to_dict(), seed, device)
 
     def _submit(self, actor: Any) -> Any:
         return actor.play.remote(self._weights, MOVES_PER_CALL)

@@ -106,6 +106,7 @@ def train(
     echo: bool = False,
     ray: str | None = None,
     actors: int | None = None,
+    actor_gpus: float = 0.0,
 ) -> TrainResult:
     """Trains for ``minutes`` of wall time in ``run_dir`` (created if needed).
 
@@ -116,13 +117,17 @@ def train(
     Writes ``checkpoint.pt``, ``log.csv`` and, at the end, ``network.npz``.
     ``ray``: self-play on a Ray cluster (`inarow.train.distributed`): "" for a local
     one, "auto" for the cluster this machine belongs to, or its address; ``actors``
-    self-play actors (default: one per cluster CPU but one). Checkpoints, logs and
+    self-play actors (default: one per cluster CPU but one); ``actor_gpus`` the GPUs
+    each actor's network runs on (0: the CPU; 0.25: four actors share a GPU; the
+    cluster must have them). Checkpoints, logs and
     evaluations are the same either way, so a run resumes on either.
     ``minutes`` bounds the session's wall time, evaluations included (time for the
     final evaluation is kept free; an evaluation that would run past the end is cut
     there, its unfinished items blank in the log). ``echo=True`` prints a line per
     evaluation.
     """
+    if actor_gpus and ray is None:
+        raise ValueError(f"actor_gpus={actor_gpus}: GPU actors need ray= (--ray)")
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     state = load_checkpoint(run_dir)
@@ -173,6 +178,7 @@ def train(
             selfplay_seed,
             address=ray or None,
             actors=actors,
+            actor_gpus=actor_gpus,
             on_replace=lambda message: print(message, file=sys.stderr, flush=True),
         )
     log = CsvLog(run_dir / LOG, evaluation_columns(config))
