@@ -54,6 +54,11 @@ pub fn choose(
     cancel: &AtomicBool,
 ) -> Result<usize, AgentError> {
     let values = root_values(board, depth, scratch, cancel)?;
+    pick_best(&values, rng)
+}
+
+/// A move of the best value, random among equals.
+fn pick_best(values: &[(usize, i64)], rng: &mut Rng) -> Result<usize, AgentError> {
     let best = values
         .iter()
         .map(|&(_, v)| v)
@@ -115,17 +120,7 @@ pub fn choose_within(
             break;
         }
     }
-    let best = values
-        .iter()
-        .map(|&(_, v)| v)
-        .max()
-        .ok_or(AgentError::GameOver)?;
-    let ties: Vec<usize> = values
-        .iter()
-        .filter(|&&(_, v)| v == best)
-        .map(|&(a, _)| a)
-        .collect();
-    Ok(pick(&ties, rng))
+    pick_best(&values, rng)
 }
 
 /// The move no search is needed for: one that completes a line, else (2 players)
