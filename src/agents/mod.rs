@@ -69,7 +69,7 @@ pub enum Agent {
     /// The threat engine ([`crate::threats`]): threat-space searches and alpha-beta
     /// within a budget per move on 2-player free-placement boards with `k >= 4`;
     /// on gravity boards and below `k = 4`, iterative-deepening negamax within the
-    /// same budget ([`negamax::choose_within`]). 2 players only.
+    /// same budget (iterative deepening in the negamax module). 2 players only.
     Threats { budget: Budget },
 }
 
