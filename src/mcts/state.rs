@@ -178,6 +178,21 @@ impl SearchState for Game {
 mod tests {
     use super::*;
 
+    /// One-word rule sets of every kind: gravity and free, 2 and 3 players, k = 1..5.
+    fn word_rule_sets() -> [Rules; 9] {
+        [
+            Rules::connect_four(),
+            Rules::tic_tac_toe(),
+            Rules::new(4, 4, 3, 3, true).unwrap(),
+            Rules::new(5, 4, 3, 3, false).unwrap(),
+            Rules::new(8, 7, 5, 2, true).unwrap(),
+            Rules::new(6, 6, 4, 2, false).unwrap(),
+            Rules::new(9, 5, 4, 2, true).unwrap(),
+            Rules::new(1, 5, 1, 2, false).unwrap(),
+            Rules::new(5, 1, 2, 2, false).unwrap(),
+        ]
+    }
+
     fn random_games(rules: Rules, games: usize, mut check: impl FnMut(&Game, &WordState)) {
         let geometry = WordState::geometry(rules);
         let mut rng = Rng::new(11, 0);
@@ -198,15 +213,7 @@ mod tests {
 
     #[test]
     fn the_word_state_agrees_with_the_game() {
-        let rule_sets = [
-            Rules::connect_four(),
-            Rules::tic_tac_toe(),
-            Rules::new(4, 4, 3, 3, true).unwrap(),
-            Rules::new(5, 4, 3, 3, false).unwrap(),
-            Rules::new(8, 7, 5, 2, true).unwrap(),
-            Rules::new(1, 5, 1, 2, false).unwrap(),
-        ];
-        for rules in rule_sets {
+        for rules in word_rule_sets() {
             let geometry = WordState::geometry(rules);
             let n = rules.num_actions();
             let planes = rules.players() * rules.num_cells();
@@ -261,19 +268,8 @@ mod tests {
 
     #[test]
     fn forced_results_agree_with_placing_each_stone() {
-        let rule_sets = [
-            Rules::connect_four(),
-            Rules::tic_tac_toe(),
-            Rules::new(4, 4, 3, 3, true).unwrap(),
-            Rules::new(5, 4, 3, 3, false).unwrap(),
-            Rules::new(8, 7, 5, 2, true).unwrap(),
-            Rules::new(6, 6, 4, 2, false).unwrap(),
-            Rules::new(9, 5, 4, 2, true).unwrap(),
-            Rules::new(1, 5, 1, 2, false).unwrap(),
-            Rules::new(5, 1, 2, 2, false).unwrap(),
-        ];
         let mut proven = [0usize; 2];
-        for rules in rule_sets {
+        for rules in word_rule_sets() {
             let geometry = WordState::geometry(rules);
             random_games(rules, 150, |game, word| {
                 if game.is_over() {
