@@ -3,6 +3,7 @@
     python benchmarks/threats.py                                  # 40 games vs negamax:4 at 0.25 s/move
     python benchmarks/threats.py --time 1.0 --games 40 --opponents negamax:4 negamax:3
     python benchmarks/threats.py --games 0 --finder 200           # the finders' speed only
+    python benchmarks/threats.py --time 0.5 --search-threads 4 --opponents threats:0.5 --finder 0
 
 Matches on free-placement 15x15, k=5, both seats, every opening played from both:
 ``--opening centre`` (default) opens with ``--opening-plies`` random stones within
@@ -33,9 +34,16 @@ def centre_opening(plies: int, rng: random.Random) -> list[int]:
     return rng.sample(cells, plies)
 
 
-def play(engine_seconds: float, opponent: str, opening: list[int], seat: int, seed: int) -> tuple:
+def play(
+    engine_seconds: float,
+    opponent: str,
+    opening: list[int],
+    seat: int,
+    seed: int,
+    search_threads: int = 1,
+) -> tuple:
     """One game from ``opening``, the engine as player ``seat``: (winner seat or 0, moves)."""
-    engine = agents.threats(engine_seconds, seed=seed)
+    engine = agents.threats(engine_seconds, seed=seed, threads=search_threads)
     other = agents.named(opponent, seed=seed)
     board = inarow.Board(**GOMOKU)
     for a in opening:
@@ -47,7 +55,13 @@ def play(engine_seconds: float, opponent: str, opening: list[int], seat: int, se
 
 
 def centre_match(
-    seconds: float, opponent: str, games: int, plies: int, threads: int, seed: int
+    seconds: float,
+    opponent: str,
+    games: int,
+    plies: int,
+    threads: int,
+    seed: int,
+    search_threads: int = 1,
 ) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
@@ -56,7 +70,7 @@ def centre_match(
     jobs = [(openings[i // 2], 1 + i % 2, seed * 100_000 + i) for i in range(games)]
     start = time.perf_counter()
     with ThreadPoolExecutor(threads) as pool:
-        results = list(pool.map(lambda j: play(seconds, opponent, *j), jobs))
+        results = list(pool.map(lambda j: play(seconds, opponent, *j, search_threads), jobs))
     wins = sum(w == seat for (_, seat, _), (w, _) in zip(jobs, results))
     draws = sum(w == 0 for w, _ in results)
     lo, hi = evaluate.wilson_interval(wins, games)
@@ -66,8 +80,13 @@ def centre_match(
         for s in (1, 2)
     )
     moves = sum(m for _, m in results) / games
+    engine = (
+        f"threats({seconds}, threads={search_threads})"
+        if search_threads > 1
+        else f"threats({seconds})"
+    )
     print(
-        f"threats({seconds}) vs {opponent}, centre openings of {plies}: {wins} won, {draws} drawn, "
+        f"{engine} vs {opponent}, centre openings of {plies}: {wins} won, {draws} drawn, "
         f"{games - wins - draws} lost of {games}: win rate {wins / games:.1%} [{lo:.1%}, {hi:.1%}] "
         f"({seats}); {moves:.0f} stones per game, {time.perf_counter() - start:.0f} s",
         flush=True,
@@ -129,7 +148,10 @@ def main() -> None:
     p.add_argument("--opponents", nargs="+", default=["negamax:4"])
     p.add_argument("--opening-plies", type=int, default=4)
     p.add_argument("--opening", choices=["centre", "board"], default="centre")
-    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--threads", type=int, default=1, help="games played at once")
+    p.add_argument(
+        "--search-threads", type=int, default=1, help="the engine's threads= (threads per move)"
+    )
     p.add_argument(
         "--finder", type=int, default=100, help="positions for the finders' timing (0: none)"
     )
@@ -143,7 +165,13 @@ def main() -> None:
     elif args.games:
         for opponent in args.opponents:
             centre_match(
-                args.time, opponent, args.games, args.opening_plies, args.threads, args.seed
+                args.time,
+                opponent,
+                args.games,
+                args.opening_plies,
+                args.threads,
+                args.seed,
+                args.search_threads,
             )
 
 

@@ -151,11 +151,13 @@ def test_pbrain_plays_full_games_through_the_client():
     assert _gone(popen)
 
 
-def test_pbrain_default_agent_answers_within_its_time_limit():
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_pbrain_default_agent_answers_within_its_time_limit(threads):
     board = inarow.Board.gomoku(15)
     for action in (112, 113, 97, 128):
         board.move(action)
-    with Gomocup([*PBRAIN, "--time-limit", "0.3"], timeout_turn=3, grace=0) as brain:
+    command = [*PBRAIN, "--time-limit", "0.3", "--threads", threads]
+    with Gomocup(command, timeout_turn=3, grace=0) as brain:
         began = time.monotonic()
         action = brain(board)
         assert time.monotonic() - began < 3
@@ -225,12 +227,17 @@ def test_pbrain_survives_bytes_that_are_not_utf8():
     assert lines[0].startswith("UNKNOWN") and lines[1] == "OK" and "," in lines[2]
 
 
-def test_pbrain_rejects_an_unknown_agent():
+def test_pbrain_rejects_an_unknown_agent_and_bad_thread_counts():
     proc = subprocess.run(
         [*PBRAIN, "--agent", "nobody"], capture_output=True, text=True, timeout=30, input=""
     )
     assert proc.returncode == 2
     assert "not an agent name" in proc.stderr
+    proc = subprocess.run(
+        [*PBRAIN, "--threads", "0"], capture_output=True, text=True, timeout=30, input=""
+    )
+    assert proc.returncode == 2
+    assert "'0' is not a number of threads in 1..256" in proc.stderr
 
 
 # ------------------------------------------------------------- inarow pbrain, in-process

@@ -251,6 +251,27 @@ def test_engine_names_repr_pickle_and_refusals():
         agents.threats(True)
 
 
+def test_engine_threads_find_the_same_wins_pickle_and_refuse_bad_counts():
+    x = [7 * 15 + 5, 7 * 15 + 6, 7 * 15 + 8, 5 * 15 + 9, 6 * 15 + 9, 8 * 15 + 9]
+    o = [7 * 15 + 4, 0, 14, 14 * 15, 14 * 15 + 14, 7]
+    board = play(GOMOKU, [m for pair in zip(x, o) for m in pair])
+    engine = agents.threats(nodes=5000, seed=0, threads=3)
+    assert engine.threads == 3 and agents.threats().threads == 1
+    assert engine(board) in winning_moves(board)
+    assert repr(engine) == "inarow.agents.threats(nodes=5000, seed=0, threads=3)"
+    assert repr(pickle.loads(pickle.dumps(engine))) == repr(engine)
+    # Quiet positions: every thread count answers legally within its budget.
+    rng = random.Random(5)
+    for threads in (2, 4):
+        for b in [random_position(rng, GOMOKU, 10, 4) for _ in range(3)]:
+            assert b.is_legal(agents.threats(0.05, seed=1, threads=threads)(b))
+    for bad in (0, 257, -1):
+        with pytest.raises(ValueError, match=f"threads={bad} is out of range"):
+            agents.threats(threads=bad)
+    with pytest.raises(TypeError):
+        agents.threats(threads=2.5)
+
+
 def test_engine_deepens_negamax_where_threats_do_not_apply():
     # Tic-tac-toe: X threatens the top row; O must block.
     board = play(dict(width=3, height=3, k=3, gravity=False), [0, 4, 1])
@@ -292,13 +313,14 @@ def test_missed_wins_reports_the_random_agent_not_the_engine():
     assert evaluate.missed_wins(agents.threats(nodes=2000, seed=0), [board]).missed == []
 
 
-def test_ctrl_c_lands_in_a_long_engine_move_and_the_engine_plays_again():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_lands_in_a_long_engine_move_and_the_engine_plays_again(threads):
     import _thread
     import threading
     import time
 
     board = play(GOMOKU, [112, 113, 97])
-    engine = agents.threats(time_limit=3600, seed=0)
+    engine = agents.threats(time_limit=3600, seed=0, threads=threads)
     sent: list[float] = []
 
     def fire():

@@ -111,7 +111,12 @@ def perfect(
     return Agent.perfect(temperature, seed, tt_bytes, threads)
 
 
-def threats(time_limit: float = 1.0, nodes: int | None = None, seed: int | None = None) -> Agent:
+def threats(
+    time_limit: float = 1.0,
+    nodes: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+) -> Agent:
     """The threat engine: the strongest agent for free-placement boards too big to
     solve (gomoku 15x15 and 20x20, 9x9 with k=5...), 2 players; a time-limited
     deepening search on gravity boards and below k=4.
@@ -131,8 +136,14 @@ def threats(time_limit: float = 1.0, nodes: int | None = None, seed: int | None 
     same budget and plays the best move of the deepest depth finished. Other than 2
     players: :class:`inarow.UnsupportedRulesError` when called. Ctrl-C stops a
     move. Strength and speed: ``docs/threats.md``.
+
+    ``threads`` (1..=256, default 1): threads that search each move together on
+    threat boards (the alpha-beta search shares its table between them, and the
+    root moves are checked against the opponent's threats in parallel). A node
+    budget then counts the first thread's nodes, and the move may differ from run
+    to run: only ``threads=1`` is deterministic.
     """
-    return Agent.threats(time_limit, nodes, seed)
+    return Agent.threats(time_limit, nodes, seed, threads)
 
 
 class Curriculum:

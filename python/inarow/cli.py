@@ -418,13 +418,23 @@ def _seconds(text: str) -> float:
     return seconds
 
 
+def _search_threads(text: str) -> int:
+    try:
+        threads = int(text)
+    except ValueError:
+        threads = 0
+    if not 1 <= threads <= 256:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of threads in 1..256")
+    return threads
+
+
 def _cmd_pbrain(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     from inarow.pbrain import BestWithinTime, serve
 
     if inp is sys.stdin and hasattr(inp, "reconfigure"):
         inp.reconfigure(errors="replace")  # a manager's stray bytes are no crash
     if args.agent == "auto":
-        agent = BestWithinTime(seed=args.seed)
+        agent = BestWithinTime(seed=args.seed, threads=args.threads)
     else:
         agent = inarow.agents.named(args.agent, seed=args.seed)
     return serve(agent, inp, out, time_limit=args.time_limit)
@@ -519,6 +529,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="S",
         help="at most S seconds per move (the manager's INFO timeout_turn and time_left "
         "bound it too; default without either: 5); agents with a fixed depth ignore it",
+    )
+    pbrain.add_argument(
+        "--threads",
+        type=_search_threads,
+        default=1,
+        metavar="N",
+        help="threads of the threat engine's search (auto agent only; default 1)",
     )
     pbrain.add_argument("--seed", type=int, default=None, help="seed of the agent's random choices")
     pbrain.set_defaults(func=_cmd_pbrain)

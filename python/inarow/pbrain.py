@@ -49,21 +49,24 @@ MIN_DEPTH_GROWTH = 30.0
 class BestWithinTime:
     """``pbrain``'s default agent: the threat engine (`inarow.agents.threats`) where it
     plays (2 players, free placement, ``k >= 4``: gomoku and its relatives), given
-    each move's time; elsewhere :class:`DeepeningNegamax`."""
+    each move's time, on ``threads`` threads; elsewhere :class:`DeepeningNegamax`."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, threads: int = 1) -> None:
         self._rng = random.Random(seed)
+        self.threads = threads
         self.negamax = DeepeningNegamax(seed=self._rng.getrandbits(62))
 
     def __call__(self, board: Board, time_limit: float | None = None) -> int:
         budget = DEFAULT_TURN_SECONDS if time_limit is None else time_limit
         if board.players == 2 and not board.gravity and board.k >= 4:
             seed = self._rng.getrandbits(62)
-            return int(inarow.agents.threats(time_limit=budget, seed=seed)(board))
+            engine = inarow.agents.threats(time_limit=budget, seed=seed, threads=self.threads)
+            return int(engine(board))
         return self.negamax(board, budget)
 
     def __repr__(self) -> str:
-        return "inarow.pbrain.BestWithinTime()"
+        threads = "" if self.threads == 1 else f"threads={self.threads}"
+        return f"inarow.pbrain.BestWithinTime({threads})"
 
 
 class DeepeningNegamax:

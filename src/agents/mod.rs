@@ -70,7 +70,8 @@ pub enum Agent {
     /// within a budget per move on 2-player free-placement boards with `k >= 4`;
     /// on gravity boards and below `k = 4`, iterative-deepening negamax within the
     /// same budget (iterative deepening in the negamax module). 2 players only.
-    Threats { budget: Budget },
+    /// `threads` (1..=[`threats::MAX_THREADS`]) search one move together.
+    Threats { budget: Budget, threads: usize },
 }
 
 /// Most seconds per move of [`Agent::Threats`].
@@ -142,6 +143,7 @@ impl Agent {
             }
             Agent::Threats {
                 budget: Budget::Time(t),
+                ..
             } if !(t > Duration::ZERO && t.as_secs_f64() <= MAX_THREATS_SECONDS) => {
                 Err(AgentError::InvalidConfig(format!(
                     "time_limit={} is out of range: allowed 0 < seconds <= {MAX_THREATS_SECONDS}",
@@ -150,9 +152,16 @@ impl Agent {
             }
             Agent::Threats {
                 budget: Budget::Nodes(n),
+                ..
             } if !(1..=MAX_THREATS_NODES).contains(&n) => Err(AgentError::InvalidConfig(format!(
                 "nodes={n} is out of range: allowed 1..=2**40"
             ))),
+            Agent::Threats { threads, .. } if !(1..=threats::MAX_THREADS).contains(&threads) => {
+                Err(AgentError::InvalidConfig(format!(
+                    "threads={threads} is out of range: allowed 1..={}",
+                    threats::MAX_THREADS
+                )))
+            }
             _ => Ok(()),
         }
     }
@@ -272,7 +281,7 @@ impl AgentWorker {
                 let solver = self.solver.as_mut().expect("just set");
                 perfect::choose(solver, &mut self.analyses, game, temperature, rng, cancel)
             }
-            Agent::Threats { budget } => {
+            Agent::Threats { budget, threads } => {
                 let rules = *game.rules();
                 threats::check_players(&rules)?;
                 if rules.gravity() || rules.k() < 4 {
@@ -298,7 +307,7 @@ impl AgentWorker {
                     self.engine = Some(Box::new(Engine::new(rules)));
                 }
                 let engine = self.engine.as_mut().expect("just set");
-                let action = engine.choose(game, budget, rng, cancel);
+                let action = engine.choose_with_threads(game, budget, threads, rng, cancel);
                 if cancel.load(Ordering::Relaxed) {
                     return Err(AgentError::Cancelled);
                 }

@@ -173,6 +173,54 @@ fn negamax_finds_every_forced_win_within_its_depth() {
 }
 
 #[test]
+fn the_threat_engine_finds_forced_wins_on_any_number_of_threads() {
+    // Free placement, k = 4: the engine's own path (threat searches, then lazy-SMP
+    // alpha-beta). Where plain minimax finds a forced win of up to 3 plies, the
+    // engine's move keeps a win, as the exact solver scores it (a slower forced
+    // win counts).
+    let mut rng = Rng::new(17, 0);
+    let mut solver = Solver::new(SolverConfig::default()).unwrap();
+    let mut found = 0;
+    for case in 0..240 {
+        let rules = match case % 2 {
+            0 => Rules::new(5, 5, 4, 2, false).unwrap(),
+            _ => Rules::new(6, 6, 4, 2, false).unwrap(),
+        };
+        let plies = 3 + rng.below(rules.num_cells() as u32 / 2) as usize;
+        let mut game = random_position(rules, plies, &mut rng);
+        if game.is_over() {
+            continue;
+        }
+        let root = game.to_move();
+        if !(1..=3u32).any(|d| forced_win(&mut game, root, d)) {
+            continue;
+        }
+        found += 1;
+        let scores = solver.analyze_game(&game, true, &no_cancel()).unwrap();
+        for threads in [1, 3] {
+            let agent = Agent::Threats {
+                budget: Budget::Nodes(20_000),
+                threads,
+            };
+            let a = AgentWorker::new(agent)
+                .choose(&game, &mut Rng::new(case, 1), &no_cancel())
+                .unwrap();
+            assert!(
+                scores[a].is_some_and(|s| s > 0),
+                "{threads} threads gave up a forced win on {rules} after {:?}: played {a}, scores {scores:?}",
+                game.history()
+            );
+        }
+    }
+    assert!(found > 40, "too few positions with forced wins: {found}");
+    let bad = Agent::Threats {
+        budget: Budget::Nodes(1),
+        threads: 0,
+    };
+    assert!(matches!(bad.validate(), Err(AgentError::InvalidConfig(m)) if m.contains("threads=0")));
+}
+
+#[test]
 fn the_threat_agent_deepens_within_its_budget_where_threats_do_not_apply() {
     // Gravity and k < 4: iterative-deepening negamax. With enough nodes
     // every forced win of up to 4 plies is found; the moves are the same for a
@@ -197,6 +245,7 @@ fn the_threat_agent_deepens_within_its_budget_where_threats_do_not_apply() {
         found += 1;
         let agent = Agent::Threats {
             budget: Budget::Nodes(2_000_000),
+            threads: 1,
         };
         let mut worker = AgentWorker::new(agent);
         let a = worker

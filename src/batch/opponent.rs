@@ -50,6 +50,7 @@ pub fn opponent_named(name: &str) -> Option<Agent> {
         }),
         "threats" => Some(Agent::Threats {
             budget: Budget::Time(Duration::from_secs(1)),
+            threads: 1,
         }),
         other => {
             if let Some(arg) = other.strip_prefix("threats:") {
@@ -76,7 +77,7 @@ fn threats_named(arg: &str) -> Option<Agent> {
             Budget::Time(Duration::from_secs_f64(seconds))
         }
     };
-    let agent = Agent::Threats { budget };
+    let agent = Agent::Threats { budget, threads: 1 };
     agent.validate().ok().map(|()| agent)
 }
 
@@ -252,19 +253,22 @@ mod tests {
         assert_eq!(
             opponent_named("threats"),
             Some(Agent::Threats {
-                budget: Budget::Time(Duration::from_secs(1))
+                budget: Budget::Time(Duration::from_secs(1)),
+                threads: 1,
             })
         );
         assert_eq!(
             opponent_named("threats:0.25"),
             Some(Agent::Threats {
-                budget: Budget::Time(Duration::from_millis(250))
+                budget: Budget::Time(Duration::from_millis(250)),
+                threads: 1,
             })
         );
         assert_eq!(
             opponent_named("threats:nodes=5000"),
             Some(Agent::Threats {
-                budget: Budget::Nodes(5000)
+                budget: Budget::Nodes(5000),
+                threads: 1,
             })
         );
         for bad in [

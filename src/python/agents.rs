@@ -20,7 +20,7 @@ use crate::agents::{
 };
 use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
-use crate::threats::Budget;
+use crate::threats::{Budget, MAX_THREADS as THREATS_MAX_THREADS};
 use crate::watch::{cores, CancelToken};
 use crate::{Game, Rng};
 use std::time::Duration;
@@ -119,7 +119,7 @@ impl Agent {
                     ],
                 )?,
             ),
-            Spec::Threats { budget } => {
+            Spec::Threats { budget, threads } => {
                 let (time_limit, nodes) = match budget {
                     Budget::Time(t) => (t.as_secs_f64(), None),
                     Budget::Nodes(n) => (DEFAULT_THREATS_SECONDS, Some(n)),
@@ -132,6 +132,7 @@ impl Agent {
                             PyFloat::new(py, time_limit).into_any(),
                             nodes.into_pyobject(py)?.into_any(),
                             seed,
+                            threads.into_pyobject(py)?.into_any(),
                         ],
                     )?,
                 )
@@ -268,16 +269,21 @@ impl Agent {
     }
 
     /// The threat engine: threat-space searches (VCF, VCT) and alpha-beta within
-    /// `time_limit` seconds per move, or `nodes` per move when given.
+    /// `time_limit` seconds per move, or `nodes` per move when given, on `threads`
+    /// threads (default 1).
     #[staticmethod]
-    #[pyo3(signature = (time_limit=None, nodes=None, seed=None))]
+    #[pyo3(signature = (time_limit=None, nodes=None, seed=None, threads=None))]
     fn threats(
         time_limit: Option<&Bound<'_, PyAny>>,
         nodes: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Agent> {
         let budget = threats_budget(time_limit, nodes)?;
-        Agent::build(Spec::Threats { budget }, seed)
+        let threads =
+            ranged_int::<PyValueError>(threads, "threads", 1, THREATS_MAX_THREADS as i64, 1)?
+                as usize;
+        Agent::build(Spec::Threats { budget, threads }, seed)
     }
 
     /// The action this agent plays on `board` (never modified). Raises
@@ -381,6 +387,7 @@ impl Agent {
         match self.spec {
             Spec::Threats {
                 budget: Budget::Time(t),
+                ..
             } => Some(t.as_secs_f64()),
             _ => None,
         }
@@ -391,7 +398,16 @@ impl Agent {
         match self.spec {
             Spec::Threats {
                 budget: Budget::Nodes(n),
+                ..
             } => Some(n),
+            _ => None,
+        }
+    }
+    /// The threads of `perfect` and `threats` (None for the others).
+    #[getter]
+    fn threads(&self) -> Option<usize> {
+        match self.spec {
+            Spec::Perfect { threads, .. } | Spec::Threats { threads, .. } => Some(threads),
             _ => None,
         }
     }
@@ -424,15 +440,19 @@ impl Agent {
                 }
                 s + ")"
             }
-            Spec::Threats {
-                budget: Budget::Time(t),
-            } => format!(
-                "inarow.agents.threats(time_limit={:?}, seed={seed})",
-                t.as_secs_f64()
-            ),
-            Spec::Threats {
-                budget: Budget::Nodes(n),
-            } => format!("inarow.agents.threats(nodes={n}, seed={seed})"),
+            Spec::Threats { budget, threads } => {
+                let mut s = match budget {
+                    Budget::Time(t) => format!(
+                        "inarow.agents.threats(time_limit={:?}, seed={seed}",
+                        t.as_secs_f64()
+                    ),
+                    Budget::Nodes(n) => format!("inarow.agents.threats(nodes={n}, seed={seed}"),
+                };
+                if threads != 1 {
+                    s += &format!(", threads={threads}");
+                }
+                s + ")"
+            }
         }
     }
 

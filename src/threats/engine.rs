@@ -8,6 +8,7 @@
 //! which the opponent wins by VCF (when some move avoids it); search the rest.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::board::ThreatBoard;
@@ -51,7 +52,8 @@ pub enum Budget {
 /// What one move's search did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
-    /// Nodes of the threat searches and of the alpha-beta search.
+    /// Nodes of the threat searches (this thread's) and of the alpha-beta search
+    /// (every thread's).
     pub threat_nodes: u64,
     pub search_nodes: u64,
     /// Deepest alpha-beta iteration completed.
@@ -60,11 +62,17 @@ pub struct SearchStats {
     pub proven_win: bool,
 }
 
+/// Most threads of one move's search.
+pub const MAX_THREADS: usize = 256;
+
 /// The engine and its tables, reused from move to move (one rule set).
 pub struct Engine {
     board: ThreatBoard,
     prover: ProverTables,
-    table: Table,
+    /// Shared with the helpers.
+    table: Arc<Table>,
+    /// Engines that search beside this one (lazy SMP), sharing its table.
+    helpers: Vec<Engine>,
     /// Per cell: how many stones lie within `NEAR`.
     near: Vec<u16>,
     moves: Vec<Vec<(usize, i64)>>,
@@ -106,7 +114,8 @@ impl Engine {
         Engine {
             board: ThreatBoard::new(rules),
             prover: ProverTables::new(),
-            table: Table::new(18),
+            table: Arc::new(Table::new(18)),
+            helpers: Vec::new(),
             near: vec![0; rules.num_cells()],
             moves: Vec::new(),
             nodes: 0,
@@ -134,7 +143,31 @@ impl Engine {
         rng: &mut Rng,
         cancel: &AtomicBool,
     ) -> usize {
+        self.choose_with_threads(game, budget, 1, rng, cancel)
+    }
+
+    /// [`Engine::choose`] with `threads` threads (1..=[`MAX_THREADS`]): helpers
+    /// run the same alpha-beta search beside it, filling the shared table (lazy
+    /// SMP), and the root moves are checked against the opponent's threats in
+    /// parallel. A node budget counts this thread's nodes; with more than one
+    /// thread the move may differ from run to run.
+    pub fn choose_with_threads(
+        &mut self,
+        game: &Game,
+        budget: Budget,
+        threads: usize,
+        rng: &mut Rng,
+        cancel: &AtomicBool,
+    ) -> usize {
+        let threads = threads.clamp(1, MAX_THREADS);
         self.load(game);
+        while self.helpers.len() < threads - 1 {
+            let helper = self.helper();
+            self.helpers.push(helper);
+        }
+        for helper in &mut self.helpers[..threads - 1] {
+            helper.load(game);
+        }
         self.table.next_age();
         self.stats = SearchStats::default();
         let clock = Clock {
@@ -158,8 +191,40 @@ impl Engine {
             return first;
         }
         let mut roots = self.root_moves(rng);
-        self.drop_losing(&mut roots, &clock);
-        self.deepen(&mut roots, &clock)
+        self.drop_losing(&mut roots, &clock, threads);
+        let stop = clock.phase(1.0, self.stats.threat_nodes);
+        if threads == 1 {
+            return self.deepen(&mut roots, &stop, 1);
+        }
+        let helpers_stop = AtomicBool::new(false);
+        let helper_stop = Stop {
+            max_nodes: u64::MAX,
+            deadline: stop.deadline,
+            cancel: &helpers_stop,
+        };
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let best = std::thread::scope(|scope| {
+            for (i, helper) in helpers[..threads - 1].iter_mut().enumerate() {
+                let mut own_roots = roots.clone();
+                let helper_stop = &helper_stop;
+                // Half the helpers start a ply deeper, so that the threads spread
+                // over two depths and fill the table ahead of the main search.
+                scope.spawn(move || helper.deepen(&mut own_roots, helper_stop, 1 + (i as u32 % 2)));
+            }
+            let best = self.deepen(&mut roots, &stop, 1);
+            helpers_stop.store(true, Ordering::Relaxed);
+            best
+        });
+        self.stats.search_nodes += helpers[..threads - 1].iter().map(|h| h.nodes).sum::<u64>();
+        self.helpers = helpers;
+        best
+    }
+
+    /// An engine for the same rules sharing this one's table.
+    fn helper(&self) -> Engine {
+        let mut engine = Engine::new(*self.rules());
+        engine.table = Arc::clone(&self.table);
+        engine
     }
 
     /// The first move of a VCF, else of a VCT, within their shares of the budget.
@@ -207,12 +272,13 @@ impl Engine {
     /// opponent threatens a VCT, those after which it wins by VCT, unless every
     /// move does (then the list stays: the search picks the longest resistance).
     /// Moves left unchecked when a phase's budget runs out stay, after the others.
-    fn drop_losing(&mut self, roots: &mut Vec<(usize, i64)>, clock: &Clock<'_>) {
+    fn drop_losing(&mut self, roots: &mut Vec<(usize, i64)>, clock: &Clock<'_>, threads: usize) {
         self.keep_safe(
             roots,
             ThreatKind::Vcf,
             ROOT_VCF_DEPTH,
             clock.phase(0.35, self.stats.threat_nodes),
+            threads,
         );
         let me = self.board.to_move();
         let stop = clock.phase(0.45, self.stats.threat_nodes);
@@ -238,24 +304,106 @@ impl Engine {
             ThreatKind::Vct,
             DEFENCE_VCT_DEPTH,
             clock.phase(0.6, self.stats.threat_nodes),
+            threads,
         );
     }
 
     /// Keeps the root moves after which the opponent has no win of `kind` within
     /// `depth` (all of them if none is safe); unchecked ones stay, after the others.
+    /// With more than one thread, thread `t` checks the moves `t`, `t + threads`...
     fn keep_safe(
         &mut self,
         roots: &mut Vec<(usize, i64)>,
         kind: ThreatKind,
         depth: u32,
         stop: Stop<'_>,
+        threads: usize,
     ) {
+        let cells: Vec<usize> = roots.iter().map(|&(c, _)| c).collect();
+        // Per root move: None unchecked, else whether the opponent then wins.
+        let mut verdicts: Vec<Option<bool>> = vec![None; cells.len()];
+        if threads == 1 || cells.len() < 2 {
+            self.stats.threat_nodes +=
+                self.check_moves(&cells, 0, 1, kind, depth, &stop, &mut verdicts);
+        } else {
+            let mut helpers = std::mem::take(&mut self.helpers);
+            let parts: Vec<(u64, Vec<Option<bool>>)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = helpers[..threads - 1]
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, helper)| {
+                        let (cells, stop) = (&cells, &stop);
+                        scope.spawn(move || {
+                            let mut part = vec![None; cells.len()];
+                            let nodes = helper.check_moves(
+                                cells,
+                                i + 1,
+                                threads,
+                                kind,
+                                depth,
+                                stop,
+                                &mut part,
+                            );
+                            (nodes, part)
+                        })
+                    })
+                    .collect();
+                let mut own = vec![None; cells.len()];
+                let nodes = self.check_moves(&cells, 0, threads, kind, depth, &stop, &mut own);
+                let mut parts = vec![(nodes, own)];
+                parts.extend(
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().expect("a root check panicked")),
+                );
+                parts
+            });
+            self.helpers = helpers;
+            for (t, (nodes, part)) in parts.into_iter().enumerate() {
+                if t == 0 {
+                    self.stats.threat_nodes += nodes;
+                }
+                for (verdict, checked) in verdicts.iter_mut().zip(part) {
+                    *verdict = verdict.or(checked);
+                }
+            }
+        }
+        let mut safe: Vec<(usize, i64)> = roots
+            .iter()
+            .zip(&verdicts)
+            .filter(|(_, v)| **v == Some(false))
+            .map(|(&r, _)| r)
+            .collect();
+        safe.extend(
+            roots
+                .iter()
+                .zip(&verdicts)
+                .filter(|(_, v)| v.is_none())
+                .map(|(&r, _)| r),
+        );
+        if !safe.is_empty() {
+            *roots = safe;
+        }
+    }
+
+    /// Checks the root moves `first`, `first + step`... in turn until `stop`:
+    /// whether the opponent has a win of `kind` within `depth` after each. The nodes.
+    #[allow(clippy::too_many_arguments)]
+    fn check_moves(
+        &mut self,
+        cells: &[usize],
+        first: usize,
+        step: usize,
+        kind: ThreatKind,
+        depth: u32,
+        stop: &Stop<'_>,
+        verdicts: &mut [Option<bool>],
+    ) -> u64 {
         let me = self.board.to_move();
-        let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
-        let mut safe = Vec::with_capacity(roots.len());
-        let mut checked = 0;
+        let mut prover = Prover::new(&mut self.board, &mut self.prover, stop);
         let mut line = Vec::new();
-        for &(cell, value) in roots.iter() {
+        for i in (first..cells.len()).step_by(step) {
+            let cell = cells[i];
             prover.board.put(cell, me);
             line.clear();
             let loses = match kind {
@@ -266,37 +414,30 @@ impl Engine {
             if prover.stopped {
                 break;
             }
-            checked += 1;
-            if !loses {
-                safe.push((cell, value));
-            }
+            verdicts[i] = Some(loses);
         }
-        self.stats.threat_nodes += prover.nodes;
-        safe.extend_from_slice(&roots[checked..]);
-        if !safe.is_empty() {
-            *roots = safe;
-        }
+        prover.nodes
     }
 
     /// Iterative deepening over `roots` until the budget is spent; the best move
     /// of the deepest search (a partial iteration counts once its first move is done).
-    fn deepen(&mut self, roots: &mut [(usize, i64)], clock: &Clock<'_>) -> usize {
+    /// Starts at `first_depth`.
+    fn deepen(&mut self, roots: &mut [(usize, i64)], stop: &Stop<'_>, first_depth: u32) -> usize {
         let mut best = roots[0].0;
-        let stop = clock.phase(1.0, self.stats.threat_nodes);
         self.nodes = 0;
         self.halted = false;
-        for depth in 1..=MAX_PLY as u32 {
+        for depth in first_depth..=MAX_PLY as u32 {
             let mut alpha = -INFINITY;
             let mut iteration_best = None;
             let mut values = Vec::with_capacity(roots.len());
             for (i, &(cell, _)) in roots.iter().enumerate() {
                 self.make(cell);
                 let v = if i == 0 {
-                    -self.search(depth - 1, 1, -INFINITY, -alpha, &stop)
+                    -self.search(depth - 1, 1, -INFINITY, -alpha, stop)
                 } else {
-                    let probe = -self.search(depth - 1, 1, -alpha - 1, -alpha, &stop);
+                    let probe = -self.search(depth - 1, 1, -alpha - 1, -alpha, stop);
                     if probe > alpha && !self.halted {
-                        -self.search(depth - 1, 1, -INFINITY, -alpha, &stop)
+                        -self.search(depth - 1, 1, -INFINITY, -alpha, stop)
                     } else {
                         probe
                     }

@@ -30,7 +30,7 @@ mod vct;
 use std::sync::atomic::AtomicBool;
 
 pub use board::ThreatBoard;
-pub use engine::{Budget, Engine, SearchStats};
+pub use engine::{Budget, Engine, SearchStats, MAX_THREADS};
 pub use prove::{ProverTables, Stop, ThreatKind};
 
 use crate::agents::AgentError;

@@ -283,27 +283,40 @@ fn speed() {
         incremental * 1e9,
         plain_t * 1e9
     );
-    let mut engine = Engine::new(rules);
-    let (mut total, mut secs) = (0u64, 0.0);
-    for game in games.iter().take(10) {
-        let start = Instant::now();
-        engine.choose(
-            game,
-            Budget::Time(std::time::Duration::from_millis(500)),
-            &mut Rng::new(0, 0),
-            &cancel,
-        );
-        secs += start.elapsed().as_secs_f64();
-        let s = engine.stats();
-        total += s.search_nodes + s.threat_nodes;
+    // INAROW_SPEED_THREADS=1,4,16 measures other thread counts.
+    let counts = std::env::var("INAROW_SPEED_THREADS").unwrap_or_else(|_| "1,2".into());
+    for threads in counts
+        .split(',')
+        .map(|t| t.trim().parse::<usize>().unwrap())
+    {
+        let mut engine = Engine::new(rules);
+        let (mut total, mut secs, mut depths) = (0u64, 0.0, 0);
+        for game in games.iter().take(10) {
+            let start = Instant::now();
+            engine.choose_with_threads(
+                game,
+                Budget::Time(std::time::Duration::from_millis(500)),
+                threads,
+                &mut Rng::new(0, 0),
+                &cancel,
+            );
+            secs += start.elapsed().as_secs_f64();
+            let s = engine.stats();
+            total += s.search_nodes + s.threat_nodes;
+            depths += s.depth;
+            println!(
+                "engine, {threads} threads: depth {} threat nodes {} search nodes {} proven {} in {:.3} s",
+                s.depth,
+                s.threat_nodes,
+                s.search_nodes,
+                s.proven_win,
+                start.elapsed().as_secs_f64()
+            );
+        }
         println!(
-            "engine: depth {} threat nodes {} search nodes {} proven {} in {:.3} s",
-            s.depth,
-            s.threat_nodes,
-            s.search_nodes,
-            s.proven_win,
-            start.elapsed().as_secs_f64()
+            "engine, {threads} threads: {:.0} nodes/s, mean depth {:.1}",
+            total as f64 / secs,
+            depths as f64 / 10.0
         );
     }
-    println!("engine: {:.0} nodes/s", total as f64 / secs);
 }
