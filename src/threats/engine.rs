@@ -73,6 +73,10 @@ pub struct Engine {
     table: Arc<Table>,
     /// Engines that search beside this one (lazy SMP), sharing its table.
     helpers: Vec<Engine>,
+    /// 0 for the main search; a helper's number, which varies its move order.
+    diversity: u64,
+    /// The best move of the deepest iteration this engine completed in the last move.
+    completed_best: Option<usize>,
     /// Per cell: how many stones lie within `NEAR`.
     near: Vec<u16>,
     moves: Vec<Vec<(usize, i64)>>,
@@ -116,6 +120,8 @@ impl Engine {
             prover: ProverTables::new(),
             table: Arc::new(Table::new(18)),
             helpers: Vec::new(),
+            diversity: 0,
+            completed_best: None,
             near: vec![0; rules.num_cells()],
             moves: Vec::new(),
             nodes: 0,
@@ -167,6 +173,7 @@ impl Engine {
         }
         for helper in &mut self.helpers[..threads - 1] {
             helper.load(game);
+            helper.stats = SearchStats::default();
         }
         self.table.next_age();
         self.stats = SearchStats::default();
@@ -215,7 +222,22 @@ impl Engine {
             helpers_stop.store(true, Ordering::Relaxed);
             best
         });
-        self.stats.search_nodes += helpers[..threads - 1].iter().map(|h| h.nodes).sum::<u64>();
+        let helpers_used = &helpers[..threads - 1];
+        self.stats.search_nodes += helpers_used.iter().map(|h| h.nodes).sum::<u64>();
+        // A helper that completed a deeper iteration than the main search has the
+        // better-founded move.
+        let deepest = helpers_used
+            .iter()
+            .filter(|h| h.stats.depth > self.stats.depth)
+            .max_by_key(|h| h.stats.depth)
+            .and_then(|h| h.completed_best.map(|m| (h.stats.depth, m)));
+        let best = match deepest {
+            Some((depth, m)) => {
+                self.stats.depth = depth;
+                m
+            }
+            None => best,
+        };
         self.helpers = helpers;
         best
     }
@@ -224,6 +246,7 @@ impl Engine {
     fn helper(&self) -> Engine {
         let mut engine = Engine::new(*self.rules());
         engine.table = Arc::clone(&self.table);
+        engine.diversity = self.helpers.len() as u64 + 1;
         engine
     }
 
@@ -426,6 +449,7 @@ impl Engine {
         let mut best = roots[0].0;
         self.nodes = 0;
         self.halted = false;
+        self.completed_best = None;
         for depth in first_depth..=MAX_PLY as u32 {
             let mut alpha = -INFINITY;
             let mut iteration_best = None;
@@ -459,6 +483,7 @@ impl Engine {
                 break;
             }
             self.stats.depth = depth;
+            self.completed_best = iteration_best;
             // The next iteration starts from this one's order.
             let order: Vec<usize> = {
                 let mut v = values.clone();
@@ -645,7 +670,15 @@ impl Engine {
                 let value = if c == hint {
                     i64::MAX
                 } else {
-                    self.board.move_value(c, me)
+                    let v = self.board.move_value(c, me);
+                    if self.diversity == 0 {
+                        v
+                    } else {
+                        // Helpers order moves of near values differently, so that the
+                        // threads spread over the tree rather than race down one path.
+                        v + (mix((c as u64) ^ (self.diversity << 16)) % (v.unsigned_abs() / 4 + 1))
+                            as i64
+                    }
                 };
                 moves.push((c, value));
             }
@@ -708,6 +741,13 @@ impl Engine {
         let col = (w - 1) / 2 + if w % 2 == 0 { rng.below(2) as usize } else { 0 };
         row * w + col
     }
+}
+
+/// A well-spread hash of `x` (splitmix64's finaliser).
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 /// Keys of the side to move, so that a position's two sides never share an entry.
