@@ -169,6 +169,39 @@ def test_vct_lines_are_played_through_against_every_defender_reply_tried():
         assert board.winner == attacker
 
 
+def test_gravity_threats_are_columns_and_replay_to_a_win():
+    # Connect Four: X has three on the bottom row with both ends open.
+    board = inarow.Board.from_moves([1, 1, 2, 2, 3, 6])
+    assert winning_moves(board) == [0, 4]
+    line = find_win(board)
+    assert line is not None and len(line) == 1
+    # A random agent misses some of those wins; missed_wins judges gravity boards too.
+    r = evaluate.missed_wins(agents.random(seed=1), [board] * 4)
+    assert r.wins == 4 and len(r.missed) >= 1
+    # Random 8x7, k=5 positions: every line found replays to the attacker's win.
+    rng = random.Random(4)
+    seen = 0
+    for _ in range(300):
+        b = inarow.Board(width=8, height=7, k=5)
+        for _ in range(rng.randrange(8, 30)):
+            if b.is_over:
+                break
+            b.move(rng.choice(b.legal_moves()))
+        if b.is_over or winning_moves(b, max_depth=1):
+            continue
+        line = find_win(b, max_depth=6)
+        if line is None:
+            continue
+        seen += 1
+        attacker = b.current_player
+        for i, a in enumerate(line):
+            assert b.is_legal(a)
+            b.move(a)
+            assert b.is_over == (i == len(line) - 1)
+        assert b.winner == attacker
+    assert seen >= 3
+
+
 def test_finder_arguments_and_refusals():
     board = inarow.Board(**GOMOKU)
     assert find_win(board) is None and winning_moves(board, "vct", max_depth=3) == []
@@ -180,8 +213,8 @@ def test_finder_arguments_and_refusals():
         find_win(board, max_nodes=0)
     with pytest.raises(TypeError):
         find_win(board, max_depth=True)
-    with pytest.raises(inarow.UnsupportedRulesError, match="gravity"):
-        find_win(inarow.Board())
+    with pytest.raises(inarow.UnsupportedRulesError, match='kind="vct".*gravity'):
+        find_win(inarow.Board(), "vct")
     with pytest.raises(inarow.UnsupportedRulesError, match="2 players"):
         find_win(inarow.Board(width=8, height=8, k=5, players=3, gravity=False))
     done = inarow.Board(**GOMOKU)

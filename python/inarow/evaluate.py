@@ -944,7 +944,7 @@ def missed_wins(
     ``max_depth`` and ``max_nodes`` bound the searches as in
     :func:`inarow.threats.find_win`. Built-in agents choose for all boards across
     ``threads``. Raises ``TypeError`` for a position that is not a Board, and what
-    ``find_win`` raises (finished games, gravity, other than 2 players).
+    ``find_win`` raises (finished games, ``"vct"`` on gravity boards, other than 2 players).
 
     >>> import inarow
     >>> board = inarow.Board(width=15, height=15, k=5, gravity=False)

@@ -56,8 +56,15 @@ def find_win(
     ``max_nodes``: the most positions searched (default 1,000,000; at most 2**40);
     None then means "none found within the budget". The board is not modified.
 
-    Raises :class:`inarow.UnsupportedRulesError` for gravity or other than 2
-    players, :class:`inarow.IllegalMoveError` for a finished game, ``ValueError``
+    On gravity boards (Connect Four and its relatives, any size and ``k``) a threat
+    is a column: ``"vcf"`` searches continuous threats, each attacker drop leaving
+    a column where it would complete a line, the defender dropping there (which
+    may open the cell above to the attacker: a threat stacked on a threat), until
+    two columns threaten at once or a stacked threat completes; the actions are
+    columns.
+
+    Raises :class:`inarow.UnsupportedRulesError` for ``"vct"`` on gravity boards
+    or other than 2 players, :class:`inarow.IllegalMoveError` for a finished game, ``ValueError``
     for an unknown kind or an argument out of range. Ctrl-C stops the search.
     """
     return _find_win(board, kind, max_depth, max_nodes)

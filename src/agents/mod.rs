@@ -285,23 +285,43 @@ impl AgentWorker {
                 let rules = *game.rules();
                 threats::check_players(&rules)?;
                 if rules.gravity() || rules.k() < 4 {
-                    // No threat space to search: iterative deepening over the line
-                    // evaluation within the same budget.
+                    // No threat patterns to search: on gravity boards, continuous
+                    // threats along columns, then iterative deepening over the line
+                    // evaluation within the rest of the budget.
+                    let start = std::time::Instant::now();
                     let board = Self::line_board(&mut self.board, game);
                     if let Some(action) = negamax::forced_move(board) {
                         return Ok(action);
                     }
+                    let (allowed, used) = if rules.gravity() {
+                        match threats::column_root(game, budget, cancel) {
+                            (threats::ColumnRoot::Win(column), _) => return Ok(column),
+                            (threats::ColumnRoot::Safe(columns), used) => (columns, used),
+                        }
+                    } else {
+                        (Vec::new(), 0)
+                    };
+                    if cancel.load(Ordering::Relaxed) {
+                        return Err(AgentError::Cancelled);
+                    }
                     let limit = match budget {
                         Budget::Time(t) => negamax::Limit {
-                            deadline: Some(std::time::Instant::now() + t),
+                            deadline: Some(start + t),
                             max_nodes: u64::MAX,
                         },
                         Budget::Nodes(n) => negamax::Limit {
                             deadline: None,
-                            max_nodes: n,
+                            max_nodes: n.saturating_sub(used).max(1),
                         },
                     };
-                    return negamax::choose_within(board, limit, &mut self.search, rng, cancel);
+                    return negamax::choose_within(
+                        board,
+                        limit,
+                        &allowed,
+                        &mut self.search,
+                        rng,
+                        cancel,
+                    );
                 }
                 if self.engine.as_ref().is_none_or(|e| *e.rules() != rules) {
                     self.engine = Some(Box::new(Engine::new(rules)));

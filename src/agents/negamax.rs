@@ -80,17 +80,19 @@ pub fn root_values(
     scratch: &mut Scratch,
     cancel: &AtomicBool,
 ) -> Result<Vec<(usize, i64)>, AgentError> {
-    limited_root_values(board, depth, scratch, cancel, None, None).map_err(|(e, _)| e)
+    limited_root_values(board, depth, scratch, cancel, None, None, &[]).map_err(|(e, _)| e)
 }
 
 /// A move found by iterative deepening within `limit` (depth 1 always completes):
 /// the best of the deepest depth searched to the end, random among equals; each
 /// depth searches the last one's best move first. Stops early at a decided value
 /// or once the depth covers every empty cell. `limit.max_nodes` counts every
-/// depth's nodes together.
+/// depth's nodes together. `allowed` (not empty) keeps the root moves to those
+/// actions; empty: every legal one.
 pub fn choose_within(
     board: &mut LineBoard,
     limit: Limit,
+    allowed: &[usize],
     scratch: &mut Scratch,
     rng: &mut Rng,
     cancel: &AtomicBool,
@@ -104,7 +106,7 @@ pub fn choose_within(
             max_nodes: limit.max_nodes.saturating_sub(spent),
             ..limit
         });
-        match limited_root_values(board, depth, scratch, cancel, bound, first) {
+        match limited_root_values(board, depth, scratch, cancel, bound, first, allowed) {
             Ok(v) => values = v,
             Err((AgentError::Cancelled, true)) => break,
             Err((e, _)) => return Err(e),
@@ -155,6 +157,7 @@ fn limited_root_values(
     cancel: &AtomicBool,
     limit: Option<Limit>,
     first: Option<usize>,
+    allowed: &[usize],
 ) -> Result<Vec<(usize, i64)>, (AgentError, bool)> {
     let root = board.to_move();
     let mut search = Search {
@@ -167,6 +170,9 @@ fn limited_root_values(
     };
     search.scratch.nodes = 0;
     let mut moves = search.ordered_moves(0, true);
+    if !allowed.is_empty() {
+        moves.retain(|m| allowed.contains(&m.0));
+    }
     if let Some(i) = first.and_then(|a| moves.iter().position(|m| m.0 == a)) {
         moves[..=i].rotate_right(1);
     }

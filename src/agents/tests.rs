@@ -274,8 +274,8 @@ fn the_threat_agent_deepens_within_its_budget_where_threats_do_not_apply() {
         deadline: None,
         max_nodes: 1,
     };
-    let a =
-        negamax::choose_within(&mut board, limit, &mut scratch, &mut rng, &no_cancel()).unwrap();
+    let a = negamax::choose_within(&mut board, limit, &[], &mut scratch, &mut rng, &no_cancel())
+        .unwrap();
     assert!(game.is_legal(a));
     // Completes X's three at either end; O blocks the only open end of X's
     // three on the edge; against two open ends there is nothing forced.

@@ -57,7 +57,7 @@ fn query(
         MAX_NODES,
         DEFAULT_MAX_NODES as i64,
     )? as u64;
-    threats::check_rules(game.rules()).map_err(PyErr::from)?;
+    threats::check_finder(game.rules(), kind).map_err(PyErr::from)?;
     if game.is_over() {
         return Err(crate::agents::AgentError::GameOver.into());
     }

@@ -19,6 +19,7 @@
 //! ```
 
 mod board;
+mod columns;
 mod engine;
 mod prove;
 mod table;
@@ -30,13 +31,14 @@ mod vct;
 use std::sync::atomic::AtomicBool;
 
 pub use board::ThreatBoard;
+pub use columns::{column_root, ColumnProver, ColumnRoot};
 pub use engine::{Budget, Engine, SearchStats, MAX_THREADS};
 pub use prove::{ProverTables, Stop, ThreatKind};
 
 use crate::agents::AgentError;
 use crate::game::Game;
 use crate::rules::Rules;
-use prove::Prover;
+use prove::{FailTable, Prover};
 
 /// Deepest accepted threat search, in attacker moves.
 pub const MAX_THREAT_DEPTH: u32 = 225;
@@ -67,6 +69,19 @@ pub fn check_rules(rules: &Rules) -> Result<(), AgentError> {
     Ok(())
 }
 
+/// Whether [`find_win`] and [`winning_moves`] search `kind` on `rules`: 2 players;
+/// on gravity boards VCF only (threats along columns, [`ColumnProver`]).
+pub fn check_finder(rules: &Rules, kind: ThreatKind) -> Result<(), AgentError> {
+    check_players(rules)?;
+    if rules.gravity() && kind == ThreatKind::Vct {
+        return Err(AgentError::Unsupported(format!(
+            "kind=\"vct\" searches free placement only, not gravity ({rules}): on gravity \
+             boards use kind=\"vcf\" (continuous threats along columns)"
+        )));
+    }
+    Ok(())
+}
+
 /// A forced win of `kind` for the side to move in `game` within `max_depth` of
 /// its moves (the completing move included), searching at most `max_nodes`:
 /// the line of moves (attacker and defender alternating, ending with the
@@ -79,7 +94,21 @@ pub fn find_win(
     max_nodes: u64,
     cancel: &AtomicBool,
 ) -> Result<Option<Vec<usize>>, AgentError> {
-    check(game)?;
+    check(game, kind)?;
+    if game.rules().gravity() {
+        let mut fails = FailTable::new(fail_bits(max_nodes));
+        let stop = Stop {
+            max_nodes,
+            deadline: None,
+            cancel,
+        };
+        let mut copy = game.clone();
+        let mut prover = ColumnProver::new(&mut copy, &mut fails, &stop);
+        let mut line = Vec::new();
+        let won = prover.vcf(game.to_move(), max_depth, &mut line);
+        cancelled(cancel)?;
+        return Ok(won.then_some(line));
+    }
     let mut board = ThreatBoard::new(*game.rules());
     board.load(game);
     let mut tables = ProverTables::sized_for(max_nodes);
@@ -109,7 +138,10 @@ pub fn winning_moves(
     max_nodes: u64,
     cancel: &AtomicBool,
 ) -> Result<Vec<usize>, AgentError> {
-    check(game)?;
+    check(game, kind)?;
+    if game.rules().gravity() {
+        return winning_columns(game, max_depth, max_nodes, cancel);
+    }
     let mut board = ThreatBoard::new(*game.rules());
     board.load(game);
     let attacker = game.to_move();
@@ -155,8 +187,60 @@ pub fn winning_moves(
     Ok(wins)
 }
 
-fn check(game: &Game) -> Result<(), AgentError> {
-    check_rules(game.rules())?;
+/// [`winning_moves`] on a gravity board.
+fn winning_columns(
+    game: &Game,
+    max_depth: u32,
+    max_nodes: u64,
+    cancel: &AtomicBool,
+) -> Result<Vec<usize>, AgentError> {
+    let attacker = game.to_move();
+    let legal: Vec<usize> = (0..game.rules().num_actions())
+        .filter(|&a| game.is_legal(a))
+        .collect();
+    let completing: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&a| game.wins_at(attacker, a))
+        .collect();
+    if !completing.is_empty() || max_depth <= 1 {
+        return Ok(completing);
+    }
+    let mut fails = FailTable::new(fail_bits(max_nodes));
+    let mut copy = game.clone();
+    // The opponent's completing drop must be blocked: only that column can win.
+    let mut blocks = legal
+        .iter()
+        .copied()
+        .filter(|&a| game.wins_at(1 - attacker, a));
+    let columns = match (blocks.next(), blocks.next()) {
+        (Some(_), Some(_)) => return Ok(Vec::new()),
+        (Some(block), None) => vec![block],
+        _ => legal,
+    };
+    let mut wins = Vec::new();
+    for column in columns {
+        let stop = Stop {
+            max_nodes,
+            deadline: None,
+            cancel,
+        };
+        let mut prover = ColumnProver::new(&mut copy, &mut fails, &stop);
+        if prover.threat_wins(attacker, column, max_depth, &mut Vec::new()) {
+            wins.push(column);
+        }
+        cancelled(cancel)?;
+    }
+    Ok(wins)
+}
+
+/// Fail-table size for searches of about `nodes` nodes: 2^10 to 2^18 slots.
+fn fail_bits(nodes: u64) -> u32 {
+    (64 - nodes.max(1).leading_zeros()).clamp(10, 18)
+}
+
+fn check(game: &Game, kind: ThreatKind) -> Result<(), AgentError> {
+    check_finder(game.rules(), kind)?;
     if game.is_over() {
         return Err(AgentError::GameOver);
     }
@@ -170,3 +254,6 @@ fn cancelled(cancel: &AtomicBool) -> Result<(), AgentError> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod column_tests;

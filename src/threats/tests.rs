@@ -134,15 +134,16 @@ fn finds_a_known_vcf_and_returns_a_legal_line() {
 }
 
 #[test]
-fn refuses_gravity_and_three_players() {
+fn refuses_vct_on_gravity_and_three_players() {
     let cancel = AtomicBool::new(false);
-    for rules in [
-        Rules::connect_four(),
-        Rules::new(8, 8, 5, 3, false).unwrap(),
+    for (rules, kind) in [
+        (Rules::connect_four(), ThreatKind::Vct),
+        (Rules::new(8, 8, 5, 3, false).unwrap(), ThreatKind::Vcf),
+        (Rules::new(8, 7, 4, 3, true).unwrap(), ThreatKind::Vcf),
     ] {
         let game = Game::new(rules);
         assert!(matches!(
-            find_win(&game, ThreatKind::Vcf, 5, 100, &cancel),
+            find_win(&game, kind, 5, 100, &cancel),
             Err(AgentError::Unsupported(_))
         ));
     }

@@ -1,0 +1,238 @@
+//! Victory by continuous threats on gravity boards, where a threat is a column:
+//! a move after which the attacker could complete a line by dropping into some
+//! column now. The defender must drop there at once (unless it completes a line
+//! itself), and its stone may open the cell above to the attacker: a threat
+//! stacked on a threat wins. Two threats in two columns win outright.
+//!
+//! The search plays on a [`Game`] (any size, any `k`), so it needs no threat
+//! patterns: every legal column is tried as the attacker's move, and only those
+//! that leave a threat and hand the defender no completing drop are followed.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::prove::{FailTable, Stop};
+use crate::game::Game;
+
+/// Salt of the fail table's keys per attacker.
+const SALTS: [u64; 2] = [0x2545_F491_4F6C_DD1D, 0x9E6C_63D0_676A_9A99];
+/// The cancel flag and the clock are read every this many nodes.
+const POLL_NODES: u64 = 1 << 10;
+
+/// One continuous-threat search on a gravity board.
+pub struct ColumnProver<'a> {
+    pub game: &'a mut Game,
+    fails: &'a mut FailTable,
+    stop: &'a Stop<'a>,
+    pub nodes: u64,
+    /// Set once the budget, the deadline or the cancel flag stopped the search.
+    pub stopped: bool,
+}
+
+impl<'a> ColumnProver<'a> {
+    pub fn new(game: &'a mut Game, fails: &'a mut FailTable, stop: &'a Stop<'a>) -> Self {
+        ColumnProver {
+            game,
+            fails,
+            stop,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Whether `attacker`, to move, wins by continuous threats within `depth` of
+    /// its moves (the completing drop included); the line (attacker and defender
+    /// alternating, ending with the completing drop) goes into `line`.
+    pub fn vcf(&mut self, attacker: usize, depth: u32, line: &mut Vec<usize>) -> bool {
+        if self.tick() {
+            return false;
+        }
+        if let Some(win) = self.first_win(attacker) {
+            line.push(win);
+            return true;
+        }
+        if depth <= 1 {
+            return false;
+        }
+        let key = self.game.hash() ^ SALTS[attacker];
+        if self.fails.failed(key, depth) {
+            return false;
+        }
+        let defender = 1 - attacker;
+        let mut blocks = [usize::MAX; 2];
+        let their_wins = self.wins(defender, &mut blocks);
+        if their_wins >= 2 {
+            return false;
+        }
+        let columns: Vec<usize> = if their_wins == 1 {
+            vec![blocks[0]]
+        } else {
+            (0..self.game.rules().num_actions())
+                .filter(|&a| self.game.is_legal(a))
+                .collect()
+        };
+        for column in columns {
+            if self.threat_wins(attacker, column, depth, line) {
+                return true;
+            }
+            if self.stopped {
+                return false;
+            }
+        }
+        self.fails.record(key, depth);
+        false
+    }
+
+    /// Whether dropping into `column` (legal, `attacker` to move, no completing
+    /// drop of its own) makes a threat that wins within `depth`; the line on success.
+    pub fn threat_wins(
+        &mut self,
+        attacker: usize,
+        column: usize,
+        depth: u32,
+        line: &mut Vec<usize>,
+    ) -> bool {
+        let defender = 1 - attacker;
+        self.game.play_unchecked(column);
+        let mut threats = [usize::MAX; 2];
+        let won = if self.game.is_over() || self.wins(defender, &mut [usize::MAX; 2]) > 0 {
+            // A full board, or the defender completes a line instead of answering.
+            false
+        } else {
+            match self.wins(attacker, &mut threats) {
+                0 => false,
+                1 => {
+                    let block = threats[0];
+                    self.game.play_unchecked(block);
+                    let mut rest = Vec::new();
+                    let won = !self.game.is_over() && self.vcf(attacker, depth - 1, &mut rest);
+                    self.game.undo().expect("the block was played");
+                    if won {
+                        line.extend([column, block]);
+                        line.extend(rest);
+                    }
+                    won
+                }
+                _ => {
+                    // Two columns: whichever the defender blocks, the other completes.
+                    line.extend([column, threats[0], threats[1]]);
+                    true
+                }
+            }
+        };
+        self.game.undo().expect("the threat was played");
+        won
+    }
+
+    /// The first legal column in which `player` completes a line now.
+    fn first_win(&self, player: usize) -> Option<usize> {
+        (0..self.game.rules().num_actions())
+            .find(|&a| self.game.is_legal(a) && self.game.wins_at(player, a))
+    }
+
+    /// How many columns (up to 2) `player` completes a line in now; the first ones
+    /// go into `found`.
+    fn wins(&self, player: usize, found: &mut [usize; 2]) -> usize {
+        let mut n = 0;
+        for a in 0..self.game.rules().num_actions() {
+            if self.game.is_legal(a) && self.game.wins_at(player, a) {
+                found[n] = a;
+                n += 1;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        n
+    }
+
+    /// Counts a node; whether the search must stop (then it stays stopped).
+    fn tick(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes > self.stop.max_nodes {
+            self.stopped = true;
+        } else if self.nodes % POLL_NODES == 0 {
+            let late = self.stop.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped = late || self.stop.cancel.load(Ordering::Relaxed);
+        }
+        self.stopped
+    }
+}
+
+/// What the threat phase of a gravity move decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ColumnRoot {
+    /// The first drop of a proven win by continuous threats.
+    Win(usize),
+    /// The columns after which the opponent was not shown to win by continuous
+    /// threats (empty: every column, when none is safe or none was checked).
+    Safe(Vec<usize>),
+}
+
+/// Depth, in attacker moves, of the gravity threat searches around a move.
+const ROOT_DEPTH: u32 = 40;
+const DEFENCE_DEPTH: u32 = 20;
+
+/// The threat phase of a move on a gravity board (2 players, not over): a win
+/// by continuous threats for the side to move within the first 15% of `budget`,
+/// else the columns that survive the opponent's continuous threats, checked
+/// within the next 25%. Returns the verdict and the nodes searched.
+pub fn column_root(
+    game: &Game,
+    budget: super::Budget,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> (ColumnRoot, u64) {
+    let start = Instant::now();
+    let phase = |share: f64, used: u64| match budget {
+        super::Budget::Time(t) => Stop {
+            max_nodes: u64::MAX,
+            deadline: Some(start + t.mul_f64(share)),
+            cancel,
+        },
+        super::Budget::Nodes(n) => Stop {
+            max_nodes: ((n as f64 * share) as u64).saturating_sub(used).max(1),
+            deadline: None,
+            cancel,
+        },
+    };
+    let me = game.to_move();
+    let mut copy = game.clone();
+    let mut fails = FailTable::new(16);
+    let stop = phase(0.15, 0);
+    let mut prover = ColumnProver::new(&mut copy, &mut fails, &stop);
+    let mut line = Vec::new();
+    let won = prover.vcf(me, ROOT_DEPTH, &mut line);
+    let mut nodes = prover.nodes;
+    if won {
+        return (ColumnRoot::Win(line[0]), nodes);
+    }
+    let stop = phase(0.4, nodes);
+    let legal: Vec<usize> = (0..game.rules().num_actions())
+        .filter(|&a| game.is_legal(a))
+        .collect();
+    let (mut safe, mut unchecked) = (Vec::new(), Vec::new());
+    let mut prover = ColumnProver::new(&mut copy, &mut fails, &stop);
+    for &column in &legal {
+        if prover.stopped {
+            unchecked.push(column);
+            continue;
+        }
+        prover.game.play_unchecked(column);
+        let loses = !prover.game.is_over() && prover.vcf(1 - me, DEFENCE_DEPTH, &mut Vec::new());
+        prover.game.undo().expect("the column was played");
+        if prover.stopped {
+            unchecked.push(column);
+        } else if !loses {
+            safe.push(column);
+        }
+    }
+    nodes += prover.nodes;
+    if safe.is_empty() {
+        return (ColumnRoot::Safe(Vec::new()), nodes);
+    }
+    safe.extend(unchecked);
+    (ColumnRoot::Safe(safe), nodes)
+}
