@@ -64,3 +64,19 @@ def pytest_runtest_makereport(item, call):
 def pytest_make_collect_report(collector):
     outcome = yield
     _fail_skip(outcome.get_result())
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A simulated two-node Ray cluster for a test module: a head without CPUs for
+    work and two worker nodes of one CPU each (tasks and env runners land on both)."""
+    ray = pytest.importorskip("ray", reason="ray is not installed (the ray extra)")
+    from ray.cluster_utils import Cluster
+
+    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
+    for _ in range(2):
+        c.add_node(num_cpus=1)
+    ray.init(address=c.address, log_to_driver=False)
+    yield c
+    ray.shutdown()
+    c.shutdown()

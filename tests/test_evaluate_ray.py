@@ -14,22 +14,8 @@ import pytest
 ray = pytest.importorskip("ray", reason="ray is not installed (the ray extra)")
 pytestmark = pytest.mark.rllib
 
-from ray.cluster_utils import Cluster  # noqa: E402
-
 import inarow  # noqa: E402
 from inarow import agents, evaluate  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """A head without CPUs for tasks and two worker nodes of one CPU each."""
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
-    for _ in range(2):
-        c.add_node(num_cpus=1)
-    ray.init(address=c.address, log_to_driver=False)
-    yield c
-    ray.shutdown()
-    c.shutdown()
 
 
 def _same(local, remote):

@@ -16,8 +16,6 @@ pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed")
 pytest.importorskip("torch", reason="torch is not installed (RLlib's PPO needs it)")
 pytestmark = pytest.mark.rllib
 
-from ray.cluster_utils import Cluster  # noqa: E402
-
 from inarow import agents  # noqa: E402
 from inarow.rllib import InARowMultiAgentEnv, runner_seed  # noqa: E402
 
@@ -28,18 +26,6 @@ ENV_CONFIG = {
     "opponent": ["random", agents.greedy(seed=1)],
     "agent_player": 2,  # the opponent opens every game
 }
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """A head without CPUs for runners and two worker nodes of one CPU each."""
-    c = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
-    for _ in range(2):
-        c.add_node(num_cpus=1)
-    ray.init(address=c.address, log_to_driver=False)
-    yield c
-    ray.shutdown()
-    c.shutdown()
 
 
 def test_runner_seeds_differ_by_runner_and_stay_put_locally():

@@ -1,4 +1,5 @@
-"""Forced wins by threats on free-placement boards of 2 players (any size, any ``k``).
+"""Forced wins by threats for 2 players (any size, any ``k``): fours and threes on
+free-placement boards, threatened columns on gravity boards.
 
 A *four* (for any ``k``) is a move after which a window of ``k`` cells of a row,
 column or diagonal holds ``k - 1`` of the mover's stones and one empty cell: the
@@ -12,7 +13,10 @@ could move again, would win by fours.
   winning line of fours and the cells that could give the defender a four along
   it; any other defence leaves that line winning), so a line found is a forced win.
   Threes are the moves that make a window of ``k - 2``: a win that needs another
-  kind of quiet move is not searched.
+  kind of quiet move is not searched. Free placement only.
+* On gravity boards a threat is a column where the attacker's next drop would
+  complete a line; ``kind="vcf"`` searches continuous threats there (see
+  :func:`find_win`).
 
 >>> import inarow
 >>> from inarow.threats import find_win

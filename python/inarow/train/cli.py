@@ -26,6 +26,7 @@ _SETTINGS = [
     ("blocks", int, "residual blocks"),
     ("games", int, "self-play games played at once"),
     ("simulations", int, "search simulations per self-play move (Gumbel root)"),
+    ("gumbel_considered", int, "root actions the Gumbel search considers per self-play move"),
     ("temperature_plies", int, "searched plies whose moves are sampled from the policy"),
     ("random_opening_plies", int, "uniformly random moves opening a game: 0 up to this many"),
     ("batch_size", int, "training batch size"),
