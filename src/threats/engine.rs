@@ -115,12 +115,17 @@ impl Clock<'_> {
 impl Engine {
     /// An engine for `rules` (2 players, no gravity: see [`super::check_rules`]).
     pub fn new(rules: Rules) -> Engine {
+        Engine::sharing(rules, Arc::new(Table::new(18)), 0)
+    }
+
+    /// An engine searching into `table`; `diversity` 0 for a main search.
+    fn sharing(rules: Rules, table: Arc<Table>, diversity: u64) -> Engine {
         Engine {
             board: ThreatBoard::new(rules),
             prover: ProverTables::new(),
-            table: Arc::new(Table::new(18)),
+            table,
             helpers: Vec::new(),
-            diversity: 0,
+            diversity,
             completed_best: None,
             near: vec![0; rules.num_cells()],
             moves: Vec::new(),
@@ -244,10 +249,8 @@ impl Engine {
 
     /// An engine for the same rules sharing this one's table.
     fn helper(&self) -> Engine {
-        let mut engine = Engine::new(*self.rules());
-        engine.table = Arc::clone(&self.table);
-        engine.diversity = self.helpers.len() as u64 + 1;
-        engine
+        let diversity = self.helpers.len() as u64 + 1;
+        Engine::sharing(*self.rules(), Arc::clone(&self.table), diversity)
     }
 
     /// The first move of a VCF, else of a VCT, within their shares of the budget.
