@@ -145,6 +145,33 @@ def test_the_step_api_gives_the_same_result_as_run():
 
 
 @pytest.mark.parametrize("root", ["puct", "gumbel"])
+def test_lookahead_proves_first_visits_without_the_evaluator_and_can_be_turned_off(root):
+    # Tic-tac-toe, X to move: O holds 3 and 4, so after any X move but 5 O completes
+    # a line at once; the lookahead proves those children lost for X at their first
+    # visit, which the evaluator then never sees.
+    board = inarow.Board.tic_tac_toe()
+    for cell in (0, 3, 8, 4):
+        board.move(cell)
+    seen = {}
+    for lookahead in (True, False):
+        evaluated = 0
+
+        def counting(obs, mask):
+            nonlocal evaluated
+            evaluated += len(obs)
+            return uniform(obs, mask)
+
+        search = inarow.MCTS(board, num_simulations=60, root=root, seed=1, lookahead=lookahead)
+        assert f"lookahead={lookahead}" in repr(search)
+        result = search.run([board], counting)
+        seen[lookahead] = evaluated
+        assert int(result.actions[0]) == 5, lookahead  # the only block
+    assert seen[True] < seen[False], seen
+    with pytest.raises(TypeError):
+        inarow.MCTS(lookahead="yes")
+
+
+@pytest.mark.parametrize("root", ["puct", "gumbel"])
 def test_a_won_position_plays_the_win_on_small_and_wide_boards(root):
     c4 = inarow.Board.from_moves([0, 0, 1, 1, 2, 2])
     gomoku = inarow.Board(width=9, height=9, k=5, gravity=False)

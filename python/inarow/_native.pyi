@@ -419,6 +419,7 @@ class MCTS:
         seed: _Int = 0,
         threads: _Int | None = None,
         max_memory: _Int = 4294967296,
+        lookahead: bool = True,
     ) -> MCTS: ...
     def run(
         self,

@@ -76,6 +76,10 @@ pub struct Config {
     pub gumbel_considered: u32,
     /// Keep each tree's subtree across `advance` and repeated runs on one position.
     pub reuse_tree: bool,
+    /// One move of lookahead at each node's first visit: a node whose mover can
+    /// complete a line is won, and (2 players) one whose mover faces two cells
+    /// completing the opponent's line is lost, without asking the evaluator.
+    pub lookahead: bool,
     pub seed: u64,
     /// Worker threads; trees are split among them, each tree stays on one thread.
     pub threads: usize,
@@ -110,6 +114,7 @@ impl Default for Config {
             dirichlet_fraction: 0.25,
             gumbel_considered: 16,
             reuse_tree: true,
+            lookahead: true,
             seed: 0,
             threads: 1,
             max_memory: DEFAULT_MAX_MEMORY,

@@ -330,7 +330,7 @@ impl<S: SearchState> Tree<S> {
                 }
                 if c.visits == 0 {
                     let mut proven = proven_of(self.scratch.status(s.geometry));
-                    if proven == UNKNOWN {
+                    if proven == UNKNOWN && s.config.lookahead {
                         // One move of lookahead proves what the evaluator could
                         // only guess, and shortens every proof by two plies.
                         proven = proven_of(self.scratch.forced_result(s.geometry));

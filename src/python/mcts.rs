@@ -387,8 +387,8 @@ impl Mcts {
     #[pyo3(signature = (rules=None, *, width=None, height=None, k=None, players=None, gravity=None,
                         num_simulations=None, c_puct=None, c_uct=None, root="puct", dirichlet_alpha=None,
                         dirichlet_fraction=None, gumbel_considered=None, reuse_tree=None, seed=None,
-                        threads=None, max_memory=None),
-           text_signature = "(rules=None, *, width=7, height=6, k=4, players=2, gravity=True, num_simulations=800, c_puct=1.25, c_uct=2.0, root='puct', dirichlet_alpha=0.3, dirichlet_fraction=0.25, gumbel_considered=16, reuse_tree=True, seed=0, threads=None, max_memory=4294967296)")]
+                        threads=None, max_memory=None, lookahead=None),
+           text_signature = "(rules=None, *, width=7, height=6, k=4, players=2, gravity=True, num_simulations=800, c_puct=1.25, c_uct=2.0, root='puct', dirichlet_alpha=0.3, dirichlet_fraction=0.25, gumbel_considered=16, reuse_tree=True, seed=0, threads=None, max_memory=4294967296, lookahead=True)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
@@ -408,6 +408,7 @@ impl Mcts {
         seed: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
         max_memory: Option<&Bound<'_, PyAny>>,
+        lookahead: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Mcts> {
         let rules = rules_arg(rules, [width, height, k, players, gravity])?;
         let d = Config::default();
@@ -449,6 +450,10 @@ impl Mcts {
                 .map(|r| bool_arg(r, "reuse_tree"))
                 .transpose()?
                 .unwrap_or(d.reuse_tree),
+            lookahead: lookahead
+                .map(|r| bool_arg(r, "lookahead"))
+                .transpose()?
+                .unwrap_or(d.lookahead),
             seed: bounded_int(seed, "seed", 0, 0, u64::MAX >> 1)?,
             threads: bounded_int(threads, "threads", cores as u64, 1, MAX_THREADS as u64)? as usize,
             max_memory: bounded_int(
@@ -602,7 +607,7 @@ impl Mcts {
         format!(
             "MCTS(width={}, height={}, k={}, players={}, gravity={}, num_simulations={}, c_puct={}, c_uct={}, \
              root={:?}, dirichlet_alpha={}, dirichlet_fraction={}, gumbel_considered={}, reuse_tree={}, \
-             seed={}, threads={}, max_memory={})",
+             seed={}, threads={}, max_memory={}, lookahead={})",
             r.width(),
             r.height(),
             r.k(),
@@ -618,7 +623,8 @@ impl Mcts {
             if c.reuse_tree { "True" } else { "False" },
             c.seed,
             c.threads,
-            c.max_memory
+            c.max_memory,
+            if c.lookahead { "True" } else { "False" }
         )
     }
 }
