@@ -123,6 +123,27 @@ def test_train_command_refuses_bad_arguments_before_training(tmp_path):
     assert not any(tmp_path.iterdir())
 
 
+def test_train_flags_reach_the_config(capsys):
+    from inarow.cli import _parser
+    from inarow.train.cli import _config
+
+    args = _parser().parse_args(
+        "train --width 8 --height 8 --k 5 --players 3 --no-gravity --eval-negamax-depths 2 "
+        "--gumbel-considered 12".split()
+    )
+    label, config = _config(args)
+    assert label == "8x8_k5_p3_free"
+    assert config.eval_negamax_depths == (2,) and config.gumbel_considered == 12
+    assert (
+        _config(_parser().parse_args(["train", "--eval-negamax-depths", ""]))[1].eval_negamax_depths
+        == ()
+    )
+    for bad in ("0", "2,x", "65"):
+        with pytest.raises(SystemExit):
+            _parser().parse_args(["train", "--eval-negamax-depths", bad])
+        assert "is not a comma-separated list of depths" in capsys.readouterr().err
+
+
 def test_config_for_games_and_round_trip():
     ttt = TrainConfig.for_game("tic_tac_toe", seed=5)
     assert ttt.num_actions == 9 and ttt.value_size == 1 and ttt.seed == 5

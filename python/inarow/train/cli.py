@@ -35,6 +35,7 @@ _SETTINGS = [
     ("replay_ratio", float, "positions trained on per position played"),
     ("eval_minutes", float, "minutes between evaluations (0: none)"),
     ("eval_simulations", int, "simulations of the searching agent on Pons' sets"),
+    ("eval_negamax_depths", "depths", "negamax depths played in each evaluation, e.g. 2,4"),
     ("eval_games", int, "games per negamax depth in each evaluation"),
     ("threads", int, "torch and search threads"),
     ("device", str, "where the network trains: cpu, cuda, cuda:N, mps or auto"),
@@ -92,10 +93,24 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         flag = "--" + name.replace("_", "-")
         if kind is bool:
             s.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, help=text)
+        elif kind == "depths":
+            s.add_argument(flag, dest=name, type=_depths, metavar="D,D", help=text)
         else:
             s.add_argument(flag, dest=name, type=kind, help=text)
     p.set_defaults(func=run)
     return p
+
+
+def _depths(text: str) -> tuple[int, ...]:
+    try:
+        depths = tuple(int(d) for d in text.split(",") if d.strip())
+    except ValueError:
+        depths = (0,)
+    if not all(1 <= d <= 64 for d in depths):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a comma-separated list of depths in 1..64 (empty: none)"
+        )
+    return depths
 
 
 def _config(args: argparse.Namespace) -> tuple[str, TrainConfig]:
