@@ -11,7 +11,7 @@ import inarow
 from inarow.train.config import TrainConfig
 from inarow.train.evaluation import solve_small_board
 from inarow.train.replay import ReplayBuffer
-from inarow.train.selfplay import outcome_values
+from inarow.train.selfplay import SelfPlay, outcome_values
 from inarow.train.symmetry import symmetries
 
 RULES = [
@@ -142,6 +142,40 @@ def test_train_flags_reach_the_config(capsys):
         with pytest.raises(SystemExit):
             _parser().parse_args(["train", "--eval-negamax-depths", bad])
         assert "is not a comma-separated list of depths" in capsys.readouterr().err
+
+
+def test_playout_cap_randomisation_trains_the_policy_of_full_searches_only():
+    def uniform(obs, mask):
+        return np.zeros(mask.shape, np.float32), np.zeros(len(obs), np.float32)
+
+    config = TrainConfig.for_game(
+        "tic_tac_toe", games=8, simulations=24, fast_simulations=4, full_search_share=0.5
+    )
+    play = SelfPlay(config, uniform, seed=3)
+    positions = []
+    rounds = 0
+    while sum(len(g.obs) for g in positions) < 200:
+        games = play.step()
+        rounds += 1
+        if games is not None:
+            positions.append(games)
+    policy = np.concatenate([g.policy for g in positions])
+    trained = policy.sum(1) > 0
+    # Rounds are full or fast as a whole, about half each; a full round's policy sums to 1.
+    assert 0.25 < trained.mean() < 0.75, trained.mean()
+    np.testing.assert_allclose(policy[trained].sum(1), 1.0, atol=1e-5)
+    assert play.simulations < 24 * 8 * rounds and play.simulations > 4 * 8 * rounds
+    assert (play.simulations - 4 * 8 * rounds) % (20 * 8) == 0
+    # Off by default: every position has its policy target.
+    plain = SelfPlay(TrainConfig.for_game("tic_tac_toe", games=4), uniform, seed=3)
+    while (games := plain.step()) is None:
+        pass
+    assert (games.policy.sum(1) > 0).all()
+    for bad in (0.0, 1.5, -1.0):
+        with pytest.raises(ValueError, match="full_search_share"):
+            TrainConfig.for_game("tic_tac_toe", full_search_share=bad)
+    with pytest.raises(ValueError, match="fast_simulations=0"):
+        TrainConfig.for_game("tic_tac_toe", full_search_share=0.5, fast_simulations=0)
 
 
 def test_config_for_games_and_round_trip():

@@ -183,6 +183,26 @@ def test_a_resumed_run_reports_its_own_rates_and_continues_its_schedule(tmp_path
     assert load_checkpoint(run_dir)["optimizer"]["param_groups"][0]["lr"] <= lr_end * (1 + 1e-9)
 
 
+def test_positions_without_a_policy_target_stay_out_of_the_policy_loss():
+    from inarow.train.learner import Learner
+
+    config = _tiny()
+    rng = np.random.default_rng(0)
+    n, a = 6, config.num_actions
+    obs = rng.integers(0, 2, (n, 2, 3, 3)).astype(np.float32)
+    mask = np.ones((n, a), bool)
+    policy = rng.dirichlet(np.ones(a), n).astype(np.float32)
+    policy[::2] = 0.0  # fast searches: no policy target
+    value = rng.uniform(-1, 1, (n, 1)).astype(np.float32)
+    net = Network(config)
+    with torch.no_grad():
+        logits, _ = net.train()(torch.from_numpy(obs))  # batch statistics, as the step
+    log_p = torch.log_softmax(logits, 1).numpy()
+    kl = (policy * (np.log(np.maximum(policy, 1e-12)) - log_p)).sum(1)
+    losses = Learner(net, config).step((obs, mask, policy, value))
+    assert losses["policy_loss"] == pytest.approx(kl[1::2].mean(), rel=1e-4)
+
+
 def test_a_resumed_schedule_starts_at_the_rate_it_had_reached():
     from inarow.train.learner import Learner
     from inarow.train.network import Network

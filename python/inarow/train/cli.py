@@ -27,6 +27,13 @@ _SETTINGS = [
     ("games", int, "self-play games played at once"),
     ("simulations", int, "search simulations per self-play move (Gumbel root)"),
     ("gumbel_considered", int, "root actions the Gumbel search considers per self-play move"),
+    (
+        "full_search_share",
+        float,
+        "playout cap randomisation: share of move rounds searched with --simulations and "
+        "trained on for the policy (1: all)",
+    ),
+    ("fast_simulations", int, "simulations of the other rounds (their policy not trained on)"),
     ("temperature_plies", int, "searched plies whose moves are sampled from the policy"),
     ("random_opening_plies", int, "uniformly random moves opening a game: 0 up to this many"),
     ("batch_size", int, "training batch size"),

@@ -29,6 +29,12 @@ class TrainConfig:
     games: int = 128  # games played at once, one tree each, one network call per round
     simulations: int = 32  # per move, Gumbel root (few simulations still improve the policy)
     gumbel_considered: int = 8
+    # Playout cap randomisation (KataGo): each round of moves is a full search
+    # (`simulations`, its policy trained on) with this probability, else a fast one
+    # (`fast_simulations`, played but its policy not trained on; value targets from
+    # every position). 1.0: every move a full search.
+    full_search_share: float = 1.0
+    fast_simulations: int = 8
     temperature_plies: int = 8  # sample moves from the improved policy for these plies
     # Each game opens with 0..random_opening_plies uniformly random moves (not trained
     # on), so self-play also visits the positions a strong player never reaches.
@@ -61,6 +67,17 @@ class TrainConfig:
     # (weights, optimizer state and checkpoints stay float32).
     mixed_precision: bool = False
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.full_search_share <= 1.0:
+            raise ValueError(
+                f"full_search_share={self.full_search_share!r} is out of range: allowed "
+                "0 < share <= 1 (the share of move rounds whose policy is trained on)"
+            )
+        if self.full_search_share < 1.0 and not 1 <= self.fast_simulations:
+            raise ValueError(
+                f"fast_simulations={self.fast_simulations!r} is out of range: allowed >= 1"
+            )
 
     @classmethod
     def for_game(cls, name: str, **overrides: Any) -> TrainConfig:

@@ -1,5 +1,6 @@
 """One training step: policy cross-entropy against the search's improved policy
-(over legal actions) plus the value's squared error against the game's outcome."""
+(over legal actions; positions without a policy target left out) plus the value's
+squared error against the game's outcome."""
 
 from __future__ import annotations
 
@@ -60,8 +61,12 @@ class Learner:
         logits, v = logits.float(), v.float()
         log_p = F.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
         # Cross-entropy minus the target's entropy: the KL divergence, 0 at a perfect fit.
+        # Positions of fast searches (playout cap randomisation) carry an all-zero
+        # target and stay out of the mean.
         target_log = torch.log(policy.clamp_min(1e-12))
-        policy_loss = (policy * (target_log - log_p)).sum(1).mean()
+        per_position = (policy * (target_log - log_p)).sum(1)
+        has_target = (policy.sum(1) > 0).float()
+        policy_loss = (per_position * has_target).sum() / has_target.sum().clamp_min(1.0)
         value_loss = F.mse_loss(v, value)
         loss = policy_loss + value_loss
         self.optimizer.zero_grad(set_to_none=True)

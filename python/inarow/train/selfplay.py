@@ -1,6 +1,10 @@
 """Self-play: many games at once, one ``inarow.MCTS`` tree each (Gumbel root, subtree
 reuse), one network call per search round for every waiting leaf. Finished games
-come back as training positions with their outcome as the value target."""
+come back as training positions with their outcome as the value target.
+
+With playout cap randomisation (``full_search_share < 1``) a round of moves is a
+fast search with that probability's complement; its positions come back with an
+all-zero policy target, which the learner leaves out of the policy loss."""
 
 from __future__ import annotations
 
@@ -87,10 +91,15 @@ class SelfPlay:
 
     def step(self) -> Games | None:
         """One searched move in every game; the positions of games that ended."""
+        full = self.config.full_search_share >= 1.0 or (
+            self.rng.random() < self.config.full_search_share
+        )
+        sims = self.config.simulations if full else self.config.fast_simulations
+        self.mcts.num_simulations = sims
         out = self.mcts.run(self.boards, self._timed_evaluate)
         policy = out.policy
         actions = out.actions.copy()
-        self.simulations += self.config.simulations * len(self.boards)
+        self.simulations += sims * len(self.boards)
         self.moves += len(self.boards)
         finished = []
         for i, board in enumerate(self.boards):
@@ -99,9 +108,8 @@ class SelfPlay:
             if len(self._history[i]) < self.config.temperature_plies:
                 p = np.where(mask, policy[i], 0.0).astype(np.float64)
                 actions[i] = self.rng.choice(len(p), p=p / p.sum())
-            self._history[i].append(
-                (board.observation(), mask, policy[i].copy(), board.current_player)
-            )
+            target = policy[i].copy() if full else np.zeros_like(policy[i])
+            self._history[i].append((board.observation(), mask, target, board.current_player))
         self.mcts.advance(actions)
         for i, board in enumerate(self.boards):
             board.move(int(actions[i]))
