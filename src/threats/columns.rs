@@ -8,7 +8,6 @@
 //! patterns: every legal column is tried as the attacker's move, and only those
 //! that leave a threat and hand the defender no completing drop are followed.
 
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::prove::{FailTable, Stop};
@@ -16,8 +15,6 @@ use crate::game::Game;
 
 /// Salt of the fail table's keys per attacker.
 const SALTS: [u64; 2] = [0x2545_F491_4F6C_DD1D, 0x9E6C_63D0_676A_9A99];
-/// The cancel flag and the clock are read every this many nodes.
-const POLL_NODES: u64 = 1 << 10;
 
 /// One continuous-threat search on a gravity board.
 pub struct ColumnProver<'a> {
@@ -148,15 +145,9 @@ impl<'a> ColumnProver<'a> {
 
     /// Counts a node; whether the search must stop (then it stays stopped).
     fn tick(&mut self) -> bool {
-        if self.stopped {
-            return true;
-        }
-        self.nodes += 1;
-        if self.nodes > self.stop.max_nodes {
-            self.stopped = true;
-        } else if self.nodes % POLL_NODES == 0 {
-            let late = self.stop.deadline.is_some_and(|d| Instant::now() >= d);
-            self.stopped = late || self.stop.cancel.load(Ordering::Relaxed);
+        if !self.stopped {
+            self.nodes += 1;
+            self.stopped = self.stop.reached(self.nodes);
         }
         self.stopped
     }

@@ -28,6 +28,18 @@ pub struct Stop<'a> {
 /// The cancel flag and the clock are read every this many nodes.
 const POLL_NODES: u64 = 1 << 10;
 
+impl Stop<'_> {
+    /// Whether a search that has counted `nodes` nodes must stop: past the budget,
+    /// or (read every [`POLL_NODES`] nodes) past the deadline or cancelled.
+    #[inline]
+    pub fn reached(&self, nodes: u64) -> bool {
+        nodes > self.max_nodes
+            || (nodes % POLL_NODES == 0
+                && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.cancel.load(Ordering::Relaxed)))
+    }
+}
+
 /// Positions where an attacker was shown to have no win of a kind within a depth:
 /// one slot per key's top bits, the key in the high bits and the depth in the low byte.
 pub struct FailTable {
@@ -124,15 +136,9 @@ impl<'a> Prover<'a> {
     /// Counts a node; whether the search must stop.
     #[inline]
     pub fn out_of_budget(&mut self) -> bool {
-        if self.stopped {
-            return true;
-        }
-        self.nodes += 1;
-        if self.nodes > self.stop.max_nodes {
-            self.stopped = true;
-        } else if self.nodes % POLL_NODES == 0 {
-            let late = self.stop.deadline.is_some_and(|d| Instant::now() >= d);
-            self.stopped = late || self.stop.cancel.load(Ordering::Relaxed);
+        if !self.stopped {
+            self.nodes += 1;
+            self.stopped = self.stop.reached(self.nodes);
         }
         self.stopped
     }
