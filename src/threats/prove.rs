@@ -30,7 +30,7 @@ const POLL_NODES: u64 = 1 << 10;
 
 impl Stop<'_> {
     /// Whether a search that has counted `nodes` nodes must stop: past the budget,
-    /// or (read every [`POLL_NODES`] nodes) past the deadline or cancelled.
+    /// or (read every 1,024 nodes) past the deadline or cancelled.
     #[inline]
     pub fn reached(&self, nodes: u64) -> bool {
         nodes > self.max_nodes
