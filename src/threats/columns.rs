@@ -44,8 +44,9 @@ impl<'a> ColumnProver<'a> {
         if self.tick() {
             return false;
         }
-        if let Some(win) = self.first_win(attacker) {
-            line.push(win);
+        let mut wins = [usize::MAX; 2];
+        if self.wins(attacker, &mut wins) > 0 {
+            line.push(wins[0]);
             return true;
         }
         if depth <= 1 {
@@ -61,14 +62,12 @@ impl<'a> ColumnProver<'a> {
         if their_wins >= 2 {
             return false;
         }
-        let columns: Vec<usize> = if their_wins == 1 {
-            vec![blocks[0]]
-        } else {
-            (0..self.game.rules().num_actions())
-                .filter(|&a| self.game.is_legal(a))
-                .collect()
-        };
-        for column in columns {
+        // The defender's only completing column must be blocked: nothing else can win.
+        let only = (their_wins == 1).then_some(blocks[0]);
+        for column in 0..self.game.rules().num_actions() {
+            if only.is_some_and(|b| b != column) || !self.game.is_legal(column) {
+                continue;
+            }
             if self.threat_wins(attacker, column, depth, line) {
                 return true;
             }
@@ -119,12 +118,6 @@ impl<'a> ColumnProver<'a> {
         };
         self.game.undo().expect("the threat was played");
         won
-    }
-
-    /// The first legal column in which `player` completes a line now.
-    fn first_win(&self, player: usize) -> Option<usize> {
-        (0..self.game.rules().num_actions())
-            .find(|&a| self.game.is_legal(a) && self.game.wins_at(player, a))
     }
 
     /// How many columns (up to 2) `player` completes a line in now; the first ones

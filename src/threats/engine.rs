@@ -172,14 +172,6 @@ impl Engine {
     ) -> usize {
         let threads = threads.clamp(1, MAX_THREADS);
         self.load(game);
-        while self.helpers.len() < threads - 1 {
-            let helper = self.helper();
-            self.helpers.push(helper);
-        }
-        for helper in &mut self.helpers[..threads - 1] {
-            helper.load(game);
-            helper.stats = SearchStats::default();
-        }
         self.table.next_age();
         self.stats = SearchStats::default();
         let clock = Clock {
@@ -201,6 +193,15 @@ impl Engine {
         if let Some(first) = self.proven_win(&clock) {
             self.stats.proven_win = true;
             return first;
+        }
+        // Helpers are needed only past the moves decided above.
+        while self.helpers.len() < threads - 1 {
+            let helper = self.helper();
+            self.helpers.push(helper);
+        }
+        for helper in &mut self.helpers[..threads - 1] {
+            helper.load(game);
+            helper.stats = SearchStats::default();
         }
         let mut roots = self.root_moves(rng);
         self.drop_losing(&mut roots, &clock, threads);
