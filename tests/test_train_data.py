@@ -11,7 +11,12 @@ import inarow
 from inarow.train.config import TrainConfig
 from inarow.train.evaluation import solve_small_board
 from inarow.train.replay import ReplayBuffer
-from inarow.train.selfplay import SelfPlay, outcome_values
+from inarow.train.selfplay import (
+    SelfPlay,
+    final_board_classes,
+    outcome_values,
+    reply_targets,
+)
 from inarow.train.symmetry import symmetries
 
 RULES = [
@@ -85,6 +90,59 @@ def test_outcome_values():
     assert v.tolist() == [[-1, -1, 1], [-1, 1, -1], [1, -1, -1]]
 
 
+def test_final_board_classes_and_replies():
+    final = np.array([[1, 2, 0], [3, 0, 1]])
+    # Seen by player 1: its stones class 1, the next player's 2, the third's 3.
+    assert final_board_classes(final, np.array([1]), 3)[0].tolist() == [[1, 2, 0], [3, 0, 1]]
+    # Seen by player 3: its stones 1, then player 1's (one turn later) 2, player 2's 3.
+    assert final_board_classes(final, np.array([3]), 3)[0].tolist() == [[2, 3, 0], [1, 0, 2]]
+    two = np.array([[1, 2], [0, 2]])
+    assert final_board_classes(two, np.array([2]), 2)[0].tolist() == [[2, 1], [0, 1]]
+    assert reply_targets(np.array([4, 0, 8])).tolist() == [0, 8, -1]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: "{width}x{height}k{k}p{players}".format(**r))
+def test_auxiliary_targets_follow_the_planes_under_symmetry(rules):
+    """Sampled under any symmetry, each stone of a position is its own in the final
+    board, and the reply is an empty cell (or column) of the position."""
+    config = TrainConfig.for_game("custom", rules=rules)
+    buf = ReplayBuffer(config)
+    rng = np.random.default_rng(3)
+    players = rules["players"]
+    for _ in range(12):
+        board, history = inarow.Board(**rules), []
+        while not board.is_over:
+            action = int(rng.choice(board.legal_moves()))
+            history.append((board.observation(), board.legal_mask(), board.current_player, action))
+            board.move(action)
+        movers = np.array([h[2] for h in history])
+        n = len(history)
+        buf.add(
+            np.stack([h[0] for h in history]),
+            np.stack([h[1] for h in history]),
+            np.zeros((n, config.num_actions), np.float32),
+            np.zeros((n, 1 if players == 2 else players), np.float32),
+            final_board_classes(board.to_numpy(), movers, players),
+            reply_targets(np.array([h[3] for h in history])),
+        )
+    obs, mask, _, _, final, reply = buf.sample(2000, rng)
+    for plane in range(players):
+        stones = obs[:, plane] > 0
+        assert np.all(final[stones] == plane + 1)
+    has = reply >= 0
+    assert has.mean() > 0.5 and np.all(mask[np.flatnonzero(has), reply[has]])
+    if not rules["gravity"]:  # the reply's stone is the next player's in the final board
+        rows, cols = np.divmod(reply[has], rules["width"])
+        assert np.all(final[np.flatnonzero(has), rows, cols] == 2)
+    # A buffer saved before the auxiliary targets loads with none.
+    state = {k: v for k, v in buf.state().items() if k not in ("final_board", "reply")}
+    again = ReplayBuffer(config)
+    again.load_state(state)
+    assert np.all(again.final_board[: len(again)] == 255) and np.all(
+        again.reply[: len(again)] == -1
+    )
+
+
 def test_replay_buffer_keeps_the_newest_and_augments_consistently():
     config = TrainConfig.for_game("tic_tac_toe", replay_capacity=50)
     buf = ReplayBuffer(config)
@@ -96,11 +154,13 @@ def test_replay_buffer_keeps_the_newest_and_augments_consistently():
     # A policy target that marks cell (0, 0) when legal: follows the planes under symmetry.
     policy = mask / mask.sum(1, keepdims=True)
     value = np.arange(len(boards), dtype=np.float32)
-    buf.add(obs[:30], mask[:30], policy[:30], value[:30])
-    buf.add(obs[30:], mask[30:], policy[30:], value[30:])
+    final = np.zeros((len(boards), 3, 3), np.uint8)
+    reply = np.full(len(boards), -1, np.int16)
+    buf.add(obs[:30], mask[:30], policy[:30], value[:30], final[:30], reply[:30])
+    buf.add(obs[30:], mask[30:], policy[30:], value[30:], final[30:], reply[30:])
     assert len(buf) == min(50, len(boards)) and buf.added == len(boards)
     assert set(buf.value[: len(buf), 0].tolist()) == set(value[-len(buf) :].tolist())
-    o, m, p, v = buf.sample(400, rng)
+    o, m, p, v, _, _ = buf.sample(400, rng)
     occupied = o.sum(1).reshape(len(o), -1) > 0
     assert np.array_equal(m, ~occupied)  # masks follow the planes
     assert np.allclose(p.sum(1), 1) and np.all(p[~m] == 0)

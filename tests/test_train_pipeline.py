@@ -152,6 +152,22 @@ def test_ctrl_c_checkpoints_and_exits(tmp_path):
     assert (run_dir / "network.npz").is_file()
 
 
+def _learner_batch(obs, num_actions, policy=None, value=None):
+    """A learner batch for ``obs``: every action legal, uniform policy targets and zero
+    values unless given, no auxiliary targets (final board unknown, no reply)."""
+    from inarow.train.replay import NO_FINAL_BOARD
+
+    n, _, h, w = obs.shape
+    return (
+        obs,
+        np.ones((n, num_actions), bool),
+        np.full((n, num_actions), 1 / num_actions, np.float32) if policy is None else policy,
+        np.zeros((n, 1), np.float32) if value is None else value,
+        np.full((n, h, w), NO_FINAL_BOARD, np.uint8),
+        np.full(n, -1, np.int16),
+    )
+
+
 def _tiny(**changes):
     settings = dict(
         games=8,
@@ -190,7 +206,6 @@ def test_positions_without_a_policy_target_stay_out_of_the_policy_loss():
     rng = np.random.default_rng(0)
     n, a = 6, config.num_actions
     obs = rng.integers(0, 2, (n, 2, 3, 3)).astype(np.float32)
-    mask = np.ones((n, a), bool)
     policy = rng.dirichlet(np.ones(a), n).astype(np.float32)
     policy[::2] = 0.0  # fast searches: no policy target
     value = rng.uniform(-1, 1, (n, 1)).astype(np.float32)
@@ -199,8 +214,59 @@ def test_positions_without_a_policy_target_stay_out_of_the_policy_loss():
         logits, _ = net.train()(torch.from_numpy(obs))  # batch statistics, as the step
     log_p = torch.log_softmax(logits, 1).numpy()
     kl = (policy * (np.log(np.maximum(policy, 1e-12)) - log_p)).sum(1)
-    losses = Learner(net, config).step((obs, mask, policy, value))
+    losses = Learner(net, config).step(_learner_batch(obs, a, policy, value))
     assert losses["policy_loss"] == pytest.approx(kl[1::2].mean(), rel=1e-4)
+
+
+def test_the_auxiliary_losses_are_the_weighted_cross_entropies_of_known_targets():
+    from inarow.train.learner import Learner
+
+    config = _tiny(final_board_weight=0.5, reply_weight=0.25)
+    rng = np.random.default_rng(1)
+    n, a = 6, config.num_actions
+    obs = rng.integers(0, 2, (n, 2, 3, 3)).astype(np.float32)
+    batch = list(_learner_batch(obs, a))
+    final = rng.integers(0, 3, (n, 3, 3)).astype(np.uint8)
+    final[0] = 255  # unknown: left out
+    reply = rng.integers(0, a, n).astype(np.int16)
+    reply[1] = -1  # a game's last move: no reply
+    batch[4], batch[5] = final, reply
+    net = Network(config)
+    with torch.no_grad():
+        _, _, final_logits, reply_logits = net.train().forward_all(torch.from_numpy(obs))
+    assert final_logits.shape == (n, 3, 3, 3) and reply_logits.shape == (n, a)
+    # By hand: log-softmax over the classes, the mean over the known targets only.
+    lf = torch.log_softmax(final_logits, 1).numpy()
+    ce_final = -np.mean(
+        [lf[i, final[i, y, x], y, x] for i in range(1, n) for y in range(3) for x in range(3)]
+    )
+    lr = torch.log_softmax(reply_logits, 1).numpy()
+    ce_reply = -np.mean([lr[i, reply[i]] for i in range(n) if i != 1])
+    losses = Learner(net, config).step(tuple(batch))
+    assert losses["aux_loss"] == pytest.approx(0.5 * ce_final + 0.25 * ce_reply, rel=1e-4)
+    # Without auxiliary heads there is no such term, and the network has no such head.
+    plain = Network(_tiny())
+    assert plain.forward_all(torch.from_numpy(obs))[2:] == (None, None)
+    assert "aux_loss" not in Learner(plain, _tiny()).step(_learner_batch(obs, a))
+
+
+def test_a_run_with_auxiliary_targets_trains_exports_and_keeps_its_heads(tmp_path):
+    config = _tiny(final_board_weight=1.0, reply_weight=0.15, eval_minutes=0)
+    result = train(config, tmp_path / "run", minutes=0.1, progress=False)
+    assert result["train_steps"] > 0
+    with open(tmp_path / "run" / "log.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert any(r["aux_loss"] and float(r["aux_loss"]) > 0 for r in rows)
+    # The exported network is the policy and value only: it plays as any other.
+    agent = inarow.agents.load(tmp_path / "run" / "network.npz", simulations=8)
+    board = inarow.Board(width=3, height=3, k=3, gravity=False)
+    assert board.legal_mask()[agent(board)]
+    # The replay buffer keeps the targets across a resume; other heads are refused.
+    state = load_checkpoint(tmp_path / "run")
+    assert (state["replay"]["reply"] >= -1).all() and len(state["replay"]["final_board"]) > 0
+    with pytest.raises(ValueError, match="auxiliary_heads"):
+        train(_tiny(), tmp_path / "run", minutes=0.05, progress=False, resume=True)
+    train(None, tmp_path / "run", minutes=0.05, progress=False, resume=True)
 
 
 def test_a_resumed_schedule_starts_at_the_rate_it_had_reached():
@@ -292,13 +358,7 @@ def test_the_evaluator_and_learner_follow_the_network_to_its_device():
     assert isinstance(logits, np.ndarray) and logits.shape == (4, 9) and values.shape == (4,)
     from inarow.train.learner import Learner
 
-    batch = (
-        obs,
-        np.ones((4, 9), bool),
-        np.full((4, 9), 1 / 9, np.float32),
-        np.zeros((4, 1), np.float32),
-    )
-    losses = Learner(net, config).step(batch)
+    losses = Learner(net, config).step(_learner_batch(obs, 9))
     assert all(math.isfinite(v) for v in losses.values())
 
 
@@ -320,13 +380,7 @@ def test_mixed_precision_is_refused_off_cuda_and_matches_float32_on_it(tmp_path)
     assert mixed.dtype == np.float32 and mixed_v.dtype == np.float32
     np.testing.assert_allclose(mixed, exact, atol=0.05)
     np.testing.assert_allclose(mixed_v, exact_v, atol=0.05)
-    batch = (
-        obs,
-        np.ones((64, 9), bool),
-        np.full((64, 9), 1 / 9, np.float32),
-        np.zeros((64, 1), np.float32),
-    )
-    losses = Learner(net, config).step(batch)
+    losses = Learner(net, config).step(_learner_batch(obs, 9))
     assert all(math.isfinite(v) for v in losses.values())
     assert all(p.dtype == torch.float32 for p in net.parameters())
 

@@ -24,6 +24,12 @@ _RULE_FLAGS = ("width", "height", "k", "players", "gravity")
 _SETTINGS = [
     ("channels", int, "convolution channels of the residual tower"),
     ("blocks", int, "residual blocks"),
+    (
+        "final_board_weight",
+        float,
+        "auxiliary target: the final board, each cell's owner (loss weight; 0: no such head)",
+    ),
+    ("reply_weight", float, "auxiliary target: the opponent's reply (loss weight; 0: none)"),
     ("games", int, "self-play games played at once"),
     ("simulations", int, "search simulations per self-play move (Gumbel root)"),
     ("gumbel_considered", int, "root actions the Gumbel search considers per self-play move"),

@@ -25,6 +25,12 @@ class TrainConfig:
     # network: a residual conv tower with policy and value heads
     channels: int = 32
     blocks: int = 3
+    # Auxiliary targets (KataGo), each a head of its own trained beside the policy and
+    # value and left out of the exported network; the weight of its loss, 0 off:
+    # the final board (each cell's owner at the game's end, seen from the side to
+    # move) and the reply (the move played next, by the opponent).
+    final_board_weight: float = 0.0
+    reply_weight: float = 0.0
     # self-play
     games: int = 128  # games played at once, one tree each, one network call per round
     simulations: int = 32  # per move, Gumbel root (few simulations still improve the policy)
@@ -44,7 +50,7 @@ class TrainConfig:
     learning_rate: float = 2e-3
     weight_decay: float = 1e-4
     # The learning rate follows a cosine from learning_rate down to this share of it over
-    # each invocation's time budget (a resumed run starts from the top again).
+    # each invocation's time budget (a resumed run starts from the rate it had reached).
     final_learning_rate_share: float = 0.1
     replay_capacity: int = 200_000  # positions (before symmetry augmentation)
     replay_ratio: float = 4.0  # positions trained on per position played
@@ -69,6 +75,10 @@ class TrainConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        for name in ("final_board_weight", "reply_weight"):
+            weight = getattr(self, name)
+            if not (isinstance(weight, (int, float)) and 0.0 <= weight < float("inf")):
+                raise ValueError(f"{name}={weight!r} is out of range: allowed a finite weight >= 0")
         if not 0.0 < self.full_search_share <= 1.0:
             raise ValueError(
                 f"full_search_share={self.full_search_share!r} is out of range: allowed "
@@ -117,6 +127,11 @@ class TrainConfig:
     def num_actions(self) -> int:
         r = self.rules
         return r["width"] if r["gravity"] else r["width"] * r["height"]
+
+    @property
+    def auxiliary_heads(self) -> tuple[bool, bool]:
+        """Whether the network has the final-board head and the reply head."""
+        return self.final_board_weight > 0, self.reply_weight > 0
 
     @property
     def value_size(self) -> int:

@@ -85,10 +85,7 @@ def _concat(parts: list[Games]) -> Games | None:
     if not parts:
         return None
     return Games(
-        *(
-            np.concatenate([getattr(p, f) for p in parts])
-            for f in ("obs", "mask", "policy", "value")
-        ),
+        *(np.concatenate([getattr(p, f) for p in parts]) for f in Games.FIELDS),
         games=sum(p.games for p in parts),
         wins=np.sum([p.wins for p in parts], axis=0),
     )

@@ -1,6 +1,7 @@
 """One training step: policy cross-entropy against the search's improved policy
 (over legal actions; positions without a policy target left out) plus the value's
-squared error against the game's outcome."""
+squared error against the game's outcome, plus the weighted cross-entropies of the
+auxiliary heads the network has (the final board's per cell, the reply's)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import torch.nn.functional as F
 from inarow.train.config import TrainConfig
 from inarow.train.device import autocast
 from inarow.train.network import Network
-from inarow.train.replay import Batch
+from inarow.train.replay import NO_FINAL_BOARD, Batch
 
 __all__ = ["Learner"]
 
@@ -33,6 +34,8 @@ class Learner:
         # Where this session's cosine starts: the full rate for a new run; for a
         # resumed one, the rate it had reached (a schedule never jumps back up).
         self.start_share = 1.0
+        self.final_board_weight = config.final_board_weight
+        self.reply_weight = config.reply_weight
 
     def resume_schedule(self) -> None:
         """Starts this session's cosine at the rate the loaded optimizer holds."""
@@ -51,12 +54,12 @@ class Learner:
 
     def step(self, batch: Batch) -> dict[str, float]:
         device = next(self.net.parameters()).device
-        obs, mask, policy, value = (
+        obs, mask, policy, value, final_board, reply = (
             torch.from_numpy(np.ascontiguousarray(a)).to(device, non_blocking=True) for a in batch
         )
         self.net.train()
         with autocast(self.mixed_precision, device):
-            logits, v = self.net(obs)
+            logits, v, final_logits, reply_logits = self.net.forward_all(obs)
         # The losses in float32 (softmax and squared error lose too much in bfloat16).
         logits, v = logits.float(), v.float()
         log_p = F.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
@@ -69,8 +72,28 @@ class Learner:
         policy_loss = (per_position * has_target).sum() / has_target.sum().clamp_min(1.0)
         value_loss = F.mse_loss(v, value)
         loss = policy_loss + value_loss
+        out = {"policy_loss": policy_loss, "value_loss": value_loss}
+        if final_logits is not None or reply_logits is not None:
+            aux_loss = torch.zeros((), device=device)
+            if final_logits is not None:
+                aux_loss = aux_loss + self.final_board_weight * _cross_entropy(
+                    final_logits.float(), final_board.long(), ignore=NO_FINAL_BOARD
+                )
+            if reply_logits is not None:
+                aux_loss = aux_loss + self.reply_weight * _cross_entropy(
+                    reply_logits.float(), reply.long(), ignore=-1
+                )
+            loss = loss + aux_loss
+            out["aux_loss"] = aux_loss
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         self.optimizer.step()
         self.steps += 1
-        return {"policy_loss": policy_loss.item(), "value_loss": value_loss.item()}
+        return {k: t.item() for k, t in out.items()}
+
+
+def _cross_entropy(logits: torch.Tensor, target: torch.Tensor, ignore: int) -> torch.Tensor:
+    """Mean cross-entropy over the targets that are not ``ignore`` (0 when none is)."""
+    if not bool((target != ignore).any()):
+        return torch.zeros((), device=logits.device)
+    return F.cross_entropy(logits, target, ignore_index=ignore)

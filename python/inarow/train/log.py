@@ -28,6 +28,7 @@ TRAINING_COLUMNS = [
     # Share of the interval's self-play games drawn: near 1 when self-play has
     # collapsed onto a few drawn lines.
     "selfplay_draw_share",
+    "aux_loss",  # the auxiliary heads' weighted loss (blank without them)
 ]
 
 

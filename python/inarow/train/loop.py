@@ -34,7 +34,7 @@ from inarow.train.learner import Learner
 from inarow.train.log import LOG, CsvLog
 from inarow.train.network import Network
 from inarow.train.replay import ReplayBuffer
-from inarow.train.selfplay import SelfPlay
+from inarow.train.selfplay import Games, SelfPlay
 from inarow.train.stall import StallWatch, headline
 
 __all__ = ["EXPORT", "TrainResult", "torch_evaluator", "train"]
@@ -138,7 +138,7 @@ def train(
     if state is not None:
         saved = TrainConfig.from_dict(state["config"])
         config = saved if config is None else config
-        for name in ("rules", "channels", "blocks"):
+        for name in ("rules", "channels", "blocks", "auxiliary_heads"):
             if getattr(saved, name) != getattr(config, name):
                 raise ValueError(
                     f"{run_dir} trains {name}={getattr(saved, name)}, not "
@@ -249,9 +249,10 @@ def train(
             games_per_s=(counters["games"] - window["games"]) / dt,
             simulations_per_s=(counters["simulations"] - window["simulations"]) / dt,
             network_share=window["network"] / window["selfplay"] if window["selfplay"] else None,
-            **losses,
+            # A log started before a column lacks it.
+            **{k: v for k, v in losses.items() if k in log.columns},
         )
-        if "selfplay_draw_share" in log.columns:  # a log started before the column lacks it
+        if "selfplay_draw_share" in log.columns:
             row["selfplay_draw_share"] = (
                 window["drawn"] / window["finished"] if window["finished"] else None
             )
@@ -335,7 +336,7 @@ def train(
                 window["selfplay"] += time.monotonic() - t0
                 window["network"] += selfplay.network_seconds - network_before
                 if games is not None:
-                    replay.add(games.obs, games.mask, games.policy, games.value)
+                    replay.add(*(getattr(games, f) for f in Games.FIELDS))
                     counters["games"] += games.games
                     window["finished"] += games.games
                     window["drawn"] += int(games.wins[0])

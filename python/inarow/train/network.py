@@ -7,6 +7,11 @@ player ``i`` turns after the side to move), the contract of ``inarow.MCTS``.
 Batch norm trains; the export folds it into the convolutions
 (``inarow.train.export``), so the numpy forward (``inarow.numpy_net``) is convs,
 ReLUs and two small linear heads.
+
+Auxiliary heads (``TrainConfig.final_board_weight``, ``reply_weight``) share the
+tower and train only: ``forward_all`` adds the final board's logits
+``(B, players + 1, height, width)`` (class 0 empty, class ``i`` the player ``i - 1``
+turns after the side to move) and the reply's logits ``(B, num_actions)``.
 """
 
 from __future__ import annotations
@@ -57,16 +62,42 @@ class Network(nn.Module):
         self.value_conv = _ConvBN(c, 1, 1)
         self.value_fc1 = nn.Linear(cells, VALUE_HIDDEN)
         self.value_fc2 = nn.Linear(VALUE_HIDDEN, self.value_size)
+        final_board, reply = config.auxiliary_heads
+        self.final_board_conv = nn.Conv2d(c, self.players + 1, 1) if final_board else None
+        if reply:
+            self.reply_conv: nn.Module | None = _ConvBN(c, 2, 1)
+            self.reply_fc: nn.Module | None = nn.Linear(2 * cells, self.num_actions)
+        else:
+            self.reply_conv = self.reply_fc = None
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def _tower(self, obs: torch.Tensor) -> torch.Tensor:
         x = torch.relu(self.stem(obs))
         for block in self.blocks:
             x = block(x)
+        return x
+
+    def _heads(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         p = torch.relu(self.policy_conv(x)).flatten(1)
         logits = self.policy_fc(p)
         v = torch.relu(self.value_conv(x)).flatten(1)
         values = torch.tanh(self.value_fc2(torch.relu(self.value_fc1(v))))
         return logits, values
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self._heads(self._tower(obs))
+
+    def forward_all(
+        self, obs: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Tensor | None]:
+        """Policy logits, values, then the auxiliary heads' logits (``None`` where the
+        network has no such head)."""
+        x = self._tower(obs)
+        logits, values = self._heads(x)
+        final_board = self.final_board_conv(x) if self.final_board_conv is not None else None
+        reply = None
+        if self.reply_conv is not None and self.reply_fc is not None:
+            reply = self.reply_fc(torch.relu(self.reply_conv(x)).flatten(1))
+        return logits, values, final_board, reply
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())

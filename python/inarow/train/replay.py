@@ -12,11 +12,16 @@ from inarow.train.symmetry import symmetries
 
 __all__ = ["Batch", "ReplayBuffer"]
 
-Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+#: A final-board target no position has (a buffer saved before there were any): left
+#: out of the loss, as a reply of -1 is.
+NO_FINAL_BOARD = 255
 
 
 class ReplayBuffer:
-    """Positions as (observation planes, legal mask, policy target, value target)."""
+    """Positions as (observation planes, legal mask, policy target, value target,
+    final-board target, reply target): the fields of ``inarow.train.selfplay.Games``."""
 
     def __init__(self, config: TrainConfig) -> None:
         r = config.rules
@@ -26,33 +31,45 @@ class ReplayBuffer:
         self.mask = np.zeros((self.capacity, config.num_actions), bool)
         self.policy = np.zeros((self.capacity, config.num_actions), np.float32)
         self.value = np.zeros((self.capacity, config.value_size), np.float32)
+        self.final_board = np.zeros((self.capacity, self.height, self.width), np.uint8)
+        self.reply = np.zeros(self.capacity, np.int16)
         self.size = 0
         self.next = 0
         self.added = 0  # positions ever added
         self.symmetries = symmetries(r)
+        # Where each symmetry sends an action: the reply target's own map.
+        actions = np.arange(config.num_actions)[None, :]
+        self.action_maps = [
+            np.argsort(sym.actions(actions, self.height, self.width)[0]) for sym in self.symmetries
+        ]
 
     def __len__(self) -> int:
         return self.size
 
-    def add(self, obs: np.ndarray, mask: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
+    def add(
+        self,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        policy: np.ndarray,
+        value: np.ndarray,
+        final_board: np.ndarray,
+        reply: np.ndarray,
+    ) -> None:
+        fields = [obs, mask, policy, value.reshape(len(obs), -1), final_board, reply]
         n = len(obs)
         if n > self.capacity:
-            obs, mask, policy, value = (
-                obs[-self.capacity :],
-                mask[-self.capacity :],
-                policy[-self.capacity :],
-                value[-self.capacity :],
-            )
+            fields = [f[-self.capacity :] for f in fields]
             self.added += n - self.capacity
             n = self.capacity
         idx = (self.next + np.arange(n)) % self.capacity
-        self.obs[idx] = obs
-        self.mask[idx] = mask
-        self.policy[idx] = policy
-        self.value[idx] = value.reshape(n, -1)
+        for store, f in zip(self._stores(), fields):
+            store[idx] = f
         self.next = int((self.next + n) % self.capacity)
         self.size = min(self.capacity, self.size + n)
         self.added += n
+
+    def _stores(self) -> list[np.ndarray]:
+        return [self.obs, self.mask, self.policy, self.value, self.final_board, self.reply]
 
     def sample(self, n: int, rng: np.random.Generator) -> Batch:
         """``n`` positions drawn uniformly, each under a random symmetry."""
@@ -63,6 +80,8 @@ class ReplayBuffer:
         mask = self.mask[idx]
         policy = self.policy[idx]
         value = self.value[idx]
+        final_board = self.final_board[idx]
+        reply = self.reply[idx]
         which = rng.integers(0, len(self.symmetries), n)
         for s, sym in enumerate(self.symmetries[1:], start=1):
             sel = which == s
@@ -70,7 +89,10 @@ class ReplayBuffer:
                 obs[sel] = sym.planes(obs[sel])
                 mask[sel] = sym.actions(mask[sel], self.height, self.width)
                 policy[sel] = sym.actions(policy[sel], self.height, self.width)
-        return obs, mask, policy, value
+                final_board[sel] = sym.planes(final_board[sel])
+                moved = reply[sel]
+                reply[sel] = np.where(moved >= 0, self.action_maps[s][np.maximum(moved, 0)], -1)
+        return obs, mask, policy, value, final_board, reply
 
     def state(self) -> dict[str, Any]:
         n = self.size
@@ -81,10 +103,21 @@ class ReplayBuffer:
             mask=self.mask[order],
             policy=self.policy[order],
             value=self.value[order],
+            final_board=self.final_board[order],
+            reply=self.reply[order],
             added=self.added,
         )
 
     def load_state(self, state: dict[str, Any]) -> None:
+        n = len(state["obs"])
+        # A buffer saved before the auxiliary targets has none: its positions train
+        # the policy and value only.
+        final_board = state.get("final_board")
+        if final_board is None:
+            final_board = np.full((n, self.height, self.width), NO_FINAL_BOARD, np.uint8)
+        reply = state.get("reply")
+        if reply is None:
+            reply = np.full(n, -1, np.int16)
         self.size = self.next = 0
-        self.add(state["obs"], state["mask"], state["policy"], state["value"])
+        self.add(state["obs"], state["mask"], state["policy"], state["value"], final_board, reply)
         self.added = int(state["added"])

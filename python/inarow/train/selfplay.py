@@ -1,6 +1,7 @@
 """Self-play: many games at once, one ``inarow.MCTS`` tree each (Gumbel root, subtree
 reuse), one network call per search round for every waiting leaf. Finished games
-come back as training positions with their outcome as the value target.
+come back as training positions with their outcome as the value target, and the
+auxiliary targets: the final board and the reply (the next move of the game).
 
 With playout cap randomisation (``full_search_share < 1``) a round of moves is a
 fast search with that probability's complement; its positions come back with an
@@ -11,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -24,14 +26,34 @@ Evaluate = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 @dataclass
 class Games:
-    """Positions of finished games: planes, legal masks, policy and value targets."""
+    """Positions of finished games: planes, legal masks, policy and value targets, and
+    the auxiliary targets (see :func:`final_board_classes`; ``reply`` -1 at a game's
+    last position)."""
 
     obs: np.ndarray
     mask: np.ndarray
     policy: np.ndarray
     value: np.ndarray
+    final_board: np.ndarray  # (n, height, width) uint8
+    reply: np.ndarray  # (n,) int16
     games: int
     wins: np.ndarray  # (players + 1,): draws, then wins of player 1, 2, ...
+
+    #: The per-position fields, in ``ReplayBuffer.add``'s order.
+    FIELDS: ClassVar[tuple[str, ...]] = ("obs", "mask", "policy", "value", "final_board", "reply")
+
+
+def final_board_classes(final: np.ndarray, movers: np.ndarray, players: int) -> np.ndarray:
+    """The final board ``(height, width)`` (0 empty, else the player) as seen by each
+    side to move in ``movers``: ``(n, height, width)`` uint8, 0 empty and ``i`` the
+    stones of the player ``i - 1`` turns after the mover (the order of the planes)."""
+    relative = (final[None, :, :].astype(np.int64) - movers[:, None, None]) % players + 1
+    return np.where(final[None, :, :] == 0, 0, relative).astype(np.uint8)
+
+
+def reply_targets(actions: np.ndarray) -> np.ndarray:
+    """The move that followed each of a game's searched moves: -1 after the last."""
+    return np.append(actions[1:], -1).astype(np.int16)
 
 
 def outcome_values(winner: int, movers: np.ndarray, players: int) -> np.ndarray:
@@ -64,7 +86,7 @@ class SelfPlay:
             threads=config.threads,
         )
         self.boards = [self._new_board() for _ in range(config.games)]
-        self._history: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [
+        self._history: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, int]]] = [
             [] for _ in self.boards
         ]
         self.simulations = 0  # simulations run since construction
@@ -109,7 +131,9 @@ class SelfPlay:
                 p = np.where(mask, policy[i], 0.0).astype(np.float64)
                 actions[i] = self.rng.choice(len(p), p=p / p.sum())
             target = policy[i].copy() if full else np.zeros_like(policy[i])
-            self._history[i].append((board.observation(), mask, target, board.current_player))
+            self._history[i].append(
+                (board.observation(), mask, target, board.current_player, int(actions[i]))
+            )
         self.mcts.advance(actions)
         for i, board in enumerate(self.boards):
             board.move(int(actions[i]))
@@ -124,18 +148,21 @@ class SelfPlay:
             wins[winner] += 1
             hist = self._history[i]
             movers = np.array([h[3] for h in hist])
+            players = self.rules["players"]
             parts.append(
                 (
                     np.stack([h[0] for h in hist]),
                     np.stack([h[1] for h in hist]),
                     np.stack([h[2] for h in hist]),
-                    outcome_values(winner, movers, self.rules["players"]),
+                    outcome_values(winner, movers, players),
+                    final_board_classes(self.boards[i].to_numpy(), movers, players),
+                    reply_targets(np.array([h[4] for h in hist])),
                 )
             )
             self._history[i] = []
             self.boards[i] = self._new_board()
         return Games(
-            *(np.concatenate([p[j] for p in parts]) for j in range(4)),
+            *(np.concatenate([p[j] for p in parts]) for j in range(len(Games.FIELDS))),
             games=len(finished),
             wins=wins,
         )
