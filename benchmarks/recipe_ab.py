@@ -1,0 +1,195 @@
+"""Recipe A/B for the trainer on a small free-placement board: arms of `inarow train`
+flags, several seeds each, trained side by side (one process per core), then every
+network judged by the exact solver on fresh random openings (seeds no run saw),
+pooled per arm with 95% Wilson intervals.
+
+    python benchmarks/recipe_ab.py --rules 6,6,4 --minutes 7 --seeds 1,2 \\
+        --arm base= --arm aux="--final-board-weight 1 --reply-weight 0.25" \\
+        --eval-seeds 9101,9102 --out /tmp/ab
+
+Needs ``inarow[train]`` (torch). ``--skip-train`` judges the networks of an earlier
+call again (e.g. on more seeds). Ctrl-C stops the runs (each saves a checkpoint).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import inarow
+from inarow import agents, evaluate
+
+
+def _ints(text: str) -> list[int]:
+    return [int(t) for t in text.split(",") if t]
+
+
+def _rules(text: str) -> dict:
+    w, h, k = _ints(text)
+    return dict(width=w, height=h, k=k, gravity=False)
+
+
+def _train_all(args, arms: dict[str, str]) -> None:
+    rules = args.rules
+    pending = [(arm, seed) for arm in arms for seed in args.seeds]
+    running: list[subprocess.Popen] = []
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    try:
+        while pending or running:
+            while pending and len(running) < args.workers:
+                arm, seed = pending.pop(0)
+                run_dir = args.out / arm / f"seed{seed}"
+                run_dir.parent.mkdir(parents=True, exist_ok=True)
+                cmd = [
+                    sys.executable, "-m", "inarow", "train",
+                    "--width", str(rules["width"]), "--height", str(rules["height"]),
+                    "--k", str(rules["k"]), "--no-gravity",
+                    "--minutes", str(args.minutes), "--threads", "1", "--eval-minutes", "0",
+                    "--no-progress", "--seed", str(seed), "--run-dir", str(run_dir),
+                    *shlex.split(arms[arm]),
+                ]  # fmt: skip
+                log = open(run_dir.parent / f"seed{seed}.log", "w")
+                running.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env))
+            time.sleep(1.0)
+            for p in [p for p in running if p.poll() is not None]:
+                running.remove(p)
+                if p.returncode:
+                    print(f"a run failed ({p.returncode}): {shlex.join(p.args)}", flush=True)
+    except KeyboardInterrupt:
+        for p in running:
+            p.send_signal(2)
+        for p in running:
+            p.wait()
+        raise
+
+
+_POSITIONS: list = []
+
+
+def _init_worker(rules: dict, per_set: int, eval_seeds: list[int]) -> None:
+    _POSITIONS.extend(_positions(rules, per_set, eval_seeds))
+
+
+def _positions(rules: dict, per_set: int, eval_seeds: list[int]) -> list[tuple[int, str, object]]:
+    out = []
+    for seed in eval_seeds:
+        for name, boards in evaluate.judged_positions(rules, per_set=per_set, seed=seed).items():
+            out.extend((seed, name, b) for b in boards)
+    return out
+
+
+def _moves(task: tuple[str, int]) -> tuple[str, int, list[int]]:
+    path, sims = task
+    agent = agents.load(path, simulations=sims)
+    return path, sims, [int(a) for a in agent.actions([b for _, _, b in _POSITIONS])]
+
+
+def _judge(args, arms: dict[str, str]) -> dict:
+    positions = _positions(args.rules, args.per_set, args.eval_seeds)
+    solver = inarow.Solver(threads=args.workers)
+    good: list[set[int]] = []
+    for _, _, board in positions:
+        scores = solver.analyze(board)
+        best = max(np.sign(s) for s in scores if s is not None)
+        good.append({a for a, s in enumerate(scores) if s is not None and np.sign(s) == best})
+    tasks = [
+        (str(args.out / arm / f"seed{seed}" / "network.npz"), sims)
+        for arm in arms
+        for seed in args.seeds
+        for sims in args.simulations
+    ]
+    tasks = [t for t in tasks if Path(t[0]).is_file()]
+    init = (args.rules, args.per_set, args.eval_seeds)
+    with multiprocessing.get_context("spawn").Pool(args.workers, _init_worker, init) as pool:
+        moves = {(p, s): m for p, s, m in pool.imap_unordered(_moves, tasks)}
+    results: dict = {}
+    for arm in arms:
+        for sims in args.simulations:
+            hits = total = 0
+            runs = {}
+            per_set: dict[str, list[int]] = {}
+            for seed in args.seeds:
+                key = (str(args.out / arm / f"seed{seed}" / "network.npz"), sims)
+                if key not in moves:
+                    continue
+                ok = [m in g for m, g in zip(moves[key], good)]
+                runs[seed] = float(np.mean(ok))
+                hits, total = hits + sum(ok), total + len(ok)
+                for (_, name, _), o in zip(positions, ok):
+                    per_set.setdefault(name, [0, 0])
+                    per_set[name][0] += o
+                    per_set[name][1] += 1
+            if total:
+                lo, hi = evaluate.wilson_interval(hits, total)
+                results[f"{arm} @{sims}"] = dict(
+                    rate=hits / total,
+                    interval=[lo, hi],
+                    positions=total,
+                    runs=runs,
+                    per_set={k: v[0] / v[1] for k, v in per_set.items()},
+                )
+    return results
+
+
+def _progress(args, arms: dict[str, str]) -> dict:
+    """The last log line of each run: games and learner steps."""
+    out = {}
+    for arm in arms:
+        for seed in args.seeds:
+            log = args.out / arm / f"seed{seed}" / "log.csv"
+            if log.is_file():
+                rows = log.read_text().splitlines()
+                head, last = rows[0].split(","), rows[-1].split(",")
+                row = dict(zip(head, last))
+                out[f"{arm}/seed{seed}"] = {k: row.get(k) for k in ("games", "train_steps")}
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rules", type=_rules, required=True, help="W,H,K (free placement)")
+    p.add_argument("--arm", action="append", required=True, help="NAME=FLAGS (repeat)")
+    p.add_argument("--seeds", type=_ints, default=[1, 2])
+    p.add_argument("--minutes", type=float, default=7.0)
+    p.add_argument("--eval-seeds", type=_ints, default=[9101, 9102])
+    p.add_argument("--per-set", type=int, default=100)
+    p.add_argument("--simulations", type=_ints, default=[200, 0])
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--skip-train", action="store_true")
+    args = p.parse_args()
+    arms = dict(a.split("=", 1) for a in args.arm)
+    t = time.monotonic()
+    if not args.skip_train:
+        _train_all(args, arms)
+        print(f"trained in {time.monotonic() - t:.0f} s", flush=True)
+    results = _judge(args, arms)
+    report = dict(
+        rules=args.rules,
+        arms=arms,
+        seeds=args.seeds,
+        minutes=args.minutes,
+        eval_seeds=args.eval_seeds,
+        per_set=args.per_set,
+        progress=_progress(args, arms),
+        results=results,
+    )
+    (args.out / "results.json").write_text(json.dumps(report, indent=1))
+    for name, r in results.items():
+        lo, hi = r["interval"]
+        runs = " ".join(f"{v:.3f}" for v in r["runs"].values())
+        print(f"{name:30s} {r['rate']:.2%} [{lo:.1%}, {hi:.1%}] of {r['positions']} (runs {runs})")
+    print(f"done in {time.monotonic() - t:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
