@@ -96,3 +96,78 @@ def test_the_cli_plays_against_the_pretrained_network():
     assert "draw" in r.stdout or "player 2 wins" in r.stdout
     r = play("--width", "4", "--height", "4", "--opponent", "pretrained")
     assert r.returncode == 2 and "pretrained networks exist" in r.stderr
+
+
+def _uniform_net(obs):
+    """A network with no opinion: equal logits, value 0 (its search is blind)."""
+    n = len(obs)
+    return np.zeros((n, obs.shape[2] * obs.shape[3]), np.float32), np.zeros((n, 1), np.float32)
+
+
+def test_threat_proofs_play_proven_wins_and_avoid_proven_losses():
+    """Against the solver on random 5x5 k=4 openings: a blind network with proofs
+    plays every proven win (each a winning move), never plays into a proven loss
+    when some move escapes one, and so keeps the outcome more often than without."""
+    from inarow.pretrained import NetworkAgent
+    from inarow.threats import find_win
+
+    rules = dict(width=5, height=5, k=4, players=2, gravity=False)
+    plain = NetworkAgent(_uniform_net, rules, simulations=0)
+    proofs = NetworkAgent(_uniform_net, rules, simulations=0, proof_nodes=20_000)
+    assert "proof_nodes=20000" in repr(proofs)
+    solver = inarow.Solver()
+    rng = np.random.default_rng(5)
+    good = {"plain": 0, "proofs": 0}
+    wins = escapes = 0
+    for _ in range(120):
+        board = inarow.Board(**rules)
+        for _ in range(int(rng.integers(4, 12))):
+            board.move(int(rng.choice(board.legal_moves())))
+            if board.is_over:
+                break
+        if board.is_over:
+            continue
+        scores = solver.analyze(board)
+        best = max(np.sign(s) for s in scores if s is not None)
+        sign = {a: np.sign(s) for a, s in enumerate(scores) if s is not None}
+        move = proofs(board.copy())
+        if find_win(board, "vct", max_nodes=20_000):
+            wins += 1
+            assert sign[move] == 1, board
+        elif _proven_loss(board, plain(board.copy())) and not all(
+            _proven_loss(board, a) for a in sign
+        ):
+            escapes += 1
+            assert not _proven_loss(board, move), board
+        good["plain"] += sign[plain(board.copy())] == best
+        good["proofs"] += sign[move] == best
+    assert wins >= 30 and escapes >= 10, (wins, escapes)
+    assert good["proofs"] > good["plain"] + 40, good
+
+
+def _proven_loss(board, action):
+    """Whether the opponent proves a forced win after ``action``."""
+    from inarow.threats import find_win
+
+    after = board.copy()
+    after.move(action)
+    return not after.is_over and find_win(after, "vct", max_nodes=20_000) is not None
+
+
+def test_threat_proofs_are_checked():
+    from inarow.pretrained import NetworkAgent
+
+    rules = dict(width=5, height=5, k=4, players=2, gravity=False)
+    for bad in (-1, 1.5, True, 2**41):
+        with pytest.raises(ValueError, match="proof_nodes"):
+            NetworkAgent(_uniform_net, rules, proof_nodes=bad)
+    with pytest.raises(inarow.UnsupportedRulesError, match="2 players"):
+        NetworkAgent(_uniform_net, dict(rules, players=3), proof_nodes=100)
+    with pytest.raises(ValueError, match="proof_nodes"):
+        inarow.agents.pretrained("tic_tac_toe", proof_nodes=-5)
+    # On gravity boards the proofs are VCF columns: the shipped network still plays legally.
+    agent = inarow.agents.pretrained("connect_four", simulations=16, proof_nodes=5_000)
+    board = inarow.Board()
+    for column in (3, 3, 2, 4):
+        board.move(column)
+    assert board.legal_mask()[agent(board)]

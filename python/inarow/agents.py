@@ -181,10 +181,15 @@ def curriculum(schedule: Callable[[int], Any]) -> Curriculum:
     return Curriculum(schedule)
 
 
-def pretrained(game: str = "connect_four", simulations: int = 200) -> NetworkAgent:
+def pretrained(
+    game: str = "connect_four", simulations: int = 200, proof_nodes: int = 0
+) -> NetworkAgent:
     """The network trained by self-play and shipped in the package, searching
     ``simulations`` per move with ``inarow.MCTS`` (PUCT, no root noise: deterministic);
-    ``simulations=0`` plays the raw policy's most likely move.
+    ``simulations=0`` plays the raw policy's most likely move. ``proof_nodes`` (0:
+    off) adds threat proofs of that many positions each: a proven forced win is
+    played, moves that let the opponent prove one are avoided (see
+    :class:`inarow.pretrained.NetworkAgent`).
 
     ``game``: ``"connect_four"`` or ``"tic_tac_toe"``. Inference is numpy alone (the
     weights, under 1 MB, ship in ``inarow/data``). ``agent.policy_value(board)`` gives
@@ -194,17 +199,18 @@ def pretrained(game: str = "connect_four", simulations: int = 200) -> NetworkAge
     """
     from inarow.pretrained import load_pretrained
 
-    return load_pretrained(game, simulations=simulations)
+    return load_pretrained(game, simulations=simulations, proof_nodes=proof_nodes)
 
 
-def load(path: str | os.PathLike, simulations: int = 200) -> NetworkAgent:
+def load(path: str | os.PathLike, simulations: int = 200, proof_nodes: int = 0) -> NetworkAgent:
     """A network you trained (``inarow train``'s ``network.npz``) as an agent that
-    searches ``simulations`` per move, as :func:`pretrained` does for the shipped
-    ones; it plays the rules it was trained on. ``FileNotFoundError`` for a missing
-    file, ``ValueError`` for a file that is not such a network."""
+    searches ``simulations`` per move, with threat proofs of ``proof_nodes`` positions
+    each if not 0, as :func:`pretrained` does for the shipped ones; it plays the rules
+    it was trained on. ``FileNotFoundError`` for a missing file, ``ValueError`` for a
+    file that is not such a network."""
     from inarow.pretrained import load_network
 
-    return load_network(path, simulations=simulations)
+    return load_network(path, simulations=simulations, proof_nodes=proof_nodes)
 
 
 def named(spec: str, seed: int | None = None, game: str = "connect_four") -> Any:

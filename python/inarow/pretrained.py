@@ -37,6 +37,13 @@ class NetworkAgent:
     ``simulations`` per move (no root noise, so deterministic), or with
     ``simulations=0`` the network's most likely legal move.
 
+    ``proof_nodes`` (2 players; 0: off) adds threat proofs (:mod:`inarow.threats`:
+    threats on free-placement boards, VCF columns on gravity boards), each search
+    bounded by that many positions: a proven forced win for the side to move is
+    played at once; otherwise the moves after which the opponent has a proven forced
+    win are set aside, and if the search's move is one of them, the most visited of
+    the others is played (when every move loses, the search's move stands).
+
     ``net(obs) -> (logits, values)`` takes the search's planes ``(B, players, H, W)``
     float32. ``actions(boards)`` searches many boards at once, one network call per
     round for all of them (``inarow.evaluate.move_accuracy`` uses it).
@@ -49,18 +56,32 @@ class NetworkAgent:
         simulations: int = 200,
         c_puct: float = 1.25,
         name: str = "network",
+        proof_nodes: int = 0,
     ) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
             raise ValueError(f"simulations={simulations!r}: allowed an integer >= 0")
+        if (
+            isinstance(proof_nodes, bool)
+            or not isinstance(proof_nodes, int)
+            or not 0 <= proof_nodes <= 2**40
+        ):
+            raise ValueError(f"proof_nodes={proof_nodes!r}: allowed an integer 0..=2**40")
+        if proof_nodes and rules["players"] != 2:
+            raise inarow.UnsupportedRulesError(
+                f"proof_nodes={proof_nodes}: threat proofs need 2 players, these rules have "
+                f"{rules['players']}"
+            )
         self.net = net
         self.rules = dict(rules)
         self.simulations = simulations
+        self.proof_nodes = proof_nodes
         self.name = name
         self._c_puct = c_puct
         self._search: inarow.MCTS | None = None
 
     def __repr__(self) -> str:
-        return f"<NetworkAgent {self.name} simulations={self.simulations}>"
+        proofs = f" proof_nodes={self.proof_nodes}" if self.proof_nodes else ""
+        return f"<NetworkAgent {self.name} simulations={self.simulations}{proofs}>"
 
     def _check(self, board: Board, where: str) -> None:
         if not isinstance(board, Board):
@@ -105,9 +126,36 @@ class NetworkAgent:
             obs = np.stack([b.observation() for b in boards]).astype(np.float32)
             masks = np.stack([b.legal_mask() for b in boards])
             logits, _ = self.net(obs)
-            return [int(a) for a in np.where(masks, logits, -np.inf).argmax(axis=1)]
-        out = self._mcts().run(boards, self.evaluate)
-        return [int(a) for a in out.actions]
+            preference = np.where(masks, logits, -np.inf)
+            chosen = [int(a) for a in preference.argmax(axis=1)]
+        else:
+            out = self._mcts().run(boards, self.evaluate)
+            preference = out.visit_counts.astype(np.float64)
+            chosen = [int(a) for a in out.actions]
+        if self.proof_nodes:
+            chosen = [
+                self._proven(b, a, preference[i]) for i, (b, a) in enumerate(zip(boards, chosen))
+            ]
+        return chosen
+
+    def _proven(self, board: Board, choice: int, preference: np.ndarray) -> int:
+        """``choice`` checked by threat proofs (see the class)."""
+        from inarow.threats import find_win
+
+        kind = "vcf" if board.gravity else "vct"
+        win = find_win(board, kind, max_nodes=self.proof_nodes)
+        if win:
+            return int(win[0])
+        legal = board.legal_moves()
+        safe = []
+        for action in legal:
+            after = board.copy()
+            after.move(action)
+            if after.is_over or find_win(after, kind, max_nodes=self.proof_nodes) is None:
+                safe.append(action)
+        if not safe or choice in safe:
+            return choice
+        return max(safe, key=lambda a: preference[a])
 
     def __call__(self, board: Board) -> int:
         return self.actions([board])[0]
@@ -136,7 +184,7 @@ def _weights_path(game: str) -> Path:
     return Path(str(resources.files("inarow") / "data" / name))
 
 
-def load_pretrained(game: str, simulations: int = 200) -> NetworkAgent:
+def load_pretrained(game: str, simulations: int = 200, proof_nodes: int = 0) -> NetworkAgent:
     """The shipped network for ``game`` as a :class:`NetworkAgent` (numpy inference)."""
     from inarow.numpy_net import NumpyNet
 
@@ -146,10 +194,12 @@ def load_pretrained(game: str, simulations: int = 200) -> NetworkAgent:
             f"the pretrained weights {path} are missing (a broken installation?)"
         )
     net = NumpyNet.load(path)
-    return NetworkAgent(net, net.rules, simulations=simulations, name=f"pretrained {game}")
+    return NetworkAgent(
+        net, net.rules, simulations=simulations, name=f"pretrained {game}", proof_nodes=proof_nodes
+    )
 
 
-def load_network(path: str | Path, simulations: int = 200) -> NetworkAgent:
+def load_network(path: str | Path, simulations: int = 200, proof_nodes: int = 0) -> NetworkAgent:
     """A network saved by ``inarow train`` (its ``network.npz``) as a
     :class:`NetworkAgent` for the rules it was trained on."""
     from inarow.numpy_net import NumpyNet
@@ -161,7 +211,13 @@ def load_network(path: str | Path, simulations: int = 200) -> NetworkAgent:
         net = NumpyNet.load(path)
     except (OSError, ValueError, KeyError) as e:
         raise ValueError(f"{str(path)!r} is not a network saved by inarow train: {e}") from e
-    return NetworkAgent(net, net.rules, simulations=simulations, name=f"network {path.name}")
+    return NetworkAgent(
+        net,
+        net.rules,
+        simulations=simulations,
+        name=f"network {path.name}",
+        proof_nodes=proof_nodes,
+    )
 
 
 def _as_list(boards: Sequence[Board]) -> list[Board]:
