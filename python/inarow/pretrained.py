@@ -146,16 +146,15 @@ class NetworkAgent:
         win = find_win(board, kind, max_nodes=self.proof_nodes)
         if win:
             return int(win[0])
+        # The moves in the search's order of preference, until one is not a proven loss.
         legal = board.legal_moves()
-        safe = []
-        for action in legal:
+        ordered = [choice] + sorted((a for a in legal if a != choice), key=lambda a: -preference[a])
+        for action in ordered:
             after = board.copy()
             after.move(action)
             if after.is_over or find_win(after, kind, max_nodes=self.proof_nodes) is None:
-                safe.append(action)
-        if not safe or choice in safe:
-            return choice
-        return max(safe, key=lambda a: preference[a])
+                return int(action)
+        return choice
 
     def __call__(self, board: Board) -> int:
         return self.actions([board])[0]
