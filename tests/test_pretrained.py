@@ -101,7 +101,7 @@ def test_the_cli_plays_against_the_pretrained_network():
 def _uniform_net(obs):
     """A network with no opinion: equal logits, value 0 (its search is blind)."""
     n = len(obs)
-    return np.zeros((n, obs.shape[2] * obs.shape[3]), np.float32), np.zeros((n, 1), np.float32)
+    return np.zeros((n, obs.shape[2] * obs.shape[3]), np.float32), np.zeros(n, np.float32)
 
 
 def test_threat_proofs_play_proven_wins_and_avoid_proven_losses():

@@ -250,3 +250,43 @@ def test_config_for_games_and_round_trip():
         TrainConfig.for_game("gomoku")
     with pytest.raises(ValueError, match="unknown"):
         TrainConfig.from_dict({"nope": 1})
+
+
+def test_gomoku_boards_get_a_threat_engine_rung_by_default():
+    gomoku = dict(width=9, height=9, k=5, players=2, gravity=False)
+    config = TrainConfig.for_game("custom", rules=gomoku)
+    assert config.eval_threats_nodes == 20_000
+    assert (
+        TrainConfig.for_game("custom", rules=gomoku, eval_threats_nodes=0).eval_threats_nodes == 0
+    )
+    for rules in (dict(gomoku, players=3), dict(gomoku, k=4), dict(gomoku, gravity=True)):
+        assert TrainConfig.for_game("custom", rules=rules).eval_threats_nodes == 0
+    assert TrainConfig.for_game("connect_four").eval_threats_nodes == 0
+    for bad in (-1, True, 2**41):
+        with pytest.raises(ValueError, match="eval_threats_nodes"):
+            TrainConfig.for_game("custom", rules=gomoku, eval_threats_nodes=bad)
+
+
+def test_the_threat_engine_rung_is_played_and_logged():
+    from inarow.train.evaluation import evaluation_columns, measure_strength
+
+    rules = dict(width=7, height=7, k=5, players=2, gravity=False)
+    config = TrainConfig.for_game(
+        "custom",
+        rules=rules,
+        eval_threats_nodes=300,
+        eval_negamax_depths=(),
+        eval_games=4,
+        eval_match_simulations=4,
+        eval_judged_per_set=0,
+    )
+    assert evaluation_columns(config)[-3:] == ["threats_win", "threats_draw", "threats_loss"]
+
+    def blind(obs):  # no opinion: the engine should not lose to it
+        n = len(obs)
+        return np.zeros((n, 49), np.float32), np.zeros(n, np.float32)
+
+    row = measure_strength(blind, config, seed=3)
+    assert set(row) == {"threats_win", "threats_draw", "threats_loss"}
+    assert sum(row.values()) == pytest.approx(1.0)
+    assert row["threats_loss"] >= 0.5

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from inarow.train.config import GAMES, TrainConfig
+from inarow.train.config import GAMES, THREATS_RUNG_NODES, TrainConfig
 
 __all__ = ["add_parser", "run"]
 
@@ -49,7 +49,17 @@ _SETTINGS = [
     ("eval_minutes", float, "minutes between evaluations (0: none)"),
     ("eval_simulations", int, "simulations of the searching agent on Pons' sets"),
     ("eval_negamax_depths", "depths", "negamax depths played in each evaluation, e.g. 2,4"),
-    ("eval_games", int, "games per negamax depth in each evaluation"),
+    (
+        "eval_games",
+        int,
+        "games per negamax depth (and against the threat engine) in each evaluation",
+    ),
+    (
+        "eval_threats_nodes",
+        int,
+        "the threat engine's nodes a move in a rung of evaluation games (0: none; default "
+        f"{THREATS_RUNG_NODES:,} on 2-player free-placement boards with k >= 5)",
+    ),
     ("threads", int, "torch and search threads"),
     ("device", str, "where the network trains: cpu, cuda, cuda:N, mps or auto"),
     ("mixed_precision", bool, "bfloat16 autocast on a cuda device (weights stay float32)"),
@@ -209,7 +219,7 @@ def summary(result: dict) -> str:
     ]
     last = result.get("last", {})
     for key in sorted(last):
-        if key.startswith(("mistakes", "pons_", "judged_", "negamax", "solved")):
+        if key.startswith(("mistakes", "pons_", "judged_", "negamax", "threats", "solved")):
             value = last[key]
             shown = f"{value:.3f}" if isinstance(value, float) else str(value)
             rows.append((key.replace("_", " "), shown))

@@ -17,6 +17,10 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
+#: The threat engine's nodes a move in the default rung (gomoku boards).
+THREATS_RUNG_NODES = 20_000
+
+
 @dataclass
 class TrainConfig:
     """Every setting of a run; saved in its checkpoints, so ``--resume`` continues it."""
@@ -64,6 +68,10 @@ class TrainConfig:
     eval_negamax_depths: tuple[int, ...] = (2, 4)
     eval_games: int = 10  # per depth, half in each seat
     eval_match_simulations: int = 50  # the searching agent's simulations in those games
+    # A rung above negamax: eval_games against inarow.agents.threats with this many
+    # nodes a move (0: none; 2 players). On by default for 2-player free-placement
+    # boards with k >= 5 (gomoku), where the threat engine is the strongest reference.
+    eval_threats_nodes: int = 0
     # the machine
     threads: int = 1  # torch and MCTS threads
     # Where the network trains and evaluates (inarow.train.device): "cpu", "cuda",
@@ -75,6 +83,13 @@ class TrainConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        if isinstance(self.eval_threats_nodes, bool) or not (
+            isinstance(self.eval_threats_nodes, int) and 0 <= self.eval_threats_nodes <= 2**40
+        ):
+            raise ValueError(
+                f"eval_threats_nodes={self.eval_threats_nodes!r} is out of range: allowed "
+                "0 (no threat-engine rung) to 2**40"
+            )
         for name in ("final_board_weight", "reply_weight"):
             weight = getattr(self, name)
             if not (isinstance(weight, (int, float)) and 0.0 <= weight < float("inf")):
@@ -121,7 +136,16 @@ class TrainConfig:
             raise ValueError(
                 f"game {name!r} is not known: allowed {sorted(GAMES)} or 'custom' with rules="
             )
-        return dataclasses.replace(base, **overrides)
+        config = dataclasses.replace(base, **overrides)
+        r = config.rules
+        if (
+            "eval_threats_nodes" not in overrides
+            and r.get("players", 2) == 2
+            and not r.get("gravity", True)
+            and r.get("k", 0) >= 5
+        ):
+            config = dataclasses.replace(config, eval_threats_nodes=THREATS_RUNG_NODES)
+        return config
 
     @property
     def num_actions(self) -> int:

@@ -4,7 +4,7 @@ search), on random openings judged by the exact solver for the other rules it
 covers (the small free-placement boards, gravity boards other than 7x6), mistakes
 on every reachable position of boards small enough to solve by brute force
 (tic-tac-toe), and ``inarow.evaluate.match`` against ``inarow.agents.negamax`` of
-several depths, both seats."""
+several depths and, on gomoku boards, ``inarow.agents.threats``, both seats."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ __all__ = [
     "judged_applies",
     "measure_strength",
     "solve_small_board",
+    "threats_rung_applies",
 ]
 
 #: Boards with at most this many cells (and 2 players) are solved by brute force.
@@ -65,7 +66,14 @@ def evaluation_columns(config: TrainConfig) -> list[str]:
         cols += ["solved_positions", "mistakes_raw", "mistakes_search"]
     for d in config.eval_negamax_depths:
         cols += [f"negamax{d}_win", f"negamax{d}_draw", f"negamax{d}_loss"]
+    if threats_rung_applies(config):
+        cols += ["threats_win", "threats_draw", "threats_loss"]
     return cols
+
+
+def threats_rung_applies(config: TrainConfig) -> bool:
+    """Whether the evaluation plays the threat engine (2 players, a node budget set)."""
+    return bool(config.eval_threats_nodes and config.eval_games) and config.rules["players"] == 2
 
 
 def solve_small_board(rules: dict[str, Any]) -> dict[inarow.Board, list[int | None]]:
@@ -159,25 +167,30 @@ def measure_strength(
             return row
         _, row["mistakes_search"] = brute_force_mistakes(search, small_board_table)
         row["solved_positions"], row["mistakes_raw"] = positions, mistakes_raw
-    if config.eval_negamax_depths and config.eval_games:
+    rungs: list[tuple[str, Any]] = []
+    if config.eval_games:
+        rungs += [(f"negamax{d}", inarow.agents.negamax(d)) for d in config.eval_negamax_depths]
+    if threats_rung_applies(config):
+        rungs.append(("threats", inarow.agents.threats(nodes=config.eval_threats_nodes, seed=seed)))
+    if rungs:
         player = NetworkAgent(
             net, config.rules, simulations=config.eval_match_simulations, name="match"
         )
-        for d in config.eval_negamax_depths:
-            if late():
-                return row
-            try:
-                r = inarow.evaluate.match(
-                    player,
-                    inarow.agents.negamax(d),
-                    games=config.eval_games,
-                    rules=dict(config.rules),
-                    seed=seed,
-                    progress=stop_when_late if deadline is not None else False,
-                )
-            except _OutOfTime:
-                return row
-            row[f"negamax{d}_win"] = r.win_rate
-            row[f"negamax{d}_draw"] = r.draw_rate
-            row[f"negamax{d}_loss"] = r.loss_rate
+    for name, opponent in rungs:
+        if late():
+            return row
+        try:
+            r = inarow.evaluate.match(
+                player,
+                opponent,
+                games=config.eval_games,
+                rules=dict(config.rules),
+                seed=seed,
+                progress=stop_when_late if deadline is not None else False,
+            )
+        except _OutOfTime:
+            return row
+        row[f"{name}_win"] = r.win_rate
+        row[f"{name}_draw"] = r.draw_rate
+        row[f"{name}_loss"] = r.loss_rate
     return row

@@ -443,9 +443,12 @@ def evaluation_line(row: dict[str, Any], index: int) -> str:
         if good is not None:
             parts.append(f"solver-judged good moves {label} {good:.1%}")
     depths = sorted(int(k[7:-4]) for k in row if k.startswith("negamax") and k.endswith("_win"))
-    for d in depths:
-        w, dr, lo = (row[f"negamax{d}_{x}"] for x in ("win", "draw", "loss"))
-        parts.append(f"vs negamax:{d} W/D/L {w:.2f}/{dr:.2f}/{lo:.2f}")
+    rungs = [(f"negamax{d}", f"negamax:{d}") for d in depths]
+    if "threats_win" in row:
+        rungs.append(("threats", "threats"))
+    for column, name in rungs:
+        w, dr, lo = (row[f"{column}_{x}"] for x in ("win", "draw", "loss"))
+        parts.append(f"vs {name} W/D/L {w:.2f}/{dr:.2f}/{lo:.2f}")
     return "; ".join(parts)
 
 

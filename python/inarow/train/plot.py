@@ -51,11 +51,11 @@ def plot_log(path: str | Path, out: str | Path | None = None) -> Any:
         panels.append(("solver-judged good-move rate", ["judged_good_raw", "judged_good_search"]))
     if "mistakes_raw" in log:
         panels.append(("mistakes (all positions)", ["mistakes_raw", "mistakes_search"]))
-    negamax = sorted({c.split("_")[0] for c in log if c.startswith("negamax")})
+    negamax = sorted({c.split("_")[0] for c in log if c.startswith(("negamax", "threats"))})
     for n in negamax:  # score: wins + draws / 2
         log[f"{n}_score"] = [w + d / 2 for w, d in zip(log[f"{n}_win"], log[f"{n}_draw"])]
     if negamax:
-        panels.append(("score vs negamax (wins + draws/2)", [f"{n}_score" for n in negamax]))
+        panels.append(("score vs the ladder (wins + draws/2)", [f"{n}_score" for n in negamax]))
     fig, axes = plt.subplots(len(panels), 1, figsize=(7, 2.4 * len(panels)), sharex=True)
     axes = [axes] if len(panels) == 1 else list(axes)
     for ax, (title, columns) in zip(axes, panels):

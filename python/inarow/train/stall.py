@@ -64,6 +64,11 @@ def headline(row: dict[str, Any], config: Any) -> Headline | None:
         score = row[f"negamax{d}_win"] + 0.5 * row[f"negamax{d}_draw"]
         lo, hi = wilson_interval(round(score * n), n)
         return Headline(f"score against negamax:{d}", score, True, lo, hi)
+    if present("threats_win") and config.eval_games:
+        n = config.eval_games
+        score = row["threats_win"] + 0.5 * row["threats_draw"]
+        lo, hi = wilson_interval(round(score * n), n)
+        return Headline("score against the threat engine", score, True, lo, hi)
     return None
 
 
