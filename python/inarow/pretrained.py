@@ -20,13 +20,22 @@ __all__ = ["NetworkAgent", "PRETRAINED", "load_pretrained"]
 PRETRAINED = {
     "connect_four": "connect_four.npz",
     "tic_tac_toe": "tic_tac_toe.npz",
+    "5x5_k4_free": "5x5_k4_free.npz",
+    "6x6_k4_free": "6x6_k4_free.npz",
+}
+
+#: The rules each shipped network plays.
+PRETRAINED_RULES = {
+    "connect_four": inarow.Rules.connect_four(),
+    "tic_tac_toe": inarow.Rules.tic_tac_toe(),
+    "5x5_k4_free": inarow.Rules(width=5, height=5, k=4, players=2, gravity=False),
+    "6x6_k4_free": inarow.Rules(width=6, height=6, k=4, players=2, gravity=False),
 }
 
 
 def pretrained_game(rules: inarow.Rules) -> str | None:
-    """The game of `PRETRAINED` whose network plays `rules` (named after the
-    `inarow.Rules` presets), if any."""
-    return next((n for n in PRETRAINED if getattr(inarow.Rules, n)() == rules), None)
+    """The game of `PRETRAINED` whose network plays `rules`, if any."""
+    return next((n for n, r in PRETRAINED_RULES.items() if r == rules), None)
 
 
 Net = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
