@@ -44,3 +44,35 @@ def test_the_ladder_measure_is_the_strongest_depth_played():
     # An evaluation cut before its last match measures the depths it played.
     assert headline({"negamax2_win": 1.0, "negamax2_draw": 0.0}, C4).name.endswith(":2")
     assert headline({}, C4) is None
+
+
+def test_a_stall_with_drawn_self_play_is_named_a_collapse_onto_draws():
+    rows = [{"negamax2_win": 0.0, "negamax2_draw": 1.0, "negamax2_loss": 0.0}] * 4
+    config = SimpleNamespace(eval_per_set=0, eval_negamax_depths=(2,), eval_games=12)
+    w = StallWatch()
+    said = [w.add(headline(r, config), draw_share=0.99) for r in rows]
+    assert said[:3] == [None] * 3
+    assert (
+        "collapsed onto draws (99% of its games" in said[3] and "--random-opening-plies" in said[3]
+    )
+    w = StallWatch()
+    said = [w.add(headline(r, config), draw_share=0.3) for r in rows]
+    assert "collapsed" not in said[3] and "larger net" in said[3]
+
+
+def test_a_resumed_watch_continues_from_the_logged_evaluations(tmp_path):
+    from inarow.train.log import TRAINING_COLUMNS, CsvLog, logged_evaluations
+
+    assert logged_evaluations(tmp_path / "none.csv") == []
+    log = CsvLog(tmp_path / "log.csv", ["mistakes_search"])
+    for i, m in enumerate((300, 40, 41, 40)):
+        log.write(dict(seconds=float(i), games=i))  # a training row: not an evaluation
+        log.write(dict(seconds=float(i), games=i, mistakes_search=m))
+    rows = logged_evaluations(tmp_path / "log.csv")
+    assert [r["mistakes_search"] for r in rows] == [300, 40, 41, 40]
+    assert "mistakes_search" not in TRAINING_COLUMNS
+    w = StallWatch()
+    for r in rows:
+        assert w.add(headline(r, TTT)) is None
+    # Two evaluations without progress were logged: the next one in the resumed session stalls.
+    assert "stalled: 3 evaluations" in w.add(headline({"mistakes_search": 40}, TTT))

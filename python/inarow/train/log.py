@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LOG", "CsvLog", "read_log"]
+__all__ = ["LOG", "CsvLog", "logged_evaluations", "read_log"]
 
 #: The log's file name in a run directory.
 LOG = "log.csv"
@@ -69,3 +69,18 @@ def read_log(path: Path) -> dict[str, list[float]]:
     if not rows:
         return {}
     return {c: [float(r[c]) if r.get(c) else math.nan for r in rows] for c in rows[0]}
+
+
+def logged_evaluations(path: Path) -> list[dict[str, float]]:
+    """The evaluation rows of a log (those with any column beyond the training
+    ones), each as column -> value, blanks left out; [] without a log."""
+    if not Path(path).is_file():
+        return []
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    out = []
+    for r in rows:
+        values = {c: float(v) for c, v in r.items() if c and v}
+        if any(c not in TRAINING_COLUMNS for c in values):
+            out.append(values)
+    return out

@@ -31,7 +31,7 @@ from inarow.train.evaluation import (
 )
 from inarow.train.export import export_npz
 from inarow.train.learner import Learner
-from inarow.train.log import LOG, CsvLog
+from inarow.train.log import LOG, CsvLog, logged_evaluations
 from inarow.train.network import Network
 from inarow.train.replay import ReplayBuffer
 from inarow.train.selfplay import Games, SelfPlay
@@ -266,6 +266,10 @@ def train(
 
     stall = StallWatch()
     stall_messages: list[str] = []
+    if state is not None:  # a resumed run's watch continues from its logged evaluations
+        for earlier in logged_evaluations(run_dir / LOG):
+            stall.add(headline(earlier, config))
+    since_eval = dict(drawn=0, finished=0)  # self-play games since the last evaluation
 
     def log_evaluation(final: bool = False) -> None:
         nonlocal eval_seconds, games_at_eval
@@ -297,7 +301,10 @@ def train(
         log.write({k: v for k, v in row.items() if k in log.columns})
         last_row.update(row)
         lines = [evaluation_line(row, counters["evaluations"])]
-        stalled = stall.add(headline(row, config))
+        finished = since_eval["finished"]
+        draw_share = since_eval["drawn"] / finished if finished else None
+        since_eval.update(drawn=0, finished=0)
+        stalled = stall.add(headline(row, config), draw_share)
         if stalled:
             lines.append(stalled)
             stall_messages.append(stalled)
@@ -340,6 +347,8 @@ def train(
                     counters["games"] += games.games
                     window["finished"] += games.games
                     window["drawn"] += int(games.wins[0])
+                    since_eval["finished"] += games.games
+                    since_eval["drawn"] += int(games.wins[0])
                     counters["positions"] += len(games.obs)
                     if len(replay) >= config.min_replay:
                         owed += len(games.obs) * config.replay_ratio / config.batch_size

@@ -13,6 +13,9 @@ from inarow.evaluate import wilson_interval
 
 __all__ = ["Headline", "StallWatch", "headline"]
 
+#: The share of self-play games drawn from which a stall is named a collapse onto draws.
+COLLAPSE_DRAW_SHARE = 0.9
+
 #: Evaluations in a row without progress that make a stall.
 STALL_EVALUATIONS = 3
 
@@ -81,9 +84,11 @@ class StallWatch:
     since_best: int = 0
     history: list[Headline] = field(default_factory=list)
 
-    def add(self, measure: Headline | None) -> str | None:
-        """Takes an evaluation's measure; returns a line saying the run stalled (once
-        per stall, when it sets in) or None."""
+    def add(self, measure: Headline | None, draw_share: float | None = None) -> str | None:
+        """Takes an evaluation's measure and the share of self-play games drawn since
+        the last one; returns a line saying the run stalled (once per stall, when it
+        sets in; naming a collapse onto draws when self-play draws nearly every game)
+        or None."""
         if measure is None:
             return None
         self.history.append(measure)
@@ -92,11 +97,20 @@ class StallWatch:
             return None
         self.since_best += 1
         if self.since_best == STALL_EVALUATIONS:
-            return (
+            line = (
                 f"stalled: {STALL_EVALUATIONS} evaluations without progress on the "
                 f"{self.best.name} beyond its noise (best {self._shown(self.best)}, now "
-                f"{self._shown(measure)}); more time, more simulations, a larger net or a "
-                "lower learning rate may help"
+                f"{self._shown(measure)}); "
+            )
+            if draw_share is not None and draw_share >= COLLAPSE_DRAW_SHARE:
+                return line + (
+                    f"self-play has collapsed onto draws ({draw_share:.0%} of its games since "
+                    "the last evaluation), so its value targets say little: longer random "
+                    "openings or more sampled plies (--random-opening-plies, "
+                    "--temperature-plies) may help"
+                )
+            return line + (
+                "more time, more simulations, a larger net or a lower learning rate may help"
             )
         return None
 
