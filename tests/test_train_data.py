@@ -238,6 +238,40 @@ def test_playout_cap_randomisation_trains_the_policy_of_full_searches_only():
         TrainConfig.for_game("tic_tac_toe", full_search_share=0.5, fast_simulations=0)
 
 
+def test_random_moves_replace_the_searched_ones_at_their_share():
+    def centre(obs, mask):  # a network sure of the centre
+        logits = np.zeros(mask.shape, np.float32)
+        logits[:, 4] = 10.0
+        return logits, np.zeros(len(obs), np.float32)
+
+    def first_moves(share):
+        config = TrainConfig.for_game(
+            "tic_tac_toe",
+            games=16,
+            temperature_plies=0,
+            random_opening_plies=0,
+            random_move_share=share,
+        )
+        play = SelfPlay(config, centre, seed=5)
+        cells = []
+        while len(cells) < 150:
+            games = play.step()
+            if games is None:
+                continue
+            one_stone = games.obs.sum(axis=(1, 2, 3)) == 1
+            cells += [int(np.flatnonzero(o.sum(0))[0]) for o in games.obs[one_stone]]
+            # Every position keeps the search's policy target.
+            np.testing.assert_allclose(games.policy.sum(1), 1.0, atol=1e-5)
+        return np.bincount(cells, minlength=9) / len(cells)
+
+    assert first_moves(0.0)[4] > 0.95
+    random_first = first_moves(0.9)
+    assert random_first[4] < 0.35 and (random_first > 0.03).all()
+    for bad in (-0.1, 1.0, float("nan")):
+        with pytest.raises(ValueError, match="random_move_share"):
+            TrainConfig.for_game("tic_tac_toe", random_move_share=bad)
+
+
 def test_config_for_games_and_round_trip():
     ttt = TrainConfig.for_game("tic_tac_toe", seed=5)
     assert ttt.num_actions == 9 and ttt.value_size == 1 and ttt.seed == 5

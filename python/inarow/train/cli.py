@@ -41,6 +41,11 @@ _SETTINGS = [
     ),
     ("fast_simulations", int, "simulations of the other rounds (their policy not trained on)"),
     ("temperature_plies", int, "searched plies whose moves are sampled from the policy"),
+    (
+        "random_move_share",
+        float,
+        "share of self-play moves replaced by a random legal one (decisive games for 3+ players)",
+    ),
     ("random_opening_plies", int, "uniformly random moves opening a game: 0 up to this many"),
     ("batch_size", int, "training batch size"),
     ("learning_rate", float, "AdamW learning rate"),

@@ -46,6 +46,10 @@ class TrainConfig:
     full_search_share: float = 1.0
     fast_simulations: int = 8
     temperature_plies: int = 8  # sample moves from the improved policy for these plies
+    # Each searched move is replaced by a uniformly random legal one with this
+    # probability (its position keeps the search's policy target): blunders that keep
+    # self-play decisive where equal players only block each other (3+ players).
+    random_move_share: float = 0.0
     # Each game opens with 0..random_opening_plies uniformly random moves (not trained
     # on), so self-play also visits the positions a strong player never reaches.
     random_opening_plies: int = 4
@@ -83,6 +87,13 @@ class TrainConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        if not (
+            isinstance(self.random_move_share, (int, float)) and 0.0 <= self.random_move_share < 1.0
+        ):
+            raise ValueError(
+                f"random_move_share={self.random_move_share!r} is out of range: allowed 0 <= "
+                "share < 1 (the share of self-play moves played at random)"
+            )
         if isinstance(self.eval_threats_nodes, bool) or not (
             isinstance(self.eval_threats_nodes, int) and 0 <= self.eval_threats_nodes <= 2**40
         ):

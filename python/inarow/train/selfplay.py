@@ -130,6 +130,8 @@ class SelfPlay:
             if len(self._history[i]) < self.config.temperature_plies:
                 p = np.where(mask, policy[i], 0.0).astype(np.float64)
                 actions[i] = self.rng.choice(len(p), p=p / p.sum())
+            if self.config.random_move_share and self.rng.random() < self.config.random_move_share:
+                actions[i] = self.rng.choice(np.flatnonzero(mask))
             target = policy[i].copy() if full else np.zeros_like(policy[i])
             self._history[i].append(
                 (board.observation(), mask, target, board.current_player, int(actions[i]))
