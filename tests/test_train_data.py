@@ -272,6 +272,49 @@ def test_random_moves_replace_the_searched_ones_at_their_share():
             TrainConfig.for_game("tic_tac_toe", random_move_share=bad)
 
 
+def test_self_play_plays_and_trains_on_proven_wins():
+    """With threat proofs in self-play, a position whose policy target is a single
+    move is one where that move wins (the solver agrees), and the blind network's
+    games still reach such positions often."""
+
+    def blind(obs, mask):
+        return np.zeros(mask.shape, np.float32), np.zeros(len(obs), np.float32)
+
+    rules = dict(width=5, height=5, k=4, players=2, gravity=False)
+    config = TrainConfig.for_game(
+        "custom",
+        rules=rules,
+        games=8,
+        simulations=8,
+        temperature_plies=0,
+        random_opening_plies=6,
+        selfplay_proof_nodes=5_000,
+    )
+    play = SelfPlay(config, blind, seed=2)
+    parts = []
+    while sum(len(g.obs) for g in parts) < 150:
+        games = play.step()
+        if games is not None:
+            parts.append(games)
+    obs = np.concatenate([g.obs for g in parts])
+    policy = np.concatenate([g.policy for g in parts])
+    proven = np.flatnonzero(policy.max(1) == 1.0)
+    assert len(proven) >= 30 and play.proof_seconds > 0
+    solver = inarow.Solver()
+    for i in proven:
+        mine, theirs = obs[i, 0], obs[i, 1]
+        mover = 1 if mine.sum() == theirs.sum() else 2
+        grid = (mine * mover + theirs * (3 - mover)).astype(np.int8)
+        board = inarow.Board.from_numpy(grid, k=4, gravity=False)
+        assert board.current_player == mover
+        score = solver.analyze(board)[int(policy[i].argmax())]
+        assert score is not None and score > 0, board
+    with pytest.raises(ValueError, match="selfplay_proof_nodes"):
+        TrainConfig.for_game("custom", rules=dict(rules, players=3), selfplay_proof_nodes=10)
+    with pytest.raises(ValueError, match="selfplay_proof_nodes"):
+        TrainConfig.for_game("custom", rules=rules, selfplay_proof_nodes=-1)
+
+
 def test_config_for_games_and_round_trip():
     ttt = TrainConfig.for_game("tic_tac_toe", seed=5)
     assert ttt.num_actions == 9 and ttt.value_size == 1 and ttt.seed == 5

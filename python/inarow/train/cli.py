@@ -42,6 +42,12 @@ _SETTINGS = [
     ("fast_simulations", int, "simulations of the other rounds (their policy not trained on)"),
     ("temperature_plies", int, "searched plies whose moves are sampled from the policy"),
     (
+        "selfplay_proof_nodes",
+        int,
+        "threat proofs in self-play: a forced win proven within this many positions is "
+        "played and trained on (2 players; 0: off)",
+    ),
+    (
         "random_move_share",
         float,
         "share of self-play moves replaced by a random legal one (decisive games for 3+ players)",

@@ -50,6 +50,10 @@ class TrainConfig:
     # probability (its position keeps the search's policy target): blunders that keep
     # self-play decisive where equal players only block each other (3+ players).
     random_move_share: float = 0.0
+    # Threat proofs in self-play (2 players; 0: off): a forced win the threat search
+    # proves within this many positions (VCT without gravity, VCF columns with it) is
+    # played, and its first move is the position's policy target.
+    selfplay_proof_nodes: int = 0
     # Each game opens with 0..random_opening_plies uniformly random moves (not trained
     # on), so self-play also visits the positions a strong player never reaches.
     random_opening_plies: int = 4
@@ -93,6 +97,18 @@ class TrainConfig:
             raise ValueError(
                 f"random_move_share={self.random_move_share!r} is out of range: allowed 0 <= "
                 "share < 1 (the share of self-play moves played at random)"
+            )
+        if isinstance(self.selfplay_proof_nodes, bool) or not (
+            isinstance(self.selfplay_proof_nodes, int) and 0 <= self.selfplay_proof_nodes <= 2**40
+        ):
+            raise ValueError(
+                f"selfplay_proof_nodes={self.selfplay_proof_nodes!r} is out of range: allowed "
+                "0 (no proofs) to 2**40"
+            )
+        if self.selfplay_proof_nodes and self.rules.get("players", 2) != 2:
+            raise ValueError(
+                f"selfplay_proof_nodes={self.selfplay_proof_nodes}: threat proofs need 2 "
+                f"players, these rules have {self.rules.get('players')}"
             )
         if isinstance(self.eval_threats_nodes, bool) or not (
             isinstance(self.eval_threats_nodes, int) and 0 <= self.eval_threats_nodes <= 2**40

@@ -92,6 +92,7 @@ class SelfPlay:
         self.simulations = 0  # simulations run since construction
         self.moves = 0
         self.network_seconds = 0.0
+        self.proof_seconds = 0.0  # spent in threat proofs (selfplay_proof_nodes)
 
     def _new_board(self) -> inarow.Board:
         """An empty board after 0..random_opening_plies random moves, never finished."""
@@ -111,6 +112,18 @@ class SelfPlay:
         self.network_seconds += time.perf_counter() - t
         return out
 
+    def _proven_win(self, board: inarow.Board) -> int | None:
+        """The first move of a forced win proven by threats (``selfplay_proof_nodes``)."""
+        if not self.config.selfplay_proof_nodes:
+            return None
+        from inarow.threats import find_win
+
+        kind = "vcf" if board.gravity else "vct"
+        t = time.perf_counter()
+        line = find_win(board, kind, max_nodes=self.config.selfplay_proof_nodes)
+        self.proof_seconds += time.perf_counter() - t
+        return int(line[0]) if line else None
+
     def step(self) -> Games | None:
         """One searched move in every game; the positions of games that ended."""
         full = self.config.full_search_share >= 1.0 or (
@@ -126,13 +139,22 @@ class SelfPlay:
         finished = []
         for i, board in enumerate(self.boards):
             mask = board.legal_mask()
+            target = policy[i].copy() if full else np.zeros_like(policy[i])
+            proven = self._proven_win(board)
+            if proven is not None:
+                actions[i] = proven
+                target = np.zeros_like(policy[i])
+                target[proven] = 1.0
             # Counted from the game's first searched move, after its random opening.
-            if len(self._history[i]) < self.config.temperature_plies:
+            elif len(self._history[i]) < self.config.temperature_plies:
                 p = np.where(mask, policy[i], 0.0).astype(np.float64)
                 actions[i] = self.rng.choice(len(p), p=p / p.sum())
-            if self.config.random_move_share and self.rng.random() < self.config.random_move_share:
+            if (
+                proven is None
+                and self.config.random_move_share
+                and self.rng.random() < self.config.random_move_share
+            ):
                 actions[i] = self.rng.choice(np.flatnonzero(mask))
-            target = policy[i].copy() if full else np.zeros_like(policy[i])
             self._history[i].append(
                 (board.observation(), mask, target, board.current_player, int(actions[i]))
             )
