@@ -47,7 +47,7 @@ class NetworkAgent:
     ``simulations=0`` the network's most likely legal move.
 
     ``proof_nodes`` (2 players; 0: off) adds threat proofs (:mod:`inarow.threats`:
-    threats on free-placement boards, VCF columns on gravity boards), each search
+    VCT on free-placement boards, VCF columns on gravity boards), each search
     bounded by that many positions: a proven forced win for the side to move is
     played at once; otherwise the moves after which the opponent has a proven forced
     win are set aside, and if the search's move is one of them, the most visited of
