@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
@@ -41,7 +42,7 @@ def _rules(text: str) -> dict:
 def _train_all(args, arms: dict[str, str]) -> None:
     rules = args.rules
     pending = [(arm, seed) for arm in arms for seed in args.seeds]
-    running: list[subprocess.Popen] = []
+    running: list[tuple[subprocess.Popen, IO[str]]] = []  # (run, its open log file)
     env = dict(os.environ, OMP_NUM_THREADS="1")
     try:
         while pending or running:
@@ -58,17 +59,20 @@ def _train_all(args, arms: dict[str, str]) -> None:
                     *shlex.split(arms[arm]),
                 ]  # fmt: skip
                 log = open(run_dir.parent / f"seed{seed}.log", "w")
-                running.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env))
+                run = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+                running.append((run, log))
             time.sleep(1.0)
-            for p in [p for p in running if p.poll() is not None]:
-                running.remove(p)
-                if p.returncode:
-                    print(f"a run failed ({p.returncode}): {shlex.join(p.args)}", flush=True)
+            for run, log in [r for r in running if r[0].poll() is not None]:
+                running.remove((run, log))
+                log.close()
+                if run.returncode:
+                    print(f"a run failed ({run.returncode}): {shlex.join(run.args)}", flush=True)
     except KeyboardInterrupt:
-        for p in running:
-            p.send_signal(2)
-        for p in running:
-            p.wait()
+        for run, _ in running:
+            run.send_signal(2)
+        for run, log in running:
+            run.wait()
+            log.close()
         raise
 
 

@@ -33,3 +33,12 @@ def load_example(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def blind_net(obs):
+    """A free-placement network with no opinion: equal logits over the cells, value 0
+    (``net(obs) -> (logits, values)``; its search is blind)."""
+    import numpy as np
+
+    n = len(obs)
+    return np.zeros((n, obs.shape[2] * obs.shape[3]), np.float32), np.zeros(n, np.float32)

@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 import pytest
-from harness import TIC_TAC_TOE_ARGS, play
+from harness import TIC_TAC_TOE_ARGS, blind_net, play
 
 import inarow
 from inarow.pretrained import PRETRAINED, PRETRAINED_RULES, _weights_path
@@ -101,12 +101,6 @@ def test_the_cli_plays_against_the_pretrained_network():
     assert r.returncode == 2 and "pretrained networks exist" in r.stderr
 
 
-def _uniform_net(obs):
-    """A network with no opinion: equal logits, value 0 (its search is blind)."""
-    n = len(obs)
-    return np.zeros((n, obs.shape[2] * obs.shape[3]), np.float32), np.zeros(n, np.float32)
-
-
 def test_threat_proofs_play_proven_wins_and_avoid_proven_losses():
     """Against the solver on random 5x5 k=4 openings: a blind network with proofs
     plays every proven win (each a winning move), never plays into a proven loss
@@ -115,8 +109,8 @@ def test_threat_proofs_play_proven_wins_and_avoid_proven_losses():
     from inarow.threats import find_win
 
     rules = dict(width=5, height=5, k=4, players=2, gravity=False)
-    plain = NetworkAgent(_uniform_net, rules, simulations=0)
-    proofs = NetworkAgent(_uniform_net, rules, simulations=0, proof_nodes=20_000)
+    plain = NetworkAgent(blind_net, rules, simulations=0)
+    proofs = NetworkAgent(blind_net, rules, simulations=0, proof_nodes=20_000)
     assert "proof_nodes=20000" in repr(proofs)
     solver = inarow.Solver()
     rng = np.random.default_rng(5)
@@ -163,9 +157,9 @@ def test_threat_proofs_are_checked():
     rules = dict(width=5, height=5, k=4, players=2, gravity=False)
     for bad in (-1, 1.5, True, 2**41):
         with pytest.raises(ValueError, match="proof_nodes"):
-            NetworkAgent(_uniform_net, rules, proof_nodes=bad)
+            NetworkAgent(blind_net, rules, proof_nodes=bad)
     with pytest.raises(inarow.UnsupportedRulesError, match="2 players"):
-        NetworkAgent(_uniform_net, dict(rules, players=3), proof_nodes=100)
+        NetworkAgent(blind_net, dict(rules, players=3), proof_nodes=100)
     with pytest.raises(ValueError, match="proof_nodes"):
         inarow.agents.pretrained("tic_tac_toe", proof_nodes=-5)
     # On gravity boards the proofs are VCF columns: the shipped network still plays legally.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from harness import blind_net
 
 import inarow
 from inarow.train.config import TrainConfig
@@ -18,6 +19,12 @@ from inarow.train.selfplay import (
     reply_targets,
 )
 from inarow.train.symmetry import symmetries
+
+
+def _blind(obs, mask):
+    """The self-play evaluator of a network with no opinion."""
+    return blind_net(obs)
+
 
 RULES = [
     dict(width=7, height=6, k=4, players=2, gravity=True),
@@ -205,13 +212,10 @@ def test_train_flags_reach_the_config(capsys):
 
 
 def test_playout_cap_randomisation_trains_the_policy_of_full_searches_only():
-    def uniform(obs, mask):
-        return np.zeros(mask.shape, np.float32), np.zeros(len(obs), np.float32)
-
     config = TrainConfig.for_game(
         "tic_tac_toe", games=8, simulations=24, fast_simulations=4, full_search_share=0.5
     )
-    play = SelfPlay(config, uniform, seed=3)
+    play = SelfPlay(config, _blind, seed=3)
     positions = []
     rounds = 0
     while sum(len(g.obs) for g in positions) < 200:
@@ -227,7 +231,7 @@ def test_playout_cap_randomisation_trains_the_policy_of_full_searches_only():
     assert play.simulations < 24 * 8 * rounds and play.simulations > 4 * 8 * rounds
     assert (play.simulations - 4 * 8 * rounds) % (20 * 8) == 0
     # Off by default: every position has its policy target.
-    plain = SelfPlay(TrainConfig.for_game("tic_tac_toe", games=4), uniform, seed=3)
+    plain = SelfPlay(TrainConfig.for_game("tic_tac_toe", games=4), _blind, seed=3)
     while (games := plain.step()) is None:
         pass
     assert (games.policy.sum(1) > 0).all()
@@ -277,9 +281,6 @@ def test_self_play_plays_and_trains_on_proven_wins():
     move is one where that move wins (the solver agrees), and the blind network's
     games still reach such positions often."""
 
-    def blind(obs, mask):
-        return np.zeros(mask.shape, np.float32), np.zeros(len(obs), np.float32)
-
     rules = dict(width=5, height=5, k=4, players=2, gravity=False)
     config = TrainConfig.for_game(
         "custom",
@@ -290,7 +291,7 @@ def test_self_play_plays_and_trains_on_proven_wins():
         random_opening_plies=6,
         selfplay_proof_nodes=5_000,
     )
-    play = SelfPlay(config, blind, seed=2)
+    play = SelfPlay(config, _blind, seed=2)
     parts = []
     while sum(len(g.obs) for g in parts) < 150:
         games = play.step()
@@ -359,11 +360,7 @@ def test_the_threat_engine_rung_is_played_and_logged():
     )
     assert evaluation_columns(config)[-3:] == ["threats_win", "threats_draw", "threats_loss"]
 
-    def blind(obs):  # no opinion: the engine should not lose to it
-        n = len(obs)
-        return np.zeros((n, 49), np.float32), np.zeros(n, np.float32)
-
-    row = measure_strength(blind, config, seed=3)
+    row = measure_strength(blind_net, config, seed=3)  # the engine should not lose to it
     assert set(row) == {"threats_win", "threats_draw", "threats_loss"}
     assert sum(row.values()) == pytest.approx(1.0)
     assert row["threats_loss"] >= 0.5

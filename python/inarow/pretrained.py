@@ -149,19 +149,18 @@ class NetworkAgent:
 
     def _proven(self, board: Board, choice: int, preference: np.ndarray) -> int:
         """``choice`` checked by threat proofs (see the class)."""
-        from inarow.threats import find_win
+        from inarow.threats import _proven_move
 
-        kind = "vcf" if board.gravity else "vct"
-        win = find_win(board, kind, max_nodes=self.proof_nodes)
-        if win:
-            return int(win[0])
+        win = _proven_move(board, self.proof_nodes)
+        if win is not None:
+            return win
         # The moves in the search's order of preference, until one is not a proven loss.
         legal = board.legal_moves()
         ordered = [choice] + sorted((a for a in legal if a != choice), key=lambda a: -preference[a])
         for action in ordered:
             after = board.copy()
             after.move(action)
-            if after.is_over or find_win(after, kind, max_nodes=self.proof_nodes) is None:
+            if after.is_over or _proven_move(after, self.proof_nodes) is None:
                 return int(action)
         return choice
 

@@ -74,6 +74,14 @@ def find_win(
     return _find_win(board, kind, max_depth, max_nodes)
 
 
+def _proven_move(board: Board, max_nodes: int) -> int | None:
+    """The first action of a forced win that the threat search proves for the side
+    to move within ``max_nodes`` positions (VCT without gravity, VCF columns with
+    it), or None. The proofs of network agents and of self-play."""
+    line = _find_win(board, "vcf" if board.gravity else "vct", None, max_nodes)
+    return int(line[0]) if line else None
+
+
 def winning_moves(
     board: Board,
     kind: Literal["vcf", "vct"] = "vcf",

@@ -105,10 +105,10 @@ class TrainConfig:
                 f"selfplay_proof_nodes={self.selfplay_proof_nodes!r} is out of range: allowed "
                 "0 (no proofs) to 2**40"
             )
-        if self.selfplay_proof_nodes and self.rules.get("players", 2) != 2:
+        if self.selfplay_proof_nodes and self.rules["players"] != 2:
             raise ValueError(
                 f"selfplay_proof_nodes={self.selfplay_proof_nodes}: threat proofs need 2 "
-                f"players, these rules have {self.rules.get('players')}"
+                f"players, these rules have {self.rules['players']}"
             )
         if isinstance(self.eval_threats_nodes, bool) or not (
             isinstance(self.eval_threats_nodes, int) and 0 <= self.eval_threats_nodes <= 2**40
@@ -167,9 +167,9 @@ class TrainConfig:
         r = config.rules
         if (
             "eval_threats_nodes" not in overrides
-            and r.get("players", 2) == 2
-            and not r.get("gravity", True)
-            and r.get("k", 0) >= 5
+            and r["players"] == 2
+            and not r["gravity"]
+            and r["k"] >= 5
         ):
             config = dataclasses.replace(config, eval_threats_nodes=THREATS_RUNG_NODES)
         return config

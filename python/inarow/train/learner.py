@@ -93,7 +93,7 @@ class Learner:
 
 
 def _cross_entropy(logits: torch.Tensor, target: torch.Tensor, ignore: int) -> torch.Tensor:
-    """Mean cross-entropy over the targets that are not ``ignore`` (0 when none is)."""
-    if not bool((target != ignore).any()):
-        return torch.zeros((), device=logits.device)
-    return F.cross_entropy(logits, target, ignore_index=ignore)
+    """Mean cross-entropy over the targets that are not ``ignore`` (0 when none is),
+    without a host-device synchronisation."""
+    total = F.cross_entropy(logits, target, ignore_index=ignore, reduction="sum")
+    return total / (target != ignore).sum().clamp_min(1)

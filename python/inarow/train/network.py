@@ -100,4 +100,6 @@ class Network(nn.Module):
         return logits, values, final_board, reply
 
     def num_parameters(self) -> int:
-        return sum(p.numel() for p in self.parameters())
+        """The parameters of the network as exported (the auxiliary heads train only)."""
+        auxiliary = ("final_board_conv.", "reply_conv.", "reply_fc.")
+        return sum(p.numel() for n, p in self.named_parameters() if not n.startswith(auxiliary))

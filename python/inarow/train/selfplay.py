@@ -116,13 +116,12 @@ class SelfPlay:
         """The first move of a forced win proven by threats (``selfplay_proof_nodes``)."""
         if not self.config.selfplay_proof_nodes:
             return None
-        from inarow.threats import find_win
+        from inarow.threats import _proven_move
 
-        kind = "vcf" if board.gravity else "vct"
         t = time.perf_counter()
-        line = find_win(board, kind, max_nodes=self.config.selfplay_proof_nodes)
+        move = _proven_move(board, self.config.selfplay_proof_nodes)
         self.proof_seconds += time.perf_counter() - t
-        return int(line[0]) if line else None
+        return move
 
     def step(self) -> Games | None:
         """One searched move in every game; the positions of games that ended."""
