@@ -1,11 +1,14 @@
-"""Recipe A/B for the trainer on a small free-placement board: arms of `inarow train`
-flags, several seeds each, trained side by side (one process per core), then every
-network judged by the exact solver on fresh random openings (seeds no run saw),
-pooled per arm with 95% Wilson intervals.
+"""Recipe A/B for the trainer on a free-placement board: arms of `inarow train` flags,
+several seeds each, trained side by side (one process per core), then every network
+judged, pooled per arm with 95% Wilson intervals: by the exact solver on fresh random
+openings (seeds no run saw), or with ``--opponent`` by its win rate in games against
+that agent (every other seat), on fresh match seeds.
 
     python benchmarks/recipe_ab.py --rules 6,6,4 --minutes 7 --seeds 1,2 \\
         --arm base= --arm aux="--final-board-weight 1 --reply-weight 0.25" \\
         --eval-seeds 9101,9102 --out /tmp/ab
+    python benchmarks/recipe_ab.py --rules 8,8,5,3 --opponent negamax:2 --simulations 50 \\
+        --arm self= --arm league="--opponents negamax:2" --out /tmp/ab3
 
 Needs ``inarow[train]`` (torch). ``--skip-train`` judges the networks of an earlier
 call again (e.g. on more seeds). Ctrl-C stops the runs (each saves a checkpoint).
@@ -35,8 +38,11 @@ def _ints(text: str) -> list[int]:
 
 
 def _rules(text: str) -> dict:
-    w, h, k = _ints(text)
-    return dict(width=w, height=h, k=k, gravity=False)
+    values = _ints(text)
+    if len(values) not in (3, 4):
+        raise argparse.ArgumentTypeError(f"{text!r}: allowed W,H,K or W,H,K,PLAYERS")
+    w, h, k, players = (*values, 2) if len(values) == 3 else values
+    return dict(width=w, height=h, k=k, players=players, gravity=False)
 
 
 def _train_all(args, arms: dict[str, str]) -> None:
@@ -53,7 +59,7 @@ def _train_all(args, arms: dict[str, str]) -> None:
                 cmd = [
                     sys.executable, "-m", "inarow", "train",
                     "--width", str(rules["width"]), "--height", str(rules["height"]),
-                    "--k", str(rules["k"]), "--no-gravity",
+                    "--k", str(rules["k"]), "--players", str(rules["players"]), "--no-gravity",
                     "--minutes", str(args.minutes), "--threads", "1", "--eval-minutes", "0",
                     "--no-progress", "--seed", str(seed), "--run-dir", str(run_dir),
                     *shlex.split(arms[arm]),
@@ -97,7 +103,65 @@ def _moves(task: tuple[str, int]) -> tuple[str, int, list[int]]:
     return path, sims, [int(a) for a in agent.actions([b for _, _, b in _POSITIONS])]
 
 
+def _match(task: tuple[str, int, str, dict, list[int], int]) -> tuple[str, int, list[int]]:
+    path, sims, opponent, rules, seeds, games = task
+    totals = [0, 0, 0]
+    for seed in seeds:
+        r = evaluate.match(
+            agents.load(path, simulations=sims),
+            agents.named(opponent, seed=seed),
+            games=games,
+            rules=rules,
+            seed=seed,
+            threads=1,
+        )
+        totals = [totals[0] + r.wins, totals[1] + r.draws, totals[2] + r.losses]
+    return path, sims, totals
+
+
+def _judge_by_matches(args, arms: dict[str, str]) -> dict:
+    tasks = [
+        (
+            str(args.out / arm / f"seed{seed}" / "network.npz"),
+            sims,
+            args.opponent,
+            args.rules,
+            args.eval_seeds,
+            args.games,
+        )
+        for arm in arms
+        for seed in args.seeds
+        for sims in args.simulations
+    ]
+    tasks = [t for t in tasks if Path(t[0]).is_file()]
+    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        scores = {(p, s): t for p, s, t in pool.imap_unordered(_match, tasks)}
+    results: dict = {}
+    for arm in arms:
+        for sims in args.simulations:
+            runs, pooled = {}, [0, 0, 0]
+            for seed in args.seeds:
+                key = (str(args.out / arm / f"seed{seed}" / "network.npz"), sims)
+                if key in scores:
+                    score = scores[key]
+                    runs[seed] = score[0] / sum(score)
+                    pooled = [a + b for a, b in zip(pooled, score)]
+            total = sum(pooled)
+            if total:
+                lo, hi = evaluate.wilson_interval(pooled[0], total)
+                results[f"{arm} @{sims}"] = dict(
+                    rate=pooled[0] / total,
+                    interval=[lo, hi],
+                    positions=total,
+                    runs=runs,
+                    wins_draws_losses=pooled,
+                )
+    return results
+
+
 def _judge(args, arms: dict[str, str]) -> dict:
+    if args.opponent:
+        return _judge_by_matches(args, arms)
     positions = _positions(args.rules, args.per_set, args.eval_seeds)
     solver = inarow.Solver(threads=args.workers)
     good: list[set[int]] = []
@@ -160,7 +224,14 @@ def _progress(args, arms: dict[str, str]) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--rules", type=_rules, required=True, help="W,H,K (free placement)")
+    p.add_argument("--rules", type=_rules, required=True, help="W,H,K[,PLAYERS] (free placement)")
+    p.add_argument(
+        "--opponent",
+        default=None,
+        help="judge by the win rate against this agent name (e.g. negamax:2) in every "
+        "other seat, not by the solver",
+    )
+    p.add_argument("--games", type=int, default=30, help="games per network and eval seed")
     p.add_argument("--arm", action="append", required=True, help="NAME=FLAGS (repeat)")
     p.add_argument("--seeds", type=_ints, default=[1, 2])
     p.add_argument("--minutes", type=float, default=7.0)
@@ -184,6 +255,8 @@ def main() -> None:
         minutes=args.minutes,
         eval_seeds=args.eval_seeds,
         per_set=args.per_set,
+        opponent=args.opponent,
+        games=args.games,
         progress=_progress(args, arms),
         results=results,
     )
@@ -191,7 +264,11 @@ def main() -> None:
     for name, r in results.items():
         lo, hi = r["interval"]
         runs = " ".join(f"{v:.3f}" for v in r["runs"].values())
-        print(f"{name:30s} {r['rate']:.2%} [{lo:.1%}, {hi:.1%}] of {r['positions']} (runs {runs})")
+        unit = "games" if args.opponent else "positions"
+        print(
+            f"{name:30s} {r['rate']:.2%} [{lo:.1%}, {hi:.1%}] of {r['positions']} {unit} "
+            f"(runs {runs})"
+        )
     print(f"done in {time.monotonic() - t:.0f} s")
 
 

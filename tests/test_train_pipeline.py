@@ -435,3 +435,16 @@ def test_the_solver_judges_small_free_boards_while_training(tmp_path, capsys):
 
         fig = plot_log(tmp_path / "run", tmp_path / "curve.png")
         assert "solver-judged good-move rate" in [ax.get_title() for ax in fig.axes]
+
+
+def test_a_run_against_reference_opponents_logs_its_win_share_and_resumes(tmp_path):
+    config = _tiny(opponents=("random",), opponent_share=1.0, eval_minutes=0)
+    result = train(config, tmp_path / "run", minutes=0.1, progress=False)
+    assert result["train_steps"] > 0
+    with open(tmp_path / "run" / "log.csv", newline="") as f:
+        shares = [
+            float(r["opponents_win_share"]) for r in csv.DictReader(f) if r["opponents_win_share"]
+        ]
+    assert shares and all(0.0 <= s <= 1.0 for s in shares) and max(shares) > 0
+    train(None, tmp_path / "run", minutes=0.05, progress=False, resume=True)
+    assert load_checkpoint(tmp_path / "run")["config"]["opponents"] == ["random"]

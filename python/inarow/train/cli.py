@@ -52,6 +52,14 @@ _SETTINGS = [
         float,
         "share of self-play moves replaced by a random legal one (decisive games for 3+ players)",
     ),
+    (
+        "opponents",
+        "agents",
+        "reference opponents, comma-separated agent names (negamax:2,random, a "
+        "network.npz): they take the network's opponents' seats in --opponent-share of "
+        "the self-play games",
+    ),
+    ("opponent_share", float, "share of self-play games against --opponents"),
     ("random_opening_plies", int, "uniformly random moves opening a game: 0 up to this many"),
     ("batch_size", int, "training batch size"),
     ("learning_rate", float, "AdamW learning rate"),
@@ -129,6 +137,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
             s.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, help=text)
         elif kind == "depths":
             s.add_argument(flag, dest=name, type=_depths, metavar="D,D", help=text)
+        elif kind == "agents":
+            s.add_argument(flag, dest=name, type=_agent_names, metavar="NAME,NAME", help=text)
         else:
             s.add_argument(flag, dest=name, type=kind, help=text)
     p.set_defaults(func=run)
@@ -145,6 +155,13 @@ def _depths(text: str) -> tuple[int, ...]:
             f"{text!r} is not a comma-separated list of depths in 1..64 (empty: none)"
         )
     return depths
+
+
+def _agent_names(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text!r} names no agent (comma-separated names)")
+    return names
 
 
 def _config(args: argparse.Namespace) -> tuple[str, TrainConfig]:

@@ -57,6 +57,13 @@ class TrainConfig:
     # Each game opens with 0..random_opening_plies uniformly random moves (not trained
     # on), so self-play also visits the positions a strong player never reaches.
     random_opening_plies: int = 4
+    # Reference opponents (a league against fixed agents): in `opponent_share` of the
+    # self-play games the network takes one seat, drawn at random, and agents named
+    # here (`inarow.agents.named`: "negamax:2", "random", a past run's network.npz)
+    # take the others, drawn per seat. The network searches its own moves only; the
+    # opponents' positions train the value head (their policy targets are left out).
+    opponents: tuple[str, ...] = ()
+    opponent_share: float = 0.5
     # learning
     batch_size: int = 256
     learning_rate: float = 2e-3
@@ -109,6 +116,24 @@ class TrainConfig:
             raise ValueError(
                 f"selfplay_proof_nodes={self.selfplay_proof_nodes}: threat proofs need 2 "
                 f"players, these rules have {self.rules['players']}"
+            )
+        if isinstance(self.opponents, list):
+            self.opponents = tuple(self.opponents)
+        if not isinstance(self.opponents, tuple) or not all(
+            isinstance(o, str) and o.strip() for o in self.opponents
+        ):
+            raise ValueError(
+                f"opponents={self.opponents!r}: allowed a sequence of agent names "
+                "(inarow.agents.NAMES), empty for pure self-play"
+            )
+        if not (
+            isinstance(self.opponent_share, (int, float))
+            and not isinstance(self.opponent_share, bool)
+            and 0.0 < self.opponent_share <= 1.0
+        ):
+            raise ValueError(
+                f"opponent_share={self.opponent_share!r} is out of range: allowed 0 < share "
+                "<= 1 (the share of self-play games against the opponents)"
             )
         if isinstance(self.eval_threats_nodes, bool) or not (
             isinstance(self.eval_threats_nodes, int) and 0 <= self.eval_threats_nodes <= 2**40
@@ -200,6 +225,7 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["eval_negamax_depths"] = list(self.eval_negamax_depths)
+        d["opponents"] = list(self.opponents)
         return d
 
     @classmethod
@@ -209,6 +235,7 @@ class TrainConfig:
         if unknown:
             raise ValueError(f"unknown training settings {sorted(unknown)}")
         d = dict(d)
-        if "eval_negamax_depths" in d:
-            d["eval_negamax_depths"] = tuple(d["eval_negamax_depths"])
+        for name in ("eval_negamax_depths", "opponents"):
+            if name in d:
+                d[name] = tuple(d[name])
         return cls(**d)

@@ -88,6 +88,7 @@ def _concat(parts: list[Games]) -> Games | None:
         *(np.concatenate([getattr(p, f) for p in parts]) for f in Games.FIELDS),
         games=sum(p.games for p in parts),
         wins=np.sum([p.wins for p in parts], axis=0),
+        vs_opponents=np.sum([p.vs_opponents for p in parts], axis=0),
     )
 
 

@@ -29,6 +29,9 @@ TRAINING_COLUMNS = [
     # collapsed onto a few drawn lines.
     "selfplay_draw_share",
     "aux_loss",  # the auxiliary heads' weighted loss (blank without them)
+    # The network's share of wins in the interval's games against the reference
+    # opponents (blank without them).
+    "opponents_win_share",
 ]
 
 

@@ -220,6 +220,8 @@ def train(
             network=0.0,
             drawn=0,
             finished=0,
+            vs_won=0,
+            vs_finished=0,
         )
 
     window = fresh_window(start)
@@ -256,6 +258,8 @@ def train(
             row["selfplay_draw_share"] = (
                 window["drawn"] / window["finished"] if window["finished"] else None
             )
+        if "opponents_win_share" in log.columns and window["vs_finished"]:
+            row["opponents_win_share"] = window["vs_won"] / window["vs_finished"]
         log.write(row)
         last_row.update(row)
         window.update(fresh_window(t))
@@ -347,6 +351,8 @@ def train(
                     counters["games"] += games.games
                     window["finished"] += games.games
                     window["drawn"] += int(games.wins[0])
+                    window["vs_won"] += int(games.vs_opponents[0])
+                    window["vs_finished"] += int(games.vs_opponents.sum())
                     since_eval["finished"] += games.games
                     since_eval["drawn"] += int(games.wins[0])
                     counters["positions"] += len(games.obs)

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import numpy as np
 
 import inarow
+import inarow.agents
 from inarow.train.config import TrainConfig
 
-__all__ = ["Games", "SelfPlay"]
+__all__ = ["Games", "SelfPlay", "opponent_agents"]
 
 Evaluate = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -38,6 +39,8 @@ class Games:
     reply: np.ndarray  # (n,) int16
     games: int
     wins: np.ndarray  # (players + 1,): draws, then wins of player 1, 2, ...
+    # The network's wins, draws and losses in games against reference opponents.
+    vs_opponents: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))
 
     #: The per-position fields, in ``ReplayBuffer.add``'s order.
     FIELDS: ClassVar[tuple[str, ...]] = ("obs", "mask", "policy", "value", "final_board", "reply")
@@ -68,6 +71,30 @@ def outcome_values(winner: int, movers: np.ndarray, players: int) -> np.ndarray:
     return values[:, :1] if players == 2 else values
 
 
+def opponent_agents(config: TrainConfig, rng: np.random.Generator) -> list[Any]:
+    """The agents ``config.opponents`` names, each checked by a move on the empty
+    board of the run's rules (``ValueError`` naming the one that cannot play them)."""
+    from inarow.pretrained import pretrained_game
+
+    game = pretrained_game(inarow.Rules(**config.rules))
+    agents = []
+    for spec in config.opponents:
+        if spec.partition(":")[0] == "pretrained" and game is None:
+            raise ValueError(
+                f"opponent {spec!r}: no shipped network plays these rules "
+                f"({inarow.Rules(**config.rules)}); name a network.npz instead"
+            )
+        agent = inarow.agents.named(
+            spec, seed=int(rng.integers(2**62)), game=game or "connect_four"
+        )
+        try:
+            agent(inarow.Board(**config.rules))
+        except Exception as e:
+            raise ValueError(f"opponent {spec!r} cannot play these rules: {e}") from e
+        agents.append(agent)
+    return agents
+
+
 class SelfPlay:
     """``step()`` plays one move in every game; finished games restart at once."""
 
@@ -85,7 +112,26 @@ class SelfPlay:
             seed=seed,
             threads=config.threads,
         )
+        # Slots selfplay_games.. play against the reference opponents: a search of
+        # their own (no subtree reuse: the opponents move between the network's turns).
+        self.selfplay_games = config.games
+        self._opponents: list[Any] = []
+        if config.opponents:
+            self.selfplay_games = config.games - max(1, round(config.games * config.opponent_share))
+            self._opponents = opponent_agents(config, self.rng)
+            self.vs_mcts = inarow.MCTS(
+                self.rules,
+                num_simulations=config.simulations,
+                root="gumbel",
+                gumbel_considered=config.gumbel_considered,
+                reuse_tree=False,
+                seed=int(self.rng.integers(2**62)),
+                threads=config.threads,
+            )
         self.boards = [self._new_board() for _ in range(config.games)]
+        # Per slot: the opponent of each seat (index into _opponents), -1 the network's.
+        self._seats = [self._new_seats(i) for i in range(config.games)]
+        self._searched = [0] * config.games  # the network's searched moves this game
         self._history: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int, int]]] = [
             [] for _ in self.boards
         ]
@@ -106,6 +152,25 @@ class SelfPlay:
             if not board.is_over:
                 return board
 
+    def _new_seats(self, slot: int) -> list[int] | None:
+        """None in a self-play slot; else per seat (index ``player - 1``) -1 for the
+        network's seat, drawn at random, and a random opponent for every other."""
+        if slot < self.selfplay_games:
+            return None
+        players = self.rules["players"]
+        seats = [int(self.rng.integers(len(self._opponents))) for _ in range(players)]
+        seats[int(self.rng.integers(players))] = -1
+        return seats
+
+    def _opponent_moves(self, agent: Any, boards: list[inarow.Board]) -> list[int]:
+        if isinstance(agent, inarow.agents.Agent):
+            return agent.actions(
+                boards, threads=self.config.threads, seed=int(self.rng.integers(2**62))
+            )
+        if hasattr(agent, "actions"):
+            return list(agent.actions(boards))
+        return [agent(b) for b in boards]
+
     def _timed_evaluate(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         t = time.perf_counter()
         out = self.evaluate(obs, mask)
@@ -124,20 +189,54 @@ class SelfPlay:
         return move
 
     def step(self) -> Games | None:
-        """One searched move in every game; the positions of games that ended."""
+        """One move in every game (searched where the network moves); the positions of
+        games that ended."""
         full = self.config.full_search_share >= 1.0 or (
             self.rng.random() < self.config.full_search_share
         )
         sims = self.config.simulations if full else self.config.fast_simulations
-        self.mcts.num_simulations = sims
-        out = self.mcts.run(self.boards, self._timed_evaluate)
-        policy = out.policy
-        actions = out.actions.copy()
-        self.simulations += sims * len(self.boards)
-        self.moves += len(self.boards)
+        n = len(self.boards)
+        actions = np.zeros(n, np.int64)
+        policy = np.zeros((n, self.config.num_actions), np.float32)
+        searched = np.zeros(n, bool)
+        selfplay = self.selfplay_games
+        if selfplay:
+            self.mcts.num_simulations = sims
+            out = self.mcts.run(self.boards[:selfplay], self._timed_evaluate)
+            policy[:selfplay], actions[:selfplay] = out.policy, out.actions
+            searched[:selfplay] = True
+        waiting: dict[int, list[int]] = {}  # opponent -> the slots where it moves
+        network = []
+        for i in range(selfplay, n):
+            opponent = self._seats[i][self.boards[i].current_player - 1]
+            if opponent < 0:
+                network.append(i)
+            else:
+                waiting.setdefault(opponent, []).append(i)
+        if network:
+            self.vs_mcts.num_simulations = sims
+            out = self.vs_mcts.run([self.boards[i] for i in network], self._timed_evaluate)
+            policy[network], actions[network] = out.policy, out.actions
+            searched[network] = True
+        for opponent, slots in waiting.items():
+            moves = self._opponent_moves(self._opponents[opponent], [self.boards[i] for i in slots])
+            actions[slots] = moves
+        self.simulations += sims * int(searched.sum())
+        self.moves += n
         finished = []
         for i, board in enumerate(self.boards):
             mask = board.legal_mask()
+            if not searched[i]:  # an opponent's move: a value target only
+                self._history[i].append(
+                    (
+                        board.observation(),
+                        mask,
+                        np.zeros_like(policy[i]),
+                        board.current_player,
+                        int(actions[i]),
+                    )
+                )
+                continue
             target = policy[i].copy() if full else np.zeros_like(policy[i])
             proven = self._proven_win(board)
             if proven is not None:
@@ -145,7 +244,7 @@ class SelfPlay:
                 target = np.zeros_like(policy[i])
                 target[proven] = 1.0
             # Counted from the game's first searched move, after its random opening.
-            elif len(self._history[i]) < self.config.temperature_plies:
+            elif self._searched[i] < self.config.temperature_plies:
                 p = np.where(mask, policy[i], 0.0).astype(np.float64)
                 actions[i] = self.rng.choice(len(p), p=p / p.sum())
             if (
@@ -154,10 +253,12 @@ class SelfPlay:
                 and self.rng.random() < self.config.random_move_share
             ):
                 actions[i] = self.rng.choice(np.flatnonzero(mask))
+            self._searched[i] += 1
             self._history[i].append(
                 (board.observation(), mask, target, board.current_player, int(actions[i]))
             )
-        self.mcts.advance(actions)
+        if selfplay:
+            self.mcts.advance(actions[:selfplay])
         for i, board in enumerate(self.boards):
             board.move(int(actions[i]))
             if board.is_over:
@@ -165,13 +266,18 @@ class SelfPlay:
         if not finished:
             return None
         parts = []
-        wins = np.zeros(self.rules["players"] + 1, np.int64)
+        players = self.rules["players"]
+        wins = np.zeros(players + 1, np.int64)
+        vs_opponents = np.zeros(3, np.int64)
         for i in finished:
             winner = self.boards[i].winner or 0
             wins[winner] += 1
+            seats = self._seats[i]
+            if seats is not None:
+                network_seat = seats.index(-1) + 1
+                vs_opponents[0 if winner == network_seat else 1 if winner == 0 else 2] += 1
             hist = self._history[i]
             movers = np.array([h[3] for h in hist])
-            players = self.rules["players"]
             parts.append(
                 (
                     np.stack([h[0] for h in hist]),
@@ -183,9 +289,12 @@ class SelfPlay:
                 )
             )
             self._history[i] = []
+            self._searched[i] = 0
             self.boards[i] = self._new_board()
+            self._seats[i] = self._new_seats(i)
         return Games(
             *(np.concatenate([p[j] for p in parts]) for j in range(len(Games.FIELDS))),
             games=len(finished),
             wins=wins,
+            vs_opponents=vs_opponents,
         )
