@@ -1,0 +1,103 @@
+"""Whether a win against fixed opponents exists within a few of one's own moves: a
+player that models the opponents exactly (it tries each move, lets the modeled
+opponents reply, and takes a line that leaves it an immediate win within ``--depth``
+of its own moves, else plays the fallback agent) in a match against them.
+
+    python benchmarks/opponent_model_search.py --rules 8,8,5,3 --opponent negamax:2 \\
+        --depth 2 --games 6 --seed 11
+
+The model draws its own tie-breaks, so where the opponents choose among equal moves
+at random the model can be wrong; a line it finds is then only a chance of a win.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from inarow import agents, evaluate
+
+
+def _rules(text: str) -> dict:
+    w, h, k, players = (int(t) for t in text.split(","))
+    return dict(width=w, height=h, k=k, players=players, gravity=False)
+
+
+def _winning_move(board) -> int | None:
+    me = board.current_player
+    for a in board.legal_moves():
+        after = board.copy()
+        after.move(a)
+        if after.winner == me:
+            return a
+    return None
+
+
+def model_search_agent(model, fallback, depth: int, players: int):
+    def reply(boards) -> None:
+        """The modeled opponents move in every unfinished board, in turn."""
+        for _ in range(players - 1):
+            live = [b for b in boards if not b.is_over]
+            if not live:
+                return
+            for b, a in zip(live, model.actions(live, threads=1, seed=1)):
+                b.move(int(a))
+
+    def agent(board) -> int:
+        win = _winning_move(board)
+        if win is not None:
+            return win
+        me = board.current_player
+        frontier = []
+        for first in board.legal_moves():
+            after = board.copy()
+            after.move(first)
+            frontier.append((first, after))
+        for level in range(depth):
+            reply([b for _, b in frontier])
+            deeper = []
+            for first, b in frontier:
+                if b.is_over:
+                    continue
+                if _winning_move(b) is not None:
+                    return first
+                if level + 1 < depth:
+                    for move in b.legal_moves():
+                        after = b.copy()
+                        after.move(move)
+                        if after.winner == me:
+                            return first
+                        deeper.append((first, after))
+            frontier = deeper
+        return fallback(board)
+
+    return agent
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rules", type=_rules, default="8,8,5,3", help="W,H,K,PLAYERS (free)")
+    p.add_argument("--opponent", default="negamax:2")
+    p.add_argument("--depth", type=int, default=1, help="own moves looked ahead")
+    p.add_argument("--games", type=int, default=12)
+    p.add_argument("--seed", type=int, default=11)
+    args = p.parse_args()
+    agent = model_search_agent(
+        agents.named(args.opponent, seed=args.seed + 1),
+        agents.named(args.opponent, seed=args.seed + 2),
+        args.depth,
+        args.rules["players"],
+    )
+    t = time.monotonic()
+    r = evaluate.match(
+        agent, agents.named(args.opponent), games=args.games, rules=args.rules, seed=args.seed
+    )
+    lo, hi = r.win_interval
+    print(
+        f"depth {args.depth} against {args.opponent}: W/D/L {r.wins}/{r.draws}/{r.losses}, "
+        f"wins {r.win_rate:.1%} [{lo:.1%}, {hi:.1%}] ({time.monotonic() - t:.0f} s)"
+    )
+
+
+if __name__ == "__main__":
+    main()
