@@ -5,7 +5,11 @@ auxiliary targets: the final board and the reply (the next move of the game).
 
 With playout cap randomisation (``full_search_share < 1``) a round of moves is a
 fast search with that probability's complement; its positions come back with an
-all-zero policy target, which the learner leaves out of the policy loss."""
+all-zero policy target, which the learner leaves out of the policy loss.
+
+With reference opponents (``opponents``), the last ``opponent_share`` of the game
+slots play the network in one seat against those agents in the others; the
+opponents' positions come back with an all-zero policy target too."""
 
 from __future__ import annotations
 
