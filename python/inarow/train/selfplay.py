@@ -107,15 +107,7 @@ class SelfPlay:
         self.rules = config.rules
         self.evaluate = evaluate
         self.rng = np.random.default_rng(seed)
-        self.mcts = inarow.MCTS(
-            self.rules,
-            num_simulations=config.simulations,
-            root="gumbel",
-            gumbel_considered=config.gumbel_considered,
-            reuse_tree=True,
-            seed=seed,
-            threads=config.threads,
-        )
+        self.mcts = self._search(reuse_tree=True, seed=seed)
         # Slots selfplay_games.. play against the reference opponents: a search of
         # their own (no subtree reuse: the opponents move between the network's turns).
         self.selfplay_games = config.games
@@ -123,15 +115,7 @@ class SelfPlay:
         if config.opponents:
             self.selfplay_games = config.games - max(1, round(config.games * config.opponent_share))
             self._opponents = opponent_agents(config, self.rng)
-            self.vs_mcts = inarow.MCTS(
-                self.rules,
-                num_simulations=config.simulations,
-                root="gumbel",
-                gumbel_considered=config.gumbel_considered,
-                reuse_tree=False,
-                seed=int(self.rng.integers(2**62)),
-                threads=config.threads,
-            )
+            self.vs_mcts = self._search(reuse_tree=False, seed=int(self.rng.integers(2**62)))
         self.boards = [self._new_board() for _ in range(config.games)]
         # Per slot: the opponent of each seat (index into _opponents), -1 the network's.
         self._seats = [self._new_seats(i) for i in range(config.games)]
@@ -155,6 +139,17 @@ class SelfPlay:
                     break
             if not board.is_over:
                 return board
+
+    def _search(self, reuse_tree: bool, seed: int) -> inarow.MCTS:
+        return inarow.MCTS(
+            self.rules,
+            num_simulations=self.config.simulations,
+            root="gumbel",
+            gumbel_considered=self.config.gumbel_considered,
+            reuse_tree=reuse_tree,
+            seed=seed,
+            threads=self.config.threads,
+        )
 
     def _new_seats(self, slot: int) -> list[int] | None:
         """None in a self-play slot; else per seat (index ``player - 1``) -1 for the
