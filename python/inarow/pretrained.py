@@ -22,6 +22,7 @@ PRETRAINED = {
     "tic_tac_toe": "tic_tac_toe.npz",
     "5x5_k4_free": "5x5_k4_free.npz",
     "6x6_k4_free": "6x6_k4_free.npz",
+    "15x15_k5_free": "15x15_k5_free.npz",
 }
 
 #: The rules each shipped network plays.
@@ -30,6 +31,7 @@ PRETRAINED_RULES = {
     "tic_tac_toe": inarow.Rules.tic_tac_toe(),
     "5x5_k4_free": inarow.Rules(width=5, height=5, k=4, players=2, gravity=False),
     "6x6_k4_free": inarow.Rules(width=6, height=6, k=4, players=2, gravity=False),
+    "15x15_k5_free": inarow.Rules(width=15, height=15, k=5, players=2, gravity=False),
 }
 
 
