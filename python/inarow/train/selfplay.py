@@ -187,6 +187,38 @@ class SelfPlay:
         self.proof_seconds += time.perf_counter() - t
         return move
 
+    def _network_move(
+        self,
+        slot: int,
+        board: inarow.Board,
+        mask: np.ndarray,
+        policy: np.ndarray,
+        searched_action: int,
+        full: bool,
+    ) -> tuple[int, np.ndarray]:
+        """The network's move in ``slot`` after its search, and the position's policy
+        target: a proven win (one-hot target), else in the first plies a draw from the
+        improved policy, else the search's move; then a random move at its share."""
+        action = int(searched_action)
+        target = policy.copy() if full else np.zeros_like(policy)
+        proven = self._proven_win(board)
+        if proven is not None:
+            action = proven
+            target = np.zeros_like(policy)
+            target[proven] = 1.0
+        # Counted from the game's first searched move, after its random opening.
+        elif self._searched[slot] < self.config.temperature_plies:
+            p = np.where(mask, policy, 0.0).astype(np.float64)
+            action = int(self.rng.choice(len(p), p=p / p.sum()))
+        if (
+            proven is None
+            and self.config.random_move_share
+            and self.rng.random() < self.config.random_move_share
+        ):
+            action = int(self.rng.choice(np.flatnonzero(mask)))
+        self._searched[slot] += 1
+        return action, target
+
     def step(self) -> Games | None:
         """One move in every game (searched where the network moves); the positions of
         games that ended."""
@@ -225,34 +257,10 @@ class SelfPlay:
         finished = []
         for i, board in enumerate(self.boards):
             mask = board.legal_mask()
-            if not searched[i]:  # an opponent's move: a value target only
-                self._history[i].append(
-                    (
-                        board.observation(),
-                        mask,
-                        np.zeros_like(policy[i]),
-                        board.current_player,
-                        int(actions[i]),
-                    )
-                )
-                continue
-            target = policy[i].copy() if full else np.zeros_like(policy[i])
-            proven = self._proven_win(board)
-            if proven is not None:
-                actions[i] = proven
+            if searched[i]:
+                actions[i], target = self._network_move(i, board, mask, policy[i], actions[i], full)
+            else:  # an opponent's move: a value target only
                 target = np.zeros_like(policy[i])
-                target[proven] = 1.0
-            # Counted from the game's first searched move, after its random opening.
-            elif self._searched[i] < self.config.temperature_plies:
-                p = np.where(mask, policy[i], 0.0).astype(np.float64)
-                actions[i] = self.rng.choice(len(p), p=p / p.sum())
-            if (
-                proven is None
-                and self.config.random_move_share
-                and self.rng.random() < self.config.random_move_share
-            ):
-                actions[i] = self.rng.choice(np.flatnonzero(mask))
-            self._searched[i] += 1
             self._history[i].append(
                 (board.observation(), mask, target, board.current_player, int(actions[i]))
             )
