@@ -103,6 +103,11 @@ def _moves(task: tuple[str, int]) -> tuple[str, int, list[int]]:
     return path, sims, [int(a) for a in agent.actions([b for _, _, b in _POSITIONS])]
 
 
+def _network(args, arm: str, seed: int) -> str:
+    """The network a run of ``arm`` with ``seed`` writes."""
+    return str(args.out / arm / f"seed{seed}" / "network.npz")
+
+
 def _match(task: tuple[str, int, str, dict, list[int], int]) -> tuple[str, int, list[int]]:
     path, sims, opponent, rules, seeds, games = task
     totals = [0, 0, 0]
@@ -122,7 +127,7 @@ def _match(task: tuple[str, int, str, dict, list[int], int]) -> tuple[str, int, 
 def _judge_by_matches(args, arms: dict[str, str]) -> dict:
     tasks = [
         (
-            str(args.out / arm / f"seed{seed}" / "network.npz"),
+            _network(args, arm, seed),
             sims,
             args.opponent,
             args.rules,
@@ -141,7 +146,7 @@ def _judge_by_matches(args, arms: dict[str, str]) -> dict:
         for sims in args.simulations:
             runs, pooled = {}, [0, 0, 0]
             for seed in args.seeds:
-                key = (str(args.out / arm / f"seed{seed}" / "network.npz"), sims)
+                key = (_network(args, arm, seed), sims)
                 if key in scores:
                     score = scores[key]
                     runs[seed] = score[0] / sum(score)
@@ -170,7 +175,7 @@ def _judge(args, arms: dict[str, str]) -> dict:
         best = max(np.sign(s) for s in scores if s is not None)
         good.append({a for a, s in enumerate(scores) if s is not None and np.sign(s) == best})
     tasks = [
-        (str(args.out / arm / f"seed{seed}" / "network.npz"), sims)
+        (_network(args, arm, seed), sims)
         for arm in arms
         for seed in args.seeds
         for sims in args.simulations
@@ -186,7 +191,7 @@ def _judge(args, arms: dict[str, str]) -> dict:
             runs = {}
             per_set: dict[str, list[int]] = {}
             for seed in args.seeds:
-                key = (str(args.out / arm / f"seed{seed}" / "network.npz"), sims)
+                key = (_network(args, arm, seed), sims)
                 if key not in moves:
                     continue
                 ok = [m in g for m, g in zip(moves[key], good)]

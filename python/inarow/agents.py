@@ -194,11 +194,11 @@ def pretrained(
     ``game``: ``"connect_four"``, ``"tic_tac_toe"``, ``"5x5_k4_free"``,
     ``"6x6_k4_free"`` (5x5 and 6x6 boards, 4 in a row, free placement: 99.6-99.8%
     good moves with ``proof_nodes=20_000``) or ``"15x15_k5_free"`` (gomoku without
-    opening rules: 78% wins against ``negamax(4)`` with ``proof_nodes=20_000``). Inference is numpy alone (the weights,
-    under 1 MB each, ship in ``inarow/data``). ``agent.policy_value(board)`` gives
-    the raw policy over actions and the value for the side to move;
-    ``agent.actions(boards)`` searches many boards at once. Its training command and
-    measured strength: ``docs/training.md``.
+    opening rules: 78% wins against ``negamax(4)`` with ``proof_nodes=20_000``).
+    Inference is numpy alone (the weights, under 1 MB each, ship in ``inarow/data``).
+    ``agent.policy_value(board)`` gives the raw policy over actions and the value for
+    the side to move; ``agent.actions(boards)`` searches many boards at once. Its
+    training command and measured strength: ``docs/training.md``.
     """
     from inarow.pretrained import load_pretrained
 
