@@ -42,3 +42,15 @@ def blind_net(obs):
 
     n = len(obs)
     return np.zeros((n, obs.shape[2] * obs.shape[3]), np.float32), np.zeros(n, np.float32)
+
+
+def blind_evaluator(players: int = 2):
+    """Self-play's ``evaluate(obs, mask)`` for :func:`blind_net`: one value per
+    position for 2 players, one per player for more."""
+    import numpy as np
+
+    def evaluate(obs, mask):
+        logits, values = blind_net(obs)
+        return logits, values if players == 2 else np.zeros((len(obs), players), np.float32)
+
+    return evaluate

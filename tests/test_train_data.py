@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import blind_net
+from harness import blind_evaluator, blind_net
 
 import inarow
 from inarow.train.config import TrainConfig
@@ -20,10 +20,7 @@ from inarow.train.selfplay import (
 )
 from inarow.train.symmetry import symmetries
 
-
-def _blind(obs, mask):
-    """The self-play evaluator of a network with no opinion."""
-    return blind_net(obs)
+_blind = blind_evaluator()
 
 
 RULES = [

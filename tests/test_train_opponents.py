@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import blind_net
+from harness import blind_evaluator
 
 from inarow.train.config import TrainConfig
 from inarow.train.selfplay import SelfPlay
@@ -15,13 +15,8 @@ from inarow.train.selfplay import SelfPlay
 P3 = dict(width=5, height=4, k=3, players=3, gravity=False)
 
 
-def _blind(obs, mask):
-    return blind_net(obs)
-
-
-def _blind3(obs, mask):
-    """The blind network of 3 players: one value per player."""
-    return blind_net(obs)[0], np.zeros((len(obs), 3), np.float32)
+_blind = blind_evaluator()
+_blind3 = blind_evaluator(players=3)
 
 
 def _finished(play: SelfPlay, games: int) -> list:
