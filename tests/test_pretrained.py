@@ -68,6 +68,20 @@ def test_pretrained_refuses_unknown_games_and_foreign_boards():
         agent(over)
 
 
+@pytest.mark.parametrize("game", sorted(PRETRAINED))
+def test_a_pretrained_name_resolves_by_rules_to_the_network_of_those_rules(game):
+    agent = inarow.agents.named("pretrained:3", rules=PRETRAINED_RULES[game])
+    assert repr(agent) == repr(inarow.agents.pretrained(game, simulations=3))
+
+
+def test_a_pretrained_name_on_rules_without_a_network_names_those_that_ship():
+    rules = inarow.Rules(width=4, height=4, k=3, players=2, gravity=False)
+    with pytest.raises(ValueError, match="no shipped network plays") as raised:
+        inarow.agents.named("pretrained", rules=rules)
+    assert all(game in str(raised.value) for game in PRETRAINED)
+    assert "connect_four" in repr(inarow.agents.named("pretrained:3"))
+
+
 def test_pretrained_tic_tac_toe_makes_no_mistake():
     table = solve_small_board(dict(width=3, height=3, k=3, players=2, gravity=False))
     for simulations in (0, 32):
@@ -98,7 +112,8 @@ def test_the_cli_plays_against_the_pretrained_network():
     assert "engine (pretrained:16)" in r.stdout and "you win" not in r.stdout
     assert "draw" in r.stdout or "player 2 wins" in r.stdout
     r = play("--width", "4", "--height", "4", "--opponent", "pretrained")
-    assert r.returncode == 2 and "pretrained networks exist" in r.stderr
+    assert r.returncode == 2 and "no shipped network plays" in r.stderr
+    assert "15x15_k5_free" in r.stderr  # the list of what ships is complete
 
 
 def test_threat_proofs_play_proven_wins_and_avoid_proven_losses():

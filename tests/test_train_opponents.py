@@ -97,7 +97,7 @@ def test_opponents_are_checked_and_round_trip():
     assert TrainConfig.from_dict(config.to_dict()) == config
     for bad, message in (
         ("nonsense", "not an agent name"),
-        ("pretrained", "no shipped network plays these rules"),
+        ("pretrained", "no shipped network plays"),
         ("perfect", "cannot play these rules"),
     ):
         config = TrainConfig.for_game(

@@ -216,17 +216,22 @@ def load(path: str | os.PathLike, simulations: int = 200, proof_nodes: int = 0) 
     return load_network(path, simulations=simulations, proof_nodes=proof_nodes)
 
 
-def named(spec: str, seed: int | None = None, game: str = "connect_four") -> Any:
+def named(spec: str, seed: int | None = None, game: str | None = None, rules: Any = None) -> Any:
     """The agent a name stands for (see :data:`NAMES`): ``"negamax:4"``,
-    ``"perfect:0.5"``, ``"pretrained:200"`` (the shipped network of ``game``), a
-    ``network.npz`` path with an optional ``:SIMULATIONS``. ``ValueError`` names
-    what is allowed."""
+    ``"perfect:0.5"``, ``"pretrained:200"``, a ``network.npz`` path with an optional
+    ``:SIMULATIONS``. ``ValueError`` names what is allowed.
+
+    ``pretrained`` is the shipped network of ``game``; without ``game``, the one
+    shipped for ``rules`` (an :class:`inarow.Rules`; ``ValueError`` where none is),
+    and with neither, Connect Four's."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent name must be a str, got {type(spec).__name__}")
     if spec.endswith(".npz") or ".npz:" in spec:
         path, _, sims = spec.rpartition(".npz")
         return load(path + ".npz", simulations=_count(sims, spec) if sims else 200)
     name, _, arg = spec.partition(":")
+    if name == "pretrained" and game is None:
+        game = _pretrained_game_of(spec, rules)
     try:
         if name in ("random", "greedy") and not arg:
             return globals()[name](seed=seed)
@@ -243,10 +248,29 @@ def named(spec: str, seed: int | None = None, game: str = "connect_four") -> Any
                 return threats(nodes=int(arg[len("nodes=") :]), seed=seed)
             return threats(float(arg) if arg else 1.0, seed=seed)
         if name == "pretrained":
-            return pretrained(game, simulations=_count(arg, spec) if arg else 200)
+            return pretrained(game or "connect_four", simulations=_count(arg, spec) if arg else 200)
     except ValueError:
         pass
     raise ValueError(f"{spec!r} is not an agent name: allowed {NAMES}")
+
+
+def _pretrained_game_of(spec: str, rules: Any) -> str:
+    """The game whose shipped network plays ``rules`` (Connect Four without rules)."""
+    if rules is None:
+        return "connect_four"
+    from inarow.pretrained import PRETRAINED_RULES, pretrained_game
+
+    game = pretrained_game(rules)
+    if game is None:
+        shipped = ", ".join(
+            f"{g} ({r.width}x{r.height}, k={r.k}{', gravity' if r.gravity else ''})"
+            for g, r in PRETRAINED_RULES.items()
+        )
+        raise ValueError(
+            f"{spec!r}: no shipped network plays {rules}; networks ship for {shipped}. "
+            "Name a network.npz you trained instead"
+        )
+    return game
 
 
 def _count(text: str, spec: str) -> int:

@@ -167,18 +167,15 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
                 file=sys.stderr,
             )
             return 2
-        if engine.startswith("pretrained") and game is None:
-            print(
-                "error: pretrained networks exist for Connect Four (7x6, k=4) and "
-                "tic-tac-toe (3x3, k=3, --no-gravity) only",
-                file=sys.stderr,
-            )
+        try:
+            agent = inarow.agents.named(engine, seed=args.seed, rules=board.rules)
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
             return 2
-        agent = inarow.agents.named(engine, seed=args.seed, game=game or "connect_four")
     elif engine == "auto":
         engine = _default_engine(board, game)
         if engine != "solver":
-            agent = inarow.agents.named(engine, seed=args.seed, game=game or "connect_four")
+            agent = inarow.agents.named(engine, seed=args.seed, rules=board.rules)
     solver = None
     if engine == "solver":
         if not inarow.Solver.supports(board):

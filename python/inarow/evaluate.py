@@ -178,10 +178,7 @@ def _agent_arg(agent: Any, rules: dict) -> Any:
     """An agent, or the agent a name stands for (on these rules, for ``pretrained``)."""
     if not isinstance(agent, str):
         return agent
-    from inarow.pretrained import pretrained_game
-
-    game = pretrained_game(inarow.Rules(**rules)) or "connect_four"
-    return inarow.agents.named(agent, game=game)
+    return inarow.agents.named(agent, rules=inarow.Rules(**rules))
 
 
 def _rules_dict(rules: Rules) -> dict:

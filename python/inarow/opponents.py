@@ -68,12 +68,11 @@ def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> Opponent:
         if opponent == "random":
             return opponent
         try:
-            from inarow.pretrained import pretrained_game
-
-            game = pretrained_game(rules) or "connect_four"
-            return inarow.agents.named(opponent, seed=0, game=game)
-        except ValueError:
-            pass
+            return inarow.agents.named(opponent, seed=0, rules=rules)
+        except ValueError as e:
+            raise ValueError(
+                f"opponent{where} {opponent!r} is not supported ({e}); allowed {_ALLOWED}"
+            ) from None
     elif callable(opponent) and not isinstance(opponent, Curriculum):
         return opponent
     raise ValueError(f"opponent{where} {opponent!r} is not supported: allowed {_ALLOWED}")

@@ -78,19 +78,13 @@ def outcome_values(winner: int, movers: np.ndarray, players: int) -> np.ndarray:
 def opponent_agents(config: TrainConfig, rng: np.random.Generator) -> list[Any]:
     """The agents ``config.opponents`` names, each checked by a move on the empty
     board of the run's rules (``ValueError`` naming the one that cannot play them)."""
-    from inarow.pretrained import pretrained_game
-
-    game = pretrained_game(inarow.Rules(**config.rules))
+    rules = inarow.Rules(**config.rules)
     agents = []
     for spec in config.opponents:
-        if spec.partition(":")[0] == "pretrained" and game is None:
-            raise ValueError(
-                f"opponent {spec!r}: no shipped network plays these rules "
-                f"({inarow.Rules(**config.rules)}); name a network.npz instead"
-            )
-        agent = inarow.agents.named(
-            spec, seed=int(rng.integers(2**62)), game=game or "connect_four"
-        )
+        try:
+            agent = inarow.agents.named(spec, seed=int(rng.integers(2**62)), rules=rules)
+        except ValueError as e:
+            raise ValueError(f"opponent {spec!r}: {e}") from None
         try:
             agent(inarow.Board(**config.rules))
         except Exception as e:
