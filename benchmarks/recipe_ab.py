@@ -24,8 +24,9 @@ import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -114,7 +115,7 @@ def _match(task: tuple[str, int, str, dict, list[int], int]) -> tuple[str, int, 
     for seed in seeds:
         r = evaluate.match(
             agents.load(path, simulations=sims),
-            agents.named(opponent, seed=seed),
+            agents.named(opponent, seed=seed, rules=inarow.Rules(**rules)),
             games=games,
             rules=rules,
             seed=seed,
@@ -124,43 +125,46 @@ def _match(task: tuple[str, int, str, dict, list[int], int]) -> tuple[str, int, 
     return path, sims, totals
 
 
-def _judge_by_matches(args, arms: dict[str, str]) -> dict:
+def _tasks(args, arms: dict[str, str]) -> list[tuple[str, int]]:
+    """(network, simulations) for every trained run of every arm."""
     tasks = [
-        (
-            _network(args, arm, seed),
-            sims,
-            args.opponent,
-            args.rules,
-            args.eval_seeds,
-            args.games,
-        )
+        (_network(args, arm, seed), sims)
         for arm in arms
         for seed in args.seeds
         for sims in args.simulations
     ]
-    tasks = [t for t in tasks if Path(t[0]).is_file()]
+    return [t for t in tasks if Path(t[0]).is_file()]
+
+
+def _cells(args, arms: dict[str, str], measured: dict) -> Iterator[tuple[str, dict[int, Any]]]:
+    """Each arm at each simulation count (``"arm @sims"``) with what was measured of
+    its runs, by seed; cells without a trained run are left out."""
+    for arm in arms:
+        for sims in args.simulations:
+            keys = {seed: (_network(args, arm, seed), sims) for seed in args.seeds}
+            runs = {seed: measured[key] for seed, key in keys.items() if key in measured}
+            if runs:
+                yield f"{arm} @{sims}", runs
+
+
+def _judge_by_matches(args, arms: dict[str, str]) -> dict:
+    tasks = [
+        (path, sims, args.opponent, args.rules, args.eval_seeds, args.games)
+        for path, sims in _tasks(args, arms)
+    ]
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
         scores = {(p, s): t for p, s, t in pool.imap_unordered(_match, tasks)}
     results: dict = {}
-    for arm in arms:
-        for sims in args.simulations:
-            runs, pooled = {}, [0, 0, 0]
-            for seed in args.seeds:
-                key = (_network(args, arm, seed), sims)
-                if key in scores:
-                    score = scores[key]
-                    runs[seed] = score[0] / sum(score)
-                    pooled = [a + b for a, b in zip(pooled, score)]
-            total = sum(pooled)
-            if total:
-                lo, hi = evaluate.wilson_interval(pooled[0], total)
-                results[f"{arm} @{sims}"] = dict(
-                    rate=pooled[0] / total,
-                    interval=[lo, hi],
-                    positions=total,
-                    runs=runs,
-                    wins_draws_losses=pooled,
-                )
+    for cell, runs in _cells(args, arms, scores):
+        pooled = [sum(score[i] for score in runs.values()) for i in range(3)]
+        total = sum(pooled)
+        results[cell] = dict(
+            rate=pooled[0] / total,
+            interval=list(evaluate.wilson_interval(pooled[0], total)),
+            positions=total,
+            runs={seed: score[0] / sum(score) for seed, score in runs.items()},
+            wins_draws_losses=pooled,
+        )
     return results
 
 
@@ -174,42 +178,26 @@ def _judge(args, arms: dict[str, str]) -> dict:
         scores = solver.analyze(board)
         best = max(np.sign(s) for s in scores if s is not None)
         good.append({a for a, s in enumerate(scores) if s is not None and np.sign(s) == best})
-    tasks = [
-        (_network(args, arm, seed), sims)
-        for arm in arms
-        for seed in args.seeds
-        for sims in args.simulations
-    ]
-    tasks = [t for t in tasks if Path(t[0]).is_file()]
     init = (args.rules, args.per_set, args.eval_seeds)
     with multiprocessing.get_context("spawn").Pool(args.workers, _init_worker, init) as pool:
-        moves = {(p, s): m for p, s, m in pool.imap_unordered(_moves, tasks)}
+        moves = {(p, s): m for p, s, m in pool.imap_unordered(_moves, _tasks(args, arms))}
     results: dict = {}
-    for arm in arms:
-        for sims in args.simulations:
-            hits = total = 0
-            runs = {}
-            per_set: dict[str, list[int]] = {}
-            for seed in args.seeds:
-                key = (_network(args, arm, seed), sims)
-                if key not in moves:
-                    continue
-                ok = [m in g for m, g in zip(moves[key], good)]
-                runs[seed] = float(np.mean(ok))
-                hits, total = hits + sum(ok), total + len(ok)
-                for (_, name, _), o in zip(positions, ok):
-                    per_set.setdefault(name, [0, 0])
-                    per_set[name][0] += o
-                    per_set[name][1] += 1
-            if total:
-                lo, hi = evaluate.wilson_interval(hits, total)
-                results[f"{arm} @{sims}"] = dict(
-                    rate=hits / total,
-                    interval=[lo, hi],
-                    positions=total,
-                    runs=runs,
-                    per_set={k: v[0] / v[1] for k, v in per_set.items()},
-                )
+    for cell, runs in _cells(args, arms, moves):
+        ok = {seed: [m in g for m, g in zip(played, good)] for seed, played in runs.items()}
+        hits, total = sum(sum(o) for o in ok.values()), sum(len(o) for o in ok.values())
+        per_set: dict[str, list[int]] = {}
+        for hit in ok.values():
+            for (_, name, _), o in zip(positions, hit):
+                tally = per_set.setdefault(name, [0, 0])
+                tally[0] += o
+                tally[1] += 1
+        results[cell] = dict(
+            rate=hits / total,
+            interval=list(evaluate.wilson_interval(hits, total)),
+            positions=total,
+            runs={seed: float(np.mean(o)) for seed, o in ok.items()},
+            per_set={k: v[0] / v[1] for k, v in per_set.items()},
+        )
     return results
 
 
