@@ -366,6 +366,17 @@ def test_pbrain_reports_a_failing_agent_and_reads_on():
     assert replies[2].startswith('name="inarow"')
 
 
+def test_pbrain_plays_the_shipped_gomoku_network_and_refuses_other_sizes():
+    with Gomocup([*PBRAIN, "--agent", "pretrained:8"], timeout_turn=30) as brain:
+        result = inarow.evaluate.match(brain, "random", games=2, rules="gomoku", seed=5)
+        assert result.games == 2 and result.wins == 2  # the network against random moves
+    network = inarow.agents.pretrained("15x15_k5_free", simulations=2)
+    replies = _serve(network, "START 20", "START 15", "BEGIN")
+    assert replies[0].startswith("ERROR unsupported size 20x20: the agent")
+    assert "Rules(width=15, height=15" in replies[0]
+    assert replies[1] == "OK" and len(replies) == 3  # and a move on 15x15
+
+
 def test_deepening_negamax_stops_within_its_budget():
     board = inarow.Board.gomoku(15)
     board.move(112)

@@ -433,7 +433,8 @@ def _cmd_pbrain(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if args.agent == "auto":
         agent = BestWithinTime(seed=args.seed, threads=args.threads)
     else:
-        agent = inarow.agents.named(args.agent, seed=args.seed)
+        # "pretrained" is the network shipped for freestyle gomoku, 15x15.
+        agent = inarow.agents.named(args.agent, seed=args.seed, rules=inarow.Rules.gomoku(15))
     return serve(agent, inp, out, time_limit=args.time_limit)
 
 

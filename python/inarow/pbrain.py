@@ -188,7 +188,14 @@ class _Brain:
                 f"unsupported size {width}x{height}: inarow plays boards of 1 to "
                 f"{inarow.MAX_SIDE} cells a side, at least 5 one way"
             )
-        self.board = Board(width=width, height=height, k=5, players=2, gravity=False)
+        board = Board(width=width, height=height, k=5, players=2, gravity=False)
+        plays = getattr(self.agent, "rules", None)  # a network plays the rules it learned
+        if isinstance(plays, dict) and inarow.Rules(**plays) != board.rules:
+            raise _BrainError(
+                f"unsupported size {width}x{height}: the agent ({self.agent!r}) plays "
+                f"{inarow.Rules(**plays)} only"
+            )
+        self.board = board
         self.say("OK")
 
     def restart(self, rest: str) -> None:
