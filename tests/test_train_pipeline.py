@@ -19,8 +19,8 @@ from inarow.numpy_net import NumpyNet  # noqa: E402
 from inarow.pretrained import NetworkAgent  # noqa: E402
 from inarow.train import TrainConfig, train  # noqa: E402
 from inarow.train.checkpoint import load_checkpoint  # noqa: E402
+from inarow.train.device import torch_evaluator  # noqa: E402
 from inarow.train.export import export_npz  # noqa: E402
-from inarow.train.loop import torch_evaluator  # noqa: E402
 from inarow.train.network import Network  # noqa: E402
 
 RULES = [

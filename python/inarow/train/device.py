@@ -5,9 +5,15 @@ batch of observations to the device and the outputs back."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
 import torch
 
-__all__ = ["DEVICES", "autocast", "check_mixed_precision", "resolve_device"]
+if TYPE_CHECKING:
+    from inarow.train.network import Network
+
+__all__ = ["DEVICES", "autocast", "check_mixed_precision", "resolve_device", "torch_evaluator"]
 
 #: What ``device`` may name.
 DEVICES = "'cpu', 'cuda', 'cuda:N', 'mps' or 'auto' (cuda, else mps, else cpu)"
@@ -57,3 +63,21 @@ def autocast(enabled: bool, device: torch.device) -> torch.autocast:
 def _mps_available() -> bool:
     backend = getattr(torch.backends, "mps", None)
     return bool(backend is not None and backend.is_available())
+
+
+def torch_evaluator(net: Network, mixed_precision: bool = False):
+    """``evaluate(obs, mask) -> (logits, values)`` in inference mode, the contract of
+    ``inarow.MCTS`` (and ``net(obs)`` of ``inarow.pretrained.NetworkAgent``); the
+    observations go to the network's device and the outputs come back as float32
+    numpy (bfloat16 autocast inside with ``mixed_precision``, on cuda)."""
+
+    def evaluate(obs: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        net.eval()
+        device = next(net.parameters()).device
+        with torch.inference_mode(), autocast(mixed_precision, device):
+            logits, values = net(torch.from_numpy(obs).to(device, non_blocking=True))
+        values = values.float().cpu().numpy()
+        logits = logits.float().cpu().numpy()
+        return logits, (values[:, 0] if values.shape[1] == 1 else values)
+
+    return evaluate

@@ -42,7 +42,7 @@ def _actor_class(ray: Any) -> Any:
         def __init__(self, config: dict[str, Any], seed: int, device: str) -> None:
             import torch
 
-            from inarow.train.loop import torch_evaluator
+            from inarow.train.device import torch_evaluator
             from inarow.train.network import Network
             from inarow.train.selfplay import SelfPlay
 

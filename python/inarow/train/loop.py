@@ -22,7 +22,7 @@ import torch
 
 from inarow.train.checkpoint import load_checkpoint, save_checkpoint
 from inarow.train.config import TrainConfig
-from inarow.train.device import autocast, check_mixed_precision, resolve_device
+from inarow.train.device import check_mixed_precision, resolve_device, torch_evaluator
 from inarow.train.evaluation import (
     _brute_force_applies,
     evaluation_columns,
@@ -37,7 +37,7 @@ from inarow.train.replay import ReplayBuffer
 from inarow.train.selfplay import Games, SelfPlay
 from inarow.train.stall import StallWatch, headline
 
-__all__ = ["EXPORT", "TrainResult", "torch_evaluator", "train"]
+__all__ = ["EXPORT", "TrainResult", "train"]
 
 #: The numpy export's file name in a run directory (``inarow.numpy_net``).
 EXPORT = "network.npz"
@@ -49,24 +49,6 @@ CHECKPOINT_MINUTES = 5.0
 
 class TrainResult(dict):
     """What ``train`` returns: counters, the last losses and evaluation, and paths."""
-
-
-def torch_evaluator(net: Network, mixed_precision: bool = False):
-    """``evaluate(obs, mask) -> (logits, values)`` in inference mode, the contract of
-    ``inarow.MCTS`` (and ``net(obs)`` of ``inarow.pretrained.NetworkAgent``); the
-    observations go to the network's device and the outputs come back as float32
-    numpy (bfloat16 autocast inside with ``mixed_precision``, on cuda)."""
-
-    def evaluate(obs: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        net.eval()
-        device = next(net.parameters()).device
-        with torch.inference_mode(), autocast(mixed_precision, device):
-            logits, values = net(torch.from_numpy(obs).to(device, non_blocking=True))
-        values = values.float().cpu().numpy()
-        logits = logits.float().cpu().numpy()
-        return logits, (values[:, 0] if values.shape[1] == 1 else values)
-
-    return evaluate
 
 
 class _Interrupt:
