@@ -122,3 +122,31 @@ impl fmt::Display for PonsError {
 }
 
 impl std::error::Error for PonsError {}
+
+/// Why an agent could not choose a move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentError {
+    /// The game is over: there is no move to choose.
+    GameOver,
+    /// The agent does not play these rules (the perfect agent outside the solver).
+    Unsupported(String),
+    /// A parameter outside its limits.
+    InvalidConfig(String),
+    /// The solver's table could not be allocated.
+    OutOfMemory(String),
+    /// The cancel flag was raised.
+    Cancelled,
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AgentError::GameOver => f.write_str("the game is over: there is no move to choose"),
+            AgentError::Unsupported(m) | AgentError::InvalidConfig(m) => f.write_str(m),
+            AgentError::OutOfMemory(m) => write!(f, "out of memory: {m}"),
+            AgentError::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}

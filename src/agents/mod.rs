@@ -23,11 +23,11 @@ mod many;
 mod negamax;
 mod perfect;
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::error::AgentError;
 pub use arena::{game_rng, play_match, play_opening, seat_of_a, MatchConfig, MatchResult, Tally};
 pub use lines::{window_weight, LineBoard};
 pub use many::choose_many;
@@ -78,34 +78,6 @@ pub enum Agent {
 pub const MAX_THREATS_SECONDS: f64 = 3600.0;
 /// Most nodes per move of [`Agent::Threats`].
 pub const MAX_THREATS_NODES: u64 = 1 << 40;
-
-/// Why an agent could not choose a move.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AgentError {
-    /// The game is over: there is no move to choose.
-    GameOver,
-    /// The agent does not play these rules (the perfect agent outside the solver).
-    Unsupported(String),
-    /// A parameter outside its limits.
-    InvalidConfig(String),
-    /// The solver's table could not be allocated.
-    OutOfMemory(String),
-    /// The cancel flag was raised.
-    Cancelled,
-}
-
-impl fmt::Display for AgentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AgentError::GameOver => f.write_str("the game is over: there is no move to choose"),
-            AgentError::Unsupported(m) | AgentError::InvalidConfig(m) => f.write_str(m),
-            AgentError::OutOfMemory(m) => write!(f, "out of memory: {m}"),
-            AgentError::Cancelled => f.write_str("cancelled"),
-        }
-    }
-}
-
-impl std::error::Error for AgentError {}
 
 impl From<SolveError> for AgentError {
     fn from(e: SolveError) -> AgentError {

@@ -35,7 +35,7 @@ pub use columns::{column_root, ColumnProver, ColumnRoot};
 pub use engine::{Budget, Engine, SearchStats, MAX_THREADS};
 pub use prove::{ProverTables, Stop, ThreatKind};
 
-use crate::agents::AgentError;
+use crate::error::AgentError;
 use crate::game::Game;
 use crate::rules::Rules;
 use prove::{FailTable, Prover};
