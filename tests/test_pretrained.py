@@ -72,6 +72,8 @@ def test_pretrained_refuses_unknown_games_and_foreign_boards():
 def test_a_pretrained_name_resolves_by_rules_to_the_network_of_those_rules(game):
     agent = inarow.agents.named("pretrained:3", rules=PRETRAINED_RULES[game])
     assert repr(agent) == repr(inarow.agents.pretrained(game, simulations=3))
+    as_dict = inarow.agents.named("pretrained:3", rules=PRETRAINED_RULES[game].to_dict())
+    assert repr(as_dict) == repr(agent)
 
 
 def test_a_pretrained_name_on_rules_without_a_network_names_those_that_ship():

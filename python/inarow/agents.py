@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Callable
 
-from inarow._native import Agent
+from inarow._native import Agent, Rules
 
 if TYPE_CHECKING:
     from inarow.pretrained import NetworkAgent
@@ -222,7 +222,8 @@ def named(spec: str, seed: int | None = None, game: str | None = None, rules: An
     ``:SIMULATIONS``. ``ValueError`` names what is allowed.
 
     ``pretrained`` is the shipped network of ``game``; without ``game``, the one
-    shipped for ``rules`` (an :class:`inarow.Rules`; ``ValueError`` where none is),
+    shipped for ``rules`` (an :class:`inarow.Rules` or a dict of its fields;
+    ``ValueError`` where none is),
     and with neither, Connect Four's."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent name must be a str, got {type(spec).__name__}")
@@ -260,6 +261,8 @@ def _pretrained_game_of(spec: str, rules: Any) -> str:
         return "connect_four"
     from inarow.pretrained import PRETRAINED_RULES, pretrained_game
 
+    if isinstance(rules, dict):
+        rules = Rules(**rules)
     game = pretrained_game(rules)
     if game is None:
         shipped = ", ".join(
