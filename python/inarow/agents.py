@@ -231,8 +231,8 @@ def named(spec: str, seed: int | None = None, game: str | None = None, rules: An
         path, _, sims = spec.rpartition(".npz")
         return load(path + ".npz", simulations=_count(sims, spec) if sims else 200)
     name, _, arg = spec.partition(":")
-    if name == "pretrained" and game is None:
-        game = _pretrained_game_of(spec, rules)
+    if name == "pretrained":
+        game = game or _pretrained_game_of(spec, rules)
     try:
         if name in ("random", "greedy") and not arg:
             return globals()[name](seed=seed)
@@ -249,7 +249,7 @@ def named(spec: str, seed: int | None = None, game: str | None = None, rules: An
                 return threats(nodes=int(arg[len("nodes=") :]), seed=seed)
             return threats(float(arg) if arg else 1.0, seed=seed)
         if name == "pretrained":
-            return pretrained(game or "connect_four", simulations=_count(arg, spec) if arg else 200)
+            return pretrained(game, simulations=_count(arg, spec) if arg else 200)
     except ValueError:
         pass
     raise ValueError(f"{spec!r} is not an agent name: allowed {NAMES}")
