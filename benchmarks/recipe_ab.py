@@ -111,10 +111,11 @@ def _network(args, arm: str, seed: int) -> str:
 
 def _match(task: tuple[str, int, str, dict, list[int], int]) -> tuple[str, int, list[int]]:
     path, sims, opponent, rules, seeds, games = task
+    network = agents.load(path, simulations=sims)  # deterministic: one serves every seed
     totals = [0, 0, 0]
     for seed in seeds:
         r = evaluate.match(
-            agents.load(path, simulations=sims),
+            network,
             agents.named(opponent, seed=seed, rules=inarow.Rules(**rules)),
             games=games,
             rules=rules,
