@@ -117,7 +117,7 @@ def main() -> None:
     )
     args = p.parse_args()
     if args.pons_dir is not None:
-        evaluate._pons_dir = lambda: args.pons_dir
+        evaluate.pons._pons_dir = lambda: args.pons_dir
     print(f"inarow {inarow.__version__}")
     if args.games:
         throughput(args.games, args.threads)

@@ -19,7 +19,7 @@ SHARED_PONS = ROOT.parents[1] / "shared" / "data" / "connect4-pons"
 
 def _pons_source() -> Path | None:
     """The six set files: in the package, else the shared data directory."""
-    for d in (evaluate._pons_dir(), SHARED_PONS):
+    for d in (evaluate.pons._pons_dir(), SHARED_PONS):
         if all((d / name).is_file() for name in evaluate.PONS_SETS):
             return d
     return None
@@ -296,7 +296,7 @@ def test_chunks_from_first_game_add_up_to_the_whole_match(swap):
         assert [sum(p["seats"][seat][i] for p in parts) for i in range(4)] == list(
             whole["seats"][seat]
         )
-    assert _counts(evaluate._merge_match_counts(parts[::-1], 2)) == _counts(whole)
+    assert _counts(evaluate.matches._merge_match_counts(parts[::-1], 2)) == _counts(whole)
     # A chunk is its own games, not the first games again.
     assert _counts(parts[2]) != _counts(_native.play_match(a, b, 99, **settings))
 
@@ -316,7 +316,7 @@ def test_chunks_of_a_python_agent_match_and_of_one_repeated_game_merge_exactly()
         parts = [
             _native.play_match(rightmost, leftmost, n, first_game=f, **settings) for f, n in chunks
         ]
-        merged = evaluate._merge_match_counts(parts, 2)
+        merged = evaluate.matches._merge_match_counts(parts, 2)
         assert _counts(merged) == _counts(whole)
         assert merged["repeats_one_game"] == (plies == 0)
 
@@ -443,7 +443,7 @@ def small_pons(tmp_path, monkeypatch):
     lines = (source / "Test_L3_R1").read_text().splitlines()[:30]
     for i, name in enumerate(evaluate.PONS_SETS):
         (tmp_path / name).write_text("\n".join(lines[5 * i : 5 * i + 5]) + "\n")
-    monkeypatch.setattr(evaluate, "_pons_dir", lambda: tmp_path)
+    monkeypatch.setattr(evaluate.pons, "_pons_dir", lambda: tmp_path)
     return tmp_path
 
 
@@ -468,7 +468,7 @@ def test_pons_accuracy_from_computed_truth_then_from_generated_analysis_files(
             raise AssertionError("the shipped analysis must be used")
 
     monkeypatch.setattr(inarow, "Solver", NoSolver)
-    monkeypatch.setattr(evaluate, "_COMPUTED_PONS", {})  # only the files may answer
+    monkeypatch.setattr(evaluate.pons, "_COMPUTED_PONS", {})  # only the files may answer
     shipped = evaluate.move_accuracy(agents.greedy(seed=1), "pons", progress=False)
     assert shipped.sets == computed.sets
     perfect = evaluate.move_accuracy(agents.perfect(seed=0), "pons", per_set=2, progress=False)
@@ -504,7 +504,7 @@ def test_a_partial_analysis_file_answers_its_lines_and_only_the_rest_is_solved(
             return self.inner.analyze(board)
 
     monkeypatch.setattr(inarow, "Solver", CountingSolver)
-    monkeypatch.setattr(evaluate, "_COMPUTED_PONS", {})
+    monkeypatch.setattr(evaluate.pons, "_COMPUTED_PONS", {})
     result = evaluate.move_accuracy(agents.greedy(seed=1), "pons", progress=False)
     rest = [line.split()[0] for line in (small_pons / "Test_L1_R3").read_text().splitlines()[2:]]
     assert solved == rest
@@ -539,7 +539,7 @@ def test_the_generator_resumes_after_a_cut_and_verifies(small_pons):
 
 
 def test_shipped_analysis_files_agree_with_the_solver_on_a_sample():
-    directory = evaluate._pons_dir()
+    directory = evaluate.pons._pons_dir()
     files = [directory / f"{n}.analysis" for n in ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2")]
     if not all(f.is_file() for f in files):
         pytest.skip("the Pons analysis files are not generated yet")
@@ -553,7 +553,7 @@ def test_pons_positions_load_the_six_sets(monkeypatch):
     source = _pons_source()
     if source is None:
         pytest.skip("Pons' set files are not available")
-    monkeypatch.setattr(evaluate, "_pons_dir", lambda: source)
+    monkeypatch.setattr(evaluate.pons, "_pons_dir", lambda: source)
     sets = evaluate.pons_positions(per_set=3)
     assert list(sets) == list(evaluate.PONS_SETS)
     for positions in sets.values():
