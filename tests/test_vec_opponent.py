@@ -367,14 +367,17 @@ def test_reused_buffers_with_an_opponent():
     np.testing.assert_array_equal(fresh.step(fresh.random_actions())[0], second[0])
 
 
-def test_a_trained_network_path_is_an_opponent_played_on_board_copies():
-    """A ``network.npz`` path (inarow.agents.load's) plays in the env exactly the move
-    the agent gives on that board; its replies come from copies it cannot disturb."""
+@pytest.mark.parametrize("by_name", [False, True], ids=["path", "pretrained"])
+def test_a_trained_network_is_an_opponent_played_on_board_copies(by_name):
+    """A ``network.npz`` path (inarow.agents.load's), or ``"pretrained"`` (the network
+    shipped for the env's rules), plays in the env exactly the move the agent gives on
+    that board; its replies come from copies it cannot disturb."""
     from inarow.pretrained import _weights_path
 
     path = str(_weights_path("tic_tac_toe"))
     oracle = inarow.agents.load(path, simulations=0)
-    env = inarow.VecEnv(8, **TTT, seed=4, opponent=path + ":0", agent_player="random")
+    opponent = "pretrained:0" if by_name else path + ":0"
+    env = inarow.VecEnv(8, **TTT, seed=4, opponent=opponent, agent_player="random")
     env.reset(seed=4)
     before = [env.board(i) for i in range(env.num_envs)]
     checked = 0
@@ -393,6 +396,13 @@ def test_a_trained_network_path_is_an_opponent_played_on_board_copies():
                 checked += 1
         before = [env.board(i) for i in range(env.num_envs)]
     assert checked > 40
+
+
+def test_pretrained_on_rules_without_a_shipped_network_names_the_shipped_ones():
+    with pytest.raises(ValueError, match=r"no shipped network plays .*width=9.*tic_tac_toe"):
+        inarow.VecEnv(2, width=9, height=9, k=5, gravity=False, opponent="pretrained")
+    with pytest.raises(ValueError, match=r"'pretrained:x' is not an agent name"):
+        inarow.VecEnv(2, opponent="pretrained:x")
 
 
 class Boards:

@@ -218,7 +218,8 @@ class VecEnv(_RulesFields):
     in every env), a built-in agent (an ``inarow.agents`` agent, or ``"random"``,
     ``"greedy"``, ``"negamax:D"``, ``"perfect"``), played in Rust inside ``step``
     from each env's seeded stream; a trained network (a ``network.npz`` path, with an
-    optional ``":SIMULATIONS"``, as `inarow.agents.load` reads it, or any agent with a
+    optional ``":SIMULATIONS"``, as `inarow.agents.load` reads it; ``"pretrained"`` or
+    ``"pretrained:SIMULATIONS"``, the network shipped for these rules; or any agent with a
     batched ``actions(boards) -> actions`` method such as the one ``load`` returns),
     given copies of the boards of the envs where it is to move, once per round; or a
     batched callable ``policy(obs, mask) -> actions`` called once per round with the

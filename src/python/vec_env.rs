@@ -238,8 +238,9 @@ impl VecEnv {
     /// `opponent`: None (self-play), a built-in agent (`inarow.agents.*` or
     /// "random", "greedy", "negamax:D", "perfect"; it moves inside `step`, drawing
     /// from each env's seeded stream), a trained network (a `network.npz` path, with
-    /// an optional ":SIMULATIONS", or any agent with `actions(boards) -> actions`,
-    /// given copies of the boards where it is to move) or a callable
+    /// an optional ":SIMULATIONS", "pretrained[:SIMULATIONS]" for the one shipped for
+    /// these rules, or any agent with `actions(boards) -> actions`, given copies of
+    /// the boards where it is to move) or a callable
     /// `policy(obs, mask) -> actions` called once per round with the envs where it
     /// is to move. `agent_player`:
     /// the agent's seat, 1..players or "random" (drawn per episode).
@@ -306,7 +307,7 @@ impl VecEnv {
         let versus = match opponent {
             Some(o) => Some(Opponent {
                 kind: {
-                    let (kind, python) = opponent_arg(o)?;
+                    let (kind, python) = opponent_arg(o, &rules)?;
                     policy = python;
                     kind
                 },

@@ -4,18 +4,20 @@
 use numpy::{PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::agents::Agent;
 use super::args::{int_arg, shown, PlaneDtype};
 use super::board::Board;
 use super::errors::IllegalMoveError;
 use super::intake::{int_array, Axis, Spec};
+use super::rules::Rules;
 use super::vec_outputs::{obs_zeros, ObsGuard};
 use crate::agents::Agent as AgentSpec;
 use crate::batch::{
     opponent_named, AgentSeat, OpponentKind, StepBuffers, VecGames, OPPONENT_NAMES,
 };
+use crate::Rules as CoreRules;
 
 /// An opponent played in Python, in rounds over the envs waiting for it.
 pub(crate) enum PythonOpponent {
@@ -34,15 +36,18 @@ impl PythonOpponent {
     }
 }
 
-const ALLOWED_OPPONENTS: &str = "an inarow.agents agent, a network.npz path (with an optional \
+const ALLOWED_OPPONENTS: &str = "\"pretrained\" or \"pretrained:SIMULATIONS\" (the network \
+     shipped for these rules), an inarow.agents agent, a network.npz path (with an optional \
      :SIMULATIONS), an agent with actions(boards) -> actions, or a callable policy(obs, mask) -> \
      actions";
 
 /// `opponent=`: an `inarow.agents` agent or a name (played in Rust), a trained
-/// network's path or an agent with `actions(boards)` (played on board copies), or
-/// a callable `policy(obs, mask) -> actions` (the caller's batched policy).
+/// network (its path, `"pretrained"` for the one shipped for `rules`, or an agent
+/// with `actions(boards)`: played on board copies), or a callable
+/// `policy(obs, mask) -> actions` (the caller's batched policy).
 pub(crate) fn opponent_arg(
     obj: &Bound<'_, PyAny>,
+    rules: &CoreRules,
 ) -> PyResult<(OpponentKind, Option<PythonOpponent>)> {
     if let Ok(agent) = obj.cast::<Agent>() {
         return Ok((OpponentKind::Native(agent.get().spec), None));
@@ -52,11 +57,15 @@ pub(crate) fn opponent_arg(
         if let Some(spec) = opponent_named(&name) {
             return Ok((OpponentKind::Native(spec), None));
         }
-        if name.ends_with(".npz") || name.contains(".npz:") {
-            let agent = obj
-                .py()
-                .import("inarow.agents")?
-                .call_method1("named", (obj,))?;
+        let pretrained = name == "pretrained" || name.starts_with("pretrained:");
+        if pretrained || name.ends_with(".npz") || name.contains(".npz:") {
+            // `named` resolves both, and names the shipped networks where none plays `rules`.
+            let kwargs = PyDict::new(obj.py());
+            kwargs.set_item("rules", Rules::from(*rules))?;
+            let agent =
+                obj.py()
+                    .import("inarow.agents")?
+                    .call_method("named", (obj,), Some(&kwargs))?;
             return Ok((
                 OpponentKind::External,
                 Some(PythonOpponent::Boards(agent.unbind())),
