@@ -95,8 +95,13 @@ def test_agent_names_and_network_paths_are_opponents_as_in_every_env():
             board.move(a)
     env = InARowEnv(rules=ttt, opponent=["random", "negamax:1"])
     assert env.opponent == ["random", "negamax:1"]
-    with pytest.raises(ValueError, match="a name of inarow.agents.named"):
+    # A known name with a bad argument: named's message; any other: the whole list, once.
+    with pytest.raises(ValueError, match=r"'negamax:0' is not an agent name: .*DEPTH 1\.\.64") as e:
         InARowEnv(opponent="negamax:0")
+    assert str(e.value).count("allowed") == 1
+    with pytest.raises(ValueError, match=r"'minmax' is not supported: .*negamax\[:DEPTH") as e:
+        InARowEnv(opponent="minmax")
+    assert str(e.value).count("allowed") == 1 and "curriculum" in str(e.value)
 
 
 def test_a_list_is_drawn_per_episode_from_the_seed():

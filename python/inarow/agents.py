@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NAMES",
+    "NAME_HEADS",
     "Agent",
     "Curriculum",
     "curriculum",
@@ -49,6 +50,9 @@ NAMES = (
     "threats[:SECONDS] or threats:nodes=N, pretrained[:SIMULATIONS >= 0], "
     "or the path of a network.npz[:SIMULATIONS]"
 )
+
+#: The heads (before any ``:``) of the names in :data:`NAMES`.
+NAME_HEADS = ("random", "greedy", "negamax", "perfect", "solver", "threats", "pretrained")
 
 
 def random(seed: int | None = None) -> Agent:

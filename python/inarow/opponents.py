@@ -46,7 +46,7 @@ __all__ = [
 Opponent = Union[str, Callable[["inarow.Board"], Any]]
 
 _ALLOWED = (
-    "'random', 'solver', a name of inarow.agents.named, an agent (a callable "
+    f"'random', 'solver', an agent name ({inarow.agents.NAMES}), an agent (a callable "
     "agent(board) -> action), a list of them or inarow.agents.curriculum(schedule)"
 )
 
@@ -67,11 +67,16 @@ def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> Opponent:
             return opponent
         if opponent == "random":
             return opponent
+        # named's error on a name it knows (a bad argument, no shipped network for the
+        # rules) is the one to show; any other name gets the whole list.
+        known = opponent.partition(":")[0] in inarow.agents.NAME_HEADS or ".npz" in opponent
         try:
             return inarow.agents.named(opponent, seed=0, rules=rules)
         except ValueError as e:
+            if known:
+                raise ValueError(f"opponent{where} {opponent!r} is not supported: {e}") from None
             raise ValueError(
-                f"opponent{where} {opponent!r} is not supported ({e}); allowed {_ALLOWED}"
+                f"opponent{where} {opponent!r} is not supported: allowed {_ALLOWED}"
             ) from None
     elif callable(opponent) and not isinstance(opponent, Curriculum):
         return opponent
