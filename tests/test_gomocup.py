@@ -376,6 +376,16 @@ def test_pbrain_plays_the_shipped_gomoku_network_and_refuses_other_sizes():
     assert "Rules(width=15, height=15" in replies[0]
     assert replies[1] == "OK" and len(replies) == 3  # and a move on 15x15
 
+    class Rules9:  # an agent of its own that says its rules as an inarow.Rules
+        rules = inarow.Rules(width=9, height=9, k=5, gravity=False)
+
+        def __call__(self, board):
+            return board.legal_moves()[0]
+
+    replies = _serve(Rules9(), "START 15", "START 9", "BEGIN")
+    assert replies[0].startswith("ERROR unsupported size 15x15: the agent")
+    assert replies[1:] == ["OK", "0,0"]
+
 
 def test_deepening_negamax_stops_within_its_budget():
     board = inarow.Board.gomoku(15)

@@ -189,11 +189,14 @@ class _Brain:
                 f"{inarow.MAX_SIDE} cells a side, at least 5 one way"
             )
         board = Board(width=width, height=height, k=5, players=2, gravity=False)
-        plays = getattr(self.agent, "rules", None)  # a network plays the rules it learned
-        if isinstance(plays, dict) and inarow.Rules(**plays) != board.rules:
+        # An agent with `rules` (a network: the rules it learned; a Rules or a dict of
+        # its fields) plays those only.
+        plays = getattr(self.agent, "rules", None)
+        if isinstance(plays, dict):
+            plays = inarow.Rules(**plays)
+        if isinstance(plays, inarow.Rules) and plays != board.rules:
             raise _BrainError(
-                f"unsupported size {width}x{height}: the agent ({self.agent!r}) plays "
-                f"{inarow.Rules(**plays)} only"
+                f"unsupported size {width}x{height}: the agent ({self.agent!r}) plays {plays} only"
             )
         self.board = board
         self.say("OK")
