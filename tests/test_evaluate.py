@@ -560,3 +560,22 @@ def test_pons_positions_load_the_six_sets(monkeypatch):
         assert len(positions) == 3
         for p in positions:
             inarow.Board.from_pons(p.moves)
+
+
+def test_judged_positions_of_chosen_lengths():
+    """``lengths`` names the sets: distinct boards of exactly that many stones, not
+    over, the same for a seed; lengths a board cannot hold are refused."""
+    sets = evaluate.judged_positions("connect_four", 30, seed=3, lengths=[16, 6, 6, 11])
+    assert list(sets) == ["plies 6", "plies 11", "plies 16"]
+    for name, boards in sets.items():
+        plies = int(name.split()[1])
+        assert len(boards) == 30
+        assert all(b.num_stones == plies and not b.is_over for b in boards)
+        assert len({tuple(b.moves) for b in boards}) == 30
+    again = evaluate.judged_positions("connect_four", 30, seed=3, lengths=[6, 11, 16])
+    assert [b.moves for b in again["plies 11"]] == [b.moves for b in sets["plies 11"]]
+    other = evaluate.judged_positions("connect_four", 30, seed=4, lengths=[11])
+    assert [b.moves for b in other["plies 11"]] != [b.moves for b in sets["plies 11"]]
+    for bad in ([42], [-1], [2.5], [True]):
+        with pytest.raises(ValueError, match="out of range: allowed 0..=41"):
+            evaluate.judged_positions("connect_four", 3, lengths=bad)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import numbers
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from inarow._native import Board
@@ -30,18 +32,40 @@ def judged_lengths(rules: RulesLike) -> list[int]:
 
 
 def judged_positions(
-    rules: RulesLike, per_set: int | None = None, seed: int = JUDGED_SEED
+    rules: RulesLike,
+    per_set: int | None = None,
+    seed: int = JUDGED_SEED,
+    lengths: Iterable[int] | None = None,
 ) -> dict[str, list[Board]]:
-    """Random openings of ``rules`` to judge agents on, one set per length of
-    :func:`judged_lengths` (named ``"plies N"``): ``per_set`` distinct positions
-    each (default :data:`JUDGED_PER_SET`; fewer where fewer exist), reached by
-    uniformly random moves from the empty board and not over, drawn with ``seed``
-    (the same boards every time). ``ValueError`` for bad ``rules``."""
+    """Random openings of ``rules`` to judge agents on, one set per length (named
+    ``"plies N"``; ``lengths``, default :func:`judged_lengths`): ``per_set`` distinct
+    positions each (default :data:`JUDGED_PER_SET`; fewer where fewer exist), reached
+    by uniformly random moves from the empty board and not over, drawn with ``seed``
+    (the same boards every time). ``ValueError`` for bad ``rules`` or a length
+    outside 0..cells - 1.
+
+    >>> import inarow
+    >>> sets = inarow.evaluate.judged_positions("connect_four", 5, lengths=range(6, 17, 2))
+    >>> sorted(sets, key=lambda name: int(name.split()[1]))[-1], len(sets["plies 16"])
+    ('plies 16', 5)
+    """
     r = read_rules(rules)
     wanted = JUDGED_PER_SET if per_set is None else per_set
+    if lengths is None:
+        plies_of_sets = judged_lengths(r)
+    else:
+        plies_of_sets = sorted(set(lengths))
+        cells = r.width * r.height
+        bad = [
+            n
+            for n in plies_of_sets
+            if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 0 <= n < cells
+        ]
+        if bad:
+            raise ValueError(f"lengths {bad} are out of range: allowed 0..={cells - 1} stones")
     rng = random.Random(seed)
     out: dict[str, list[Board]] = {}
-    for plies in judged_lengths(r):
+    for plies in plies_of_sets:
         boards: list[Board] = []
         seen: set[tuple[int, ...]] = set()
         # Distinct openings are drawn until enough or the draws stop finding new ones.
