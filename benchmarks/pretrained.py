@@ -4,6 +4,7 @@
     python benchmarks/pretrained.py --accuracy       # + good-move rates on Pons' shipped analyses
     python benchmarks/pretrained.py --negamax 4 --games 40
     python benchmarks/pretrained.py --weights runs/c4/network.npz --accuracy   # a candidate
+    python benchmarks/pretrained.py --forward        # the forward pass alone, by batch size
 
 Latency: the median over positions of Pons' Middle-Easy set of one ``agent(board)``
 call (CPU seconds of this process beside wall seconds, as the machine may be shared).
@@ -45,6 +46,36 @@ def latency(agent: NetworkAgent, positions: int) -> tuple[float, float]:
     return statistics.median(wall), statistics.median(cpu)
 
 
+def forward_costs(weights: str | None, batches: list[int]) -> None:
+    """Milliseconds per position of the numpy forward pass at each batch size (the
+    median of repeated calls on random 0/1 planes) for each shipped network, or
+    ``weights``."""
+    import numpy as np
+
+    from inarow.pretrained import PRETRAINED_RULES, _weights_path
+
+    paths = [weights] if weights else [str(_weights_path(g)) for g in PRETRAINED_RULES]
+    print(f"{'network':<28} " + " ".join(f"{f'batch {n}':>10}" for n in batches))
+    rng = np.random.default_rng(0)
+    for path in paths:
+        net = NumpyNet.load(path)
+        r = net.rules
+        costs = []
+        for n in batches:
+            obs = rng.integers(0, 2, (n, r["players"], r["height"], r["width"]))
+            obs = obs.astype(np.float32)
+            net(obs)
+            calls = max(5, 400 // n)
+            times = []
+            for _ in range(calls):
+                t = time.perf_counter()
+                net(obs)
+                times.append(time.perf_counter() - t)
+            costs.append(1000 * statistics.median(times) / n)
+        print(f"{os.path.basename(path):<28} " + " ".join(f"{c:>10.3f}" for c in costs))
+    print("(ms per position, one BLAS thread)")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--positions", type=int, default=20)
@@ -53,7 +84,11 @@ def main() -> None:
     p.add_argument("--negamax", type=int, nargs="*", default=[])
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--weights", help="a network.npz to measure instead of the shipped one")
+    p.add_argument("--forward", type=int, nargs="*", help="batch sizes: the forward pass alone")
     args = p.parse_args()
+    if args.forward is not None:
+        forward_costs(args.weights, args.forward or [1, 8, 64, 256])
+        return
     print(f"{'simulations':>11} {'wall ms/move':>13} {'cpu ms/move':>12}")
     for s in args.simulations:
         w, c = latency(make_agent(args.weights, s), args.positions)

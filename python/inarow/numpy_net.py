@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import json
+import math
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,17 +32,59 @@ def _patch_index(height: int, width: int, kernel: int) -> np.ndarray:
     return (rows * padded_width + cols).reshape(-1)
 
 
+_scratch_arrays = threading.local()
+
+
+#: Scratch arrays a thread keeps, in bytes at most (larger ones are made per call).
+_SCRATCH_BYTES = 32 << 20
+#: The windows of one slice of a batch, in bytes at most (beyond one position's).
+_WINDOW_BYTES = 2 << 20
+
+
+def _scratch(name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """A zeroed-once float32 array of this thread, reused by every call with its shape.
+    A fresh array of a few hundred KB per call costs more than the product it feeds:
+    the allocator maps and faults in its pages again each time (3x at batch 8)."""
+    nbytes = 4 * math.prod(shape)
+    if nbytes > _SCRATCH_BYTES // 4:
+        return np.zeros(shape, np.float32)
+    arrays = getattr(_scratch_arrays, "by_shape", None)
+    if arrays is None:
+        arrays = _scratch_arrays.by_shape = {}
+    key = (name, shape)
+    array = arrays.get(key)
+    if array is None:
+        if sum(a.nbytes for a in arrays.values()) + nbytes > _SCRATCH_BYTES:
+            arrays.clear()  # many batch sizes: start over rather than grow
+        array = arrays[key] = np.zeros(shape, np.float32)
+    return array
+
+
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, kernel: int) -> np.ndarray:
     """x (B, H, W, C) -> (B, H, W, O); ``w`` is (kernel * kernel * C, O), ``b`` (O,)."""
     if kernel == 1:
         return x @ w + b
     bsz, h, wd, c = x.shape
+    # A slice of the batch at a time keeps the windows' array small enough to reuse.
+    step = max(1, _WINDOW_BYTES // (4 * h * wd * kernel * kernel * c))
+    if bsz <= step:
+        return _conv_slice(x, w, b, kernel)
+    return np.concatenate([_conv_slice(x[i : i + step], w, b, kernel) for i in range(0, bsz, step)])
+
+
+def _conv_slice(x: np.ndarray, w: np.ndarray, b: np.ndarray, kernel: int) -> np.ndarray:
+    bsz, h, wd, c = x.shape
     pad = kernel // 2
-    xp = np.zeros((bsz, h + 2 * pad, wd + 2 * pad, c), np.float32)
+    # Only the interior is ever written: the border stays zero across calls.
+    xp = _scratch("padded", (bsz, h + 2 * pad, wd + 2 * pad, c))
     xp[:, pad : pad + h, pad : pad + wd] = x
     # One gather builds every window (rows of kernel * kernel * C, the weights' order).
-    patches = xp.reshape(bsz, -1, c)[:, _patch_index(h, wd, kernel)]
-    return (patches.reshape(bsz * h * wd, -1) @ w + b).reshape(bsz, h, wd, -1)
+    index = _patch_index(h, wd, kernel)
+    patches = _scratch("patches", (bsz, index.size, c))
+    np.take(xp.reshape(bsz, -1, c), index, axis=1, out=patches)
+    out = patches.reshape(bsz * h * wd, -1) @ w
+    out += b
+    return out.reshape(bsz, h, wd, -1)
 
 
 class NumpyNet:
