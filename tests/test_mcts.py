@@ -595,3 +595,39 @@ def test_the_interpreter_is_released_during_a_rollout_search():
         ticks += 1
     t.join()
     assert ticks > 1000
+
+
+def test_forced_playouts_visit_what_the_priors_rule_out_and_leave_it_out_of_the_policy():
+    def skewed(obs, mask):
+        logits = np.where(mask, 0.0, -1e9).astype(np.float32)
+        logits[:, 0] = 8.0  # column 0 takes all but 0.0003 of each prior
+        return logits, np.zeros(len(obs), np.float32)
+
+    def search(k):
+        mcts = inarow.MCTS(num_simulations=400, dirichlet_fraction=0.0, forced_playouts=k)
+        return mcts.run([inarow.Board()], skewed)
+
+    plain, forced = search(0.0), search(50.0)
+    assert (plain.visit_counts[0, 1:] == 0).all()
+    assert (forced.visit_counts[0, 1:] >= 3).all()  # sqrt(50 * 0.0003 * 400) = 2.6
+    assert forced.policy[0, 0] == plain.policy[0, 0] == 1.0  # PUCT would give them none
+    assert "forced_playouts=50" in repr(inarow.MCTS(forced_playouts=50))
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(forced_playouts=-1), ValueError, "out of range: allowed 0 \\(off\\)"),
+        (dict(forced_playouts=float("nan")), ValueError, "out of range"),
+        (dict(forced_playouts=2, root="gumbel"), ValueError, 'needs root="puct"'),
+        (dict(forced_playouts=True), TypeError, "must be a number, not bool"),
+    ],
+)
+def test_forced_playouts_are_checked(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        inarow.MCTS(**kwargs)
+
+
+def test_forced_playouts_need_an_evaluator():
+    with pytest.raises(ValueError, match="needs an evaluator's priors"):
+        inarow.MCTS(forced_playouts=2).run([inarow.Board()], "rollout")

@@ -416,6 +416,7 @@ class MCTS:
         dirichlet_alpha: float = 0.3,
         dirichlet_fraction: float = 0.25,
         gumbel_considered: _Int = 16,
+        forced_playouts: float = 0.0,
         reuse_tree: bool = True,
         seed: _Int = 0,
         threads: _Int | None = None,

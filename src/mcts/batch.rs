@@ -633,6 +633,13 @@ impl Search {
         if rollouts == 0 {
             return Err(SearchError::Config("rollouts=0 must be at least 1".into()));
         }
+        if self.config.forced_playouts > 0.0 {
+            return Err(SearchError::Config(format!(
+                "forced_playouts={} needs an evaluator's priors: rollouts search the root by \
+                 UCT, without priors",
+                self.config.forced_playouts
+            )));
+        }
         self.abort();
         self.check_games(games)?;
         let evaluation = Evaluation::Rollout { rollouts };

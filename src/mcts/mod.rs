@@ -74,6 +74,11 @@ pub struct Config {
     pub dirichlet_fraction: f32,
     /// Actions sampled by Gumbel-Top-k at the root.
     pub gumbel_considered: u32,
+    /// KataGo's forced playouts at a PUCT root (0 turns them off; KataGo uses 2):
+    /// a child below `sqrt(forced_playouts * prior * root child visits)` visits
+    /// is visited next, and the policy output leaves out the visits PUCT would
+    /// not have given it (policy target pruning). Needs an evaluator's priors.
+    pub forced_playouts: f32,
     /// Keep each tree's subtree across `advance` and repeated runs on one position.
     pub reuse_tree: bool,
     /// One move of lookahead at each node's first visit: a node whose mover can
@@ -113,6 +118,7 @@ impl Default for Config {
             dirichlet_alpha: 0.3,
             dirichlet_fraction: 0.25,
             gumbel_considered: 16,
+            forced_playouts: 0.0,
             reuse_tree: true,
             lookahead: true,
             seed: 0,
@@ -153,6 +159,20 @@ impl Config {
             problems.push(format!(
                 "dirichlet_fraction={} is out of range: allowed 0..=1",
                 self.dirichlet_fraction
+            ));
+        }
+        if !(self.forced_playouts.is_finite()
+            && (0.0..=MAX_EXPLORATION).contains(&self.forced_playouts))
+        {
+            problems.push(format!(
+                "forced_playouts={:?} is out of range: allowed 0 (off) to {MAX_EXPLORATION:e}",
+                self.forced_playouts
+            ));
+        } else if self.forced_playouts > 0.0 && self.root == RootPolicy::Gumbel {
+            problems.push(format!(
+                "forced_playouts={} needs root=\"puct\": a Gumbel root chooses its visits by \
+                 sequential halving",
+                self.forced_playouts
             ));
         }
         if self.gumbel_considered < 1 {

@@ -4,7 +4,7 @@
 //! Every rule sees the children of one node as a contiguous slice and the value
 //! of each child for the node's side to move (`None`: never visited).
 
-use super::node::Node;
+use super::node::{Node, UNKNOWN};
 use super::{GUMBEL_C_SCALE, GUMBEL_C_VISIT};
 
 /// The share of the priors in the interior rule's target. Completed Q-values
@@ -60,6 +60,69 @@ pub(crate) fn puct(
     argmax(q.iter().zip(priors).zip(children).map(|((q, p), child)| {
         (q.unwrap_or(lo) - lo) * scale + explore * p / (1 + child.visits) as f32
     }))
+}
+
+/// KataGo's forced playouts: the unproven root child furthest below its
+/// `sqrt(k * prior * child visits)` visits, if one is below.
+pub(crate) fn forced_child(priors: &[f32], children: &[Node], k: f32) -> Option<usize> {
+    let total: u32 = children.iter().map(|c| c.visits).sum();
+    let mut best: Option<(usize, f32)> = None;
+    for (i, (p, c)) in priors.iter().zip(children).enumerate() {
+        let gap = (k * p * total as f32).sqrt() - c.visits as f32;
+        if c.proven == UNKNOWN && gap > 0.0 && best.is_none_or(|(_, g)| gap > g) {
+            best = Some((i, gap));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// KataGo's policy target pruning: each child's visits (into `out`) less the forced
+/// playouts that PUCT would not have given it. A child other than `best` (the most
+/// visited) loses visits, at most its forced ones, while its PUCT score stays at or
+/// below `best`'s; one left with a single visit or none counts 0.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn pruned_visits(
+    q: &[Option<f32>],
+    priors: &[f32],
+    children: &[Node],
+    node_value: f32,
+    node_visits: u32,
+    c: f32,
+    k: f32,
+    best: usize,
+    out: &mut Vec<f32>,
+) {
+    let (mut lo, mut hi) = (node_value, node_value);
+    for v in q.iter().flatten() {
+        lo = lo.min(*v);
+        hi = hi.max(*v);
+    }
+    let scale = 1.0 / (hi - lo).max(1e-8);
+    let explore = c * (node_visits as f32).sqrt();
+    let total: u32 = children.iter().map(|c| c.visits).sum();
+    let normalised = |i: usize| (q[i].unwrap_or(lo) - lo) * scale;
+    let star = normalised(best) + explore * priors[best] / (1 + children[best].visits) as f32;
+    out.clear();
+    out.extend(children.iter().enumerate().map(|(i, child)| {
+        let n = child.visits as f32;
+        if i == best || child.visits == 0 {
+            return n;
+        }
+        let gap = star - normalised(i);
+        let kept = if gap <= 0.0 {
+            n
+        } else {
+            // The fewest visits at which PUCT scores this child no higher than `best`.
+            let needed = (explore * priors[i] / gap - 1.0).ceil();
+            let forced = (k * priors[i] * total as f32).sqrt();
+            needed.max((n - forced).ceil()).min(n)
+        };
+        if kept <= 1.0 {
+            0.0
+        } else {
+            kept
+        }
+    }));
 }
 
 /// Gumbel's completed Q-values, rescaled to [0, 1] and scaled by
@@ -205,6 +268,44 @@ mod tests {
             ),
             0
         );
+    }
+
+    #[test]
+    fn forced_child_is_the_one_furthest_below_its_share() {
+        // 100 child visits, k = 2: child 1 (prior 0.5) is owed 10 and has 4;
+        // child 2 (prior 0.02) is owed 2 and has 0; child 0 has more than it is owed.
+        let children = nodes(&[96, 4, 0]);
+        let priors = [0.48, 0.5, 0.02];
+        assert_eq!(forced_child(&priors, &children, 2.0), Some(1));
+        let children = nodes(&[90, 10, 0]);
+        assert_eq!(forced_child(&priors, &children, 2.0), Some(2));
+        let children = nodes(&[88, 10, 2]);
+        assert_eq!(forced_child(&priors, &children, 2.0), None);
+        // A proven child is owed nothing: its value is known.
+        let mut children = nodes(&[90, 10, 0]);
+        children[2].proven = 1;
+        assert_eq!(forced_child(&priors, &children, 2.0), None);
+    }
+
+    #[test]
+    fn pruning_takes_back_the_forced_visits_puct_would_not_give() {
+        // The best child (0): Q 0.5, 80 visits, PUCT 1 + 1.25 * sqrt(101) * 0.3 / 81 =
+        // 1.047. Child 1: Q -0.5 (normalised 0), 15 visits, 10 of them forced
+        // (sqrt(2 * 0.5 * 100)); PUCT gives it 12.56 * 0.5 / (1 + n) <= 1.047 from
+        // n = 6 on, so it keeps 6. Child 2: Q 0.5, as good as the best, keeps its
+        // visits; child 3 has one visit: pruned to 0.
+        let children = nodes(&[80, 15, 4, 1]);
+        let q = [Some(0.5), Some(-0.5), Some(0.5), Some(0.0)];
+        let priors = [0.3, 0.5, 0.1, 0.1];
+        let mut out = Vec::new();
+        pruned_visits(&q, &priors, &children, 0.4, 101, 1.25, 2.0, 0, &mut out);
+        assert_eq!(out[0], 80.0);
+        assert_eq!(out[1], 6.0, "{out:?}");
+        assert_eq!(out[2], 4.0);
+        assert_eq!(out[3], 0.0);
+        // Without forced visits nothing is taken but the single visits.
+        pruned_visits(&q, &priors, &children, 0.4, 101, 1.25, 0.0, 0, &mut out);
+        assert_eq!(out, vec![80.0, 15.0, 4.0, 0.0]);
     }
 
     #[test]

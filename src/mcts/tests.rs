@@ -653,3 +653,88 @@ fn gumbel_proves_a_losing_reply_with_an_evaluator_that_knows_nothing() {
         assert_ne!(children.iter().find(|c| c.0 == 0).unwrap().1, 0);
     }
 }
+
+/// Searches the empty Connect Four board with priors that all but rule out
+/// columns 1-6 (logit 8 on column 0) and values of 0, except that a first stone
+/// in `good_column` is worth `good_value` to the player who dropped it.
+fn skewed_search(forced_playouts: f32, good_column: usize, good_value: f32) -> SearchOutput {
+    let rules = Rules::connect_four();
+    let config = Config {
+        forced_playouts,
+        ..quiet_config(400)
+    };
+    let mut search = Search::new(rules, config).unwrap();
+    let mut rows = search.start(&[Game::new(rules)]).unwrap();
+    while rows > 0 {
+        let (obs, _, n) = search.pending();
+        let plane = rules.num_cells();
+        let (mut logits, mut values) = (Vec::new(), Vec::new());
+        for r in 0..n {
+            let planes = &obs[r * 2 * plane..(r + 1) * 2 * plane];
+            logits.extend((0..7).map(|a| if a == 0 { 8.0 } else { 0.0 }));
+            // The side to move sees the first stone in its opponent's plane, bottom row.
+            let first_is_good =
+                planes.iter().sum::<f32>() == 1.0 && planes[plane + 5 * 7 + good_column] == 1.0;
+            values.push(if first_is_good { -good_value } else { 0.0 });
+        }
+        rows = search.feed(&logits, &values).unwrap();
+    }
+    search.result().unwrap()
+}
+
+#[test]
+fn forced_playouts_visit_what_the_priors_rule_out_and_the_policy_prunes_them() {
+    // Plain PUCT never visits a child of prior 0.0003 in 400 simulations.
+    let plain = skewed_search(0.0, 3, 0.0);
+    assert_eq!(plain.visit_counts[1..], [0; 6]);
+    assert_eq!(plain.policy[0], 1.0);
+    // Forced playouts (k = 50: sqrt(50 * 0.0003 * 400) = 2.6) visit each 3 times;
+    // PUCT would have given them none, so the policy target leaves them out.
+    let forced = skewed_search(50.0, 3, 0.0);
+    assert!(
+        forced.visit_counts[1..].iter().all(|&v| v >= 3),
+        "{forced:?}"
+    );
+    assert_eq!(forced.policy[0], 1.0, "{forced:?}");
+    // A forced child that proves good keeps its visits, and PUCT adds to them:
+    // the search finds the move its priors missed (plain PUCT does not).
+    let found = skewed_search(50.0, 3, 0.9);
+    let missed = skewed_search(0.0, 3, 0.9);
+    assert_eq!(missed.visit_counts[3], 0);
+    assert!(found.visit_counts[3] > 100, "{found:?}");
+    assert!(found.policy[3] > 0.5 && found.actions[0] == 3, "{found:?}");
+    let sum: f32 = found.policy.iter().sum();
+    assert!((sum - 1.0).abs() < 1e-5);
+}
+
+#[test]
+fn forced_playouts_need_a_puct_root_and_an_evaluator() {
+    let rules = Rules::connect_four();
+    for (k, root, wanted) in [
+        (f32::NAN, RootPolicy::Puct, "out of range"),
+        (-1.0, RootPolicy::Puct, "out of range"),
+        (2.0, RootPolicy::Gumbel, "needs root=\"puct\""),
+    ] {
+        let config = Config {
+            forced_playouts: k,
+            root,
+            ..config(10)
+        };
+        let err = Search::new(rules, config).err().unwrap().to_string();
+        assert!(
+            err.contains("forced_playouts") && err.contains(wanted),
+            "{err}"
+        );
+    }
+    let config = Config {
+        forced_playouts: 2.0,
+        ..config(10)
+    };
+    let mut search = Search::new(rules, config).unwrap();
+    let err = search
+        .run_rollouts(&[Game::new(rules)], 1, &AtomicBool::new(false))
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("needs an evaluator's priors"), "{err}");
+}

@@ -591,6 +591,15 @@ impl<S: SearchState> Tree<S> {
                 let value = self.node_value(node, mover);
                 let visits = self.nodes[node].visits;
                 if depth == 0 {
+                    let forced = (config.forced_playouts > 0.0)
+                        .then(|| {
+                            let k = config.forced_playouts;
+                            select::forced_child(&self.run.root_priors, children, k)
+                        })
+                        .flatten();
+                    if let Some(i) = forced {
+                        return range.start + i;
+                    }
                     let priors = self.run.root_priors.iter().copied();
                     select::puct(&self.q, priors, children, value, visits, config.c_puct)
                 } else {
@@ -745,16 +754,46 @@ impl<S: SearchState> Tree<S> {
             let most = self.eligible_visits().max().unwrap_or(0);
             self.gumbel_root(most).unwrap_or(0)
         } else {
-            let norm = if total > 0 {
-                total as f32
+            let best = most_visited(children, |_| true);
+            if s.config.forced_playouts > 0.0 && total > 0 && !s.uct {
+                // The policy target without the visits forced playouts gave for nothing.
+                let value = self.node_value(0, me);
+                let priors: &[f32] = if self.run.root_priors.len() == children.len() {
+                    &self.run.root_priors
+                } else {
+                    self.sigma.clear();
+                    self.sigma.extend(children.iter().map(|c| c.prior));
+                    &self.sigma
+                };
+                let (c_puct, k) = (s.config.c_puct, s.config.forced_playouts);
+                let (q, kept) = (&self.q, &mut self.buf);
+                select::pruned_visits(
+                    q,
+                    priors,
+                    children,
+                    value,
+                    root.visits,
+                    c_puct,
+                    k,
+                    best,
+                    kept,
+                );
+                let sum: f32 = kept.iter().sum();
+                for (c, w) in children.iter().zip(kept.iter()) {
+                    policy[c.action as usize] = w / sum;
+                }
             } else {
-                children.iter().map(|c| c.prior).sum::<f32>()
-            };
-            for c in children {
-                let weight = if total > 0 { c.visits as f32 } else { c.prior };
-                policy[c.action as usize] = weight / norm;
+                let norm = if total > 0 {
+                    total as f32
+                } else {
+                    children.iter().map(|c| c.prior).sum::<f32>()
+                };
+                for c in children {
+                    let weight = if total > 0 { c.visits as f32 } else { c.prior };
+                    policy[c.action as usize] = weight / norm;
+                }
             }
-            most_visited(children, |_| true)
+            best
         };
         // Proven results overrule: play a proven win, avoid a proven loss.
         let children = &self.nodes[range];

@@ -386,9 +386,9 @@ impl Mcts {
     #[new]
     #[pyo3(signature = (rules=None, *, width=None, height=None, k=None, players=None, gravity=None,
                         num_simulations=None, c_puct=None, c_uct=None, root="puct", dirichlet_alpha=None,
-                        dirichlet_fraction=None, gumbel_considered=None, reuse_tree=None, seed=None,
-                        threads=None, max_memory=None, lookahead=None),
-           text_signature = "(rules=None, *, width=7, height=6, k=4, players=2, gravity=True, num_simulations=800, c_puct=1.25, c_uct=2.0, root='puct', dirichlet_alpha=0.3, dirichlet_fraction=0.25, gumbel_considered=16, reuse_tree=True, seed=0, threads=None, max_memory=4294967296, lookahead=True)")]
+                        dirichlet_fraction=None, gumbel_considered=None, forced_playouts=None,
+                        reuse_tree=None, seed=None, threads=None, max_memory=None, lookahead=None),
+           text_signature = "(rules=None, *, width=7, height=6, k=4, players=2, gravity=True, num_simulations=800, c_puct=1.25, c_uct=2.0, root='puct', dirichlet_alpha=0.3, dirichlet_fraction=0.25, gumbel_considered=16, forced_playouts=0.0, reuse_tree=True, seed=0, threads=None, max_memory=4294967296, lookahead=True)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
@@ -404,6 +404,7 @@ impl Mcts {
         dirichlet_alpha: Option<&Bound<'_, PyAny>>,
         dirichlet_fraction: Option<&Bound<'_, PyAny>>,
         gumbel_considered: Option<&Bound<'_, PyAny>>,
+        forced_playouts: Option<&Bound<'_, PyAny>>,
         reuse_tree: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         threads: Option<&Bound<'_, PyAny>>,
@@ -446,6 +447,7 @@ impl Mcts {
                 1,
                 u32::MAX as u64,
             )? as u32,
+            forced_playouts: float_arg(forced_playouts, "forced_playouts", d.forced_playouts)?,
             reuse_tree: reuse_tree
                 .map(|r| bool_arg(r, "reuse_tree"))
                 .transpose()?
@@ -606,7 +608,8 @@ impl Mcts {
         let r = self.search.rules();
         format!(
             "MCTS(width={}, height={}, k={}, players={}, gravity={}, num_simulations={}, c_puct={}, c_uct={}, \
-             root={:?}, dirichlet_alpha={}, dirichlet_fraction={}, gumbel_considered={}, reuse_tree={}, \
+             root={:?}, dirichlet_alpha={}, dirichlet_fraction={}, gumbel_considered={}, \
+             forced_playouts={}, reuse_tree={}, \
              seed={}, threads={}, max_memory={}, lookahead={})",
             r.width(),
             r.height(),
@@ -620,6 +623,7 @@ impl Mcts {
             c.dirichlet_alpha,
             c.dirichlet_fraction,
             c.gumbel_considered,
+            c.forced_playouts,
             if c.reuse_tree { "True" } else { "False" },
             c.seed,
             c.threads,
