@@ -239,6 +239,31 @@ def test_playout_cap_randomisation_trains_the_policy_of_full_searches_only():
         TrainConfig.for_game("tic_tac_toe", full_search_share=0.5, fast_simulations=0)
 
 
+def test_a_puct_root_with_forced_playouts_plays_and_trains_on_its_visits():
+    config = TrainConfig.for_game(
+        "tic_tac_toe", games=8, simulations=24, root="puct", forced_playouts=2.0
+    )
+    play = SelfPlay(config, _blind, seed=3)
+    search = repr(play._search(True, 0))
+    assert 'root="puct"' in search and "forced_playouts=2" in search
+    positions = 0
+    while positions < 100:
+        games = play.step()
+        if games is not None:
+            positions += len(games.obs)
+            np.testing.assert_allclose(games.policy.sum(1), 1.0, atol=1e-5)
+    gumbel = SelfPlay(TrainConfig.for_game("tic_tac_toe"), _blind, seed=3)
+    assert 'root="gumbel"' in repr(gumbel._search(True, 0))
+    for bad, message in [
+        (dict(root="uct"), "root='uct' is not supported"),
+        (dict(root="puct", forced_playouts=-1.0), "forced_playouts=-1.0 is out of range"),
+        (dict(root="puct", forced_playouts=float("inf")), "out of range"),
+        (dict(forced_playouts=2.0), 'needs root="puct"'),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            TrainConfig.for_game("tic_tac_toe", **bad)
+
+
 def test_random_moves_replace_the_searched_ones_at_their_share():
     def centre(obs, mask):  # a network sure of the centre
         logits = np.zeros(mask.shape, np.float32)

@@ -31,8 +31,20 @@ _SETTINGS = [
     ),
     ("reply_weight", float, "auxiliary target: the opponent's reply (loss weight; 0: none)"),
     ("games", int, "self-play games played at once"),
-    ("simulations", int, "search simulations per self-play move (Gumbel root)"),
+    ("simulations", int, "search simulations per self-play move"),
     ("gumbel_considered", int, "root actions the Gumbel search considers per self-play move"),
+    (
+        "root",
+        str,
+        "the self-play search's root: gumbel (improved-policy targets) or puct (Dirichlet "
+        "noise, visit-count targets)",
+    ),
+    (
+        "forced_playouts",
+        float,
+        "with --root puct: KataGo's forced playouts and policy target pruning, their k "
+        "(KataGo: 2; 0: off)",
+    ),
     (
         "full_search_share",
         float,

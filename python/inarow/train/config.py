@@ -39,6 +39,11 @@ class TrainConfig:
     games: int = 128  # games played at once, one tree each, one network call per round
     simulations: int = 32  # per move, Gumbel root (few simulations still improve the policy)
     gumbel_considered: int = 8
+    # The search's root: "gumbel" (sequential halving; the improved policy is the
+    # target) or "puct" (AlphaZero: Dirichlet noise; the visit counts are the target),
+    # where `forced_playouts` > 0 adds KataGo's forced playouts and policy target pruning.
+    root: str = "gumbel"
+    forced_playouts: float = 0.0
     # Playout cap randomisation (KataGo): each round of moves is a full search
     # (`simulations`, its policy trained on) with this probability, else a fast one
     # (`fast_simulations`, played but its policy not trained on; value targets from
@@ -146,6 +151,22 @@ class TrainConfig:
             weight = getattr(self, name)
             if not (isinstance(weight, (int, float)) and 0.0 <= weight < float("inf")):
                 raise ValueError(f"{name}={weight!r} is out of range: allowed a finite weight >= 0")
+        if self.root not in ("gumbel", "puct"):
+            raise ValueError(f'root={self.root!r} is not supported: allowed "gumbel", "puct"')
+        if not (
+            isinstance(self.forced_playouts, (int, float))
+            and not isinstance(self.forced_playouts, bool)
+            and 0.0 <= self.forced_playouts < float("inf")
+        ):
+            raise ValueError(
+                f"forced_playouts={self.forced_playouts!r} is out of range: allowed 0 (off) "
+                "or a finite k > 0 (KataGo uses 2)"
+            )
+        if self.forced_playouts and self.root != "puct":
+            raise ValueError(
+                f'forced_playouts={self.forced_playouts} needs root="puct" (a Gumbel root '
+                "chooses its visits by sequential halving)"
+            )
         if not 0.0 < self.full_search_share <= 1.0:
             raise ValueError(
                 f"full_search_share={self.full_search_share!r} is out of range: allowed "

@@ -138,8 +138,9 @@ class SelfPlay:
         return inarow.MCTS(
             self.rules,
             num_simulations=self.config.simulations,
-            root="gumbel",
+            root=self.config.root,
             gumbel_considered=self.config.gumbel_considered,
+            forced_playouts=self.config.forced_playouts,
             reuse_tree=reuse_tree,
             seed=seed,
             threads=self.config.threads,
