@@ -40,8 +40,39 @@ fn argmax(scores: impl Iterator<Item = f32>) -> usize {
     best
 }
 
-/// PUCT over children whose Q-values are normalised to [0, 1] by the node's
-/// own value and its visited children (unvisited children take the minimum).
+/// The PUCT score at one node: Q normalised to [0, 1] by the node's own value and
+/// its visited children (unvisited children take the minimum), plus
+/// `c * sqrt(node visits) * prior / (1 + visits)`.
+struct PuctScore {
+    lo: f32,
+    scale: f32,
+    explore: f32,
+}
+
+impl PuctScore {
+    fn new(q: &[Option<f32>], node_value: f32, node_visits: u32, c: f32) -> PuctScore {
+        let (mut lo, mut hi) = (node_value, node_value);
+        for v in q.iter().flatten() {
+            lo = lo.min(*v);
+            hi = hi.max(*v);
+        }
+        PuctScore {
+            lo,
+            scale: 1.0 / (hi - lo).max(1e-8),
+            explore: c * (node_visits as f32).sqrt(),
+        }
+    }
+
+    fn q(&self, q: Option<f32>) -> f32 {
+        (q.unwrap_or(self.lo) - self.lo) * self.scale
+    }
+
+    fn of(&self, q: Option<f32>, prior: f32, visits: u32) -> f32 {
+        self.q(q) + self.explore * prior / (1 + visits) as f32
+    }
+}
+
+/// PUCT over children (see [`PuctScore`]).
 pub(crate) fn puct(
     q: &[Option<f32>],
     priors: impl Iterator<Item = f32> + Clone,
@@ -50,16 +81,13 @@ pub(crate) fn puct(
     node_visits: u32,
     c: f32,
 ) -> usize {
-    let (mut lo, mut hi) = (node_value, node_value);
-    for v in q.iter().flatten() {
-        lo = lo.min(*v);
-        hi = hi.max(*v);
-    }
-    let scale = 1.0 / (hi - lo).max(1e-8);
-    let explore = c * (node_visits as f32).sqrt();
-    argmax(q.iter().zip(priors).zip(children).map(|((q, p), child)| {
-        (q.unwrap_or(lo) - lo) * scale + explore * p / (1 + child.visits) as f32
-    }))
+    let score = PuctScore::new(q, node_value, node_visits, c);
+    argmax(
+        q.iter()
+            .zip(priors)
+            .zip(children)
+            .map(|((q, p), child)| score.of(*q, p, child.visits)),
+    )
 }
 
 /// KataGo's forced playouts: the unproven root child furthest below its
@@ -92,28 +120,21 @@ pub(crate) fn pruned_visits(
     best: usize,
     out: &mut Vec<f32>,
 ) {
-    let (mut lo, mut hi) = (node_value, node_value);
-    for v in q.iter().flatten() {
-        lo = lo.min(*v);
-        hi = hi.max(*v);
-    }
-    let scale = 1.0 / (hi - lo).max(1e-8);
-    let explore = c * (node_visits as f32).sqrt();
+    let score = PuctScore::new(q, node_value, node_visits, c);
     let total: u32 = children.iter().map(|c| c.visits).sum();
-    let normalised = |i: usize| (q[i].unwrap_or(lo) - lo) * scale;
-    let star = normalised(best) + explore * priors[best] / (1 + children[best].visits) as f32;
+    let star = score.of(q[best], priors[best], children[best].visits);
     out.clear();
     out.extend(children.iter().enumerate().map(|(i, child)| {
         let n = child.visits as f32;
         if i == best || child.visits == 0 {
             return n;
         }
-        let gap = star - normalised(i);
+        let gap = star - score.q(q[i]);
         let kept = if gap <= 0.0 {
             n
         } else {
             // The fewest visits at which PUCT scores this child no higher than `best`.
-            let needed = (explore * priors[i] / gap - 1.0).ceil();
+            let needed = (score.explore * priors[i] / gap - 1.0).ceil();
             let forced = (k * priors[i] * total as f32).sqrt();
             needed.max((n - forced).ceil()).min(n)
         };
