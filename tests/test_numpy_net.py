@@ -78,3 +78,10 @@ def test_threads_get_the_answers_of_one_thread():
         for (logits, values), (e_logits, e_values) in zip(answers, expected):
             np.testing.assert_array_equal(logits, e_logits)
             np.testing.assert_array_equal(values, e_values)
+
+
+def test_an_empty_batch_gets_empty_answers():
+    net = NumpyNet.load(_weights_path("connect_four"))
+    logits, values = net(np.zeros((0, 2, 6, 7), np.float32))
+    assert logits.shape == (0, 7) and values.shape == (0,)
+    assert logits.dtype == values.dtype == np.float32

@@ -81,10 +81,17 @@ def _conv_slice(x: np.ndarray, w: np.ndarray, b: np.ndarray, kernel: int) -> np.
     # One gather builds every window (rows of kernel * kernel * C, the weights' order).
     index = _patch_index(h, wd, kernel)
     patches = _scratch("patches", (bsz, index.size, c))
-    np.take(xp.reshape(bsz, -1, c), index, axis=1, out=patches)
-    out = patches.reshape(bsz * h * wd, -1) @ w
+    np.take(xp.reshape(bsz, xp.shape[1] * xp.shape[2], c), index, axis=1, out=patches)
+    out = patches.reshape(bsz * h * wd, index.size // (h * wd) * c) @ w
     out += b
-    return out.reshape(bsz, h, wd, -1)
+    return out.reshape(bsz, h, wd, w.shape[1])
+
+
+def _flatten(x: np.ndarray) -> np.ndarray:
+    """(B, H, W, C) -> (B, C * H * W), channel-major as torch's flatten of (B, C, H, W)
+    (sizes spelled out: an empty batch has no -1 to infer)."""
+    b, h, w, c = x.shape
+    return x.transpose(0, 3, 1, 2).reshape(b, c * h * w)
 
 
 class NumpyNet:
@@ -135,11 +142,9 @@ class NumpyNet:
         for a, b in self._blocks:
             y = np.maximum(_conv(x, *a), 0)
             x = np.maximum(x + _conv(y, *b), 0)
-        bsz = x.shape[0]
-        # Flatten channel-major, as torch's flatten of (B, C, H, W) does.
-        p = np.maximum(_conv(x, *self._policy_conv), 0).transpose(0, 3, 1, 2).reshape(bsz, -1)
+        p = _flatten(np.maximum(_conv(x, *self._policy_conv), 0))
         logits = p @ self._policy_fc[0] + self._policy_fc[1]
-        v = np.maximum(_conv(x, *self._value_conv), 0).transpose(0, 3, 1, 2).reshape(bsz, -1)
+        v = _flatten(np.maximum(_conv(x, *self._value_conv), 0))
         v = np.maximum(v @ self._value_fc1[0] + self._value_fc1[1], 0)
         values = np.tanh(v @ self._value_fc2[0] + self._value_fc2[1])
         if values.shape[1] == 1:
