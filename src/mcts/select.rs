@@ -329,6 +329,52 @@ mod tests {
         assert_eq!(out, vec![80.0, 15.0, 4.0, 0.0]);
     }
 
+    proptest::proptest! {
+        /// Pruning keeps the most visited child whole, never adds visits, takes at
+        /// most a child's forced visits (or all of a child left with one), and only
+        /// while PUCT would still score the child at or below the most visited one.
+        #[test]
+        fn pruning_takes_only_forced_visits_puct_would_not_give(
+            visits in proptest::collection::vec(0u32..400, 2..9),
+            raw_priors in proptest::collection::vec(0.001f32..1.0, 9),
+            values in proptest::collection::vec(-1.0f32..1.0, 9),
+            k in 0.5f32..4.0,
+            c in 0.5f32..3.0,
+            node_value in -1.0f32..1.0,
+        ) {
+            let n = visits.len();
+            let total: u32 = visits.iter().sum();
+            proptest::prop_assume!(total > 0);
+            let sum: f32 = raw_priors[..n].iter().sum();
+            let priors: Vec<f32> = raw_priors[..n].iter().map(|p| p / sum).collect();
+            let q: Vec<Option<f32>> =
+                (0..n).map(|i| (visits[i] > 0).then_some(values[i])).collect();
+            let children = nodes(&visits);
+            let best = most_visited_index(&visits);
+            let mut out = Vec::new();
+            pruned_visits(&q, &priors, &children, node_value, total + 1, c, k, best, &mut out);
+            let score = PuctScore::new(&q, node_value, total + 1, c);
+            let star = score.of(q[best], priors[best], visits[best]);
+            proptest::prop_assert_eq!(out[best], visits[best] as f32);
+            for i in (0..n).filter(|&i| i != best) {
+                let (kept, had) = (out[i], visits[i] as f32);
+                let forced = (k * priors[i] * total as f32).sqrt();
+                proptest::prop_assert!(kept <= had && kept.fract() == 0.0);
+                proptest::prop_assert!(kept == 0.0 || (kept >= had - forced && kept > 1.0));
+                if kept < had && kept > 0.0 {
+                    let at_kept = score.of(q[i], priors[i], kept as u32);
+                    proptest::prop_assert!(at_kept <= star + 1e-4, "{} > {}", at_kept, star);
+                }
+            }
+        }
+    }
+
+    fn most_visited_index(visits: &[u32]) -> usize {
+        (0..visits.len())
+            .max_by_key(|&i| (visits[i], std::cmp::Reverse(i)))
+            .unwrap()
+    }
+
     #[test]
     fn completed_q_fills_unvisited_with_the_mixed_value() {
         let children = nodes(&[2, 0, 0]);
