@@ -24,6 +24,19 @@ def test_mistakes_that_stop_falling_stall_once():
     assert said[6] is None  # 39 is progress: the watch starts again
 
 
+def test_a_stall_ends_when_an_evaluation_beats_the_best():
+    w = StallWatch()
+    for m in (300, 40, 40, 41):
+        w.add(headline({"mistakes_search": m}, TTT))
+        assert not w.stalled
+    w.add(headline({"mistakes_search": 40}, TTT))
+    assert w.stalled
+    w.add(headline({"mistakes_search": 40}, TTT))
+    assert w.stalled  # still, though said once
+    w.add(headline({"mistakes_search": 39}, TTT))
+    assert not w.stalled
+
+
 def test_a_perfect_run_never_stalls():
     assert watch([{"mistakes_search": m} for m in (12, 0, 0, 0, 0, 0)], TTT) == [None] * 6
 

@@ -412,7 +412,8 @@ def train(
         train_steps=learner.steps,
         interrupted=interrupted,
         last=dict(last_row),
-        stalled=stall_messages[-1] if stall_messages else None,
+        # A stall that later evaluations ended is not the run's verdict.
+        stalled=stall_messages[-1] if stall_messages and stall.stalled else None,
         replaced_actors=getattr(selfplay, "replaced", 0),
         run_dir=str(run_dir),
         export=str(exported) if exported else None,

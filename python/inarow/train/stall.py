@@ -114,6 +114,12 @@ class StallWatch:
             )
         return None
 
+    @property
+    def stalled(self) -> bool:
+        """Whether the run is stalled now: no progress beyond the noise for the last
+        few evaluations (a later one that beats the best ends the stall)."""
+        return self.since_best >= STALL_EVALUATIONS
+
     @staticmethod
     def _perfect(m: Headline) -> bool:
         return (not m.higher_is_better and m.value == 0) or (m.higher_is_better and m.low >= 1)
