@@ -82,7 +82,7 @@ def _conv_slice(x: np.ndarray, w: np.ndarray, b: np.ndarray, kernel: int) -> np.
     index = _patch_index(h, wd, kernel)
     patches = _scratch("patches", (bsz, index.size, c))
     np.take(xp.reshape(bsz, xp.shape[1] * xp.shape[2], c), index, axis=1, out=patches)
-    out = patches.reshape(bsz * h * wd, index.size // (h * wd) * c) @ w
+    out = patches.reshape(bsz * h * wd, w.shape[0]) @ w
     out += b
     return out.reshape(bsz, h, wd, w.shape[1])
 
