@@ -336,3 +336,13 @@ def test_a_trained_network_file_is_an_agent(tmp_path):
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="is not a network saved by inarow train"):
         inarow.agents.load(tmp_path / "junk.npz")
+
+
+@pytest.mark.parametrize("head", inarow.agents.NAME_HEADS)
+def test_every_name_head_is_listed_and_names_an_agent(head):
+    assert head in inarow.agents.NAMES
+    agent = inarow.agents.named(head, seed=0)
+    board = inarow.Board.from_moves([3, 3])
+    assert agent(board) in board.legal_moves()
+    with pytest.raises(ValueError, match=f"'{head}:x' is not an agent name"):
+        inarow.agents.named(f"{head}:x")

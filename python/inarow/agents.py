@@ -51,9 +51,6 @@ NAMES = (
     "or the path of a network.npz[:SIMULATIONS]"
 )
 
-#: The heads (before any ``:``) of the names in :data:`NAMES`.
-NAME_HEADS = ("random", "greedy", "negamax", "perfect", "solver", "threats", "pretrained")
-
 
 def random(seed: int | None = None) -> Agent:
     """A uniformly random legal move."""
@@ -234,29 +231,61 @@ def named(spec: str, seed: int | None = None, game: str | None = None, rules: An
     if spec.endswith(".npz") or ".npz:" in spec:
         path, _, sims = spec.rpartition(".npz")
         return load(path + ".npz", simulations=_count(sims, spec) if sims else 200)
-    name, _, arg = spec.partition(":")
-    if name == "pretrained":
+    head, _, arg = spec.partition(":")
+    build = _BUILDERS.get(head)
+    if head == "pretrained":
         game = game or _pretrained_game_of(spec, rules)
     try:
-        if name in ("random", "greedy") and not arg:
-            return globals()[name](seed=seed)
-        if name == "negamax":
-            depth = int(arg or 4)
-            if 1 <= depth <= 64:
-                return negamax(depth, seed=seed)
-        if name in ("perfect", "solver"):
-            temperature = float(arg or 0.0)
-            if temperature >= 0:
-                return perfect(temperature, seed=seed)
-        if name == "threats":
-            if arg.startswith("nodes="):
-                return threats(nodes=int(arg[len("nodes=") :]), seed=seed)
-            return threats(float(arg) if arg else 1.0, seed=seed)
-        if name == "pretrained":
-            return pretrained(game, simulations=_count(arg, spec) if arg else 200)
+        agent = build(arg, spec, seed, game) if build else None
     except ValueError:
-        pass
-    raise ValueError(f"{spec!r} is not an agent name: allowed {NAMES}")
+        agent = None
+    if agent is None:
+        raise ValueError(f"{spec!r} is not an agent name: allowed {NAMES}")
+    return agent
+
+
+def _random_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
+    return None if arg else random(seed=seed)
+
+
+def _greedy_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
+    return None if arg else greedy(seed=seed)
+
+
+def _negamax_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
+    depth = int(arg or 4)
+    return negamax(depth, seed=seed) if 1 <= depth <= 64 else None
+
+
+def _perfect_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
+    temperature = float(arg or 0.0)
+    return perfect(temperature, seed=seed) if temperature >= 0 else None
+
+
+def _threats_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
+    if arg.startswith("nodes="):
+        return threats(nodes=int(arg[len("nodes=") :]), seed=seed)
+    return threats(float(arg) if arg else 1.0, seed=seed)
+
+
+def _pretrained_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
+    return pretrained(game or "connect_four", simulations=_count(arg, spec) if arg else 200)
+
+
+# Each head of NAMES (the part before any ":") and what makes its agent from the rest:
+# None or ValueError where the rest is not allowed.
+_BUILDERS: dict[str, Callable[[str, str, int | None, str | None], Any]] = {
+    "random": _random_named,
+    "greedy": _greedy_named,
+    "negamax": _negamax_named,
+    "perfect": _perfect_named,
+    "solver": _perfect_named,
+    "threats": _threats_named,
+    "pretrained": _pretrained_named,
+}
+
+#: The heads (before any ``:``) of the names in :data:`NAMES`.
+NAME_HEADS = tuple(_BUILDERS)
 
 
 def _pretrained_game_of(spec: str, rules: Any) -> str:
