@@ -448,3 +448,39 @@ def test_a_run_against_reference_opponents_logs_its_win_share_and_resumes(tmp_pa
     assert shares and all(0.0 <= s <= 1.0 for s in shares) and max(shares) > 0
     train(None, tmp_path / "run", minutes=0.05, progress=False, resume=True)
     assert load_checkpoint(tmp_path / "run")["config"]["opponents"] == ["random"]
+
+
+def test_a_carried_run_is_small_and_resumes_where_it_stopped(tmp_path):
+    from inarow.train.checkpoint import CHECKPOINT, carry_run
+    from inarow.train.checkpoint import main as carry_main
+
+    run_dir, dest = tmp_path / "run", tmp_path / "carried"
+    first = train(_tiny(), run_dir, minutes=0.1, progress=False)
+    saved = load_checkpoint(run_dir)
+    held = len(saved["replay"]["obs"])
+    assert held > 10
+    path = carry_run(run_dir, dest, keep_positions=10)
+    assert path.stat().st_size < (run_dir / CHECKPOINT).stat().st_size
+    carried = load_checkpoint(dest)
+    # The newest positions stay, and everything but the buffer is as saved.
+    np.testing.assert_array_equal(carried["replay"]["obs"], saved["replay"]["obs"][-10:])
+    assert carried["replay"]["added"] == saved["replay"]["added"]
+    assert carried["counters"] == saved["counters"]
+    assert carried["train_steps"] == saved["train_steps"]
+    assert (dest / "log.csv").read_bytes() == (run_dir / "log.csv").read_bytes()
+    assert (dest / "network.npz").is_file()
+    # With no positions at all it resumes too: self-play refills the buffer first.
+    assert carry_main([str(run_dir), str(tmp_path / "empty")]) == 0
+    assert len(load_checkpoint(tmp_path / "empty")["replay"]["obs"]) == 0
+    lr_end = saved["optimizer"]["param_groups"][0]["lr"]
+    second = train(None, tmp_path / "empty", minutes=0.08, resume=True, progress=False)
+    assert second["games"] > first["games"] and second["train_steps"] > first["train_steps"]
+    lr_now = load_checkpoint(tmp_path / "empty")["optimizer"]["param_groups"][0]["lr"]
+    assert lr_now <= lr_end * (1 + 1e-9)
+    with pytest.raises(FileExistsError, match="holds a checkpoint already"):
+        carry_run(run_dir, dest)
+    with pytest.raises(FileNotFoundError, match="holds no checkpoint to carry"):
+        carry_run(tmp_path / "nothing", tmp_path / "x")
+    with pytest.raises(ValueError, match="keep_positions=-1: allowed 0 or more"):
+        carry_run(run_dir, tmp_path / "y", keep_positions=-1)
+    assert not (tmp_path / "y").exists() and not (tmp_path / "x").exists()

@@ -119,5 +119,8 @@ class ReplayBuffer:
         if reply is None:
             reply = np.full(n, -1, np.int16)
         self.size = self.next = 0
-        self.add(state["obs"], state["mask"], state["policy"], state["value"], final_board, reply)
+        if n:  # a carried run's buffer may be empty (checkpoint.carry_run)
+            self.add(
+                state["obs"], state["mask"], state["policy"], state["value"], final_board, reply
+            )
         self.added = int(state["added"])
