@@ -47,8 +47,8 @@ def carry_run(run_dir: str | Path, dest: str | Path, keep_positions: int = 0) ->
     state, settings and every other file of the run stay, so ``--resume`` on ``dest``
     continues the same run (its log, learning-rate schedule and evaluations) and
     refills the buffer by self-play before its next learner step. The buffer is most
-    of a checkpoint (a Connect Four run's: tens of MB; the rest: the network and the
-    optimizer's two moments, 12 bytes a parameter). Returns the new checkpoint."""
+    of a checkpoint (a Connect Four run's with 171k parameters: 37 MB, carried 2.1 MB:
+    the network and the optimizer's two moments, 12 bytes a parameter). Returns the new checkpoint."""
     if isinstance(keep_positions, bool) or not isinstance(keep_positions, int):
         raise TypeError(f"keep_positions must be an int, got {type(keep_positions).__name__}")
     if keep_positions < 0:

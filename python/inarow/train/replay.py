@@ -55,7 +55,9 @@ class ReplayBuffer:
         final_board: np.ndarray,
         reply: np.ndarray,
     ) -> None:
-        fields = [obs, mask, policy, value.reshape(len(obs), -1), final_board, reply]
+        # The value store's width, not -1: an empty batch (a carried run's buffer) has none to infer.
+        values = value.reshape(len(obs), self.value.shape[1])
+        fields = [obs, mask, policy, values, final_board, reply]
         n = len(obs)
         if n > self.capacity:
             fields = [f[-self.capacity :] for f in fields]
@@ -119,8 +121,5 @@ class ReplayBuffer:
         if reply is None:
             reply = np.full(n, -1, np.int16)
         self.size = self.next = 0
-        if n:  # a carried run's buffer may be empty (checkpoint.carry_run)
-            self.add(
-                state["obs"], state["mask"], state["policy"], state["value"], final_board, reply
-            )
+        self.add(state["obs"], state["mask"], state["policy"], state["value"], final_board, reply)
         self.added = int(state["added"])
