@@ -484,3 +484,31 @@ def test_a_carried_run_is_small_and_resumes_where_it_stopped(tmp_path):
     with pytest.raises(ValueError, match="keep_positions=-1: allowed 0 or more"):
         carry_run(run_dir, tmp_path / "y", keep_positions=-1)
     assert not (tmp_path / "y").exists() and not (tmp_path / "x").exists()
+
+
+def test_rows_logged_after_the_last_checkpoint_go_when_the_run_is_carried_or_resumed(tmp_path):
+    from inarow.train.checkpoint import carry_run
+
+    run_dir = tmp_path / "run"
+    train(_tiny(), run_dir, minutes=0.1, progress=False)
+    saved = load_checkpoint(run_dir)
+    games, steps = saved["counters"]["games"], saved["train_steps"]
+    rows = _rows(run_dir)
+    assert max(int(r["games"]) for r in rows) == games
+    # Every row was logged before the final checkpoint: its clock is at or past them.
+    assert max(float(r["seconds"]) for r in rows) <= saved["counters"]["seconds"] + 0.05
+    # A process killed between checkpoints leaves rows beyond the saved state.
+    header = list(rows[0])
+    ahead = [dict.fromkeys(header, ""), dict.fromkeys(header, "")]
+    ahead[0].update(seconds="9999", games=str(games + 50), train_steps=str(steps))
+    ahead[1].update(seconds="9999", games=str(games), train_steps=str(steps + 7))
+    with open(run_dir / "log.csv", "a", newline="") as f:
+        csv.DictWriter(f, header).writerows(ahead)
+    carry_run(run_dir, tmp_path / "carried")
+    assert _rows(tmp_path / "carried") == rows
+    train(None, run_dir, minutes=0.05, resume=True, progress=False)
+    resumed = _rows(run_dir)
+    assert resumed[: len(rows)] == rows and len(resumed) > len(rows)
+    assert "9999" not in [r["seconds"] for r in resumed]
+    logged_games = [int(r["games"]) for r in resumed]
+    assert logged_games == sorted(logged_games)  # one curve, never back in time

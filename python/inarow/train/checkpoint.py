@@ -15,6 +15,8 @@ from typing import Any
 
 import torch
 
+from inarow.train.log import LOG, drop_rows_beyond
+
 __all__ = ["CHECKPOINT", "carry_run", "load_checkpoint", "save_checkpoint"]
 
 #: The checkpoint's file name in a run directory.
@@ -67,6 +69,8 @@ def carry_run(run_dir: str | Path, dest: str | Path, keep_positions: int = 0) ->
     for path in run_dir.iterdir():
         if path.is_file() and path.name != CHECKPOINT and not path.name.endswith(".tmp"):
             shutil.copy2(path, dest / path.name)
+    # A live run's log runs ahead of its last checkpoint: the copy ends where it does.
+    drop_rows_beyond(dest / LOG, state["counters"]["games"], state["train_steps"])
     return save_checkpoint(dest, state)
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LOG", "CsvLog", "logged_evaluations", "read_log"]
+__all__ = ["LOG", "CsvLog", "drop_rows_beyond", "logged_evaluations", "read_log"]
 
 #: The log's file name in a run directory.
 LOG = "log.csv"
@@ -63,6 +64,38 @@ class CsvLog:
 
         with open(self.path, "a", newline="") as f:
             csv.writer(f).writerow([fmt(row.get(c)) for c in self.columns])
+
+
+def drop_rows_beyond(path: Path, games: int, train_steps: int) -> int:
+    """Removes the rows counting more games or learner steps than a checkpoint holds:
+    a run that ends without its final checkpoint (a killed process, a machine gone)
+    logged them, and once resumed from that checkpoint it plays that stretch again.
+    Rewrites the log atomically; returns how many rows went."""
+    path = Path(path)
+    if not path.is_file():
+        return 0
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        return 0
+    header, body = rows[0], rows[1:]
+    limits = [
+        (header.index(c), n)
+        for c, n in (("games", games), ("train_steps", train_steps))
+        if c in header
+    ]
+
+    def beyond(row: list[str]) -> bool:
+        return any(i < len(row) and row[i] and float(row[i]) > n for i, n in limits)
+
+    kept = [row for row in body if not beyond(row)]
+    if len(kept) == len(body):
+        return 0
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", newline="") as f:
+        csv.writer(f).writerows([header, *kept])
+    os.replace(tmp, path)
+    return len(body) - len(kept)
 
 
 def read_log(path: Path) -> dict[str, list[float]]:

@@ -31,7 +31,7 @@ from inarow.train.evaluation import (
 )
 from inarow.train.export import export_npz
 from inarow.train.learner import Learner
-from inarow.train.log import LOG, CsvLog, logged_evaluations
+from inarow.train.log import LOG, CsvLog, drop_rows_beyond, logged_evaluations
 from inarow.train.network import Network
 from inarow.train.replay import ReplayBuffer
 from inarow.train.selfplay import Games, SelfPlay
@@ -163,10 +163,13 @@ def train(
             actor_gpus=actor_gpus,
             on_replace=lambda message: print(message, file=sys.stderr, flush=True),
         )
+    if state is not None:
+        drop_rows_beyond(run_dir / LOG, counters["games"], learner.steps)
     log = CsvLog(run_dir / LOG, evaluation_columns(config))
     table = solve_small_board(config.rules) if _brute_force_applies(config.rules) else None
 
     def checkpoint() -> None:
+        counters["seconds"] = now_seconds()  # a resumed run's clock goes on from here
         save_checkpoint(
             run_dir,
             dict(
@@ -353,7 +356,6 @@ def train(
                     log_training()
                     last_log = t
                 if t - last_checkpoint >= 60.0 * CHECKPOINT_MINUTES:
-                    counters["seconds"] = now_seconds()
                     checkpoint()
                     last_checkpoint = time.monotonic()
                 if bar is not None:
@@ -375,7 +377,6 @@ def train(
             bar.close()
         if ray is not None:
             selfplay.close()
-        counters["seconds"] = now_seconds()
         checkpoint()
     if not interrupted:
         if counters["games"] > window["games"] or loss_count:
@@ -387,7 +388,6 @@ def train(
             except KeyboardInterrupt:
                 interrupted = True
             else:
-                counters["seconds"] = now_seconds()
                 checkpoint()
     exported = None
     if export:
