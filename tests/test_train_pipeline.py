@@ -495,6 +495,10 @@ def test_rows_logged_after_the_last_checkpoint_go_when_the_run_is_carried_or_res
     games, steps = saved["counters"]["games"], saved["train_steps"]
     rows = _rows(run_dir)
     assert max(int(r["games"]) for r in rows) == games
+    # Each training row says the cores the process got and the torch threads it ran.
+    training = [r for r in rows if r["games_per_s"]]
+    assert training and all(r["torch_threads"] == "1" for r in training)
+    assert all(0 < float(r["cores"]) < 64 for r in training)
     # Every row was logged before the final checkpoint: its clock is at or past them.
     assert max(float(r["seconds"]) for r in rows) <= saved["counters"]["seconds"] + 0.05
     # A process killed between checkpoints leaves rows beyond the saved state.

@@ -91,7 +91,11 @@ _SETTINGS = [
         "the threat engine's nodes a move in a rung of evaluation games (0: none; default "
         f"{THREATS_RUNG_NODES:,} on 2-player free-placement boards with k >= 5)",
     ),
-    ("threads", int, "torch and search threads"),
+    (
+        "threads",
+        int,
+        "torch and search threads (torch runs fewer while other programs hold the cores)",
+    ),
     ("device", str, "where the network trains: cpu, cuda, cuda:N, mps or auto"),
     ("mixed_precision", bool, "bfloat16 autocast on a cuda device (weights stay float32)"),
     ("seed", int, "seed of the run"),

@@ -33,6 +33,10 @@ TRAINING_COLUMNS = [
     # The network's share of wins in the interval's games against the reference
     # opponents (blank without them).
     "opponents_win_share",
+    # The CPU cores the process got over the row's interval, and torch's threads in it
+    # (fewer than --threads while other programs hold the cores: train/threads.py).
+    "cores",
+    "torch_threads",
 ]
 
 

@@ -36,6 +36,7 @@ from inarow.train.network import Network
 from inarow.train.replay import ReplayBuffer
 from inarow.train.selfplay import Games, SelfPlay
 from inarow.train.stall import StallWatch, headline
+from inarow.train.threads import TorchThreads
 
 __all__ = ["EXPORT", "TrainResult", "train"]
 
@@ -130,7 +131,12 @@ def train(
         raise ValueError(f"{run_dir} holds no checkpoint to resume: give a config")
     device = resolve_device(config.device)  # refused before training starts
     check_mixed_precision(config.mixed_precision, device)
-    torch.set_num_threads(config.threads)
+    # On the CPU the threads follow the cores the machine gives the run (threads.py).
+    torch_threads = None
+    if device.type == "cpu":
+        torch_threads = TorchThreads(config.threads, torch.set_num_threads)
+    else:
+        torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     net = Network(config).to(device)
     learner = Learner(net, config)
@@ -199,6 +205,7 @@ def train(
         earlier sessions' games: rates count from here)."""
         return dict(
             t=t,
+            cpu=time.process_time(),
             games=counters["games"],
             simulations=counters["simulations"],
             selfplay=0.0,
@@ -245,6 +252,14 @@ def train(
             )
         if "opponents_win_share" in log.columns and window["vs_finished"]:
             row["opponents_win_share"] = window["vs_won"] / window["vs_finished"]
+        if "cores" in log.columns:
+            row["cores"] = (time.process_time() - window["cpu"]) / dt
+        if torch_threads is not None:
+            if "torch_threads" in log.columns:
+                row["torch_threads"] = torch_threads.threads  # those that ran this row
+            changed = torch_threads.update()
+            if changed and echo:
+                show(changed)
         log.write(row)
         last_row.update(row)
         window.update(fresh_window(t))
@@ -299,10 +314,13 @@ def train(
             stall_messages.append(stalled)
         if echo:
             for line in lines:
-                if bar is not None:
-                    bar.write(line)
-                else:
-                    print(line, flush=True)
+                show(line)
+
+    def show(line: str) -> None:
+        if bar is not None:
+            bar.write(line)
+        else:
+            print(line, flush=True)
 
     try:
         with _Interrupt() as stop:
@@ -317,6 +335,8 @@ def train(
                     finally:
                         stop.in_search = False
                     last_eval = t0 = time.monotonic()
+                    if torch_threads is not None:
+                        torch_threads.restart()
                     checkpoint()
                     last_checkpoint = time.monotonic()
                 if stop.requested:
