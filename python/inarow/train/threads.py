@@ -35,7 +35,7 @@ class TorchThreads:
         self,
         wanted: int,
         set_threads: Callable[[int], None],
-        retry_seconds: float = 300.0,
+        retry_seconds: float = 60.0,
         max_retry_seconds: float = 1800.0,
         clock: Callable[[], float] = time.monotonic,
         cpu_clock: Callable[[], float] = time.process_time,
