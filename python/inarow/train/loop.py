@@ -131,9 +131,10 @@ def train(
         raise ValueError(f"{run_dir} holds no checkpoint to resume: give a config")
     device = resolve_device(config.device)  # refused before training starts
     check_mixed_precision(config.mixed_precision, device)
-    # On the CPU the threads follow the cores the machine gives the run (threads.py).
+    # On the CPU the threads follow the cores the machine gives the run (threads.py);
+    # not with Ray, whose learner waits for its actors: idle, not short of cores.
     torch_threads = None
-    if device.type == "cpu":
+    if device.type == "cpu" and ray is None:
         torch_threads = TorchThreads(config.threads, torch.set_num_threads)
     else:
         torch.set_num_threads(config.threads)
