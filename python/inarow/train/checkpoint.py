@@ -46,7 +46,8 @@ def load_checkpoint(run_dir: Path) -> dict[str, Any] | None:
 def carry_run(run_dir: str | Path, dest: str | Path, keep_positions: int = 0) -> Path:
     """Copies the run in ``run_dir`` to ``dest`` with its replay buffer cut to its
     newest ``keep_positions`` positions: the network, optimizer, counters, random
-    state, settings and every other file of the run stay, so ``--resume`` on ``dest``
+    state, settings and every other file of the run stay (the log cut where the
+    checkpoint stands, for a run still going), so ``--resume`` on ``dest``
     continues the same run (its log, learning-rate schedule and evaluations) and
     refills the buffer by self-play before its next learner step. The buffer is most
     of a checkpoint (a Connect Four run's with 171k parameters: 37 MB, carried 2.1 MB:
