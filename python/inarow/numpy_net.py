@@ -45,18 +45,19 @@ def _scratch(name: str, shape: tuple[int, ...]) -> np.ndarray:
     """A zeroed-once float32 array of this thread, reused by every call with its shape.
     A fresh array of a few hundred KB per call costs more than the product it feeds:
     the allocator maps and faults in its pages again each time (3x at batch 8)."""
-    nbytes = 4 * math.prod(shape)
-    if nbytes > _SCRATCH_BYTES // 4:
-        return np.zeros(shape, np.float32)
+    key = (name, shape)
     arrays = getattr(_scratch_arrays, "by_shape", None)
     if arrays is None:
         arrays = _scratch_arrays.by_shape = {}
-    key = (name, shape)
     array = arrays.get(key)
-    if array is None:
-        if sum(a.nbytes for a in arrays.values()) + nbytes > _SCRATCH_BYTES:
-            arrays.clear()  # many batch sizes: start over rather than grow
-        array = arrays[key] = np.zeros(shape, np.float32)
+    if array is not None:  # the common case first: a search calls with one shape
+        return array
+    nbytes = 4 * math.prod(shape)
+    if nbytes > _SCRATCH_BYTES // 4:
+        return np.zeros(shape, np.float32)
+    if sum(a.nbytes for a in arrays.values()) + nbytes > _SCRATCH_BYTES:
+        arrays.clear()  # many batch sizes: start over rather than grow
+    array = arrays[key] = np.zeros(shape, np.float32)
     return array
 
 
@@ -81,7 +82,7 @@ def _conv_slice(x: np.ndarray, w: np.ndarray, b: np.ndarray, kernel: int) -> np.
     # One gather builds every window (rows of kernel * kernel * C, the weights' order).
     index = _patch_index(h, wd, kernel)
     patches = _scratch("patches", (bsz, index.size, c))
-    np.take(xp.reshape(bsz, xp.shape[1] * xp.shape[2], c), index, axis=1, out=patches)
+    xp.reshape(bsz, xp.shape[1] * xp.shape[2], c).take(index, axis=1, out=patches)
     out = patches.reshape(bsz * h * wd, w.shape[0]) @ w
     out += b
     return out.reshape(bsz, h, wd, w.shape[1])
@@ -137,11 +138,16 @@ class NumpyNet:
             return cls({name: data[name] for name in data.files})
 
     def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # Every _conv returns a fresh array, so the activations work in place.
         x = np.asarray(obs, dtype=np.float32).transpose(0, 2, 3, 1)
-        x = np.maximum(_conv(x, *self._stem), 0)
+        x = _conv(x, *self._stem)
+        np.maximum(x, 0, out=x)
         for a, b in self._blocks:
-            y = np.maximum(_conv(x, *a), 0)
-            x = np.maximum(x + _conv(y, *b), 0)
+            y = _conv(x, *a)
+            np.maximum(y, 0, out=y)
+            y = _conv(y, *b)
+            y += x
+            x = np.maximum(y, 0, out=y)
         p = _flatten(np.maximum(_conv(x, *self._policy_conv), 0))
         logits = p @ self._policy_fc[0] + self._policy_fc[1]
         v = _flatten(np.maximum(_conv(x, *self._value_conv), 0))
