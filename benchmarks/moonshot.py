@@ -28,10 +28,11 @@ from inarow import agents, evaluate
 TARGET_GOOD, TARGET_RAW, TARGET_MS = 0.98, 0.95, 50.0
 
 
-def make_agent(weights: str | None, simulations: int, proof_nodes: int) -> object:
+def make_agent(weights: str | None, simulations: int, proof_nodes: int, symmetric: bool) -> object:
+    settings = dict(simulations=simulations, proof_nodes=proof_nodes, symmetric=symmetric)
     if weights is None:
-        return agents.pretrained("connect_four", simulations=simulations, proof_nodes=proof_nodes)
-    return agents.load(weights, simulations=simulations, proof_nodes=proof_nodes)
+        return agents.pretrained("connect_four", **settings)
+    return agents.load(weights, **settings)
 
 
 def rate(result: evaluate.AccuracyResult) -> str:
@@ -56,6 +57,9 @@ def main() -> None:
     p.add_argument("--weights", help="a network.npz (default: the shipped Connect Four network)")
     p.add_argument("--simulations", type=int, default=200)
     p.add_argument("--proof-nodes", type=int, default=0)
+    p.add_argument(
+        "--symmetric", action="store_true", help="average the network over the board's mirror"
+    )
     p.add_argument("--seed", type=int, default=7201, help="seed of the random openings")
     p.add_argument("--lengths", type=int, nargs="+", default=[6, 8, 10, 12, 14, 16])
     p.add_argument("--per-length", type=int, default=50)
@@ -67,13 +71,16 @@ def main() -> None:
     args = p.parse_args()
 
     name = args.weights or "the shipped connect_four network"
-    print(f"{name}, {args.simulations} simulations, proof_nodes={args.proof_nodes}")
+    print(
+        f"{name}, {args.simulations} simulations, proof_nodes={args.proof_nodes}, "
+        f"symmetric={args.symmetric}"
+    )
     sets = evaluate.judged_positions(
         "connect_four", args.per_length, seed=args.seed, lengths=args.lengths
     )
     openings = [b for boards in sets.values() for b in boards]
-    raw = make_agent(args.weights, 0, 0)
-    searched = make_agent(args.weights, args.simulations, args.proof_nodes)
+    raw = make_agent(args.weights, 0, 0, args.symmetric)
+    searched = make_agent(args.weights, args.simulations, args.proof_nodes, args.symmetric)
 
     t = time.perf_counter()
     rows = []

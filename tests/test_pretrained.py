@@ -216,3 +216,79 @@ def test_the_shipped_gomoku_network_beats_negamax_2():
         seed=4243,
     )
     assert result.wins >= 6, result
+
+
+def _linear_net(rules, seed):
+    """A network with no symmetry of its own: random linear maps from the planes."""
+    rng = np.random.default_rng(seed)
+    cells = rules["width"] * rules["height"]
+    actions = rules["width"] if rules["gravity"] else cells
+    w_logits = rng.normal(size=(rules["players"] * cells, actions)).astype(np.float32)
+    w_values = rng.normal(size=(rules["players"] * cells, rules["players"])).astype(np.float32)
+
+    def net(obs):
+        flat = obs.reshape(obs.shape[0], -1)
+        values = np.tanh(flat @ w_values)
+        return flat @ w_logits, values[:, 0] if rules["players"] == 2 else values
+
+    return net
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        dict(width=7, height=6, k=4, players=2, gravity=True),
+        dict(width=5, height=5, k=4, players=2, gravity=False),
+        dict(width=4, height=3, k=3, players=2, gravity=False),
+        dict(width=6, height=6, k=4, players=3, gravity=False),
+    ],
+)
+def test_a_symmetric_agent_answers_each_image_of_a_board_alike(rules):
+    """Averaged over the symmetries, any network becomes equivariant: a board's image
+    gets the image of the board's policy and the same values. This fails if a
+    policy is mapped back with the wrong inverse (a quarter turn, say)."""
+    from inarow.pretrained import NetworkAgent
+    from inarow.train.symmetry import symmetries
+
+    net = _linear_net(rules, seed=len(str(rules)))
+    plain = NetworkAgent(net, rules, simulations=0)
+    agent = NetworkAgent(net, rules, simulations=0, symmetric=True)
+    assert "symmetric" in repr(agent) and "symmetric" not in repr(plain)
+    rng = np.random.default_rng(3)
+    boards = []
+    for plies in (0, 2, 4):  # no k in a row yet on any of these boards
+        board = inarow.Board(**rules)
+        for _ in range(plies):
+            board.move(int(rng.choice(board.legal_moves())))
+        boards.append(board)
+    obs = np.stack([b.observation() for b in boards]).astype(np.float32)
+    logits, values = agent._forward(obs)
+    images = symmetries(rules)
+    assert len(images) == (2 if rules["gravity"] else 8 if rules["width"] == rules["height"] else 4)
+    for s in images:
+        image_logits, image_values = agent._forward(np.ascontiguousarray(s.planes(obs)))
+        h, w = rules["height"], rules["width"]
+        np.testing.assert_allclose(image_logits, s.actions(logits, h, w), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(image_values, values, rtol=1e-5, atol=1e-6)
+        # The inverse undoes the image, on planes and on actions.
+        np.testing.assert_array_equal(s.inverse().planes(s.planes(obs)), obs)
+        np.testing.assert_array_equal(s.inverse().actions(s.actions(logits, h, w), h, w), logits)
+    plain_logits, _ = plain._forward(obs)
+    assert not np.allclose(plain_logits, logits)  # the net alone is not symmetric
+    # The symmetric agent's raw moves come from the averaged policy.
+    policy, _ = agent.policy_value(boards[1])
+    assert np.argmax(policy) == np.argmax(np.where(boards[1].legal_mask(), logits[1], -np.inf))
+    assert agent.actions(boards) == [
+        int(np.argmax(np.where(b.legal_mask(), logits[i], -np.inf))) for i, b in enumerate(boards)
+    ]
+
+
+def test_symmetric_must_be_a_bool():
+    with pytest.raises(TypeError, match="symmetric='yes'"):
+        inarow.agents.pretrained("tic_tac_toe", symmetric="yes")
+
+
+def test_a_symmetric_search_plays_legal_moves():
+    agent = inarow.agents.pretrained("connect_four", simulations=16, symmetric=True)
+    board = inarow.Board.from_moves([3, 3, 2])
+    assert board.is_legal(agent(board))

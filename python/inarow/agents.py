@@ -183,14 +183,21 @@ def curriculum(schedule: Callable[[int], Any]) -> Curriculum:
 
 
 def pretrained(
-    game: str = "connect_four", simulations: int = 200, proof_nodes: int = 0
+    game: str = "connect_four",
+    simulations: int = 200,
+    proof_nodes: int = 0,
+    symmetric: bool = False,
 ) -> NetworkAgent:
     """The network trained by self-play and shipped in the package, searching
     ``simulations`` per move with ``inarow.MCTS`` (PUCT, no root noise: deterministic);
     ``simulations=0`` plays the raw policy's most likely move. ``proof_nodes`` (0:
     off) adds threat proofs of that many positions each: a proven forced win is
     played, moves that let the opponent prove one are avoided (see
-    :class:`inarow.pretrained.NetworkAgent`).
+    :class:`inarow.pretrained.NetworkAgent`). ``symmetric=True`` averages the
+    network over the board's symmetries (the mirror with gravity; each evaluation
+    then costs two positions, or up to 8 without gravity): the Connect Four raw
+    policy's good moves go from 94.2% to 94.5% on Pons' 6,000 positions and from 90.3%
+    to 93.0% on 300 random openings; searching, it gains nothing measurable.
 
     ``game``: ``"connect_four"``, ``"tic_tac_toe"``, ``"5x5_k4_free"``,
     ``"6x6_k4_free"`` (5x5 and 6x6 boards, 4 in a row, free placement: 99.6-99.8%
@@ -203,18 +210,23 @@ def pretrained(
     """
     from inarow.pretrained import load_pretrained
 
-    return load_pretrained(game, simulations=simulations, proof_nodes=proof_nodes)
+    return load_pretrained(
+        game, simulations=simulations, proof_nodes=proof_nodes, symmetric=symmetric
+    )
 
 
-def load(path: str | os.PathLike, simulations: int = 200, proof_nodes: int = 0) -> NetworkAgent:
+def load(
+    path: str | os.PathLike, simulations: int = 200, proof_nodes: int = 0, symmetric: bool = False
+) -> NetworkAgent:
     """A network you trained (``inarow train``'s ``network.npz``) as an agent that
     searches ``simulations`` per move, with threat proofs of ``proof_nodes`` positions
-    each if not 0, as :func:`pretrained` does for the shipped ones; it plays the rules
+    each if not 0, averaged over the board's symmetries if ``symmetric``, as
+    :func:`pretrained` does for the shipped ones; it plays the rules
     it was trained on. ``FileNotFoundError`` for a missing file, ``ValueError`` for a
     file that is not such a network."""
     from inarow.pretrained import load_network
 
-    return load_network(path, simulations=simulations, proof_nodes=proof_nodes)
+    return load_network(path, simulations=simulations, proof_nodes=proof_nodes, symmetric=symmetric)
 
 
 def named(spec: str, seed: int | None = None, game: str | None = None, rules: Any = None) -> Any:

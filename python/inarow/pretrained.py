@@ -55,6 +55,11 @@ class NetworkAgent:
     win are set aside, and if the search's move is one of them, the most visited of
     the others is played (when every move loses, the search's move stands).
 
+    ``symmetric=True`` averages the network's policy and value over the board's
+    symmetries that keep the rules (test-time augmentation: the mirror with gravity,
+    up to 8 images without), for the raw policy and for every position the search
+    evaluates; each call then costs that many positions.
+
     ``net(obs) -> (logits, values)`` takes the search's planes ``(B, players, H, W)``
     float32. ``actions(boards)`` searches many boards at once, one network call per
     round for all of them (``inarow.evaluate.move_accuracy`` uses it).
@@ -68,7 +73,10 @@ class NetworkAgent:
         c_puct: float = 1.25,
         name: str = "network",
         proof_nodes: int = 0,
+        symmetric: bool = False,
     ) -> None:
+        if not isinstance(symmetric, bool):
+            raise TypeError(f"symmetric={symmetric!r}: allowed True or False")
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
             raise ValueError(f"simulations={simulations!r}: allowed an integer >= 0")
         if (
@@ -86,13 +94,15 @@ class NetworkAgent:
         self.rules = dict(rules)
         self.simulations = simulations
         self.proof_nodes = proof_nodes
+        self.symmetric = symmetric
         self.name = name
         self._c_puct = c_puct
         self._search: inarow.MCTS | None = None
 
     def __repr__(self) -> str:
         proofs = f" proof_nodes={self.proof_nodes}" if self.proof_nodes else ""
-        return f"<NetworkAgent {self.name} simulations={self.simulations}{proofs}>"
+        symmetric = " symmetric" if self.symmetric else ""
+        return f"<NetworkAgent {self.name} simulations={self.simulations}{proofs}{symmetric}>"
 
     def _check(self, board: Board, where: str) -> None:
         if not isinstance(board, Board):
@@ -111,7 +121,27 @@ class NetworkAgent:
 
     def evaluate(self, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The MCTS evaluator: the network's logits and values."""
-        return self.net(obs)
+        return self._forward(obs)
+
+    def _forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The network on ``obs`` ``(B, players, H, W)``, averaged over the board's
+        symmetries if ``symmetric``: each image's logits are mapped back to this
+        board's actions before the mean."""
+        if not self.symmetric:
+            return self.net(obs)
+        from inarow.train.symmetry import symmetries
+
+        images = symmetries(self.rules)
+        b, (height, width) = obs.shape[0], obs.shape[-2:]
+        logits, values = self.net(
+            np.concatenate([np.ascontiguousarray(s.planes(obs)) for s in images])
+        )
+        back = [
+            s.inverse().actions(logits[i * b : (i + 1) * b], height, width)
+            for i, s in enumerate(images)
+        ]
+        mean_values = values.reshape(len(images), b, *values.shape[1:]).mean(axis=0)
+        return np.mean(back, axis=0, dtype=np.float32), mean_values.astype(np.float32)
 
     def policy_value(self, board: Board) -> tuple[np.ndarray, np.ndarray | float]:
         """The raw network on ``board``: the policy over actions (0 at illegal ones) and
@@ -119,7 +149,7 @@ class NetworkAgent:
         ``i`` the player ``i`` turns after the side to move)."""
         self._check(board, "board")
         obs = board.observation()[None].astype(np.float32)
-        logits, values = self.net(obs)
+        logits, values = self._forward(obs)
         mask = board.legal_mask()
         z = np.where(mask, logits[0], -np.inf)
         p = np.exp(z - z.max())
@@ -136,7 +166,7 @@ class NetworkAgent:
         if self.simulations == 0:
             obs = np.stack([b.observation() for b in boards]).astype(np.float32)
             masks = np.stack([b.legal_mask() for b in boards])
-            logits, _ = self.net(obs)
+            logits, _ = self._forward(obs)
             preference = np.where(masks, logits, -np.inf)
             chosen = [int(a) for a in preference.argmax(axis=1)]
         else:
@@ -193,7 +223,9 @@ def _weights_path(game: str) -> Path:
     return Path(str(resources.files("inarow") / "data" / name))
 
 
-def load_pretrained(game: str, simulations: int = 200, proof_nodes: int = 0) -> NetworkAgent:
+def load_pretrained(
+    game: str, simulations: int = 200, proof_nodes: int = 0, symmetric: bool = False
+) -> NetworkAgent:
     """The shipped network for ``game`` as a :class:`NetworkAgent` (numpy inference)."""
     from inarow.numpy_net import NumpyNet
 
@@ -204,11 +236,18 @@ def load_pretrained(game: str, simulations: int = 200, proof_nodes: int = 0) -> 
         )
     net = NumpyNet.load(path)
     return NetworkAgent(
-        net, net.rules, simulations=simulations, name=f"pretrained {game}", proof_nodes=proof_nodes
+        net,
+        net.rules,
+        simulations=simulations,
+        name=f"pretrained {game}",
+        proof_nodes=proof_nodes,
+        symmetric=symmetric,
     )
 
 
-def load_network(path: str | Path, simulations: int = 200, proof_nodes: int = 0) -> NetworkAgent:
+def load_network(
+    path: str | Path, simulations: int = 200, proof_nodes: int = 0, symmetric: bool = False
+) -> NetworkAgent:
     """A network saved by ``inarow train`` (its ``network.npz``) as a
     :class:`NetworkAgent` for the rules it was trained on."""
     from inarow.numpy_net import NumpyNet
@@ -226,6 +265,7 @@ def load_network(path: str | Path, simulations: int = 200, proof_nodes: int = 0)
         simulations=simulations,
         name=f"network {path.name}",
         proof_nodes=proof_nodes,
+        symmetric=symmetric,
     )
 
 

@@ -27,6 +27,13 @@ class Symmetry:
     def __repr__(self) -> str:
         return f"Symmetry(quarter_turns={self.quarter_turns}, mirror={self.mirror})"
 
+    def inverse(self) -> Symmetry:
+        """The symmetry that undoes this one: a reflection is its own inverse, a turn
+        by ``k`` quarters is undone by ``4 - k``."""
+        if self.mirror:
+            return self
+        return Symmetry(-self.quarter_turns % 4, False, self.gravity)
+
     def planes(self, x: np.ndarray) -> np.ndarray:
         """Any array whose last two axes are ``(height, width)``."""
         if self.mirror:
