@@ -13,6 +13,7 @@ import numpy as np
 
 import inarow
 from inarow._native import Board
+from inarow.train.symmetry import symmetries
 
 __all__ = ["NetworkAgent", "PRETRAINED", "load_pretrained"]
 
@@ -95,6 +96,7 @@ class NetworkAgent:
         self.simulations = simulations
         self.proof_nodes = proof_nodes
         self.symmetric = symmetric
+        self._images = symmetries(self.rules) if symmetric else []
         self.name = name
         self._c_puct = c_puct
         self._search: inarow.MCTS | None = None
@@ -129,9 +131,7 @@ class NetworkAgent:
         board's actions before the mean."""
         if not self.symmetric:
             return self.net(obs)
-        from inarow.train.symmetry import symmetries
-
-        images = symmetries(self.rules)
+        images = self._images
         b, (height, width) = obs.shape[0], obs.shape[-2:]
         logits, values = self.net(
             np.concatenate([np.ascontiguousarray(s.planes(obs)) for s in images])
