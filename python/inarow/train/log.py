@@ -1,6 +1,7 @@
 """The run's CSV log: one row per log interval and per evaluation; columns fixed when
 the run starts (the evaluation columns depend on the game), blank where a row has no
-value. A resumed run appends to the same file."""
+value. A resumed run appends to the same file; a log written before a column existed
+gains it on resume, blank in its earlier rows."""
 
 from __future__ import annotations
 
@@ -48,7 +49,10 @@ class CsvLog:
             with open(self.path, newline="") as f:
                 header = next(csv.reader(f), [])
             if header:
-                columns = header
+                missing = [c for c in columns if c not in header]
+                if missing:
+                    _widen(self.path, header + missing)
+                columns = header + missing
         else:
             with open(self.path, "w", newline="") as f:
                 csv.writer(f).writerow(columns)
@@ -68,6 +72,18 @@ class CsvLog:
 
         with open(self.path, "a", newline="") as f:
             csv.writer(f).writerow([fmt(row.get(c)) for c in self.columns])
+
+
+def _widen(path: Path, columns: list[str]) -> None:
+    """Rewrites the log under ``columns`` (its header's, then new ones), atomically;
+    the new columns are blank in the rows already there."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    width = len(columns)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", newline="") as f:
+        csv.writer(f).writerows([columns, *(row + [""] * (width - len(row)) for row in rows[1:])])
+    os.replace(tmp, path)
 
 
 def drop_rows_beyond(path: Path, games: int, train_steps: int) -> int:
