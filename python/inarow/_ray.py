@@ -5,10 +5,11 @@ local run gives. Needs ``pip install 'inarow[ray]'``."""
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FIRST_CHUNK", "TASK_SECONDS", "connect", "ray_module", "run_chunks"]
+__all__ = ["FIRST_CHUNK", "TASK_SECONDS", "cancel", "connect", "ray_module", "run_chunks"]
 
 #: How long one chunk's task should run: long enough that scheduling costs little,
 #: short enough that progress and Ctrl-C respond and the work spreads evenly.
@@ -19,6 +20,9 @@ FIRST_CHUNK = 8
 
 #: How often the wait for finished tasks wakes (Ctrl-C is noticed within it).
 WAIT_SECONDS = 0.5
+
+#: How long an error or Ctrl-C goes on cancelling the tasks a first cancel missed.
+CANCEL_SECONDS = 1.0
 
 
 def ray_module(needed_by: str = "--ray") -> Any:
@@ -83,8 +87,23 @@ def run_chunks(
                 if on_done is not None:
                     on_done(done, total)
     finally:
-        # Forced: a task inside a native call would finish its chunk before a
-        # polite cancel reached it.
-        for ref in in_flight:
-            ray.cancel(ref, force=True)
+        if in_flight:
+            cancel(ray, list(in_flight))
     return sorted(results, key=lambda r: r[0])
+
+
+def cancel(ray: Any, refs: list[Any], seconds: float = CANCEL_SECONDS) -> None:
+    """Stops the tasks of ``refs``. Forced: a task inside a native call would finish
+    its chunk before a polite cancel reached it. A cancel that reaches a task while
+    its worker is still taking it up can be lost (ray-project/ray#24359: the task
+    then runs to its end), so the tasks not stopped after a short wait are cancelled
+    again, for up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    pending = refs
+    while pending:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        _, pending = ray.wait(pending, num_returns=len(pending), timeout=min(0.2, left))
