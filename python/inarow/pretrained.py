@@ -133,9 +133,7 @@ class NetworkAgent:
             return self.net(obs)
         images = self._images
         b, (height, width) = obs.shape[0], obs.shape[-2:]
-        logits, values = self.net(
-            np.concatenate([np.ascontiguousarray(s.planes(obs)) for s in images])
-        )
+        logits, values = self.net(np.concatenate([s.planes(obs) for s in images]))
         back = [
             s.inverse().actions(logits[i * b : (i + 1) * b], height, width)
             for i, s in enumerate(images)

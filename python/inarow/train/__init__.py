@@ -8,7 +8,8 @@
 ``docs/training.md``); in Python, ``inarow.train.train(config, run_dir, minutes)``.
 Modules, one concern each: ``config``, ``network``, ``selfplay``, ``replay`` and
 ``symmetry``, ``learner``, ``evaluation``, ``checkpoint``, ``log``, ``export``,
-``loop``, ``plot``, ``cli``. Only ``config`` and ``plot`` import without torch.
+``loop``, ``plot``, ``cli``. Only ``config``, ``plot`` and ``symmetry`` (which the
+numpy agents' ``symmetric=True`` uses too) import without torch.
 """
 
 from __future__ import annotations

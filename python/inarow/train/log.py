@@ -74,16 +74,21 @@ class CsvLog:
             csv.writer(f).writerow([fmt(row.get(c)) for c in self.columns])
 
 
+def _rewrite(path: Path, rows: list[list[str]]) -> None:
+    """Replaces the log with ``rows`` atomically (a temporary file, then a rename)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    os.replace(tmp, path)
+
+
 def _widen(path: Path, columns: list[str]) -> None:
-    """Rewrites the log under ``columns`` (its header's, then new ones), atomically;
-    the new columns are blank in the rows already there."""
+    """Rewrites the log under ``columns`` (its header's, then new ones); the new
+    columns are blank in the rows already there."""
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     width = len(columns)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", newline="") as f:
-        csv.writer(f).writerows([columns, *(row + [""] * (width - len(row)) for row in rows[1:])])
-    os.replace(tmp, path)
+    _rewrite(path, [columns, *(row + [""] * (width - len(row)) for row in rows[1:])])
 
 
 def drop_rows_beyond(path: Path, games: int, train_steps: int) -> int:
@@ -111,10 +116,7 @@ def drop_rows_beyond(path: Path, games: int, train_steps: int) -> int:
     kept = [row for row in body if not beyond(row)]
     if len(kept) == len(body):
         return 0
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", newline="") as f:
-        csv.writer(f).writerows([header, *kept])
-    os.replace(tmp, path)
+    _rewrite(path, [header, *kept])
     return len(body) - len(kept)
 
 
