@@ -64,7 +64,7 @@ def main() -> None:
     p.add_argument("--lengths", type=int, nargs="+", default=[6, 8, 10, 12, 14, 16])
     p.add_argument("--per-length", type=int, default=50)
     p.add_argument("--pons-per-set", type=int, default=None, help="default: all 1000")
-    p.add_argument("--timed", type=int, default=40, help="openings the move is timed on")
+    p.add_argument("--timed", type=int, default=40, help="openings the move is timed on (0: none)")
     p.add_argument("--games", type=int, default=100, help="games against perfect (0: none)")
     p.add_argument("--match-seed", type=int, default=4401)
     p.add_argument("--threads", type=int, default=None, help="threads choosing moves (timing: 1)")
@@ -102,10 +102,12 @@ def main() -> None:
         )
         print(f"  {label}, searched: {per_set}")
 
-    wall, cpu = move_times(searched, openings[:: max(1, len(openings) // args.timed)])
-    print(
-        f"\nmedian move, one core: {wall:.1f} ms wall, {cpu:.1f} ms CPU (target <= {TARGET_MS:.0f})"
-    )
+    if args.timed > 0:
+        wall, cpu = move_times(searched, openings[:: max(1, len(openings) // args.timed)])
+        print(
+            f"\nmedian move, one core: {wall:.1f} ms wall, {cpu:.1f} ms CPU "
+            f"(target <= {TARGET_MS:.0f})"
+        )
 
     if args.games:
         r = evaluate.match(

@@ -1,8 +1,9 @@
 """Where the trainer's time goes on each device, side by side in one run: learner
 steps per second, network inference (positions per second) and self-play
 throughput (moves, games and simulations per second, and the network's share of
-self-play time), for ``--device cpu``, ``cuda`` and ``cuda --mixed-precision``
-(the cuda rows only where torch sees a GPU).
+self-play time), for ``--device cpu``, ``cpu --mixed-precision`` (only on a CPU
+with native bfloat16), ``cuda`` and ``cuda --mixed-precision`` (the cuda rows only
+where torch sees a GPU).
 
     pip install 'inarow[train]'
     python benchmarks/train_device.py                      # Connect Four's network
@@ -26,9 +27,11 @@ import numpy as np
 import torch
 
 from inarow.train.config import TrainConfig
+from inarow.train.device import cpu_has_native_bfloat16
 from inarow.train.learner import Learner
 from inarow.train.loop import torch_evaluator
 from inarow.train.network import Network
+from inarow.train.replay import NO_FINAL_BOARD
 from inarow.train.selfplay import SelfPlay
 
 
@@ -64,6 +67,8 @@ def measure(config: TrainConfig, device: torch.device, mixed: bool, seconds: flo
         np.ones((b, actions), bool),
         np.full((b, actions), 1 / actions, np.float32),
         rng.uniform(-1, 1, (b, 1 if planes == 2 else planes)).astype(np.float32),
+        np.full((b, h, w), NO_FINAL_BOARD, np.uint8),  # no auxiliary targets
+        np.full(b, -1, np.int16),
     )
     learner = Learner(net, config)
     learner.mixed_precision = mixed
@@ -103,6 +108,8 @@ def main() -> None:
     config = TrainConfig.for_game(args.game, threads=args.threads, **overrides)
     torch.set_num_threads(args.threads)
     rows = [("cpu", False)]
+    if cpu_has_native_bfloat16():
+        rows += [("cpu", True)]
     if torch.cuda.is_available():
         rows += [("cuda", False), ("cuda", True)]
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs", end="")

@@ -362,27 +362,58 @@ def test_the_evaluator_and_learner_follow_the_network_to_its_device():
     assert all(math.isfinite(v) for v in losses.values())
 
 
-def test_mixed_precision_is_refused_off_cuda_and_matches_float32_on_it(tmp_path):
-    config = TrainConfig.for_game("tic_tac_toe", mixed_precision=True)
-    if not torch.cuda.is_available():
-        with pytest.raises(ValueError, match="mixed_precision needs a cuda device.*cpu"):
-            train(config, tmp_path / "run", minutes=0.05, progress=False)
-        assert load_checkpoint(tmp_path / "run") is None
-        return
-    # On a GPU: bfloat16 outputs agree with float32 to bfloat16's precision, come
-    # back as float32, and a learner step keeps the weights in float32.
+def _check_bfloat16_matches_float32(device):
+    """bfloat16 outputs agree with float32 to bfloat16's precision, come back as
+    float32, and a learner step keeps the weights in float32."""
     from inarow.train.learner import Learner
 
-    net = Network(TrainConfig.for_game("tic_tac_toe", channels=8, blocks=1)).cuda()
+    config = TrainConfig.for_game("tic_tac_toe", mixed_precision=True)
+    net = Network(TrainConfig.for_game("tic_tac_toe", channels=8, blocks=1)).to(device)
     obs = np.random.default_rng(0).integers(0, 2, (64, 2, 3, 3)).astype(np.float32)
     exact, exact_v = torch_evaluator(net)(obs)
     mixed, mixed_v = torch_evaluator(net, mixed_precision=True)(obs)
     assert mixed.dtype == np.float32 and mixed_v.dtype == np.float32
+    assert not np.array_equal(mixed, exact)  # bfloat16 did run
     np.testing.assert_allclose(mixed, exact, atol=0.05)
     np.testing.assert_allclose(mixed_v, exact_v, atol=0.05)
     losses = Learner(net, config).step(_learner_batch(obs, 9))
     assert all(math.isfinite(v) for v in losses.values())
     assert all(p.dtype == torch.float32 for p in net.parameters())
+
+
+def test_mixed_precision_is_refused_on_a_cpu_without_native_bfloat16(tmp_path, monkeypatch):
+    from inarow.train import device
+
+    monkeypatch.setattr(device, "cpu_has_native_bfloat16", lambda: False)
+    config = TrainConfig.for_game("tic_tac_toe", mixed_precision=True)
+    with pytest.raises(ValueError, match="mixed_precision on the cpu needs native bfloat16"):
+        train(config, tmp_path / "run", minutes=0.05, progress=False)
+    assert load_checkpoint(tmp_path / "run") is None
+    with pytest.raises(ValueError, match="needs a cuda device or a CPU.*mps"):
+        device.check_mixed_precision(True, torch.device("mps"))
+    device.check_mixed_precision(False, torch.device("cpu"))  # off: nothing to check
+
+
+def test_mixed_precision_on_the_cpu_matches_float32_and_trains(tmp_path, monkeypatch):
+    """torch runs bfloat16 on any CPU (emulated where the CPU lacks it), so the
+    numbers are checked everywhere; a run with it trains and checkpoints float32."""
+    from inarow.train import device
+
+    monkeypatch.setattr(device, "cpu_has_native_bfloat16", lambda: True)
+    _check_bfloat16_matches_float32("cpu")
+    result = train(
+        _tiny(mixed_precision=True, eval_minutes=0), tmp_path / "run", minutes=0.05, progress=False
+    )
+    assert result["games"] > 0
+    state = load_checkpoint(tmp_path / "run")
+    assert state is not None
+    assert all(v.dtype == torch.float32 for v in state["network"].values() if v.is_floating_point())
+
+
+def test_mixed_precision_on_cuda_matches_float32():
+    if not torch.cuda.is_available():
+        pytest.skip("no cuda device")
+    _check_bfloat16_matches_float32("cuda")
 
 
 def test_an_evaluation_longer_than_the_session_is_cut_at_its_end(tmp_path):

@@ -97,7 +97,11 @@ _SETTINGS = [
         "torch and search threads (torch runs fewer while other programs hold the cores)",
     ),
     ("device", str, "where the network trains: cpu, cuda, cuda:N, mps or auto"),
-    ("mixed_precision", bool, "bfloat16 autocast on a cuda device (weights stay float32)"),
+    (
+        "mixed_precision",
+        bool,
+        "bfloat16 autocast on cuda or a CPU with native bfloat16 (weights stay float32)",
+    ),
     ("seed", int, "seed of the run"),
 ]
 

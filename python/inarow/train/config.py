@@ -97,8 +97,9 @@ class TrainConfig:
     # Where the network trains and evaluates (inarow.train.device): "cpu", "cuda",
     # "cuda:N", "mps" or "auto". A run may resume on another device.
     device: str = "cpu"
-    # bfloat16 autocast for the network's forward passes and losses on a cuda device
-    # (weights, optimizer state and checkpoints stay float32).
+    # bfloat16 autocast for the network's forward passes and losses, on a cuda device
+    # or a CPU with native bfloat16 (weights, optimizer state and checkpoints stay
+    # float32).
     mixed_precision: bool = False
     seed: int = 0
 

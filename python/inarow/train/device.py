@@ -13,7 +13,15 @@ import torch
 if TYPE_CHECKING:
     from inarow.train.network import Network
 
-__all__ = ["DEVICES", "autocast", "check_mixed_precision", "resolve_device", "torch_evaluator"]
+__all__ = [
+    "DEVICES",
+    "autocast",
+    "check_mixed_precision",
+    "cpu_has_native_bfloat16",
+    "mixed_precision_allowed",
+    "resolve_device",
+    "torch_evaluator",
+]
 
 #: What ``device`` may name.
 DEVICES = "'cpu', 'cuda', 'cuda:N', 'mps' or 'auto' (cuda, else mps, else cpu)"
@@ -46,13 +54,35 @@ def resolve_device(name: str) -> torch.device:
     raise ValueError(f"device {name!r} is not on this machine: it has {have}")
 
 
+def cpu_has_native_bfloat16() -> bool:
+    """Whether this CPU computes in bfloat16 natively (AVX512-BF16 or AMX), so that
+    torch's bfloat16 convolutions run faster than float32 ones; elsewhere oneDNN
+    emulates them, slower than float32."""
+    probes = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")
+    return any(bool(getattr(torch.cpu, name, lambda: False)()) for name in probes)
+
+
+def mixed_precision_allowed(device: torch.device) -> bool:
+    """Whether bfloat16 autocast pays on ``device``: a cuda device, or a CPU with
+    native bfloat16."""
+    return device.type == "cuda" or (device.type == "cpu" and cpu_has_native_bfloat16())
+
+
 def check_mixed_precision(enabled: bool, device: torch.device) -> None:
-    """Mixed precision runs on cuda devices only; elsewhere ``ValueError`` says so."""
-    if enabled and device.type != "cuda":
+    """Mixed precision runs on cuda devices and on CPUs with native bfloat16;
+    elsewhere ``ValueError`` says so."""
+    if not enabled or mixed_precision_allowed(device):
+        return
+    if device.type == "cpu":
         raise ValueError(
-            f"mixed_precision needs a cuda device, and the run trains on {device}: "
-            "pass --no-mixed-precision or --device cuda"
+            "mixed_precision on the cpu needs native bfloat16 (AVX512-BF16 or AMX), "
+            "which this CPU lacks (torch would emulate it, slower than float32): pass "
+            "--no-mixed-precision or --device cuda"
         )
+    raise ValueError(
+        f"mixed_precision needs a cuda device or a CPU with native bfloat16, and the "
+        f"run trains on {device}: pass --no-mixed-precision or --device cuda"
+    )
 
 
 def autocast(enabled: bool, device: torch.device) -> torch.autocast:
@@ -69,7 +99,7 @@ def torch_evaluator(net: Network, mixed_precision: bool = False):
     """``evaluate(obs, mask) -> (logits, values)`` in inference mode, the contract of
     ``inarow.MCTS`` (and ``net(obs)`` of ``inarow.pretrained.NetworkAgent``); the
     observations go to the network's device and the outputs come back as float32
-    numpy (bfloat16 autocast inside with ``mixed_precision``, on cuda)."""
+    numpy (bfloat16 autocast inside with ``mixed_precision``)."""
 
     def evaluate(obs: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         net.eval()

@@ -42,7 +42,7 @@ def _actor_class(ray: Any) -> Any:
         def __init__(self, config: dict[str, Any], seed: int, device: str) -> None:
             import torch
 
-            from inarow.train.device import torch_evaluator
+            from inarow.train.device import mixed_precision_allowed, torch_evaluator
             from inarow.train.network import Network
             from inarow.train.selfplay import SelfPlay
 
@@ -56,7 +56,7 @@ def _actor_class(ray: Any) -> Any:
             cfg = TrainConfig.from_dict(dict(config, threads=1, device=device))
             self.net = Network(cfg).to(device)
             self.version = -1
-            mixed = cfg.mixed_precision and device == "cuda"
+            mixed = cfg.mixed_precision and mixed_precision_allowed(torch.device(device))
             self.selfplay = SelfPlay(cfg, torch_evaluator(self.net, mixed), seed)
 
         def ready(self) -> bool:
