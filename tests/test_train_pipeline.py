@@ -410,6 +410,31 @@ def test_mixed_precision_on_the_cpu_matches_float32_and_trains(tmp_path, monkeyp
     assert all(v.dtype == torch.float32 for v in state["network"].values() if v.is_floating_point())
 
 
+def test_the_yardstick_measures_the_float32_network_when_self_play_runs_in_bfloat16(
+    tmp_path, monkeypatch
+):
+    from inarow.train import device, loop
+
+    monkeypatch.setattr(device, "cpu_has_native_bfloat16", lambda: True)
+    made, measured = {}, []
+    real_evaluator, real_measure = loop.torch_evaluator, loop.measure_strength
+
+    def recording_evaluator(net, mixed_precision=False):
+        evaluate = real_evaluator(net, mixed_precision)
+        made[evaluate] = mixed_precision
+        return evaluate
+
+    def recording_measure(evaluate, *args, **kwargs):
+        measured.append(evaluate)
+        return real_measure(evaluate, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "torch_evaluator", recording_evaluator)
+    monkeypatch.setattr(loop, "measure_strength", recording_measure)
+    train(_tiny(mixed_precision=True), tmp_path / "run", minutes=0.05, progress=False)
+    assert True in made.values()  # self-play ran in bfloat16
+    assert measured and all(made[e] is False for e in measured)
+
+
 def test_mixed_precision_on_cuda_matches_float32():
     if not torch.cuda.is_available():
         pytest.skip("no cuda device")

@@ -155,6 +155,7 @@ def train(
     else:
         rng = np.random.default_rng(config.seed)
     evaluate = torch_evaluator(net, config.mixed_precision)
+    exact_evaluate = torch_evaluator(net) if config.mixed_precision else evaluate
     selfplay_seed = int(rng.integers(2**62))
     if ray is None:
         selfplay: Any = SelfPlay(config, evaluate, seed=selfplay_seed)
@@ -285,8 +286,10 @@ def train(
         deadline = start + budget
         if final and eval_seconds > 0:
             deadline = max(deadline, t_eval + 1.5 * eval_seconds)
+        # The yardstick measures the network as it is exported and shipped: in
+        # float32, whatever precision self-play runs in.
         row = measure_strength(
-            evaluate,
+            exact_evaluate,
             config,
             seed=counters["evaluations"],
             small_board_table=table,
