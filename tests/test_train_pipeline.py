@@ -572,3 +572,20 @@ def test_rows_logged_after_the_last_checkpoint_go_when_the_run_is_carried_or_res
     assert "9999" not in [r["seconds"] for r in resumed]
     logged_games = [int(r["games"]) for r in resumed]
     assert logged_games == sorted(logged_games)  # one curve, never back in time
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_the_device_benchmark_measures_every_part_of_a_run(mixed):
+    """benchmarks/train_device.py drives the learner, the evaluator and self-play
+    directly, so a change to their contracts must keep it running."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "train_device.py"
+    spec = importlib.util.spec_from_file_location("train_device", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    config = TrainConfig.for_game("tic_tac_toe", channels=8, blocks=1, games=4, simulations=4)
+    m = bench.measure(config, torch.device("cpu"), mixed, seconds=0.05)
+    assert m["params"] > 0
+    assert all(m[k] > 0 for k in ("steps", "positions", "moves", "sims"))
+    assert 0 < m["share"] <= 1
