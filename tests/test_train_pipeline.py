@@ -362,9 +362,16 @@ def test_the_evaluator_and_learner_follow_the_network_to_its_device():
     assert all(math.isfinite(v) for v in losses.values())
 
 
+def test_bfloat16_matches_float32_on_every_device_here():
+    """On the CPU (torch runs bfloat16 on any CPU, emulated where the CPU lacks it)
+    and on cuda where there is one: bfloat16 outputs agree with float32 to
+    bfloat16's precision, come back as float32, and a learner step keeps the
+    weights in float32."""
+    for device in ["cpu"] + (["cuda"] if torch.cuda.is_available() else []):
+        _check_bfloat16_matches_float32(device)
+
+
 def _check_bfloat16_matches_float32(device):
-    """bfloat16 outputs agree with float32 to bfloat16's precision, come back as
-    float32, and a learner step keeps the weights in float32."""
     from inarow.train.learner import Learner
 
     config = TrainConfig.for_game("tic_tac_toe", mixed_precision=True)
@@ -394,13 +401,10 @@ def test_mixed_precision_is_refused_on_a_cpu_without_native_bfloat16(tmp_path, m
     device.check_mixed_precision(False, torch.device("cpu"))  # off: nothing to check
 
 
-def test_mixed_precision_on_the_cpu_matches_float32_and_trains(tmp_path, monkeypatch):
-    """torch runs bfloat16 on any CPU (emulated where the CPU lacks it), so the
-    numbers are checked everywhere; a run with it trains and checkpoints float32."""
+def test_a_bfloat16_run_on_the_cpu_trains_and_checkpoints_float32(tmp_path, monkeypatch):
     from inarow.train import device
 
     monkeypatch.setattr(device, "cpu_has_native_bfloat16", lambda: True)
-    _check_bfloat16_matches_float32("cpu")
     result = train(
         _tiny(mixed_precision=True, eval_minutes=0), tmp_path / "run", minutes=0.05, progress=False
     )
@@ -433,12 +437,6 @@ def test_the_yardstick_measures_the_float32_network_when_self_play_runs_in_bfloa
     train(_tiny(mixed_precision=True), tmp_path / "run", minutes=0.05, progress=False)
     assert True in made.values()  # self-play ran in bfloat16
     assert measured and all(made[e] is False for e in measured)
-
-
-def test_mixed_precision_on_cuda_matches_float32():
-    if not torch.cuda.is_available():
-        pytest.skip("no cuda device")
-    _check_bfloat16_matches_float32("cuda")
 
 
 def test_an_evaluation_longer_than_the_session_is_cut_at_its_end(tmp_path):
