@@ -292,3 +292,83 @@ def test_a_symmetric_search_plays_legal_moves():
     agent = inarow.agents.pretrained("connect_four", simulations=16, symmetric=True)
     board = inarow.Board.from_moves([3, 3, 2])
     assert board.is_legal(agent(board))
+
+
+class _Counting:
+    """A network that counts the positions it is asked for."""
+
+    def __init__(self, net):
+        self.net, self.positions = net, 0
+
+    def __call__(self, obs):
+        self.positions += len(obs)
+        return self.net(obs)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        dict(width=7, height=6, k=4, players=2, gravity=True),
+        dict(width=5, height=4, k=3, players=3, gravity=False),
+    ],
+)
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_a_cached_search_plays_as_the_uncached_one_with_fewer_network_calls(rules, symmetric):
+    """The cache changes nothing but the cost: the same moves and visit counts over
+    whole games, many boards at once or one, and a position met again costs no call."""
+    from inarow.pretrained import NetworkAgent
+
+    net = _linear_net(rules, seed=5)
+    counted = _Counting(net)
+    cached = NetworkAgent(counted, rules, simulations=24, cache=10_000, symmetric=symmetric)
+    plain = NetworkAgent(net, rules, simulations=24, symmetric=symmetric)
+    rng = np.random.default_rng(11)
+    boards = [inarow.Board(**rules) for _ in range(3)]
+    calls = 0
+    while any(not b.is_over for b in boards):
+        live = [b for b in boards if not b.is_over]
+        if rng.random() < 0.5:  # one board at a time, then all of them in one batch
+            moves = [cached(b) for b in live]
+            assert moves == [plain(b) for b in live]
+        else:
+            moves = cached.actions(live)
+            assert moves == plain.actions(live)
+        calls += len(live) * 24
+        for b, a in zip(live, moves):
+            b.move(a)
+    assert 0 < counted.positions < calls * (0.9 if symmetric else 0.8)
+    board = inarow.Board(**rules)
+    board.move(1)
+    np.testing.assert_array_equal(cached.policy_value(board)[0], plain.policy_value(board)[0])
+    before = counted.positions
+    cached.policy_value(board)  # met before: from the cache
+    assert counted.positions == before
+    cached.clear_cache()
+    cached.policy_value(board)
+    assert counted.positions == before + (len(cached._images) if symmetric else 1)
+
+
+def test_the_cache_keeps_its_bound_and_forgets_a_replaced_network():
+    from inarow.pretrained import NetworkAgent
+
+    rules = dict(width=4, height=4, k=3, players=2, gravity=False)
+    first, second = _linear_net(rules, seed=1), _linear_net(rules, seed=2)
+    agent = NetworkAgent(first, rules, simulations=32, cache=5)
+    board = inarow.Board(**rules)
+    agent(board)
+    assert len(agent._cached) == 5
+    agent.net = second  # a cache of the first network's outputs would be wrong now
+    fresh = NetworkAgent(second, rules, simulations=0)
+    assert agent.policy_value(board)[1] == fresh.policy_value(board)[1]
+    for bad in (-1, True, 1.5, 2**33):
+        with pytest.raises(ValueError, match="cache="):
+            NetworkAgent(first, rules, cache=bad)
+
+
+def test_the_loaded_agents_cache_about_16_mb():
+    from inarow.pretrained import CACHE_BYTES, default_cache
+
+    agent = inarow.agents.pretrained("connect_four")
+    assert agent.cache == default_cache(agent.rules) > 40_000
+    positions = default_cache(dict(width=15, height=15, k=5, players=2, gravity=False))
+    assert 10_000 < positions and positions * 1_200 < 1.1 * CACHE_BYTES

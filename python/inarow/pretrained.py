@@ -4,6 +4,9 @@ numpy weights shipped in the package (no deep-learning framework needed)."""
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
@@ -43,6 +46,16 @@ def pretrained_game(rules: inarow.Rules) -> str | None:
 
 Net = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
+#: About the memory the loaders' agents give their cache of network outputs.
+CACHE_BYTES = 16 << 20
+
+
+def default_cache(rules: dict[str, Any]) -> int:
+    """Positions a cache of about `CACHE_BYTES` holds for ``rules`` (a key, the
+    logits, the value and Python's overhead per position)."""
+    cells = rules["width"] * (1 if rules["gravity"] else rules["height"])
+    return CACHE_BYTES // (320 + 4 * (cells + rules["players"]))
+
 
 class NetworkAgent:
     """``agent(board) -> action``: the most visited move of a PUCT search of
@@ -64,6 +77,12 @@ class NetworkAgent:
     ``net(obs) -> (logits, values)`` takes the search's planes ``(B, players, H, W)``
     float32. ``actions(boards)`` searches many boards at once, one network call per
     round for all of them (``inarow.evaluate.move_accuracy`` uses it).
+
+    ``cache`` (0: off) keeps the network's outputs for up to that many positions,
+    the oldest dropped first, so that a position met again costs no network call:
+    about one leaf in nine of a search is a transposition, and in a game each search
+    meets again most of what the last ones evaluated. For a network that does not
+    change while cached (``clear_cache()`` forgets; replacing ``net`` does too).
     """
 
     def __init__(
@@ -75,11 +94,14 @@ class NetworkAgent:
         name: str = "network",
         proof_nodes: int = 0,
         symmetric: bool = False,
+        cache: int = 0,
     ) -> None:
         if not isinstance(symmetric, bool):
             raise TypeError(f"symmetric={symmetric!r}: allowed True or False")
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
             raise ValueError(f"simulations={simulations!r}: allowed an integer >= 0")
+        if isinstance(cache, bool) or not isinstance(cache, int) or not 0 <= cache <= 2**32:
+            raise ValueError(f"cache={cache!r}: allowed an integer 0..=2**32 (positions kept)")
         if (
             isinstance(proof_nodes, bool)
             or not isinstance(proof_nodes, int)
@@ -100,6 +122,15 @@ class NetworkAgent:
         self.name = name
         self._c_puct = c_puct
         self._search: inarow.MCTS | None = None
+        self.cache = cache
+        self._cached: dict[bytes, tuple[np.ndarray, Any]] = {}
+        self._cached_net: Net | None = None
+        self._cache_lock = threading.Lock()
+
+    def clear_cache(self) -> None:
+        """Forgets every cached network output (see ``cache``)."""
+        with self._cache_lock:
+            self._cached.clear()
 
     def __repr__(self) -> str:
         proofs = f" proof_nodes={self.proof_nodes}" if self.proof_nodes else ""
@@ -126,6 +157,34 @@ class NetworkAgent:
         return self._forward(obs)
 
     def _forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The network on ``obs``, each position looked up in the cache first."""
+        if not self.cache:
+            return self._forward_net(obs)
+        obs = np.ascontiguousarray(obs, dtype=np.float32)
+        # A 128-bit digest as the key: a few bytes a position, whatever the board.
+        keys = [hashlib.blake2b(row, digest_size=16).digest() for row in obs]
+        with self._cache_lock:
+            if self._cached_net is not self.net:
+                self._cached.clear()
+                self._cached_net = self.net
+            found = [self._cached.get(k) for k in keys]
+        missing = [i for i, hit in enumerate(found) if hit is None]
+        if missing:
+            logits, values = self._forward_net(obs[missing] if len(missing) < len(obs) else obs)
+            with self._cache_lock:
+                for j, i in enumerate(missing):
+                    found[i] = entry = (logits[j].copy(), values[j].copy())
+                    self._cached[keys[i]] = entry
+                over = len(self._cached) - self.cache
+                if over > 0:  # dicts keep insertion order: the oldest go first
+                    for k in list(itertools.islice(self._cached, over)):
+                        del self._cached[k]
+        return (
+            np.stack([hit[0] for hit in found]),  # type: ignore[index]
+            np.stack([hit[1] for hit in found]),  # type: ignore[index]
+        )
+
+    def _forward_net(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The network on ``obs`` ``(B, players, H, W)``, averaged over the board's
         symmetries if ``symmetric``: each image's logits are mapped back to this
         board's actions before the mean."""
@@ -240,6 +299,7 @@ def load_pretrained(
         name=f"pretrained {game}",
         proof_nodes=proof_nodes,
         symmetric=symmetric,
+        cache=default_cache(net.rules),
     )
 
 
@@ -264,6 +324,7 @@ def load_network(
         name=f"network {path.name}",
         proof_nodes=proof_nodes,
         symmetric=symmetric,
+        cache=default_cache(net.rules),
     )
 
 
