@@ -24,11 +24,14 @@ import time
 
 import inarow
 from inarow import agents, evaluate
+from inarow.pretrained import NetworkAgent
 
 TARGET_GOOD, TARGET_RAW, TARGET_MS = 0.98, 0.95, 50.0
 
 
-def make_agent(weights: str | None, simulations: int, proof_nodes: int, symmetric: bool) -> object:
+def make_agent(
+    weights: str | None, simulations: int, proof_nodes: int, symmetric: bool
+) -> NetworkAgent:
     settings = dict(simulations=simulations, proof_nodes=proof_nodes, symmetric=symmetric)
     if weights is None:
         return agents.pretrained("connect_four", **settings)
@@ -40,11 +43,13 @@ def rate(result: evaluate.AccuracyResult) -> str:
     return f"{result.good_rate:6.2%} [{lo:.1%}, {hi:.1%}] of {result.overall.positions}"
 
 
-def move_times(agent: object, boards: list[inarow.Board]) -> tuple[float, float]:
-    """Median wall and CPU milliseconds of one ``agent(board)`` call."""
+def move_times(agent: NetworkAgent, boards: list[inarow.Board]) -> tuple[float, float]:
+    """Median wall and CPU milliseconds of one ``agent(board)`` call on a position
+    never seen before (the agent's cache of network outputs emptied each time)."""
     agent(boards[0].copy())  # warm-up
     wall, cpu = [], []
     for board in boards:
+        agent.clear_cache()
         t, c = time.perf_counter(), time.process_time()
         agent(board.copy())
         wall.append(time.perf_counter() - t)

@@ -5,9 +5,14 @@
     python benchmarks/pretrained.py --negamax 4 --games 40
     python benchmarks/pretrained.py --weights runs/c4/network.npz --accuracy   # a candidate
     python benchmarks/pretrained.py --forward        # the forward pass alone, by batch size
+    python benchmarks/pretrained.py --in-game 10     # per move in games, cache on and off
 
 Latency: the median over positions of Pons' Middle-Easy set of one ``agent(board)``
-call (CPU seconds of this process beside wall seconds, as the machine may be shared).
+call (CPU seconds of this process beside wall seconds, as the machine may be shared),
+each on an empty cache of network outputs. In games (``--in-game``) each search
+meets again what the agent's earlier searches evaluated: the median move against
+``negamax(4)`` from random 4-ply openings, the agent with its cache and without, the
+same games (the cache changes no move), alternating the two per move.
 """
 
 from __future__ import annotations
@@ -39,11 +44,49 @@ def latency(agent: NetworkAgent, positions: int) -> tuple[float, float]:
     wall, cpu = [], []
     agent(boards[0])  # warm-up
     for b in boards:
+        agent.clear_cache()
         t, c = time.perf_counter(), time.process_time()
         agent(b)
         wall.append(time.perf_counter() - t)
         cpu.append(time.process_time() - c)
     return statistics.median(wall), statistics.median(cpu)
+
+
+def in_game(simulations: int, games: int, seed: int = 0) -> None:
+    """Median wall milliseconds per move in games against ``negamax(4)``, with the
+    cache and without."""
+    import numpy as np
+
+    cached = inarow.agents.pretrained("connect_four", simulations=simulations)
+    plain = NetworkAgent(cached.net, cached.rules, simulations=simulations, cache=0)
+    opponent = inarow.agents.negamax(4)
+    rng = np.random.default_rng(seed)
+    times: dict[str, list[float]] = {"cached": [], "uncached": []}
+    order = [("cached", cached), ("uncached", plain)]
+    for game in range(games):
+        board = inarow.Board.connect_four()
+        for _ in range(4):
+            board.move(int(rng.choice(board.legal_moves())))
+        seat = game % 2
+        cached.clear_cache()
+        while not board.is_over:
+            if board.num_stones % 2 != seat:
+                board.move(opponent(board))
+                continue
+            order.reverse()  # neither always runs first
+            moves = {}
+            for name, agent in order:
+                t = time.perf_counter()
+                moves[name] = agent(board)
+                times[name].append(time.perf_counter() - t)
+            assert moves["cached"] == moves["uncached"]
+            board.move(moves["cached"])
+    c, u = (1000 * statistics.median(times[n]) for n in ("cached", "uncached"))
+    print(
+        f"{simulations} simulations, {games} games against negamax(4), "
+        f"{len(times['cached'])} moves: median {c:.1f} ms a move with the cache, "
+        f"{u:.1f} ms without ({u / c:.1f}x)"
+    )
 
 
 def forward_costs(weights: str | None, batches: list[int]) -> None:
@@ -85,7 +128,13 @@ def main() -> None:
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--weights", help="a network.npz to measure instead of the shipped one")
     p.add_argument("--forward", type=int, nargs="*", help="batch sizes: the forward pass alone")
+    p.add_argument("--in-game", type=int, metavar="GAMES", help="per move in games: cache on/off")
     args = p.parse_args()
+    if args.in_game:
+        for s in args.simulations:
+            if s:
+                in_game(s, args.in_game)
+        return
     if args.forward is not None:
         forward_costs(args.weights, args.forward or [1, 8, 64, 256])
         return
