@@ -372,3 +372,15 @@ def test_the_loaded_agents_cache_about_16_mb():
     assert agent.cache == default_cache(agent.rules) > 40_000
     positions = default_cache(dict(width=15, height=15, k=5, players=2, gravity=False))
     assert 10_000 < positions and positions * 1_200 < 1.1 * CACHE_BYTES
+
+
+def test_a_pretrained_agent_pickles_and_plays_alike():
+    import pickle
+
+    agent = inarow.agents.pretrained("tic_tac_toe", simulations=16)
+    board = inarow.Board.tic_tac_toe()
+    board.move(4)
+    move = agent(board)
+    copy = pickle.loads(pickle.dumps(agent))
+    assert copy.cache == agent.cache and len(copy._cached) == 0 < len(agent._cached)
+    assert copy(board) == move and len(copy._cached) > 0

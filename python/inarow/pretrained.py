@@ -127,6 +127,16 @@ class NetworkAgent:
         self._cached_net: Net | None = None
         self._cache_lock = threading.Lock()
 
+    def __getstate__(self) -> dict[str, Any]:
+        # A copy starts with an empty cache, a fresh lock and no search of its own.
+        state = self.__dict__.copy()
+        state.update(_cached={}, _cached_net=None, _cache_lock=None, _search=None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._cache_lock = threading.Lock()
+
     def clear_cache(self) -> None:
         """Forgets every cached network output (see ``cache``)."""
         with self._cache_lock:
