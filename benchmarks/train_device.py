@@ -31,7 +31,7 @@ from inarow.train.device import cpu_has_native_bfloat16
 from inarow.train.learner import Learner
 from inarow.train.loop import torch_evaluator
 from inarow.train.network import Network
-from inarow.train.replay import NO_FINAL_BOARD
+from inarow.train.replay import plain_batch
 from inarow.train.selfplay import SelfPlay
 
 
@@ -62,14 +62,9 @@ def measure(config: TrainConfig, device: torch.device, mixed: bool, seconds: flo
     actions = w if rules["gravity"] else w * h
     rng = np.random.default_rng(0)
     b = config.batch_size
-    batch = (
-        rng.integers(0, 2, (b, planes, h, w)).astype(np.float32),
-        np.ones((b, actions), bool),
-        np.full((b, actions), 1 / actions, np.float32),
-        rng.uniform(-1, 1, (b, 1 if planes == 2 else planes)).astype(np.float32),
-        np.full((b, h, w), NO_FINAL_BOARD, np.uint8),  # no auxiliary targets
-        np.full(b, -1, np.int16),
-    )
+    obs = rng.integers(0, 2, (b, planes, h, w)).astype(np.float32)
+    values = rng.uniform(-1, 1, (b, 1 if planes == 2 else planes)).astype(np.float32)
+    batch = plain_batch(obs, actions, value=values)
     learner = Learner(net, config)
     learner.mixed_precision = mixed
     steps = rate(lambda: learner.step(batch), seconds, device)

@@ -22,6 +22,7 @@ from inarow.train.checkpoint import load_checkpoint  # noqa: E402
 from inarow.train.device import torch_evaluator  # noqa: E402
 from inarow.train.export import export_npz  # noqa: E402
 from inarow.train.network import Network  # noqa: E402
+from inarow.train.replay import plain_batch  # noqa: E402
 
 RULES = [
     dict(width=7, height=6, k=4, players=2, gravity=True),
@@ -152,22 +153,6 @@ def test_ctrl_c_checkpoints_and_exits(tmp_path):
     assert (run_dir / "network.npz").is_file()
 
 
-def _learner_batch(obs, num_actions, policy=None, value=None):
-    """A learner batch for ``obs``: every action legal, uniform policy targets and zero
-    values unless given, no auxiliary targets (final board unknown, no reply)."""
-    from inarow.train.replay import NO_FINAL_BOARD
-
-    n, _, h, w = obs.shape
-    return (
-        obs,
-        np.ones((n, num_actions), bool),
-        np.full((n, num_actions), 1 / num_actions, np.float32) if policy is None else policy,
-        np.zeros((n, 1), np.float32) if value is None else value,
-        np.full((n, h, w), NO_FINAL_BOARD, np.uint8),
-        np.full(n, -1, np.int16),
-    )
-
-
 def _tiny(**changes):
     settings = dict(
         games=8,
@@ -214,7 +199,7 @@ def test_positions_without_a_policy_target_stay_out_of_the_policy_loss():
         logits, _ = net.train()(torch.from_numpy(obs))  # batch statistics, as the step
     log_p = torch.log_softmax(logits, 1).numpy()
     kl = (policy * (np.log(np.maximum(policy, 1e-12)) - log_p)).sum(1)
-    losses = Learner(net, config).step(_learner_batch(obs, a, policy, value))
+    losses = Learner(net, config).step(plain_batch(obs, a, policy, value))
     assert losses["policy_loss"] == pytest.approx(kl[1::2].mean(), rel=1e-4)
 
 
@@ -225,7 +210,7 @@ def test_the_auxiliary_losses_are_the_weighted_cross_entropies_of_known_targets(
     rng = np.random.default_rng(1)
     n, a = 6, config.num_actions
     obs = rng.integers(0, 2, (n, 2, 3, 3)).astype(np.float32)
-    batch = list(_learner_batch(obs, a))
+    batch = list(plain_batch(obs, a))
     final = rng.integers(0, 3, (n, 3, 3)).astype(np.uint8)
     final[0] = 255  # unknown: left out
     reply = rng.integers(0, a, n).astype(np.int16)
@@ -247,7 +232,7 @@ def test_the_auxiliary_losses_are_the_weighted_cross_entropies_of_known_targets(
     # Without auxiliary heads there is no such term, and the network has no such head.
     plain = Network(_tiny())
     assert plain.forward_all(torch.from_numpy(obs))[2:] == (None, None)
-    assert "aux_loss" not in Learner(plain, _tiny()).step(_learner_batch(obs, a))
+    assert "aux_loss" not in Learner(plain, _tiny()).step(plain_batch(obs, a))
 
 
 def test_a_run_with_auxiliary_targets_trains_exports_and_keeps_its_heads(tmp_path):
@@ -358,7 +343,7 @@ def test_the_evaluator_and_learner_follow_the_network_to_its_device():
     assert isinstance(logits, np.ndarray) and logits.shape == (4, 9) and values.shape == (4,)
     from inarow.train.learner import Learner
 
-    losses = Learner(net, config).step(_learner_batch(obs, 9))
+    losses = Learner(net, config).step(plain_batch(obs, 9))
     assert all(math.isfinite(v) for v in losses.values())
 
 
@@ -383,7 +368,7 @@ def _check_bfloat16_matches_float32(device):
     assert not np.array_equal(mixed, exact)  # bfloat16 did run
     np.testing.assert_allclose(mixed, exact, atol=0.05)
     np.testing.assert_allclose(mixed_v, exact_v, atol=0.05)
-    losses = Learner(net, config).step(_learner_batch(obs, 9))
+    losses = Learner(net, config).step(plain_batch(obs, 9))
     assert all(math.isfinite(v) for v in losses.values())
     assert all(p.dtype == torch.float32 for p in net.parameters())
 

@@ -10,13 +10,33 @@ import numpy as np
 from inarow.train.config import TrainConfig
 from inarow.train.symmetry import symmetries
 
-__all__ = ["Batch", "ReplayBuffer"]
+__all__ = ["Batch", "ReplayBuffer", "plain_batch"]
 
 Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 #: A final-board target no position has (a buffer saved before there were any): left
 #: out of the loss, as a reply of -1 is.
 NO_FINAL_BOARD = 255
+
+
+def plain_batch(
+    obs: np.ndarray,
+    num_actions: int,
+    policy: np.ndarray | None = None,
+    value: np.ndarray | None = None,
+) -> Batch:
+    """A learner batch for ``obs`` ``(n, players, H, W)`` without auxiliary targets
+    (final board unknown, no reply): every action legal, and unless given, uniform
+    policy targets and values of 0 (one column with 2 players, one per player else)."""
+    n, players, h, w = obs.shape
+    return (
+        obs,
+        np.ones((n, num_actions), bool),
+        np.full((n, num_actions), 1 / num_actions, np.float32) if policy is None else policy,
+        np.zeros((n, 1 if players == 2 else players), np.float32) if value is None else value,
+        np.full((n, h, w), NO_FINAL_BOARD, np.uint8),
+        np.full(n, -1, np.int16),
+    )
 
 
 class ReplayBuffer:
