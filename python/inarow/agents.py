@@ -204,7 +204,11 @@ def pretrained(
     ``"6x6_k4_free"`` (5x5 and 6x6 boards, 4 in a row, free placement: 99.6-99.8%
     good moves with ``proof_nodes=20_000``) or ``"15x15_k5_free"`` (gomoku without
     opening rules: 78% wins against ``negamax(4)`` with ``proof_nodes=20_000``).
-    Inference is numpy alone (the weights, under 1 MB each, ship in ``inarow/data``).
+    Inference is numpy alone (the weights, under 1 MB each, ship in ``inarow/data``);
+    the agent keeps the network's outputs for about 16 MB of positions, so a game's
+    searches, which meet again what earlier ones evaluated, run several times faster
+    than a first search of a position and choose the same moves
+    (``agent.clear_cache()`` forgets them).
     ``agent.policy_value(board)`` gives the raw policy over actions and the value for
     the side to move; ``agent.actions(boards)`` searches many boards at once. Its
     training command and measured strength: ``docs/training.md``.
