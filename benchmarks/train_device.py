@@ -59,12 +59,11 @@ def measure(config: TrainConfig, device: torch.device, mixed: bool, seconds: flo
     params = sum(p.numel() for p in net.parameters())
     rules = config.rules
     planes, h, w = rules["players"], rules["height"], rules["width"]
-    actions = w if rules["gravity"] else w * h
     rng = np.random.default_rng(0)
     b = config.batch_size
     obs = rng.integers(0, 2, (b, planes, h, w)).astype(np.float32)
-    values = rng.uniform(-1, 1, (b, 1 if planes == 2 else planes)).astype(np.float32)
-    batch = plain_batch(obs, actions, value=values)
+    values = rng.uniform(-1, 1, (b, config.value_size)).astype(np.float32)
+    batch = plain_batch(obs, config.num_actions, value=values)
     learner = Learner(net, config)
     learner.mixed_precision = mixed
     steps = rate(lambda: learner.step(batch), seconds, device)

@@ -52,9 +52,10 @@ CACHE_BYTES = 16 << 20
 
 def default_cache(rules: dict[str, Any]) -> int:
     """Positions a cache of about `CACHE_BYTES` holds for ``rules`` (a key, the
-    logits, the value and Python's overhead per position)."""
-    cells = rules["width"] * (1 if rules["gravity"] else rules["height"])
-    return CACHE_BYTES // (320 + 4 * (cells + rules["players"]))
+    logits, the value and Python's overhead per position: 14.6 MiB at capacity for
+    Connect Four, 15.4 MiB for 15x15, measured with tracemalloc)."""
+    actions = inarow.Rules(**rules).num_actions
+    return CACHE_BYTES // (320 + 4 * (actions + rules["players"]))
 
 
 class NetworkAgent:
