@@ -3,6 +3,7 @@
     python benchmarks/moonshot.py                                    # the shipped network
     python benchmarks/moonshot.py --weights runs/c4/network.npz --seed 7202
     python benchmarks/moonshot.py --per-length 10 --pons-per-set 20 --games 10   # a quick look
+    python benchmarks/moonshot.py --weights runs/c4/network.npz --against shipped --seed 7203
 
 Good moves (the move keeps the position's win/draw/loss, judged by the solver) on
 fresh random openings of 6-16 plies and on Pons' six sets, for the raw policy and
@@ -10,6 +11,12 @@ with search; the median move on one core (numpy, one BLAS thread) on those
 openings; the score against ``perfect()`` from random 4-ply openings, each played
 from both seats. Rates come with 95% Wilson intervals; the targets are printed
 beside them. Draw fresh openings with a new ``--seed`` rather than tuning on one.
+
+``--against`` judges a second network (a network.npz, or ``shipped``) on the same
+positions and games and pairs the two position by position
+(``evaluate.compare_accuracy``): the difference of good-move rates with its 95%
+paired interval and the exact McNemar p-value, the measure to decide whether a
+candidate replaces the shipped network.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ def make_agent(
     weights: str | None, simulations: int, proof_nodes: int, symmetric: bool
 ) -> NetworkAgent:
     settings = dict(simulations=simulations, proof_nodes=proof_nodes, symmetric=symmetric)
-    if weights is None:
+    if weights is None or weights == "shipped":
         return agents.pretrained("connect_four", **settings)
     return agents.load(weights, **settings)
 
@@ -41,6 +48,15 @@ def make_agent(
 def rate(result: evaluate.AccuracyResult) -> str:
     lo, hi = result.overall.good_interval
     return f"{result.good_rate:6.2%} [{lo:.1%}, {hi:.1%}] of {result.overall.positions}"
+
+
+def paired(c: evaluate.AccuracyComparison) -> str:
+    p = c.overall
+    lo, hi = p.difference_interval
+    return (
+        f"{100 * p.difference:+.2f} points [{100 * lo:+.2f}, {100 * hi:+.2f}], "
+        f"{p.only_a} vs {p.only_b} positions, p = {p.p_value:.3f}"
+    )
 
 
 def move_times(agent: NetworkAgent, boards: list[inarow.Board]) -> tuple[float, float]:
@@ -60,6 +76,9 @@ def move_times(agent: NetworkAgent, boards: list[inarow.Board]) -> tuple[float, 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--weights", help="a network.npz (default: the shipped Connect Four network)")
+    p.add_argument(
+        "--against", help="a second network.npz (or 'shipped') judged on the same positions"
+    )
     p.add_argument("--simulations", type=int, default=200)
     p.add_argument("--proof-nodes", type=int, default=0)
     p.add_argument(
@@ -75,60 +94,81 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=None, help="threads choosing moves (timing: 1)")
     args = p.parse_args()
 
-    name = args.weights or "the shipped connect_four network"
+    names = [args.weights or "the shipped connect_four network"]
+    if args.against:
+        names.append(
+            "the shipped connect_four network" if args.against == "shipped" else args.against
+        )
     print(
-        f"{name}, {args.simulations} simulations, proof_nodes={args.proof_nodes}, "
-        f"symmetric={args.symmetric}"
+        f"{' against '.join(names)}: {args.simulations} simulations, "
+        f"proof_nodes={args.proof_nodes}, symmetric={args.symmetric}"
     )
     sets = evaluate.judged_positions(
         "connect_four", args.per_length, seed=args.seed, lengths=args.lengths
     )
     openings = [b for boards in sets.values() for b in boards]
-    raw = make_agent(args.weights, 0, 0, args.symmetric)
-    searched = make_agent(args.weights, args.simulations, args.proof_nodes, args.symmetric)
+    weights = [args.weights] + ([args.against] if args.against else [])
+    raws = [make_agent(w, 0, 0, args.symmetric) for w in weights]
+    searcheds = [make_agent(w, args.simulations, args.proof_nodes, args.symmetric) for w in weights]
 
     t = time.perf_counter()
-    rows = []
+    tables = []
     for label, positions, per_set in (
         (f"openings of {min(args.lengths)}-{max(args.lengths)} plies", sets, None),
         ("Pons' six sets", "pons", args.pons_per_set),
     ):
-        raw_r = evaluate.move_accuracy(raw, positions, per_set, threads=args.threads)
-        searched_r = evaluate.move_accuracy(searched, positions, per_set, threads=args.threads)
-        rows.append((label, raw_r, searched_r))
-    print(f"(judged in {time.perf_counter() - t:.0f} s)\n")
-    print(f"{'good moves':<28} {'raw policy':<30} {f'{args.simulations} simulations':<30}")
-    for label, raw_r, searched_r in rows:
-        print(f"{label:<28} {rate(raw_r):<30} {rate(searched_r):<30}")
-    print(f"{'target':<28} {f'>= {TARGET_RAW:.0%}':<30} {f'>= {TARGET_GOOD:.0%}':<30}")
-    for label, _, searched_r in rows:
-        per_set = ", ".join(
-            f"{evaluate.PONS_SETS.get(n, n)} {s.good_rate:.1%}" for n, s in searched_r.sets.items()
-        )
-        print(f"  {label}, searched: {per_set}")
+        results = [
+            [
+                evaluate.move_accuracy(agent, positions, per_set, threads=args.threads)
+                for agent in row
+            ]
+            for row in (raws, searcheds)
+        ]
+        tables.append((label, results))
+    print(f"(judged in {time.perf_counter() - t:.0f} s)")
+    for i, name in enumerate(names):
+        print(f"\n{name}")
+        print(f"{'good moves':<28} {'raw policy':<30} {f'{args.simulations} simulations':<30}")
+        for label, (raw_rs, searched_rs) in tables:
+            print(f"{label:<28} {rate(raw_rs[i]):<30} {rate(searched_rs[i]):<30}")
+        print(f"{'target':<28} {f'>= {TARGET_RAW:.0%}':<30} {f'>= {TARGET_GOOD:.0%}':<30}")
+        for label, (_, searched_rs) in tables:
+            per_set = ", ".join(
+                f"{evaluate.PONS_SETS.get(n, n)} {s.good_rate:.1%}"
+                for n, s in searched_rs[i].sets.items()
+            )
+            print(f"  {label}, searched: {per_set}")
+    if args.against:
+        print("\npaired, the first network minus the second (good moves):")
+        for label, (raw_rs, searched_rs) in tables:
+            for kind, rs in (("raw", raw_rs), ("searched", searched_rs)):
+                comparison = evaluate.compare_accuracy(rs[0], rs[1])
+                print(f"  {label}, {kind}: {paired(comparison)}")
 
     if args.timed > 0:
-        wall, cpu = move_times(searched, openings[:: max(1, len(openings) // args.timed)])
-        print(
-            f"\nmedian move, one core: {wall:.1f} ms wall, {cpu:.1f} ms CPU "
-            f"(target <= {TARGET_MS:.0f})"
-        )
+        for name, searched in zip(names, searcheds):
+            wall, cpu = move_times(searched, openings[:: max(1, len(openings) // args.timed)])
+            print(
+                f"\nmedian move, one core, {name}: {wall:.1f} ms wall, {cpu:.1f} ms CPU "
+                f"(target <= {TARGET_MS:.0f})"
+            )
 
     if args.games:
-        r = evaluate.match(
-            searched,
-            agents.perfect(),
-            games=args.games,
-            rules="connect_four",
-            seed=args.match_seed,
-            opening_plies=4,
-        )
-        lo, hi = r.loss_interval
-        print(
-            f"\nagainst perfect(), {r.games} games from random 4-ply openings (seed "
-            f"{args.match_seed}): {r.wins}/{r.draws}/{r.losses}, score {r.score:.3f}, "
-            f"losses {r.loss_rate:.0%} [{lo:.1%}, {hi:.1%}]"
-        )
+        for name, searched in zip(names, searcheds):
+            r = evaluate.match(
+                searched,
+                agents.perfect(),
+                games=args.games,
+                rules="connect_four",
+                seed=args.match_seed,
+                opening_plies=4,
+            )
+            lo, hi = r.loss_interval
+            print(
+                f"\n{name} against perfect(), {r.games} games from random 4-ply openings "
+                f"(seed {args.match_seed}): {r.wins}/{r.draws}/{r.losses}, score "
+                f"{r.score:.3f}, losses {r.loss_rate:.0%} [{lo:.1%}, {hi:.1%}]"
+            )
 
 
 if __name__ == "__main__":

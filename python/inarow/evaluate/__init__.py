@@ -13,12 +13,14 @@ Both run across a Ray cluster with ``ray=`` (chunks of games or positions as
 tasks), with the result of the local run.
 
 One module per subject: ``matches``, ``accuracy`` (over ``pons`` or ``judged``
-positions), ``missed`` (forced wins), ``intervals``.
+positions), ``compare`` (two agents' accuracy paired position by position),
+``missed`` (forced wins), ``intervals``.
 """
 
 from __future__ import annotations
 
 from .accuracy import AccuracyResult, SetAccuracy, move_accuracy
+from .compare import AccuracyComparison, PairedAccuracy, compare_accuracy
 from .intervals import wilson_interval
 from .judged import JUDGED_PER_SET, JUDGED_SEED, judged_lengths, judged_positions
 from .matches import MatchResult, RepeatedGameWarning, SeatResult, match
@@ -29,14 +31,17 @@ __all__ = [
     "JUDGED_PER_SET",
     "JUDGED_SEED",
     "PONS_SETS",
+    "AccuracyComparison",
     "AccuracyResult",
     "MatchResult",
     "MissedWin",
     "MissedWinsResult",
+    "PairedAccuracy",
     "PonsPosition",
     "RepeatedGameWarning",
     "SeatResult",
     "SetAccuracy",
+    "compare_accuracy",
     "judged_lengths",
     "judged_positions",
     "match",

@@ -3,10 +3,11 @@ the best outcome, against shipped or solved truths."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import inarow
@@ -29,12 +30,18 @@ class SetAccuracy:
 
     ``good``: moves that keep the best win/draw/loss outcome of the position;
     ``perfect``: moves with the best exact score (a subset of the good ones).
+    ``good_by_position``: for each position in order, whether the move was good;
+    ``positions_digest``: a digest of the positions judged. Both are what
+    :func:`inarow.evaluate.compare_accuracy` pairs two agents' results by (empty
+    where a result was built by hand).
     """
 
     name: str
     positions: int
     good: int
     perfect: int
+    good_by_position: tuple[bool, ...] = field(default=(), repr=False)
+    positions_digest: str = field(default="", repr=False)
 
     @property
     def good_rate(self) -> float:
@@ -80,6 +87,21 @@ class AccuracyResult:
         head = f"{'set':<28} {'positions':>9} {'good':>10} {'perfect':>13}"
         lines = [s._line() for s in self.sets.values()] + [self.overall._line()]
         return head + "\n" + "\n".join(lines)
+
+
+def _digest(parts: Iterable[bytes]) -> str:
+    """A 128-bit digest of ``parts`` in order, each length-prefixed."""
+    h = hashlib.blake2b(digest_size=16)
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def _board_bytes(board: Board) -> bytes:
+    """The board's cells with its shape and k (two boards with these equal are one)."""
+    cells = board.to_numpy()
+    return f"{cells.shape}{board.k}{board.gravity}".encode() + cells.astype("<i1").tobytes()
 
 
 def _bar(wanted: bool | None, total: int, desc: str) -> Any:
@@ -302,20 +324,30 @@ def move_accuracy(
         t2 = time.perf_counter()
         truth_seconds += t1 - t0
         agent_seconds += t2 - t1
-        good = perfect = 0
+        perfect = 0
+        good_by_position = []
         analyses = [scores for scores in truth if scores is not None]
         for scores, action in zip(analyses, actions, strict=True):
             best = max(s for s in scores if s is not None)
             mine = scores[action]
             if mine is None:  # the shipped analysis disagrees with the board
                 raise ValueError(f"set {name}: the analysis marks legal action {action} illegal")
-            good += (mine > 0) - (mine < 0) == (best > 0) - (best < 0)
+            good_by_position.append((mine > 0) - (mine < 0) == (best > 0) - (best < 0))
             perfect += mine == best
-        results[name] = SetAccuracy(name, len(boards), good, perfect)
+        results[name] = SetAccuracy(
+            name,
+            len(boards),
+            sum(good_by_position),
+            perfect,
+            tuple(good_by_position),
+            _digest(_board_bytes(board) for board in boards),
+        )
     total = SetAccuracy(
         "overall",
         sum(s.positions for s in results.values()),
         sum(s.good for s in results.values()),
         sum(s.perfect for s in results.values()),
+        tuple(flag for s in results.values() for flag in s.good_by_position),
+        _digest(f"{s.name}:{s.positions_digest}".encode() for s in results.values()),
     )
     return AccuracyResult(results, total, agent_seconds, truth_seconds)
