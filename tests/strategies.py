@@ -4,6 +4,7 @@ bounds; the definitions live here once."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from hypothesis import strategies as st
@@ -40,3 +41,21 @@ def played_boards(draw: Any, **bounds: int) -> inarow.Board:
         legal = board.legal_moves()
         board.move(legal[choice % len(legal)])
     return board
+
+
+def random_play_boards(
+    n: int, seed: int = 0, plies: tuple[int, int] = (24, 34)
+) -> list[inarow.Board]:
+    """``n`` Connect Four positions after a number of uniformly random moves drawn
+    from ``range(*plies)``, none of them over (late ones solve quickly)."""
+    rng = random.Random(seed)
+    out: list[inarow.Board] = []
+    while len(out) < n:
+        board = inarow.Board()
+        for _ in range(rng.randrange(*plies)):
+            if board.is_over:
+                break
+            board.move(rng.choice(board.legal_moves()))
+        if not board.is_over:
+            out.append(board)
+    return out

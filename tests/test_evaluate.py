@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from strategies import random_play_boards
 
 import inarow
 from inarow import _native, agents, evaluate
@@ -330,7 +331,7 @@ def test_first_game_out_of_range_is_refused(bad):
 
 
 def test_agent_actions_in_slices_from_a_drawn_seed_equal_one_call():
-    boards = _late_boards(30, plies=(4, 20))
+    boards = random_play_boards(30, plies=(4, 20))
     for make in (lambda: agents.random(seed=4), lambda: agents.negamax(2, seed=4)):
         one, sliced = make(), make()
         first = one.actions(boards, threads=2)
@@ -354,7 +355,7 @@ def test_ray_without_ray_installed_says_how_to_install_it(monkeypatch):
     with pytest.raises(ImportError, match=r"ray= needs Ray: pip install 'inarow\[ray\]'"):
         evaluate.match(agents.random(), agents.random(), games=10, ray="local")
     with pytest.raises(ImportError, match=r"ray= needs Ray"):
-        evaluate.move_accuracy(agents.random(), _late_boards(2), ray="local", progress=False)
+        evaluate.move_accuracy(agents.random(), random_play_boards(2), ray="local", progress=False)
 
 
 def test_ray_arguments_are_checked_before_any_cluster():
@@ -367,28 +368,14 @@ def test_ray_arguments_are_checked_before_any_cluster():
     with pytest.raises(ValueError, match="games=0 is out of range"):
         evaluate.match(agents.random(), agents.random(), games=0, ray="local")
     with pytest.raises(ValueError, match="chunk_positions=5 needs ray="):
-        evaluate.move_accuracy(agents.random(), _late_boards(2), chunk_positions=5)
+        evaluate.move_accuracy(agents.random(), random_play_boards(2), chunk_positions=5)
 
 
 # --------------------------------------------------------------------- move accuracy
 
 
-def _late_boards(n, seed=0, plies=(24, 34)):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        b = inarow.Board()
-        for _ in range(rng.randrange(*plies)):
-            if b.is_over:
-                break
-            b.move(rng.choice(b.legal_moves()))
-        if not b.is_over:
-            out.append(b)
-    return out
-
-
 def test_move_accuracy_on_boards_against_an_independent_count():
-    boards = _late_boards(40)
+    boards = random_play_boards(40)
     solver = inarow.Solver()
     truth = [solver.analyze(b) for b in boards]
     perfect = evaluate.move_accuracy(agents.perfect(seed=0), boards, progress=False)
@@ -414,7 +401,7 @@ def test_move_accuracy_on_boards_against_an_independent_count():
 
 
 def test_move_accuracy_refuses_bad_positions_and_agents():
-    boards = _late_boards(3)
+    boards = random_play_boards(3)
     done = inarow.Board.from_moves([0, 1, 0, 1, 0, 1, 0])
     with pytest.raises(ValueError, match="game is over"):
         evaluate.move_accuracy(agents.random(), [boards[0], done], progress=False)

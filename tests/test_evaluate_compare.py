@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import math
-import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import random_play_boards
 
 import inarow
 from inarow import agents, evaluate
 from inarow.evaluate.compare import mcnemar_p_value, paired_difference_interval
-
-
-def _boards(n: int, seed: int) -> list[inarow.Board]:
-    """Connect Four positions after 18-26 random plies (quick to solve)."""
-    rng = random.Random(seed)
-    out: list[inarow.Board] = []
-    while len(out) < n:
-        b = inarow.Board()
-        for _ in range(rng.randrange(18, 27)):
-            if b.is_over:
-                break
-            b.move(rng.choice(b.legal_moves()))
-        if not b.is_over:
-            out.append(b)
-    return out
 
 
 def leftmost(board: inarow.Board) -> int:
@@ -38,7 +23,7 @@ def rightmost(board: inarow.Board) -> int:
 
 
 def test_pairs_match_an_independent_count():
-    sets = {"first": _boards(25, 1), "second": _boards(20, 2)}
+    sets = {"first": random_play_boards(25, 1), "second": random_play_boards(20, 2)}
     solver = inarow.Solver()
 
     def good(agent, board):
@@ -76,16 +61,16 @@ def test_pairs_match_an_independent_count():
 
 
 def test_an_agent_against_itself_differs_nowhere():
-    boards = _boards(12, 3)
+    boards = random_play_boards(12, 3)
     a = evaluate.move_accuracy(agents.perfect(seed=0), boards, progress=False)
     c = evaluate.compare_accuracy(a, a).overall
     assert (c.only_a, c.only_b, c.difference, c.p_value) == (0, 0, 0.0, 1.0)
 
 
 def test_refuses_results_that_do_not_pair():
-    boards = _boards(10, 4)
+    boards = random_play_boards(10, 4)
     a = evaluate.move_accuracy(leftmost, boards, progress=False)
-    other = evaluate.move_accuracy(leftmost, _boards(10, 5), progress=False)
+    other = evaluate.move_accuracy(leftmost, random_play_boards(10, 5), progress=False)
     with pytest.raises(ValueError, match="different positions"):
         evaluate.compare_accuracy(a, other)
     renamed = evaluate.move_accuracy(leftmost, {"late": boards}, progress=False)
