@@ -98,12 +98,6 @@ def _digest(parts: Iterable[bytes]) -> str:
     return h.hexdigest()
 
 
-def _board_bytes(board: Board) -> bytes:
-    """The board's cells with its shape and k (two boards with these equal are one)."""
-    cells = board.to_numpy()
-    return f"{cells.shape}{board.k}{board.gravity}".encode() + cells.astype("<i1").tobytes()
-
-
 def _bar(wanted: bool | None, total: int, desc: str) -> Any:
     """A tqdm bar of positions: always for ``True`` (tqdm needed), for ``None`` where
     tqdm is installed and there is work, never for ``False``."""
@@ -340,7 +334,7 @@ def move_accuracy(
             sum(good_by_position),
             perfect,
             tuple(good_by_position),
-            _digest(_board_bytes(board) for board in boards),
+            _digest(repr(_judged._judged_key(board)).encode() for board in boards),
         )
     total = SetAccuracy(
         "overall",
