@@ -90,19 +90,18 @@ class AccuracyComparison:
         return head + "\n" + "\n".join(lines)
 
 
+def _check_counts(**counts: int) -> None:
+    for name, count in counts.items():
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise ValueError(f"{name}={count!r}: allowed an integer >= 0")
+
+
 def paired_difference_interval(
     both: int, only_a: int, only_b: int, neither: int
 ) -> tuple[float, float]:
     """The 95% interval of ``rate_a - rate_b`` for paired binary outcomes (Newcombe's
     method 10); (-1, 1) for no pairs."""
-    for name, count in (
-        ("both", both),
-        ("only_a", only_a),
-        ("only_b", only_b),
-        ("neither", neither),
-    ):
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"{name}={count!r}: allowed an integer >= 0")
+    _check_counts(both=both, only_a=only_a, only_b=only_b, neither=neither)
     n = both + only_a + only_b + neither
     if n == 0:
         return (-1.0, 1.0)
@@ -122,9 +121,7 @@ def paired_difference_interval(
 def mcnemar_p_value(only_a: int, only_b: int) -> float:
     """Two-sided exact McNemar p-value: ``2 P(X <= min)`` for ``X ~ Binomial(only_a +
     only_b, 1/2)``, at most 1; 1 when no position differs."""
-    for name, count in (("only_a", only_a), ("only_b", only_b)):
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ValueError(f"{name}={count!r}: allowed an integer >= 0")
+    _check_counts(only_a=only_a, only_b=only_b)
     n, k = only_a + only_b, min(only_a, only_b)
     if n == 0:
         return 1.0
