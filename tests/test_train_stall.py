@@ -89,3 +89,14 @@ def test_a_resumed_watch_continues_from_the_logged_evaluations(tmp_path):
         assert w.add(headline(r, TTT)) is None
     # Two evaluations without progress were logged: the next one in the resumed session stalls.
     assert "stalled: 3 evaluations" in w.add(headline({"mistakes_search": 40}, TTT))
+
+
+def test_a_stall_above_the_best_says_the_rise_may_be_below_the_noise():
+    # The fourth Connect Four run's evaluations: each within the noise of 0.964 on 252
+    # positions, together above it.
+    rows = [{"pons_good_search": g} for g in (0.837, 0.964, 0.960, 0.980, 0.988)]
+    said = watch(rows, C4)
+    assert said[:4] == [None] * 4
+    assert "average 0.976, better than the best" in said[4] and "larger net" not in said[4]
+    rows = [{"pons_good_search": g} for g in (0.837, 0.964, 0.960, 0.952, 0.956)]
+    assert "larger net" in watch(rows, C4)[4]

@@ -6,6 +6,7 @@ a row bring nothing beyond the measure's noise."""
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,6 +103,14 @@ class StallWatch:
                 f"{self.best.name} beyond its noise (best {self._shown(self.best)}, now "
                 f"{self._shown(measure)}); "
             )
+            recent = statistics.fmean(m.value for m in self.history[-STALL_EVALUATIONS:])
+            best = self.best.value
+            if recent > best if self.best.higher_is_better else recent < best:
+                return line + (
+                    f"the last {STALL_EVALUATIONS} average {recent:.3f}, better than the best: "
+                    "a rise smaller than one evaluation's noise may be under way, which only "
+                    "later evaluations (or more evaluation positions) can tell"
+                )
             if draw_share is not None and draw_share >= COLLAPSE_DRAW_SHARE:
                 return line + (
                     f"self-play has collapsed onto draws ({draw_share:.0%} of its games since "
