@@ -293,10 +293,10 @@ def move_accuracy(
         truth = list(shipped.get(name) or [None] * len(boards))
         if pons_moves is not None:
             for i, moves in enumerate(pons_moves[name]):
-                truth[i] = truth[i] or _pons._COMPUTED_PONS.get(moves)
+                truth[i] = truth[i] or _pons.computed_truth(moves)
         if judged:
             for i, board in enumerate(boards):
-                truth[i] = _judged._JUDGED_TRUTH.get(_judged._judged_key(board))
+                truth[i] = _judged.known_truth(board)
         missing = [i for i, known in enumerate(truth) if known is None]
         if missing:
             if solver is None and own_solver is None:
@@ -307,9 +307,9 @@ def move_accuracy(
             for i, scores in zip(missing, solved):
                 truth[i] = scores
                 if pons_moves is not None:
-                    _pons._COMPUTED_PONS[pons_moves[name][i]] = scores
+                    _pons.remember_truth(pons_moves[name][i], scores)
                 if judged:
-                    _judged._JUDGED_TRUTH[_judged._judged_key(boards[i])] = scores
+                    _judged.remember_truth(boards[i], scores)
         t1 = time.perf_counter()
         if on_ray is None:
             actions = agent_actions(agent, boards, threads)
@@ -334,7 +334,7 @@ def move_accuracy(
             sum(good_by_position),
             perfect,
             tuple(good_by_position),
-            _digest(repr(_judged._judged_key(board)).encode() for board in boards),
+            _digest(repr(_judged.position_key(board)).encode() for board in boards),
         )
     total = SetAccuracy(
         "overall",

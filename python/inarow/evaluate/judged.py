@@ -84,5 +84,16 @@ def judged_positions(
     return out
 
 
-def _judged_key(board: Board) -> tuple[Any, ...]:
+def position_key(board: Board) -> tuple[Any, ...]:
+    """What identifies a judged position: its rules and its cells."""
     return (board.rules, tuple(board.to_numpy().ravel().tolist()))
+
+
+def known_truth(board: Board) -> tuple[int | None, ...] | None:
+    """The per-action scores of ``board`` computed earlier in this process, or ``None``."""
+    return _JUDGED_TRUTH.get(position_key(board))
+
+
+def remember_truth(board: Board, scores: tuple[int | None, ...]) -> None:
+    """Keeps ``board``'s per-action scores for the rest of the process."""
+    _JUDGED_TRUTH[position_key(board)] = scores

@@ -80,3 +80,14 @@ def pons_positions(per_set: int | None = None) -> dict[str, list[PonsPosition]]:
 #: Truths computed for Pons positions without a shipped analysis, kept for the process
 #: (move string -> per-column scores), so scoring several agents solves each once.
 _COMPUTED_PONS: dict[str, tuple[int | None, ...]] = {}
+
+
+def computed_truth(moves: str) -> tuple[int | None, ...] | None:
+    """The per-column scores of the Pons position ``moves`` computed earlier in this
+    process, or ``None``."""
+    return _COMPUTED_PONS.get(moves)
+
+
+def remember_truth(moves: str, scores: tuple[int | None, ...]) -> None:
+    """Keeps the per-column scores of the Pons position ``moves`` for the process."""
+    _COMPUTED_PONS[moves] = scores
