@@ -4,13 +4,16 @@
     python benchmarks/moonshot.py --weights runs/c4/network.npz --seed 7202
     python benchmarks/moonshot.py --per-length 10 --pons-per-set 20 --games 10   # a quick look
     python benchmarks/moonshot.py --weights runs/c4/network.npz --against shipped --seed 7203
+    python benchmarks/moonshot.py --against shipped --seed 7301 7302 7303 --pons-per-set 1 --games 0
 
 Good moves (the move keeps the position's win/draw/loss, judged by the solver) on
 fresh random openings of 6-16 plies and on Pons' six sets, for the raw policy and
 with search; the median move on one core (numpy, one BLAS thread) on those
 openings; the score against ``perfect()`` from random 4-ply openings, each played
 from both seats. Rates come with 95% Wilson intervals; the targets are printed
-beside them. Draw fresh openings with a new ``--seed`` rather than tuning on one.
+beside them. Draw fresh openings with a new ``--seed`` rather than tuning on one;
+one seed's 600 openings (``--per-length 100``) carry about half a point of sampling
+error, so give several seeds to pool their openings.
 
 ``--against`` judges a second network (a network.npz, or ``shipped``) on the same
 positions and games and pairs the two position by position
@@ -28,6 +31,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import argparse
 import statistics
 import time
+from collections import defaultdict
 
 import inarow
 from inarow import agents, evaluate
@@ -43,6 +47,17 @@ def make_agent(
     if weights is None or weights == "shipped":
         return agents.pretrained("connect_four", **settings)
     return agents.load(weights, **settings)
+
+
+def per_set_rates(result: evaluate.AccuracyResult) -> str:
+    """Good-move rates per Pons set, or per opening length pooled over the seeds."""
+    good: dict[str, int] = defaultdict(int)
+    total: dict[str, int] = defaultdict(int)
+    for name, s in result.sets.items():
+        key = evaluate.PONS_SETS.get(name, name.split(",")[0])
+        good[key] += s.good
+        total[key] += s.positions
+    return ", ".join(f"{key} {good[key] / total[key]:.1%}" for key in good if total[key])
 
 
 def rate(result: evaluate.AccuracyResult) -> str:
@@ -84,7 +99,13 @@ def main() -> None:
     p.add_argument(
         "--symmetric", action="store_true", help="average the network over the board's mirror"
     )
-    p.add_argument("--seed", type=int, default=7201, help="seed of the random openings")
+    p.add_argument(
+        "--seed",
+        type=int,
+        nargs="+",
+        default=[7201],
+        help="seeds of the random openings (several: their openings pooled)",
+    )
     p.add_argument("--lengths", type=int, nargs="+", default=[6, 8, 10, 12, 14, 16])
     p.add_argument("--per-length", type=int, default=50)
     p.add_argument("--pons-per-set", type=int, default=None, help="default: all 1000")
@@ -101,11 +122,16 @@ def main() -> None:
         )
     print(
         f"{' against '.join(names)}: {args.simulations} simulations, "
-        f"proof_nodes={args.proof_nodes}, symmetric={args.symmetric}"
+        f"proof_nodes={args.proof_nodes}, symmetric={args.symmetric}; "
+        f"openings of seeds {', '.join(map(str, args.seed))}"
     )
-    sets = evaluate.judged_positions(
-        "connect_four", args.per_length, seed=args.seed, lengths=args.lengths
-    )
+    sets = {
+        f"{name}, seed {seed}": boards
+        for seed in args.seed
+        for name, boards in evaluate.judged_positions(
+            "connect_four", args.per_length, seed=seed, lengths=args.lengths
+        ).items()
+    }
     openings = [b for boards in sets.values() for b in boards]
     weights = [args.weights] + ([args.against] if args.against else [])
     raws = [make_agent(w, 0, 0, args.symmetric) for w in weights]
@@ -133,11 +159,7 @@ def main() -> None:
             print(f"{label:<28} {rate(raw_rs[i]):<30} {rate(searched_rs[i]):<30}")
         print(f"{'target':<28} {f'>= {TARGET_RAW:.0%}':<30} {f'>= {TARGET_GOOD:.0%}':<30}")
         for label, (_, searched_rs) in tables:
-            per_set = ", ".join(
-                f"{evaluate.PONS_SETS.get(n, n)} {s.good_rate:.1%}"
-                for n, s in searched_rs[i].sets.items()
-            )
-            print(f"  {label}, searched: {per_set}")
+            print(f"  {label}, searched: {per_set_rates(searched_rs[i])}")
     if args.against:
         print("\npaired, the first network minus the second (good moves):")
         for label, (raw_rs, searched_rs) in tables:
