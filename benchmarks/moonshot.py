@@ -54,7 +54,7 @@ def per_set_rates(result: evaluate.AccuracyResult) -> str:
     good: dict[str, int] = defaultdict(int)
     total: dict[str, int] = defaultdict(int)
     for name, s in result.sets.items():
-        key = evaluate.PONS_SETS.get(name, name.split(",")[0])
+        key = evaluate.PONS_SETS.get(name, name.split(", seed ")[0])
         good[key] += s.good
         total[key] += s.positions
     return ", ".join(f"{key} {good[key] / total[key]:.1%}" for key in good if total[key])

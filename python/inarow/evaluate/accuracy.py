@@ -291,12 +291,13 @@ def move_accuracy(
     for name, boards in sets.items():
         t0 = time.perf_counter()
         truth = list(shipped.get(name) or [None] * len(boards))
+        keys = [_judged.position_key(board) for board in boards]
         if pons_moves is not None:
             for i, moves in enumerate(pons_moves[name]):
                 truth[i] = truth[i] or _pons.computed_truth(moves)
         if judged:
-            for i, board in enumerate(boards):
-                truth[i] = _judged.known_truth(board)
+            for i, key in enumerate(keys):
+                truth[i] = _judged.known_truth(key)
         missing = [i for i, known in enumerate(truth) if known is None]
         if missing:
             if solver is None and own_solver is None:
@@ -309,7 +310,7 @@ def move_accuracy(
                 if pons_moves is not None:
                     _pons.remember_truth(pons_moves[name][i], scores)
                 if judged:
-                    _judged.remember_truth(boards[i], scores)
+                    _judged.remember_truth(keys[i], scores)
         t1 = time.perf_counter()
         if on_ray is None:
             actions = agent_actions(agent, boards, threads)
@@ -334,7 +335,7 @@ def move_accuracy(
             sum(good_by_position),
             perfect,
             tuple(good_by_position),
-            _digest(repr(_judged.position_key(board)).encode() for board in boards),
+            _digest(repr(key).encode() for key in keys),
         )
     total = SetAccuracy(
         "overall",

@@ -89,11 +89,13 @@ def position_key(board: Board) -> tuple[Any, ...]:
     return (board.rules, tuple(board.to_numpy().ravel().tolist()))
 
 
-def known_truth(board: Board) -> tuple[int | None, ...] | None:
-    """The per-action scores of ``board`` computed earlier in this process, or ``None``."""
-    return _JUDGED_TRUTH.get(position_key(board))
+def known_truth(key: tuple[Any, ...]) -> tuple[int | None, ...] | None:
+    """The per-action scores of the position with this :func:`position_key`, computed
+    earlier in this process, or ``None``."""
+    return _JUDGED_TRUTH.get(key)
 
 
-def remember_truth(board: Board, scores: tuple[int | None, ...]) -> None:
-    """Keeps ``board``'s per-action scores for the rest of the process."""
-    _JUDGED_TRUTH[position_key(board)] = scores
+def remember_truth(key: tuple[Any, ...], scores: tuple[int | None, ...]) -> None:
+    """Keeps the per-action scores of the position with this :func:`position_key` for
+    the rest of the process."""
+    _JUDGED_TRUTH[key] = scores
