@@ -1,4 +1,4 @@
-"""The shipped agents' cost per move (numpy inference, one core), and their strength.
+"""The shipped agents' cost per move (one core), and their strength.
 
     python benchmarks/pretrained.py                  # latency at 0, 50, 200, 800 simulations
     python benchmarks/pretrained.py --accuracy       # + good-move rates on Pons' shipped analyses
@@ -90,15 +90,15 @@ def in_game(simulations: int, games: int, seed: int = 0) -> None:
 
 
 def forward_costs(weights: str | None, batches: list[int]) -> None:
-    """Milliseconds per position of the numpy forward pass at each batch size (the
-    median of repeated calls on random 0/1 planes) for each shipped network, or
-    ``weights``."""
+    """Milliseconds per position of the forward pass at each batch size (the median
+    of repeated calls on random 0/1 planes), native / numpy, for each shipped network,
+    or ``weights``."""
     import numpy as np
 
     from inarow.pretrained import PRETRAINED_RULES, _weights_path
 
     paths = [weights] if weights else [str(_weights_path(g)) for g in PRETRAINED_RULES]
-    print(f"{'network':<28} " + " ".join(f"{f'batch {n}':>10}" for n in batches))
+    print(f"{'network':<28} " + " ".join(f"{f'batch {n}':>16}" for n in batches))
     rng = np.random.default_rng(0)
     for path in paths:
         net = NumpyNet.load(path)
@@ -107,16 +107,19 @@ def forward_costs(weights: str | None, batches: list[int]) -> None:
         for n in batches:
             obs = rng.integers(0, 2, (n, r["players"], r["height"], r["width"]))
             obs = obs.astype(np.float32)
-            net(obs)
-            calls = max(5, 400 // n)
-            times = []
-            for _ in range(calls):
-                t = time.perf_counter()
-                net(obs)
-                times.append(time.perf_counter() - t)
-            costs.append(1000 * statistics.median(times) / n)
-        print(f"{os.path.basename(path):<28} " + " ".join(f"{c:>10.3f}" for c in costs))
-    print("(ms per position, one BLAS thread)")
+            pair = []
+            for forward in (net, net.forward_numpy):
+                forward(obs)
+                calls = max(5, 400 // n)
+                times = []
+                for _ in range(calls):
+                    t = time.perf_counter()
+                    forward(obs)
+                    times.append(time.perf_counter() - t)
+                pair.append(1000 * statistics.median(times) / n)
+            costs.append(f"{pair[0]:.3f} / {pair[1]:.3f}")
+        print(f"{os.path.basename(path):<28} " + " ".join(f"{c:>16}" for c in costs))
+    print("(ms per position, native / numpy; one thread, one BLAS thread)")
 
 
 def main() -> None:

@@ -36,6 +36,7 @@ mod watch;
 pub mod agents;
 pub mod batch;
 pub mod mcts;
+pub mod net;
 pub mod solver;
 pub mod threats;
 

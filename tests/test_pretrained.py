@@ -1,4 +1,4 @@
-"""The shipped networks (plain install, numpy inference): they load, stay under 1 MB,
+"""The shipped networks (plain install, no deep-learning framework): they load, stay under 1 MB,
 play legal moves, expose their raw policy and value; the tic-tac-toe network makes no
 win/draw/loss mistake on any reachable position."""
 

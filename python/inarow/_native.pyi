@@ -18,6 +18,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRulesError",
     "CancelledError",
+    "ConvNet",
     "MCTS",
     "Rules",
     "SearchResult",
@@ -305,6 +306,29 @@ class VecEnv(_RulesFields):
     def random_actions(self) -> npt.NDArray[np.int64]: ...
     def board(self, index: _Int) -> Board: ...
     def __len__(self) -> int: ...
+
+_F32 = npt.NDArray[np.float32]
+
+@final
+class ConvNet:
+    """A residual convolutional network's forward pass (see ``inarow.numpy_net``)."""
+
+    def __new__(
+        cls,
+        planes: int,
+        height: int,
+        width: int,
+        stem: tuple[_F32, _F32],
+        blocks: list[tuple[tuple[_F32, _F32], tuple[_F32, _F32]]],
+        policy_conv: tuple[_F32, _F32],
+        policy_fc: tuple[_F32, _F32],
+        value_conv: tuple[_F32, _F32],
+        value_fc1: tuple[_F32, _F32],
+        value_fc2: tuple[_F32, _F32],
+    ) -> Self: ...
+    def __call__(self, obs: _F32) -> tuple[_F32, _F32]: ...
+    @property
+    def shape(self) -> tuple[int, int, int]: ...
 
 @final
 class SimulateResult:

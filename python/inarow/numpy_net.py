@@ -1,8 +1,11 @@
-"""The trained network's forward pass in numpy alone (no deep-learning framework).
+"""The trained network's forward pass, without a deep-learning framework.
 
 Reads the ``.npz`` files written by ``inarow.train.export`` (batch norm already
-folded into the convolutions). Activations stay channel-last ``(B, H, W, C)``, so a
-3x3 convolution is one gather of every window and one matrix product.
+folded into the convolutions). ``NumpyNet(obs)`` runs the native forward pass
+(``inarow._native.ConvNet``: AVX2 and FMA where the CPU has them, without the
+interpreter's lock); ``NumpyNet.forward_numpy`` is the same network in numpy alone,
+its independent reference. There activations stay channel-last ``(B, H, W, C)``, so
+a 3x3 convolution is one gather of every window and one matrix product.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from inarow._native import ConvNet
 
 __all__ = ["FORMAT", "NumpyNet"]
 
@@ -131,6 +136,35 @@ class NumpyNet:
         self._value_conv = conv("value.conv")
         self._value_fc1 = linear("value.fc1")
         self._value_fc2 = linear("value.fc2")
+        self._native = self._build_native()
+
+    def _build_native(self) -> ConvNet:
+        def conv(layer: tuple[np.ndarray, np.ndarray, int]) -> tuple[np.ndarray, np.ndarray]:
+            w, b, k = layer
+            return w.reshape(k, k, w.shape[0] // (k * k), w.shape[1]), b
+
+        return ConvNet(
+            self._stem[0].shape[0] // (self._stem[2] ** 2),
+            int(self.rules["height"]),
+            int(self.rules["width"]),
+            conv(self._stem),
+            [(conv(a), conv(b)) for a, b in self._blocks],
+            conv(self._policy_conv),
+            self._policy_fc,
+            conv(self._value_conv),
+            self._value_fc1,
+            self._value_fc2,
+        )
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The native network is rebuilt from the arrays on unpickling.
+        state = self.__dict__.copy()
+        del state["_native"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._native = self._build_native()
 
     @classmethod
     def load(cls, path: str | Path) -> NumpyNet:
@@ -138,6 +172,14 @@ class NumpyNet:
             return cls({name: data[name] for name in data.files})
 
     def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        obs = np.ascontiguousarray(obs, dtype=np.float32)
+        if obs.ndim != 4:
+            raise ValueError(f"obs of shape {obs.shape}: allowed (B, planes, height, width)")
+        return self._native(obs)  # type: ignore[no-any-return]
+
+    def forward_numpy(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The forward pass in numpy alone: the reference the native one is tested
+        against (the same outputs to float32 rounding)."""
         # Every _conv returns a fresh array, so the activations work in place.
         x = np.asarray(obs, dtype=np.float32).transpose(0, 2, 3, 1)
         x = _conv(x, *self._stem)

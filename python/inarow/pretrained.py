@@ -294,7 +294,7 @@ def _weights_path(game: str) -> Path:
 def load_pretrained(
     game: str, simulations: int = 200, proof_nodes: int = 0, symmetric: bool = False
 ) -> NetworkAgent:
-    """The shipped network for ``game`` as a :class:`NetworkAgent` (numpy inference)."""
+    """The shipped network for ``game`` as a :class:`NetworkAgent` (no deep-learning framework: :mod:`inarow.numpy_net`)."""
     from inarow.numpy_net import NumpyNet
 
     path = _weights_path(game)

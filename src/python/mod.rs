@@ -9,6 +9,7 @@ pub(crate) mod errors;
 mod intake;
 mod interrupt;
 mod mcts;
+mod net;
 mod rules;
 mod solver;
 mod threats;
@@ -28,6 +29,8 @@ mod _native {
     use super::board::{winners, Board};
     #[pymodule_export]
     use super::mcts::{Mcts, SearchResult};
+    #[pymodule_export]
+    use super::net::ConvNet;
     #[pymodule_export]
     use super::rules::Rules;
     #[pymodule_export]
