@@ -51,54 +51,32 @@ pub(super) fn conv(
         std::array::from_fn(|ky| first + ky * row_stride)
     };
     let cells = in_grid.height * in_grid.width;
-    let mut cell = 0;
-    while cell < cells {
-        let rows = windows(cell);
-        let at = out_grid.at(cell) * pout;
-        #[cfg(target_arch = "x86_64")]
-        if fma {
-            if cell + 1 < cells {
-                // Two cells at once share each weight load.
-                let next = windows(cell + 1);
-                let at_next = out_grid.at(cell + 1) * pout;
-                assert!(at + pout <= at_next && at_next + pout <= out.len());
-                let targets = [
-                    out.as_mut_ptr().wrapping_add(at),
-                    out.as_mut_ptr().wrapping_add(at_next),
-                ];
-                // SAFETY: `fma` is true only where the CPU has AVX2 and FMA (`has_fma`);
-                // the two targets are disjoint runs of `pout` values inside `out`.
-                unsafe {
-                    x86::cells(
-                        conv,
-                        input,
-                        [&rows[..conv.size], &next[..conv.size]],
-                        span,
-                        targets,
-                        pout,
-                        finish,
-                    )
-                };
-                cell += 2;
-                continue;
-            }
-            let targets = [out[at..at + pout].as_mut_ptr()];
-            // SAFETY: as above, one run of `pout` values inside `out`.
+    #[cfg(target_arch = "x86_64")]
+    if fma {
+        let nonzero = Nonzero::of(input, in_grid, pin);
+        for cell in 0..cells {
+            let (row, col) = (cell / in_grid.width, cell % in_grid.width);
+            let at = out_grid.at(cell) * pout;
+            let corner = (row + shift, col + shift);
+            // SAFETY: `fma` is true only where the CPU has AVX2 and FMA (`has_fma`).
             unsafe {
-                x86::cells(
+                x86::sparse_cell(
                     conv,
                     input,
-                    [&rows[..conv.size]],
-                    span,
-                    targets,
-                    pout,
+                    &nonzero,
+                    in_grid,
+                    corner,
+                    &mut out[at..at + pout],
                     finish,
                 )
             };
-            cell += 1;
-            continue;
         }
-        let _ = fma;
+        return;
+    }
+    let _ = fma;
+    for cell in 0..cells {
+        let rows = windows(cell);
+        let at = out_grid.at(cell) * pout;
         plain_cell(
             conv,
             input,
@@ -107,7 +85,38 @@ pub(super) fn conv(
             &mut out[at..at + pout],
             finish,
         );
-        cell += 1;
+    }
+}
+
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+/// The nonzero channels of each cell of a bordered grid: after ReLU most of them
+/// are zero, and a zero adds nothing to any sum.
+struct Nonzero {
+    channels: Vec<u16>,
+    /// `channels[start[g]..start[g + 1]]` are grid cell `g`'s.
+    start: Vec<u32>,
+}
+
+impl Nonzero {
+    fn of(input: &[f32], grid: Grid, pin: usize) -> Nonzero {
+        let mut channels = vec![0u16; grid.cells() * pin];
+        let mut start = Vec::with_capacity(grid.cells() + 1);
+        start.push(0);
+        let mut len = 0;
+        for values in input[..grid.cells() * pin].chunks_exact(pin) {
+            // Without a branch: about half the values are zero, in no order a
+            // predictor could learn.
+            for (c, &v) in values.iter().enumerate() {
+                channels[len] = c as u16;
+                len += usize::from(v != 0.0);
+            }
+            start.push(len as u32);
+        }
+        Nonzero { channels, start }
+    }
+
+    fn of_cell(&self, g: usize) -> &[u16] {
+        &self.channels[self.start[g] as usize..self.start[g + 1] as usize]
     }
 }
 
@@ -161,89 +170,85 @@ pub(super) fn linear(fma: bool, layer: &Linear, x: &[f32], out: &mut Vec<f32>) {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Conv, Finish, LANES};
+    use super::{Conv, Finish, Grid, Nonzero, LANES};
     use std::arch::x86_64::*;
 
-    /// Output channels computed together: four registers of sums.
-    const GROUP: usize = 4;
+    /// Output channels computed together: at most eight registers of sums.
+    const GROUP: usize = 8;
 
-    /// `M` output cells: for each group of up to four registers of output channels,
-    /// the sums stay in registers over the whole window, and each weight register
-    /// serves every cell.
+    /// One output cell, the sums of up to eight registers of output channels at a
+    /// time kept in registers over the window's nonzero inputs.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn cells<const M: usize>(
+    pub(super) unsafe fn sparse_cell(
         conv: &Conv,
         input: &[f32],
-        rows: [&[usize]; M],
-        span: usize,
-        targets: [*mut f32; M],
-        pout: usize,
+        nonzero: &Nonzero,
+        grid: Grid,
+        corner: (usize, usize),
+        target: &mut [f32],
         finish: Finish,
     ) {
-        let registers = pout / LANES;
+        let registers = target.len() / LANES;
         let mut first = 0;
         while first < registers {
+            let c = (conv, input, nonzero, grid, corner);
             match registers - first {
-                1 => group::<M, 1>(conv, input, rows, span, targets, pout, finish, first),
-                2 => group::<M, 2>(conv, input, rows, span, targets, pout, finish, first),
-                3 => group::<M, 3>(conv, input, rows, span, targets, pout, finish, first),
-                _ => group::<M, GROUP>(conv, input, rows, span, targets, pout, finish, first),
+                1 => group::<1>(c, target, finish, first),
+                2 => group::<2>(c, target, finish, first),
+                3 => group::<3>(c, target, finish, first),
+                4 => group::<4>(c, target, finish, first),
+                5 => group::<5>(c, target, finish, first),
+                6 => group::<6>(c, target, finish, first),
+                7 => group::<7>(c, target, finish, first),
+                _ => group::<GROUP>(c, target, finish, first),
             }
             first += GROUP;
         }
     }
 
+    type Window<'a> = (&'a Conv, &'a [f32], &'a Nonzero, Grid, (usize, usize));
+
     #[target_feature(enable = "avx2,fma")]
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn group<const M: usize, const N: usize>(
-        conv: &Conv,
-        input: &[f32],
-        rows: [&[usize]; M],
-        span: usize,
-        targets: [*mut f32; M],
-        pout: usize,
+    unsafe fn group<const N: usize>(
+        (conv, input, nonzero, grid, (top, left)): Window<'_>,
+        target: &mut [f32],
         finish: Finish,
         first: usize,
     ) {
+        let pout = target.len();
+        let pin = super::padded(conv.inputs);
         let offset = first * LANES;
         let bias = conv.bias.as_ptr().add(offset);
-        let mut sums: [[__m256; N]; M] = [[_mm256_setzero_ps(); N]; M];
-        for cell in sums.iter_mut() {
-            for (j, s) in cell.iter_mut().enumerate() {
-                *s = _mm256_loadu_ps(bias.add(j * LANES));
-            }
+        let mut sums: [__m256; N] = [_mm256_setzero_ps(); N];
+        for (j, s) in sums.iter_mut().enumerate() {
+            *s = _mm256_loadu_ps(bias.add(j * LANES));
         }
-        for ky in 0..rows[0].len() {
-            let windows: [&[f32]; M] =
-                std::array::from_fn(|m| &input[rows[m][ky]..rows[m][ky] + span]);
-            let weights = &conv.weights[ky * span * pout..(ky + 1) * span * pout];
-            let mut w = weights.as_ptr().add(offset);
-            for i in 0..span {
-                let mut loaded = [_mm256_setzero_ps(); N];
-                for (j, l) in loaded.iter_mut().enumerate() {
-                    *l = _mm256_loadu_ps(w.add(j * LANES));
-                }
-                for m in 0..M {
-                    let v = _mm256_set1_ps(*windows[m].get_unchecked(i));
-                    for j in 0..N {
-                        sums[m][j] = _mm256_fmadd_ps(v, loaded[j], sums[m][j]);
+        let weights = conv.weights.as_ptr().add(offset);
+        for ky in 0..conv.size {
+            for kx in 0..conv.size {
+                let g = (top + ky) * grid.row_length() + left + kx;
+                let values = &input[g * pin..(g + 1) * pin];
+                let rows = weights.add((ky * conv.size + kx) * pin * pout);
+                for &c in nonzero.of_cell(g) {
+                    let c = c as usize;
+                    let v = _mm256_set1_ps(*values.get_unchecked(c));
+                    let w = rows.add(c * pout);
+                    for (j, s) in sums.iter_mut().enumerate() {
+                        *s = _mm256_fmadd_ps(v, _mm256_loadu_ps(w.add(j * LANES)), *s);
                     }
                 }
-                w = w.add(pout);
             }
         }
         let zero = _mm256_setzero_ps();
-        for m in 0..M {
-            let out = targets[m].add(offset);
-            for (j, s) in sums[m].iter().enumerate() {
-                let at = out.add(j * LANES);
-                let value = match finish {
-                    Finish::Relu => *s,
-                    Finish::AddRelu => _mm256_add_ps(*s, _mm256_loadu_ps(at)),
-                };
-                _mm256_storeu_ps(at, _mm256_max_ps(value, zero));
-            }
+        let out = target.as_mut_ptr().add(offset);
+        for (j, s) in sums.iter().enumerate() {
+            let at = out.add(j * LANES);
+            let value = match finish {
+                Finish::Relu => *s,
+                Finish::AddRelu => _mm256_add_ps(*s, _mm256_loadu_ps(at)),
+            };
+            _mm256_storeu_ps(at, _mm256_max_ps(value, zero));
         }
     }
 
