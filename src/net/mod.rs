@@ -37,7 +37,7 @@ fn padded(channels: usize) -> usize {
     channels.div_ceil(LANES) * LANES
 }
 
-/// A convolution, its weights laid out for [`kernel::conv`]: rows `(ky, kx, c)` over
+/// A convolution, its weights laid out for the kernels: rows `(ky, kx, c)` over
 /// the padded input channels, columns the padded output channels (zero beyond the
 /// real ones, so the padding channels stay zero through the tower).
 #[derive(Debug, Clone)]
