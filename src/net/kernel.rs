@@ -42,14 +42,7 @@ pub(super) fn conv(
         (out_grid.height, out_grid.width)
     );
     let (pin, pout) = (padded(conv.inputs), padded(conv.outputs));
-    let span = conv.size * pin; // one window row: `size` cells of `pin` channels
     let shift = in_grid.pad - conv.size / 2;
-    let row_stride = in_grid.row_length() * pin;
-    let windows = |cell: usize| -> [usize; MAX_SIZE] {
-        let (row, col) = (cell / in_grid.width, cell % in_grid.width);
-        let first = ((row + shift) * in_grid.row_length() + col + shift) * pin;
-        std::array::from_fn(|ky| first + ky * row_stride)
-    };
     let cells = in_grid.height * in_grid.width;
     #[cfg(target_arch = "x86_64")]
     if fma {
@@ -74,8 +67,12 @@ pub(super) fn conv(
         return;
     }
     let _ = fma;
+    let span = conv.size * pin; // one window row: `size` cells of `pin` channels
+    let row_stride = in_grid.row_length() * pin;
     for cell in 0..cells {
-        let rows = windows(cell);
+        let (row, col) = (cell / in_grid.width, cell % in_grid.width);
+        let first = ((row + shift) * in_grid.row_length() + col + shift) * pin;
+        let rows: [usize; MAX_SIZE] = std::array::from_fn(|ky| first + ky * row_stride);
         let at = out_grid.at(cell) * pout;
         plain_cell(
             conv,
@@ -88,9 +85,9 @@ pub(super) fn conv(
     }
 }
 
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 /// The nonzero channels of each cell of a bordered grid: after ReLU most of them
 /// are zero, and a zero adds nothing to any sum.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 struct Nonzero {
     channels: Vec<u16>,
     /// `channels[start[g]..start[g + 1]]` are grid cell `g`'s.
