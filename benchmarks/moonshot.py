@@ -5,6 +5,8 @@
     python benchmarks/moonshot.py --per-length 10 --pons-per-set 20 --games 10   # a quick look
     python benchmarks/moonshot.py --weights runs/c4/network.npz --against shipped --seed 7203
     python benchmarks/moonshot.py --against shipped --seed 7301 7302 7303 --pons-per-set 1 --games 0
+    python benchmarks/moonshot.py --simulations 400 --stop-early --against shipped \
+        --against-simulations 200 --seed 7701 --games 0     # one network, two searches
 
 Good moves (the move keeps the position's win/draw/loss, judged by the solver) on
 fresh random openings of 6-16 plies and on Pons' six sets, for the raw policy and
@@ -15,8 +17,9 @@ beside them. Draw fresh openings with a new ``--seed`` rather than tuning on one
 one seed's 600 openings (``--per-length 100``) carry about half a point of sampling
 error, so give several seeds to pool their openings.
 
-``--against`` judges a second network (a network.npz, or ``shipped``) on the same
-positions and games and pairs the two position by position
+``--against`` judges a second network (a network.npz, or ``shipped``; the same one
+with other search settings: ``--against-simulations``, ``--against-stop-early``) on
+the same positions and games and pairs the two position by position
 (``evaluate.compare_accuracy``): the difference of good-move rates with its 95%
 paired interval and the exact McNemar p-value, the measure to decide whether a
 candidate replaces the shipped network.
@@ -41,9 +44,18 @@ TARGET_GOOD, TARGET_RAW, TARGET_MS = 0.98, 0.95, 50.0
 
 
 def make_agent(
-    weights: str | None, simulations: int, proof_nodes: int, symmetric: bool
+    weights: str | None,
+    simulations: int,
+    proof_nodes: int,
+    symmetric: bool,
+    stop_early: bool = False,
 ) -> NetworkAgent:
-    settings = dict(simulations=simulations, proof_nodes=proof_nodes, symmetric=symmetric)
+    settings = dict(
+        simulations=simulations,
+        proof_nodes=proof_nodes,
+        symmetric=symmetric,
+        stop_early=stop_early,
+    )
     if weights is None or weights == "shipped":
         return agents.pretrained("connect_four", **settings)
     return agents.load(weights, **settings)
@@ -97,6 +109,20 @@ def main() -> None:
     p.add_argument("--simulations", type=int, default=200)
     p.add_argument("--proof-nodes", type=int, default=0)
     p.add_argument(
+        "--stop-early",
+        action="store_true",
+        help="end each search once its most visited move is settled (MCTS stop_early)",
+    )
+    p.add_argument(
+        "--against-simulations",
+        type=int,
+        default=None,
+        help="simulations of the --against agent (default: --simulations)",
+    )
+    p.add_argument(
+        "--against-stop-early", action="store_true", help="the --against agent stops early"
+    )
+    p.add_argument(
         "--symmetric", action="store_true", help="average the network over the board's mirror"
     )
     p.add_argument(
@@ -115,15 +141,21 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=None, help="threads choosing moves (timing: 1)")
     args = p.parse_args()
 
-    names = [args.weights or "the shipped connect_four network"]
+    shipped = "the shipped connect_four network"
+    simulations = [args.simulations]
+    stop_early = [args.stop_early]
+    names = [args.weights if args.weights not in (None, "shipped") else shipped]
     if args.against:
-        names.append(
-            "the shipped connect_four network" if args.against == "shipped" else args.against
-        )
+        names.append(shipped if args.against == "shipped" else args.against)
+        simulations.append(args.against_simulations or args.simulations)
+        stop_early.append(args.against_stop_early)
+    searches = [
+        f"{n} simulations" + (", stop_early" if e else "") for n, e in zip(simulations, stop_early)
+    ]
+    names = [f"{name} ({search})" for name, search in zip(names, searches)]
     print(
-        f"{' against '.join(names)}: {args.simulations} simulations, "
-        f"proof_nodes={args.proof_nodes}, symmetric={args.symmetric}; "
-        f"openings of seeds {', '.join(map(str, args.seed))}"
+        f"{' against '.join(names)}: proof_nodes={args.proof_nodes}, "
+        f"symmetric={args.symmetric}; openings of seeds {', '.join(map(str, args.seed))}"
     )
     sets = {
         f"{name}, seed {seed}": boards
@@ -135,7 +167,10 @@ def main() -> None:
     openings = [b for boards in sets.values() for b in boards]
     weights = [args.weights] + ([args.against] if args.against else [])
     raws = [make_agent(w, 0, 0, args.symmetric) for w in weights]
-    searcheds = [make_agent(w, args.simulations, args.proof_nodes, args.symmetric) for w in weights]
+    searcheds = [
+        make_agent(w, n, args.proof_nodes, args.symmetric, e)
+        for w, n, e in zip(weights, simulations, stop_early)
+    ]
 
     t = time.perf_counter()
     tables = []
@@ -154,7 +189,7 @@ def main() -> None:
     print(f"(judged in {time.perf_counter() - t:.0f} s)")
     for i, name in enumerate(names):
         print(f"\n{name}")
-        print(f"{'good moves':<28} {'raw policy':<30} {f'{args.simulations} simulations':<30}")
+        print(f"{'good moves':<28} {'raw policy':<30} {'searched':<30}")
         for label, (raw_rs, searched_rs) in tables:
             print(f"{label:<28} {rate(raw_rs[i]):<30} {rate(searched_rs[i]):<30}")
         print(f"{'target':<28} {f'>= {TARGET_RAW:.0%}':<30} {f'>= {TARGET_GOOD:.0%}':<30}")

@@ -631,3 +631,43 @@ def test_forced_playouts_are_checked(kwargs, error, message):
 def test_forced_playouts_need_an_evaluator():
     with pytest.raises(ValueError, match="needs an evaluator's priors"):
         inarow.MCTS(forced_playouts=2).run([inarow.Board()], "rollout")
+
+
+def _leaning(obs, mask):
+    """Priors leaning to the centre column, values from the stones on the board."""
+    logits = np.where(mask, 0.0, -1e9).astype(np.float32)
+    logits[:, 3] += 1.0
+    values = np.tanh(obs[:, 0].sum(axis=(1, 2)) - obs[:, 1].sum(axis=(1, 2))).astype(np.float32)
+    return logits, 0.1 * values
+
+
+def test_stop_early_ends_once_the_most_visited_move_is_settled():
+    boards = [inarow.Board.from_moves(m) for m in ([], [3], [3, 3, 2], [0, 6, 1, 5])]
+    for board in boards:
+        full = inarow.MCTS(num_simulations=300, dirichlet_fraction=0.0, reuse_tree=False)
+        early = inarow.MCTS(
+            num_simulations=300, dirichlet_fraction=0.0, reuse_tree=False, stop_early=True
+        )
+        a, b = full.run([board], _leaning), early.run([board], _leaning)
+        used = int(b.visit_counts.sum())
+        assert used < 300
+        visits = np.sort(b.visit_counts[0])[::-1]
+        assert visits[0] - visits[1] > 300 - used  # no later simulation could change it
+        assert b.actions[0] == a.actions[0]
+        # The stopped run is the plain run of as many simulations.
+        cut = inarow.MCTS(num_simulations=used, dirichlet_fraction=0.0, reuse_tree=False)
+        np.testing.assert_array_equal(cut.run([board], _leaning).visit_counts, b.visit_counts)
+    assert "stop_early=True" in repr(early) and "stop_early=False" in repr(full)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(stop_early=1), TypeError, "stop_early"),
+        (dict(stop_early=True, root="gumbel"), ValueError, 'stop_early=True needs root="puct"'),
+        (dict(stop_early=True, forced_playouts=2), ValueError, "needs forced_playouts=0"),
+    ],
+)
+def test_stop_early_is_checked(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        inarow.MCTS(**kwargs)

@@ -384,3 +384,28 @@ def test_a_pretrained_agent_pickles_and_plays_alike():
     copy = pickle.loads(pickle.dumps(agent))
     assert copy.cache == agent.cache and len(copy._cached) == 0 < len(agent._cached)
     assert copy(board) == move and len(copy._cached) > 0
+
+
+def test_an_agent_that_stops_early_plays_the_same_moves_for_fewer_network_calls():
+    calls = {True: 0, False: 0}
+    boards = [inarow.Board.from_moves(m) for m in ([3, 3, 2], [0, 1, 2, 3, 4], [3, 2, 3, 2])]
+    moves = {}
+    for stop_early in (False, True):
+        agent = inarow.agents.pretrained("connect_four", simulations=200, stop_early=stop_early)
+        net = agent.net
+
+        def counted(obs, net=net, stop_early=stop_early):
+            calls[stop_early] += len(obs)
+            return net(obs)
+
+        agent.net = counted
+        agent.cache = 0
+        moves[stop_early] = [agent(b) for b in boards]
+        assert ("stop_early" in repr(agent)) == stop_early
+    assert moves[True] == moves[False]
+    assert calls[True] < calls[False]
+
+
+def test_stop_early_must_be_a_bool():
+    with pytest.raises(TypeError, match="stop_early=1"):
+        inarow.agents.pretrained("tic_tac_toe", stop_early=1)

@@ -446,6 +446,7 @@ class MCTS:
         threads: _Int | None = None,
         max_memory: _Int = 4294967296,
         lookahead: bool = True,
+        stop_early: bool = False,
     ) -> MCTS: ...
     def run(
         self,

@@ -187,6 +187,7 @@ def pretrained(
     simulations: int = 200,
     proof_nodes: int = 0,
     symmetric: bool = False,
+    stop_early: bool = False,
 ) -> NetworkAgent:
     """The network trained by self-play and shipped in the package, searching
     ``simulations`` per move with ``inarow.MCTS`` (PUCT, no root noise: deterministic);
@@ -198,7 +199,9 @@ def pretrained(
     then costs two positions, or up to 8 without gravity): the Connect Four raw
     policy's good moves go from 96.63% to 96.73% on Pons' 6,000 positions and from
     94.2% to 94.7% on 600 random openings (within the noise); searching, it gained
-    nothing measurable with the network shipped before.
+    nothing measurable with the network shipped before. ``stop_early=True`` ends
+    each search once the rest of its budget could not change the most visited move
+    (see :class:`inarow.pretrained.NetworkAgent`).
 
     ``game``: ``"connect_four"``, ``"tic_tac_toe"``, ``"5x5_k4_free"``,
     ``"6x6_k4_free"`` (5x5 and 6x6 boards, 4 in a row, free placement: 99.6-99.8%
@@ -216,12 +219,20 @@ def pretrained(
     from inarow.pretrained import load_pretrained
 
     return load_pretrained(
-        game, simulations=simulations, proof_nodes=proof_nodes, symmetric=symmetric
+        game,
+        simulations=simulations,
+        proof_nodes=proof_nodes,
+        symmetric=symmetric,
+        stop_early=stop_early,
     )
 
 
 def load(
-    path: str | os.PathLike, simulations: int = 200, proof_nodes: int = 0, symmetric: bool = False
+    path: str | os.PathLike,
+    simulations: int = 200,
+    proof_nodes: int = 0,
+    symmetric: bool = False,
+    stop_early: bool = False,
 ) -> NetworkAgent:
     """A network you trained (``inarow train``'s ``network.npz``) as an agent that
     searches ``simulations`` per move, with threat proofs of ``proof_nodes`` positions
@@ -231,7 +242,13 @@ def load(
     file that is not such a network."""
     from inarow.pretrained import load_network
 
-    return load_network(path, simulations=simulations, proof_nodes=proof_nodes, symmetric=symmetric)
+    return load_network(
+        path,
+        simulations=simulations,
+        proof_nodes=proof_nodes,
+        symmetric=symmetric,
+        stop_early=stop_early,
+    )
 
 
 def named(spec: str, seed: int | None = None, game: str | None = None, rules: Any = None) -> Any:

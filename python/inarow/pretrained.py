@@ -79,6 +79,11 @@ class NetworkAgent:
     float32. ``actions(boards)`` searches many boards at once, one network call per
     round for all of them (``inarow.evaluate.move_accuracy`` uses it).
 
+    ``stop_early=True`` ends each search once no remaining simulation could change
+    the most visited move (``inarow.MCTS(stop_early=True)``): the same move for
+    fewer network calls, bar a proof the rest of the budget would have found, so
+    a larger ``simulations`` fits the same time.
+
     ``cache`` (0: off) keeps the network's outputs for up to that many positions,
     the oldest dropped first, so that a position met again costs no network call:
     about one leaf in nine of a search is a transposition, and in a game each search
@@ -96,9 +101,11 @@ class NetworkAgent:
         proof_nodes: int = 0,
         symmetric: bool = False,
         cache: int = 0,
+        stop_early: bool = False,
     ) -> None:
-        if not isinstance(symmetric, bool):
-            raise TypeError(f"symmetric={symmetric!r}: allowed True or False")
+        for flag, value in (("symmetric", symmetric), ("stop_early", stop_early)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{flag}={value!r}: allowed True or False")
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
             raise ValueError(f"simulations={simulations!r}: allowed an integer >= 0")
         if isinstance(cache, bool) or not isinstance(cache, int) or not 0 <= cache <= 2**32:
@@ -119,10 +126,12 @@ class NetworkAgent:
         self.simulations = simulations
         self.proof_nodes = proof_nodes
         self.symmetric = symmetric
+        self.stop_early = stop_early
         self._images = symmetries(self.rules) if symmetric else []
         self.name = name
         self._c_puct = c_puct
         self._search: inarow.MCTS | None = None
+        self._search_stops_early = stop_early
         self.cache = cache
         self._cached: dict[bytes, tuple[np.ndarray, Any]] = {}
         self._cached_net: Net | None = None
@@ -146,7 +155,10 @@ class NetworkAgent:
     def __repr__(self) -> str:
         proofs = f" proof_nodes={self.proof_nodes}" if self.proof_nodes else ""
         symmetric = " symmetric" if self.symmetric else ""
-        return f"<NetworkAgent {self.name} simulations={self.simulations}{proofs}{symmetric}>"
+        early = " stop_early" if self.stop_early else ""
+        return (
+            f"<NetworkAgent {self.name} simulations={self.simulations}{proofs}{symmetric}{early}>"
+        )
 
     def _check(self, board: Board, where: str) -> None:
         if not isinstance(board, Board):
@@ -268,7 +280,11 @@ class NetworkAgent:
         return self.actions([board])[0]
 
     def _mcts(self) -> inarow.MCTS:
-        if self._search is None or self._search.num_simulations != self.simulations:
+        if (
+            self._search is None
+            or self._search.num_simulations != self.simulations
+            or self._search_stops_early != self.stop_early
+        ):
             self._search = inarow.MCTS(
                 self.rules,
                 num_simulations=self.simulations,
@@ -277,7 +293,9 @@ class NetworkAgent:
                 dirichlet_fraction=0.0,
                 reuse_tree=False,
                 threads=1,
+                stop_early=self.stop_early,
             )
+            self._search_stops_early = self.stop_early
         return self._search
 
 
@@ -292,7 +310,11 @@ def _weights_path(game: str) -> Path:
 
 
 def load_pretrained(
-    game: str, simulations: int = 200, proof_nodes: int = 0, symmetric: bool = False
+    game: str,
+    simulations: int = 200,
+    proof_nodes: int = 0,
+    symmetric: bool = False,
+    stop_early: bool = False,
 ) -> NetworkAgent:
     """The shipped network for ``game`` as a :class:`NetworkAgent` (no deep-learning framework: :mod:`inarow.numpy_net`)."""
     from inarow.numpy_net import NumpyNet
@@ -311,11 +333,16 @@ def load_pretrained(
         proof_nodes=proof_nodes,
         symmetric=symmetric,
         cache=default_cache(net.rules),
+        stop_early=stop_early,
     )
 
 
 def load_network(
-    path: str | Path, simulations: int = 200, proof_nodes: int = 0, symmetric: bool = False
+    path: str | Path,
+    simulations: int = 200,
+    proof_nodes: int = 0,
+    symmetric: bool = False,
+    stop_early: bool = False,
 ) -> NetworkAgent:
     """A network saved by ``inarow train`` (its ``network.npz``) as a
     :class:`NetworkAgent` for the rules it was trained on."""
@@ -336,6 +363,7 @@ def load_network(
         proof_nodes=proof_nodes,
         symmetric=symmetric,
         cache=default_cache(net.rules),
+        stop_early=stop_early,
     )
 
 

@@ -33,6 +33,8 @@ mod tree;
 #[cfg(test)]
 mod restore_tests;
 #[cfg(test)]
+mod stop_early_tests;
+#[cfg(test)]
 mod tests;
 
 use std::fmt;
@@ -85,6 +87,12 @@ pub struct Config {
     /// complete a line is won, and (2 players) one whose mover faces two cells
     /// completing the opponent's line is lost, without asking the evaluator.
     pub lookahead: bool,
+    /// Ends a PUCT run as soon as its choice is settled: the root proven, or the
+    /// most visited child (of those not proven lost) ahead of every other by more
+    /// visits than the budget has left, so that no later simulation could change
+    /// the most visited move. Saves evaluator calls on clear positions; the visit
+    /// counts then sum to fewer than `num_simulations`.
+    pub stop_early: bool,
     pub seed: u64,
     /// Worker threads; trees are split among them, each tree stays on one thread.
     pub threads: usize,
@@ -121,6 +129,7 @@ impl Default for Config {
             forced_playouts: 0.0,
             reuse_tree: true,
             lookahead: true,
+            stop_early: false,
             seed: 0,
             threads: 1,
             max_memory: DEFAULT_MAX_MEMORY,
@@ -172,6 +181,19 @@ impl Config {
             problems.push(format!(
                 "forced_playouts={} needs root=\"puct\": a Gumbel root chooses its visits by \
                  sequential halving",
+                self.forced_playouts
+            ));
+        }
+        if self.stop_early && self.root == RootPolicy::Gumbel {
+            problems.push(
+                "stop_early=True needs root=\"puct\": a Gumbel root spends its whole budget \
+                 on sequential halving's schedule"
+                    .into(),
+            );
+        } else if self.stop_early && self.forced_playouts > 0.0 {
+            problems.push(format!(
+                "stop_early=True needs forced_playouts=0 (got {}): forced playouts are \
+                 owed to children that are not the most visited",
                 self.forced_playouts
             ));
         }

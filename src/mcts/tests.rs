@@ -39,7 +39,7 @@ fn brute_force(game: &mut Game, memo: &mut HashMap<u64, u8>) -> u8 {
     r
 }
 
-fn random_position(rules: Rules, stones: usize, rng: &mut Rng) -> Option<Game> {
+pub(super) fn random_position(rules: Rules, stones: usize, rng: &mut Rng) -> Option<Game> {
     let mut g = Game::new(rules);
     for _ in 0..stones {
         if g.is_over() {
@@ -59,7 +59,7 @@ pub(super) fn config(num_simulations: u32) -> Config {
 }
 
 /// `config` without root noise: a deterministic search.
-fn quiet_config(num_simulations: u32) -> Config {
+pub(super) fn quiet_config(num_simulations: u32) -> Config {
     Config {
         dirichlet_fraction: 0.0,
         ..config(num_simulations)
@@ -81,7 +81,11 @@ fn settings<'a, G>(
 }
 
 /// A rollout search of one position, driven tree by tree (to inspect the nodes).
-fn rollout_tree<S: SearchState>(game: &Game, config: &Config, seed: u64) -> (Tree<S>, S::Geometry) {
+pub(super) fn rollout_tree<S: SearchState>(
+    game: &Game,
+    config: &Config,
+    seed: u64,
+) -> (Tree<S>, S::Geometry) {
     let rules = *game.rules();
     let geometry = S::geometry(rules);
     let mut tree = Tree::new(S::from_game(game, &geometry), rules.players());

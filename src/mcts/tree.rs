@@ -305,7 +305,10 @@ impl<S: SearchState> Tree<S> {
             if self.nodes[0].num_children == 0 {
                 return Some(0);
             }
-            if self.run.sims_done >= s.config.num_simulations {
+            if self.run.sims_done >= s.config.num_simulations
+                || (s.config.stop_early
+                    && self.settled(s.config.num_simulations - self.run.sims_done))
+            {
                 return None;
             }
             let mut mover = self.root.to_move();
@@ -352,6 +355,32 @@ impl<S: SearchState> Tree<S> {
                 }
             }
         }
+    }
+
+    /// Would no `remaining` simulations change the move [`Tree::write_output`]
+    /// chooses with a PUCT root? True when the root is proven, or when the most
+    /// visited child not proven lost leads every other such child by more than
+    /// `remaining` visits (a child proven lost or won later changes the choice
+    /// too: stopping forgoes those proofs).
+    fn settled(&self, remaining: u32) -> bool {
+        let root = &self.nodes[0];
+        if root.proven != UNKNOWN {
+            return true;
+        }
+        let mover = self.root.to_move();
+        let (mut best, mut second) = (0u32, 0u32);
+        for c in &self.nodes[root.children()] {
+            if value_of_child(c, mover) == Some(-1.0) {
+                continue;
+            }
+            if c.visits > best {
+                second = best;
+                best = c.visits;
+            } else if c.visits > second {
+                second = c.visits;
+            }
+        }
+        best - second > remaining
     }
 
     /// The mean result of `rollouts` random playouts from the pending leaf.

@@ -387,8 +387,8 @@ impl Mcts {
     #[pyo3(signature = (rules=None, *, width=None, height=None, k=None, players=None, gravity=None,
                         num_simulations=None, c_puct=None, c_uct=None, root="puct", dirichlet_alpha=None,
                         dirichlet_fraction=None, gumbel_considered=None, forced_playouts=None,
-                        reuse_tree=None, seed=None, threads=None, max_memory=None, lookahead=None),
-           text_signature = "(rules=None, *, width=7, height=6, k=4, players=2, gravity=True, num_simulations=800, c_puct=1.25, c_uct=2.0, root='puct', dirichlet_alpha=0.3, dirichlet_fraction=0.25, gumbel_considered=16, forced_playouts=0.0, reuse_tree=True, seed=0, threads=None, max_memory=4294967296, lookahead=True)")]
+                        reuse_tree=None, seed=None, threads=None, max_memory=None, lookahead=None, stop_early=None),
+           text_signature = "(rules=None, *, width=7, height=6, k=4, players=2, gravity=True, num_simulations=800, c_puct=1.25, c_uct=2.0, root='puct', dirichlet_alpha=0.3, dirichlet_fraction=0.25, gumbel_considered=16, forced_playouts=0.0, reuse_tree=True, seed=0, threads=None, max_memory=4294967296, lookahead=True, stop_early=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
@@ -410,6 +410,7 @@ impl Mcts {
         threads: Option<&Bound<'_, PyAny>>,
         max_memory: Option<&Bound<'_, PyAny>>,
         lookahead: Option<&Bound<'_, PyAny>>,
+        stop_early: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Mcts> {
         let rules = rules_arg(rules, [width, height, k, players, gravity])?;
         let d = Config::default();
@@ -456,6 +457,10 @@ impl Mcts {
                 .map(|r| bool_arg(r, "lookahead"))
                 .transpose()?
                 .unwrap_or(d.lookahead),
+            stop_early: stop_early
+                .map(|r| bool_arg(r, "stop_early"))
+                .transpose()?
+                .unwrap_or(d.stop_early),
             seed: bounded_int(seed, "seed", 0, 0, u64::MAX >> 1)?,
             threads: bounded_int(threads, "threads", cores as u64, 1, MAX_THREADS as u64)? as usize,
             max_memory: bounded_int(
@@ -610,7 +615,7 @@ impl Mcts {
             "MCTS(width={}, height={}, k={}, players={}, gravity={}, num_simulations={}, c_puct={}, c_uct={}, \
              root={:?}, dirichlet_alpha={}, dirichlet_fraction={}, gumbel_considered={}, \
              forced_playouts={}, reuse_tree={}, \
-             seed={}, threads={}, max_memory={}, lookahead={})",
+             seed={}, threads={}, max_memory={}, lookahead={}, stop_early={})",
             r.width(),
             r.height(),
             r.k(),
@@ -628,7 +633,8 @@ impl Mcts {
             c.seed,
             c.threads,
             c.max_memory,
-            if c.lookahead { "True" } else { "False" }
+            if c.lookahead { "True" } else { "False" },
+            if c.stop_early { "True" } else { "False" }
         )
     }
 }
