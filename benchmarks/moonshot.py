@@ -5,8 +5,8 @@
     python benchmarks/moonshot.py --per-length 10 --pons-per-set 20 --games 10   # a quick look
     python benchmarks/moonshot.py --weights runs/c4/network.npz --against shipped --seed 7203
     python benchmarks/moonshot.py --against shipped --seed 7301 7302 7303 --pons-per-set 1 --games 0
-    python benchmarks/moonshot.py --simulations 400 --stop-early --against shipped \
-        --against-simulations 200 --seed 7701 --games 0     # one network, two searches
+    python benchmarks/moonshot.py --against shipped --against-simulations 200 \
+        --no-against-stop-early --seed 7701 --games 0     # one network, two searches
 
 Good moves (the move keeps the position's win/draw/loss, judged by the solver) on
 fresh random openings of 6-16 plies and on Pons' six sets, for the raw policy and
@@ -38,7 +38,7 @@ from collections import defaultdict
 
 import inarow
 from inarow import agents, evaluate
-from inarow.pretrained import NetworkAgent
+from inarow.pretrained import NetworkAgent, default_search
 
 TARGET_GOOD, TARGET_RAW, TARGET_MS = 0.98, 0.95, 50.0
 
@@ -106,12 +106,20 @@ def main() -> None:
     p.add_argument(
         "--against", help="a second network.npz (or 'shipped') judged on the same positions"
     )
-    p.add_argument("--simulations", type=int, default=200)
+    shipped_simulations, shipped_stop_early = default_search("connect_four")
+    p.add_argument(
+        "--simulations",
+        type=int,
+        default=shipped_simulations,
+        help="simulations a move (default: the shipped agent's)",
+    )
     p.add_argument("--proof-nodes", type=int, default=0)
     p.add_argument(
         "--stop-early",
-        action="store_true",
-        help="end each search once its most visited move is settled (MCTS stop_early)",
+        action=argparse.BooleanOptionalAction,
+        default=shipped_stop_early,
+        help="end each search once its most visited move is settled (MCTS stop_early; "
+        "default: as the shipped agent)",
     )
     p.add_argument(
         "--against-simulations",
@@ -120,7 +128,10 @@ def main() -> None:
         help="simulations of the --against agent (default: --simulations)",
     )
     p.add_argument(
-        "--against-stop-early", action="store_true", help="the --against agent stops early"
+        "--against-stop-early",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="whether the --against agent stops early (default: as --stop-early)",
     )
     p.add_argument(
         "--symmetric", action="store_true", help="average the network over the board's mirror"
@@ -148,7 +159,9 @@ def main() -> None:
     if args.against:
         names.append(shipped if args.against == "shipped" else args.against)
         simulations.append(args.against_simulations or args.simulations)
-        stop_early.append(args.against_stop_early)
+        stop_early.append(
+            args.stop_early if args.against_stop_early is None else args.against_stop_early
+        )
     searches = [
         f"{n} simulations" + (", stop_early" if e else "") for n, e in zip(simulations, stop_early)
     ]

@@ -31,12 +31,17 @@ from inarow.numpy_net import NumpyNet
 from inarow.pretrained import NetworkAgent
 
 
-def make_agent(weights: str | None, simulations: int) -> NetworkAgent:
-    """The shipped Connect Four network, or the one in ``weights`` (a ``network.npz``)."""
+def make_agent(weights: str | None, simulations: int, stop_early: bool = False) -> NetworkAgent:
+    """The shipped Connect Four network, or the one in ``weights`` (a ``network.npz``),
+    searching exactly ``simulations`` a move unless ``stop_early``."""
     if weights is None:
-        return inarow.agents.pretrained("connect_four", simulations=simulations)
+        return inarow.agents.pretrained(
+            "connect_four", simulations=simulations, stop_early=stop_early
+        )
     net = NumpyNet.load(weights)
-    return NetworkAgent(net, net.rules, simulations=simulations, name=weights)
+    return NetworkAgent(
+        net, net.rules, simulations=simulations, name=weights, stop_early=stop_early
+    )
 
 
 def latency(agent: NetworkAgent, positions: int) -> tuple[float, float]:
@@ -57,7 +62,7 @@ def in_game(simulations: int, games: int, seed: int = 0) -> None:
     cache and without."""
     import numpy as np
 
-    cached = inarow.agents.pretrained("connect_four", simulations=simulations)
+    cached = inarow.agents.pretrained("connect_four", simulations=simulations, stop_early=False)
     plain = NetworkAgent(cached.net, cached.rules, simulations=simulations, cache=0)
     opponent = inarow.agents.negamax(4)
     rng = np.random.default_rng(seed)
@@ -127,6 +132,9 @@ def main() -> None:
     p.add_argument("--positions", type=int, default=20)
     p.add_argument("--simulations", type=int, nargs="*", default=[0, 50, 200, 800])
     p.add_argument("--accuracy", action="store_true")
+    p.add_argument(
+        "--stop-early", action="store_true", help="end each search once its move is settled"
+    )
     p.add_argument("--negamax", type=int, nargs="*", default=[])
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--weights", help="a network.npz to measure instead of the shipped one")
@@ -143,16 +151,16 @@ def main() -> None:
         return
     print(f"{'simulations':>11} {'wall ms/move':>13} {'cpu ms/move':>12}")
     for s in args.simulations:
-        w, c = latency(make_agent(args.weights, s), args.positions)
+        w, c = latency(make_agent(args.weights, s, args.stop_early), args.positions)
         print(f"{s:>11} {1000 * w:>13.1f} {1000 * c:>12.1f}")
     if args.accuracy:
         for s in args.simulations:
-            agent = make_agent(args.weights, s)
+            agent = make_agent(args.weights, s, args.stop_early)
             r = inarow.evaluate.move_accuracy(agent, "pons", progress=False)
             print(f"\nsimulations={s}\n{r}")
     for d in args.negamax:
         for s in args.simulations:
-            agent = make_agent(args.weights, s)
+            agent = make_agent(args.weights, s, args.stop_early)
             r = inarow.evaluate.match(agent, inarow.agents.negamax(d), games=args.games)
             print(f"\nsimulations={s} vs negamax({d})\n{r}")
 

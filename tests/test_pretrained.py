@@ -409,3 +409,15 @@ def test_an_agent_that_stops_early_plays_the_same_moves_for_fewer_network_calls(
 def test_stop_early_must_be_a_bool():
     with pytest.raises(TypeError, match="stop_early=1"):
         inarow.agents.pretrained("tic_tac_toe", stop_early=1)
+
+
+def test_each_game_has_its_default_search():
+    c4 = inarow.agents.pretrained("connect_four")
+    assert (c4.simulations, c4.stop_early) == (400, True)
+    ttt = inarow.agents.pretrained("tic_tac_toe")
+    assert (ttt.simulations, ttt.stop_early) == (200, False)
+    chosen = inarow.agents.pretrained("connect_four", simulations=200, stop_early=False)
+    assert (chosen.simulations, chosen.stop_early) == (200, False)
+    named = inarow.agents.named("pretrained:300")
+    assert (named.simulations, named.stop_early) == (300, True)
+    assert inarow.agents.named("pretrained").simulations == 400

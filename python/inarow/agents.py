@@ -184,14 +184,17 @@ def curriculum(schedule: Callable[[int], Any]) -> Curriculum:
 
 def pretrained(
     game: str = "connect_four",
-    simulations: int = 200,
+    simulations: int | None = None,
     proof_nodes: int = 0,
     symmetric: bool = False,
-    stop_early: bool = False,
+    stop_early: bool | None = None,
 ) -> NetworkAgent:
     """The network trained by self-play and shipped in the package, searching
     ``simulations`` per move with ``inarow.MCTS`` (PUCT, no root noise: deterministic);
-    ``simulations=0`` plays the raw policy's most likely move. ``proof_nodes`` (0:
+    ``simulations=0`` plays the raw policy's most likely move. By default (``None``)
+    Connect Four searches 400 simulations with ``stop_early=True`` (a median of 40-43
+    ms a move on one core, as 200 without it; 98.2% good moves on fresh random
+    openings against 97.9% at 200), every other game 200 without it. ``proof_nodes`` (0:
     off) adds threat proofs of that many positions each: a proven forced win is
     played, moves that let the opponent prove one are avoided (see
     :class:`inarow.pretrained.NetworkAgent`). ``symmetric=True`` averages the
@@ -201,7 +204,8 @@ def pretrained(
     94.2% to 94.7% on 600 random openings (within the noise); searching, it gained
     nothing measurable with the network shipped before. ``stop_early=True`` ends
     each search once the rest of its budget could not change the most visited move
-    (see :class:`inarow.pretrained.NetworkAgent`).
+    (the same move for fewer network calls; see
+    :class:`inarow.pretrained.NetworkAgent`).
 
     ``game``: ``"connect_four"``, ``"tic_tac_toe"``, ``"5x5_k4_free"``,
     ``"6x6_k4_free"`` (5x5 and 6x6 boards, 4 in a row, free placement: 99.6-99.8%
@@ -303,7 +307,7 @@ def _threats_named(arg: str, spec: str, seed: int | None, game: str | None) -> A
 
 
 def _pretrained_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
-    return pretrained(game or "connect_four", simulations=_count(arg, spec) if arg else 200)
+    return pretrained(game or "connect_four", simulations=_count(arg, spec) if arg else None)
 
 
 # Each head of NAMES (the part before any ":") and what makes its agent from the rest:

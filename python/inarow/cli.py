@@ -6,7 +6,7 @@ Examples::
     inarow play                       # Connect Four against the solver
     inarow play --opponent negamax:4  # against a depth-4 search (also: greedy, random,
                                       # perfect, perfect:0.5 = solver with temperature 0.5,
-                                      # pretrained:200 = the shipped network, 200 simulations)
+                                      # pretrained:800 = the shipped network, 800 simulations)
     inarow play --width 3 --height 3 --k 3 --no-gravity --first engine
     inarow solve 4453                 # score of a position (Pons' 1-based columns)
     inarow solve 4453 --analyze       # score of each move
@@ -464,7 +464,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="AGENT",
         help="random, greedy, negamax[:DEPTH] (default depth 4), perfect[:TEMPERATURE], "
-        "pretrained[:SIMULATIONS] (default 200), or your trained PATH/network.npz[:SIMULATIONS] "
+        "pretrained[:SIMULATIONS] (default: 400 stopping early for Connect Four, else 200), or your trained PATH/network.npz[:SIMULATIONS] "
         "(see inarow.agents.named); plays every seat but yours",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the engine's random choices")

@@ -39,6 +39,18 @@ PRETRAINED_RULES = {
 }
 
 
+#: The search a shipped agent makes unless told otherwise, ``(simulations,
+#: stop_early)``: Connect Four's 400 simulations stopping early cost a move what 200
+#: cost without (docs/training.md, "Connect Four"); every other game: 200, plain.
+DEFAULT_SEARCH: dict[str, tuple[int, bool]] = {"connect_four": (400, True)}
+PLAIN_SEARCH = (200, False)
+
+
+def default_search(game: str) -> tuple[int, bool]:
+    """``(simulations, stop_early)`` of ``game``'s shipped agent by default."""
+    return DEFAULT_SEARCH.get(game, PLAIN_SEARCH)
+
+
 def pretrained_game(rules: inarow.Rules) -> str | None:
     """The game of `PRETRAINED` whose network plays `rules`, if any."""
     return next((n for n, r in PRETRAINED_RULES.items() if r == rules), None)
@@ -311,15 +323,22 @@ def _weights_path(game: str) -> Path:
 
 def load_pretrained(
     game: str,
-    simulations: int = 200,
+    simulations: int | None = None,
     proof_nodes: int = 0,
     symmetric: bool = False,
-    stop_early: bool = False,
+    stop_early: bool | None = None,
 ) -> NetworkAgent:
-    """The shipped network for ``game`` as a :class:`NetworkAgent` (no deep-learning framework: :mod:`inarow.numpy_net`)."""
+    """The shipped network for ``game`` as a :class:`NetworkAgent` (no deep-learning
+    framework: :mod:`inarow.numpy_net`); ``None`` settings take the game's
+    :func:`default_search`."""
     from inarow.numpy_net import NumpyNet
 
     path = _weights_path(game)
+    default_simulations, default_stop_early = default_search(game)
+    if simulations is None:
+        simulations = default_simulations
+    if stop_early is None:
+        stop_early = default_stop_early
     if not path.is_file():
         raise FileNotFoundError(
             f"the pretrained weights {path} are missing (a broken installation?)"
