@@ -10,7 +10,8 @@
 
 Good moves (the move keeps the position's win/draw/loss, judged by the solver) on
 fresh random openings of 6-16 plies and on Pons' six sets, for the raw policy and
-with search; the median move on one core (numpy, one BLAS thread) on those
+with search; the median move on one core (one BLAS thread; with `--against`, the two
+agents taking turns board by board) on those
 openings; the score against ``perfect()`` from random 4-ply openings, each played
 from both seats. Rates come with 95% Wilson intervals; the targets are printed
 beside them. Draw fresh openings with a new ``--seed`` rather than tuning on one;
@@ -32,6 +33,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
+import random
 import statistics
 import time
 from collections import defaultdict
@@ -86,18 +88,30 @@ def paired(c: evaluate.AccuracyComparison) -> str:
     )
 
 
-def move_times(agent: NetworkAgent, boards: list[inarow.Board]) -> tuple[float, float]:
-    """Median wall and CPU milliseconds of one ``agent(board)`` call on a position
-    never seen before (the agent's cache of network outputs emptied each time)."""
-    agent(boards[0].copy())  # warm-up
-    wall, cpu = [], []
+def move_times(
+    searched: list[NetworkAgent], boards: list[inarow.Board]
+) -> list[tuple[float, tuple[float, float], float]]:
+    """Per agent: the median wall milliseconds of one ``agent(board)`` call on a
+    position never seen before (the agent's cache emptied each time), the median's
+    95% bootstrap interval, and the median CPU milliseconds. The agents take turns
+    board by board, so that a change in the machine's load falls on all of them."""
+    for agent in searched:
+        agent(boards[0].copy())  # warm-up
+    wall: list[list[float]] = [[] for _ in searched]
+    cpu: list[list[float]] = [[] for _ in searched]
     for board in boards:
-        agent.clear_cache()
-        t, c = time.perf_counter(), time.process_time()
-        agent(board.copy())
-        wall.append(time.perf_counter() - t)
-        cpu.append(time.process_time() - c)
-    return 1000 * statistics.median(wall), 1000 * statistics.median(cpu)
+        for agent, w, c in zip(searched, wall, cpu):
+            agent.clear_cache()
+            t, p = time.perf_counter(), time.process_time()
+            agent(board.copy())
+            w.append(1000 * (time.perf_counter() - t))
+            c.append(1000 * (time.process_time() - p))
+    rng = random.Random(0)
+    out = []
+    for w, c in zip(wall, cpu):
+        medians = sorted(statistics.median(rng.choices(w, k=len(w))) for _ in range(1000))
+        out.append((statistics.median(w), (medians[25], medians[974]), statistics.median(c)))
+    return out
 
 
 def main() -> None:
@@ -216,11 +230,11 @@ def main() -> None:
                 print(f"  {label}, {kind}: {paired(comparison)}")
 
     if args.timed > 0:
-        for name, searched in zip(names, searcheds):
-            wall, cpu = move_times(searched, openings[:: max(1, len(openings) // args.timed)])
+        timed = openings[:: max(1, len(openings) // args.timed)]
+        for name, (wall, (lo, hi), cpu) in zip(names, move_times(searcheds, timed)):
             print(
-                f"\nmedian move, one core, {name}: {wall:.1f} ms wall, {cpu:.1f} ms CPU "
-                f"(target <= {TARGET_MS:.0f})"
+                f"\nmedian move, one core, {name}: {wall:.1f} ms wall [{lo:.1f}, {hi:.1f}], "
+                f"{cpu:.1f} ms CPU over {len(timed)} openings (target <= {TARGET_MS:.0f})"
             )
 
     if args.games:
