@@ -131,3 +131,20 @@ def test_mcnemar_p_value_known_values():
     assert mcnemar_p_value(5, 5) == 1.0
     with pytest.raises(ValueError, match="only_a=True"):
         mcnemar_p_value(True, 3)
+
+
+def test_agents_judged_in_turn_on_the_same_boards_solve_each_position_once():
+    sets = evaluate.judged_positions("connect_four", 3, seed=918_273, lengths=[10, 12])
+    solved = []
+    real = inarow.Solver()
+
+    class CountingSolver:
+        def analyze(self, board):
+            solved.append(board.to_numpy().tobytes())
+            return real.analyze(board)
+
+    a = evaluate.move_accuracy(agents.greedy(seed=1), sets, solver=CountingSolver(), progress=False)
+    b = evaluate.move_accuracy(agents.random(seed=2), sets, solver=CountingSolver(), progress=False)
+    assert len(solved) == len(set(solved)) == 6
+    comparison = evaluate.compare_accuracy(a, b)
+    assert comparison.overall.positions == 6

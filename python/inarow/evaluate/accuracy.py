@@ -295,9 +295,11 @@ def move_accuracy(
         if pons_moves is not None:
             for i, moves in enumerate(pons_moves[name]):
                 truth[i] = truth[i] or _pons.computed_truth(moves)
-        if judged:
+        else:
+            # Other sets' truth is kept by position (Pons' by its own cache), so
+            # that agents judged in turn on the same boards solve each one once.
             for i, key in enumerate(keys):
-                truth[i] = _judged.known_truth(key)
+                truth[i] = truth[i] or _judged.known_truth(key)
         missing = [i for i, known in enumerate(truth) if known is None]
         if missing:
             if solver is None and own_solver is None:
@@ -309,7 +311,7 @@ def move_accuracy(
                 truth[i] = scores
                 if pons_moves is not None:
                     _pons.remember_truth(pons_moves[name][i], scores)
-                if judged:
+                else:
                     _judged.remember_truth(keys[i], scores)
         t1 = time.perf_counter()
         if on_ray is None:
