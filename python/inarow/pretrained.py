@@ -143,7 +143,7 @@ class NetworkAgent:
         self.name = name
         self._c_puct = c_puct
         self._search: inarow.MCTS | None = None
-        self._search_stops_early = stop_early
+        self._search_settings: tuple[int, bool] | None = None
         self.cache = cache
         self._cached: dict[bytes, tuple[np.ndarray, Any]] = {}
         self._cached_net: Net | None = None
@@ -292,11 +292,8 @@ class NetworkAgent:
         return self.actions([board])[0]
 
     def _mcts(self) -> inarow.MCTS:
-        if (
-            self._search is None
-            or self._search.num_simulations != self.simulations
-            or self._search_stops_early != self.stop_early
-        ):
+        settings = (self.simulations, self.stop_early)
+        if self._search is None or self._search_settings != settings:
             self._search = inarow.MCTS(
                 self.rules,
                 num_simulations=self.simulations,
@@ -307,7 +304,7 @@ class NetworkAgent:
                 threads=1,
                 stop_early=self.stop_early,
             )
-            self._search_stops_early = self.stop_early
+            self._search_settings = settings
         return self._search
 
 
