@@ -193,8 +193,8 @@ def pretrained(
     ``simulations`` per move with ``inarow.MCTS`` (PUCT, no root noise: deterministic);
     ``simulations=0`` plays the raw policy's most likely move. By default (``None``)
     Connect Four searches 400 simulations with ``stop_early=True`` (a median of 40-47
-    ms a move on one core, 2-10% above 200 without it; 98.0% good moves on 12,000
-    fresh random openings against 97.85% at 200), every other game 200 without it. ``proof_nodes`` (0:
+    ms a move on one core, 2-10% above 200 without it; 97.85% good moves on 6,000
+    fresh random openings against 97.78% at 200), every other game 200 without it. ``proof_nodes`` (0:
     off) adds threat proofs of that many positions each: a proven forced win is
     played, moves that let the opponent prove one are avoided (see
     :class:`inarow.pretrained.NetworkAgent`). ``symmetric=True`` averages the
