@@ -196,6 +196,8 @@ class NetworkAgent:
         if not self.cache:
             return self._forward_net(obs)
         obs = np.ascontiguousarray(obs, dtype=np.float32)
+        if len(obs) == 1:
+            return self._forward_one(obs)
         # A 128-bit digest as the key: a few bytes a position, whatever the board.
         keys = [hashlib.blake2b(row, digest_size=16).digest() for row in obs]
         with self._cache_lock:
@@ -218,6 +220,25 @@ class NetworkAgent:
             np.stack([hit[0] for hit in found]),  # type: ignore[index]
             np.stack([hit[1] for hit in found]),  # type: ignore[index]
         )
+
+    def _forward_one(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`_forward` of one position ``(1, players, H, W)``: the search's usual call,
+        kept free of the batch path's lists and stacking."""
+        key = hashlib.blake2b(obs, digest_size=16).digest()
+        with self._cache_lock:
+            if self._cached_net is not self.net:
+                self._cached.clear()
+                self._cached_net = self.net
+            hit = self._cached.get(key)
+        if hit is not None:
+            return hit[0][None], hit[1][None]
+        logits, values = self._forward_net(obs)
+        entry = (logits[0].copy(), values[0].copy())
+        with self._cache_lock:
+            self._cached[key] = entry
+            if len(self._cached) > self.cache:  # dicts keep insertion order
+                del self._cached[next(iter(self._cached))]
+        return logits, values
 
     def _forward_net(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The network on ``obs`` ``(B, players, H, W)``, averaged over the board's

@@ -11,7 +11,7 @@
 
 mod kernel;
 
-use kernel::Finish;
+use kernel::{Finish, Work};
 
 use std::fmt;
 
@@ -162,6 +162,7 @@ struct Scratch {
     head: Vec<f32>,
     flat: Vec<f32>,
     hidden: Vec<f32>,
+    work: Work,
 }
 
 impl ConvNet {
@@ -310,6 +311,7 @@ impl ConvNet {
             head: vec![0.0; self.height * self.width * padded(widest)],
             flat: vec![0.0; self.height * self.width * widest],
             hidden: vec![0.0; self.layers.value_fc1.outputs],
+            work: Work::default(),
         }
     }
 
@@ -351,6 +353,7 @@ impl ConvNet {
         // and writes back into it through `padded` (the residual is added in place).
         kernel::conv(
             fma,
+            &mut s.work,
             &l.stem,
             &s.input,
             grid,
@@ -359,12 +362,31 @@ impl ConvNet {
             Finish::Relu,
         );
         for (a, b) in &l.blocks {
-            kernel::conv(fma, a, &s.other, grid, &mut s.padded, grid, Finish::Relu);
-            kernel::conv(fma, b, &s.padded, grid, &mut s.other, grid, Finish::AddRelu);
+            kernel::conv(
+                fma,
+                &mut s.work,
+                a,
+                &s.other,
+                grid,
+                &mut s.padded,
+                grid,
+                Finish::Relu,
+            );
+            kernel::conv(
+                fma,
+                &mut s.work,
+                b,
+                &s.padded,
+                grid,
+                &mut s.other,
+                grid,
+                Finish::AddRelu,
+            );
         }
         let tower = &s.other;
         self.head(
             fma,
+            &mut s.work,
             &l.policy_conv,
             tower,
             grid,
@@ -380,6 +402,7 @@ impl ConvNet {
         );
         self.head(
             fma,
+            &mut s.work,
             &l.value_conv,
             tower,
             grid,
@@ -405,9 +428,11 @@ impl ConvNet {
 
     /// A head's convolution with ReLU, flattened channel-major (torch's flatten of
     /// `(channels, height, width)`).
+    #[allow(clippy::too_many_arguments)]
     fn head(
         &self,
         fma: bool,
+        work: &mut Work,
         conv: &Conv,
         tower: &[f32],
         grid: Grid,
@@ -415,7 +440,7 @@ impl ConvNet {
         flat: &mut [f32],
     ) {
         let unpadded = Grid { pad: 0, ..grid };
-        kernel::conv(fma, conv, tower, grid, out, unpadded, Finish::Relu);
+        kernel::conv(fma, work, conv, tower, grid, out, unpadded, Finish::Relu);
         let (cells, pout) = (grid.height * grid.width, padded(conv.outputs));
         for cell in 0..cells {
             for c in 0..conv.outputs {
