@@ -172,7 +172,9 @@ def main() -> None:
     names = [args.weights if args.weights not in (None, "shipped") else shipped]
     if args.against:
         names.append(shipped if args.against == "shipped" else args.against)
-        simulations.append(args.against_simulations or args.simulations)
+        simulations.append(
+            args.simulations if args.against_simulations is None else args.against_simulations
+        )
         stop_early.append(
             args.stop_early if args.against_stop_early is None else args.against_stop_early
         )
@@ -193,7 +195,9 @@ def main() -> None:
     }
     openings = [b for boards in sets.values() for b in boards]
     weights = [args.weights] + ([args.against] if args.against else [])
-    raws = [make_agent(w, 0, 0, args.symmetric) for w in weights]
+    same_network = len(weights) == 2 and {weights[0], weights[1]} <= {None, "shipped"}
+    # The same network's raw policy is judged once (it plays the same moves).
+    raws = [make_agent(w, 0, 0, args.symmetric) for w in weights[: 1 if same_network else 2]]
     searcheds = [
         make_agent(w, n, args.proof_nodes, args.symmetric, e)
         for w, n, e in zip(weights, simulations, stop_early)
@@ -212,6 +216,8 @@ def main() -> None:
             ]
             for row in (raws, searcheds)
         ]
+        if same_network:
+            results[0].append(results[0][0])
         tables.append((label, results))
     print(f"(judged in {time.perf_counter() - t:.0f} s)")
     for i, name in enumerate(names):
