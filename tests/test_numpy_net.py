@@ -181,3 +181,78 @@ def test_a_pickled_network_answers_the_same():
     obs = _obs(np.random.default_rng(4), net, 3)
     for a, b in zip(net(obs), copy(obs)):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    ("rules", "cache"),
+    [
+        (dict(width=7, height=6, k=4, players=2, gravity=True), 0),
+        (dict(width=7, height=6, k=4, players=2, gravity=True), 50_000),
+        (dict(width=6, height=6, k=4, players=3, gravity=False), 7),
+    ],
+)
+def test_a_search_calling_the_native_network_from_rust_is_the_python_search(rules, cache):
+    """``MCTS.run(boards, net.native)`` evaluates each leaf from Rust (through the
+    native cache, however small): the same tree as the search calling the network
+    from Python, leaf for leaf."""
+    import inarow
+
+    rng = np.random.default_rng(31)
+    net = NumpyNet(_random_export(rng, rules, 16, blocks=1))
+    boards = []
+    for _ in range(4):
+        b = inarow.Board(**rules)
+        for _ in range(int(rng.integers(0, 6))):
+            b.move(int(rng.choice(b.legal_moves())))
+        boards.append(b)
+    settings = dict(num_simulations=48, root="puct", dirichlet_fraction=0.0, reuse_tree=False)
+    native = net.native
+    native.cache = cache
+    for _ in range(2):  # the second round meets the first's positions in the cache
+        by_rust = inarow.MCTS(rules, **settings).run(boards, native)
+        by_python = inarow.MCTS(rules, **settings).run(boards, lambda obs, mask: net(obs))
+        np.testing.assert_array_equal(by_rust.visit_counts, by_python.visit_counts)
+        np.testing.assert_array_equal(by_rust.actions, by_python.actions)
+        np.testing.assert_array_equal(by_rust.values, by_python.values)
+        assert native.cached == min(cache, native.cached) and (native.cached > 0) == (cache > 0)
+    native.clear_cache()
+    assert native.cached == 0
+
+
+def test_a_native_network_of_other_rules_or_bad_cache_is_refused():
+    import inarow
+
+    net = NumpyNet(_random_export(np.random.default_rng(3), RULES_C4, 8, blocks=1))
+    search = inarow.MCTS(inarow.Rules.tic_tac_toe(), num_simulations=8)
+    with pytest.raises(ValueError, match="these rules need 2 planes of 3x3, 9 logits"):
+        search.run([inarow.Board.tic_tac_toe()], net.native)
+    with pytest.raises(ValueError, match="rollouts= applies only"):
+        inarow.MCTS(RULES_C4, num_simulations=8).run(
+            [inarow.Board.connect_four()], net.native, rollouts=3
+        )
+    for bad in (-1, 2**32 + 1, 1.5, True, "10"):
+        with pytest.raises(ValueError, match="cache="):
+            net.native.cache = bad
+    assert net.native.cache == 0
+
+
+def test_a_native_network_with_nan_outputs_is_an_error_and_the_search_goes_on():
+    import inarow
+
+    rng = np.random.default_rng(4)
+    arrays = _random_export(rng, RULES_C4, 8, blocks=1)
+    good = NumpyNet(arrays)
+    arrays["value.fc2.b"] = np.full_like(arrays["value.fc2.b"], np.nan)
+    bad = NumpyNet(arrays)
+    search = inarow.MCTS(RULES_C4, num_simulations=16, dirichlet_fraction=0.0)
+    boards = [inarow.Board.connect_four()]
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        search.run(boards, bad.native)
+    again = search.run(boards, good.native)
+    fresh = inarow.MCTS(RULES_C4, num_simulations=16, dirichlet_fraction=0.0).run(
+        boards, good.native
+    )
+    np.testing.assert_array_equal(again.visit_counts, fresh.visit_counts)
+
+
+RULES_C4 = dict(width=7, height=6, k=4, players=2, gravity=True)

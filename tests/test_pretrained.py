@@ -382,8 +382,9 @@ def test_a_pretrained_agent_pickles_and_plays_alike():
     board.move(4)
     move = agent(board)
     copy = pickle.loads(pickle.dumps(agent))
-    assert copy.cache == agent.cache and len(copy._cached) == 0 < len(agent._cached)
-    assert copy(board) == move and len(copy._cached) > 0
+    # The search fills the native network's cache; a copy starts empty.
+    assert copy.cache == agent.cache and copy.net.native.cached == 0 < agent.net.native.cached
+    assert copy(board) == move and copy.net.native.cached > 0
 
 
 def test_an_agent_that_stops_early_plays_the_same_moves_for_fewer_network_calls():
@@ -413,11 +414,36 @@ def test_stop_early_must_be_a_bool():
 
 def test_each_game_has_its_default_search():
     c4 = inarow.agents.pretrained("connect_four")
-    assert (c4.simulations, c4.stop_early) == (400, True)
+    assert (c4.simulations, c4.stop_early) == (600, True)
     ttt = inarow.agents.pretrained("tic_tac_toe")
     assert (ttt.simulations, ttt.stop_early) == (200, False)
     chosen = inarow.agents.pretrained("connect_four", simulations=200, stop_early=False)
     assert (chosen.simulations, chosen.stop_early) == (200, False)
     named = inarow.agents.named("pretrained:300")
     assert (named.simulations, named.stop_early) == (300, True)
-    assert inarow.agents.named("pretrained").simulations == 400
+    assert inarow.agents.named("pretrained").simulations == 600
+
+
+def test_the_shipped_agent_searches_from_rust_as_it_would_from_python():
+    """A loaded agent's search calls its native network from Rust through the native
+    cache: the same moves as the search calling the network from Python."""
+    from inarow.pretrained import NetworkAgent
+
+    agent = inarow.agents.pretrained("connect_four", simulations=48)
+    through_python = NetworkAgent(
+        lambda obs: agent.net(obs),
+        agent.rules,
+        simulations=48,
+        cache=agent.cache,
+        stop_early=agent.stop_early,
+    )
+    rng = np.random.default_rng(8)
+    board = inarow.Board.connect_four()
+    while not board.is_over:
+        move = agent(board)
+        assert move == through_python(board)
+        board.move(move if rng.random() < 0.7 else int(rng.choice(board.legal_moves())))
+    native = agent.net.native
+    assert native.cache == agent.cache and native.cached > 0
+    agent.clear_cache()
+    assert native.cached == 0

@@ -171,6 +171,13 @@ class NumpyNet:
         with np.load(path, allow_pickle=False) as data:
             return cls({name: data[name] for name in data.files})
 
+    @property
+    def native(self) -> ConvNet:
+        """The native forward pass this network runs: given to ``inarow.MCTS.run`` as
+        the evaluator, the search calls it from Rust (its ``cache`` keeps outputs by
+        position; docs/mcts.md)."""
+        return self._native
+
     def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         obs = np.ascontiguousarray(obs, dtype=np.float32)
         if obs.ndim != 4:

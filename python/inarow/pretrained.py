@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 import inarow
-from inarow._native import Board
+from inarow._native import Board, ConvNet
 from inarow.train.symmetry import symmetries
 
 __all__ = ["NetworkAgent", "PRETRAINED", "load_pretrained"]
@@ -40,9 +40,10 @@ PRETRAINED_RULES = {
 
 
 #: The search a shipped agent makes unless told otherwise, ``(simulations,
-#: stop_early)``: Connect Four's 400 simulations stopping early cost a move what 200
-#: cost without (docs/training.md, "Connect Four"); every other game: 200, plain.
-DEFAULT_SEARCH: dict[str, tuple[int, bool]] = {"connect_four": (400, True)}
+#: stop_early)``: Connect Four's 600 simulations stopping early cost a move about
+#: what 200 without it did before the native forward pass's tap-major kernel
+#: (docs/training.md, "Connect Four"); every other game: 200, plain.
+DEFAULT_SEARCH: dict[str, tuple[int, bool]] = {"connect_four": (600, True)}
 PLAIN_SEARCH = (200, False)
 
 
@@ -101,6 +102,9 @@ class NetworkAgent:
     about one leaf in nine of a search is a transposition, and in a game each search
     meets again most of what the last ones evaluated. For a network that does not
     change while cached (``clear_cache()`` forgets; replacing ``net`` does too).
+    With a plain :class:`inarow.numpy_net.NumpyNet` the search calls its native
+    network from Rust, through that network's own cache of ``cache`` positions: the
+    same outputs and moves, without a Python call per leaf.
     """
 
     def __init__(
@@ -163,6 +167,9 @@ class NetworkAgent:
         """Forgets every cached network output (see ``cache``)."""
         with self._cache_lock:
             self._cached.clear()
+        native = getattr(self.net, "_native", None)
+        if isinstance(native, ConvNet):
+            native.clear_cache()
 
     def __repr__(self) -> str:
         proofs = f" proof_nodes={self.proof_nodes}" if self.proof_nodes else ""
@@ -283,7 +290,7 @@ class NetworkAgent:
             preference = np.where(masks, logits, -np.inf)
             chosen = [int(a) for a in preference.argmax(axis=1)]
         else:
-            out = self._mcts().run(boards, self.evaluate)
+            out = self._mcts().run(boards, self._evaluator())
             preference = out.visit_counts.astype(np.float64)
             chosen = [int(a) for a in out.actions]
         if self.proof_nodes:
@@ -311,6 +318,19 @@ class NetworkAgent:
 
     def __call__(self, board: Board) -> int:
         return self.actions([board])[0]
+
+    def _evaluator(self) -> Any:
+        """What the search calls: a plain `NumpyNet`'s native network, called from
+        Rust through its own cache of ``cache`` positions (the same outputs, so the
+        same search, without a Python call a leaf); else `evaluate`."""
+        from inarow.numpy_net import NumpyNet
+
+        if type(self.net) is not NumpyNet or self.symmetric:
+            return self.evaluate
+        native = self.net.native
+        if native.cache != self.cache:
+            native.cache = self.cache
+        return native
 
     def _mcts(self) -> inarow.MCTS:
         settings = (self.simulations, self.stop_early)

@@ -9,7 +9,10 @@
 //! `(kernel, kernel, in, out)` row-major (the order of one window's values), a
 //! linear layer's `(in, out)`.
 
+mod cache;
 mod kernel;
+
+pub use cache::OutputCache;
 
 use kernel::{Finish, Work};
 

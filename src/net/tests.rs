@@ -280,3 +280,37 @@ fn mismatched_layers_and_inputs_are_errors() {
     let e = ConvNet::new(2, 6, 7, layers).unwrap_err();
     assert!(e.0.contains("policy head's linear layer takes 80"), "{e}");
 }
+
+#[test]
+fn the_cache_returns_the_forward_pass_and_keeps_its_bound() {
+    let c = case(5, (2, 6, 7), 16, 1, (1, 7));
+    let per = 2 * 42;
+    let obs = observations(21, 6, 2, 42);
+    // Positions 0, 1, 0, 2, 1, 3 in one call: repeats within a call and across calls.
+    let order = [0, 1, 0, 2, 1, 3];
+    let asked: Vec<f32> = order
+        .iter()
+        .flat_map(|&i| obs[i * per..(i + 1) * per].iter().copied())
+        .collect();
+    let want = c.net.forward(&asked).unwrap();
+    for capacity in [0, 1, 2, 3, 100] {
+        let mut cache = OutputCache::new(capacity);
+        for round in 0..2 {
+            let got = cache.forward(&c.net, &asked).unwrap();
+            assert_eq!(got, want, "capacity {capacity}, round {round}");
+            assert_eq!(cache.len(), capacity.min(4), "capacity {capacity}");
+        }
+        cache.set_capacity(1);
+        assert!(cache.len() <= 1);
+        cache.clear();
+        assert!(cache.is_empty());
+    }
+    // Across calls: the second call of a known position evaluates nothing new.
+    let mut cache = OutputCache::new(10);
+    cache.forward(&c.net, &obs[..per]).unwrap();
+    let again = cache.forward(&c.net, &obs[..per]).unwrap();
+    assert_eq!(again, c.net.forward(&obs[..per]).unwrap());
+    assert_eq!(cache.len(), 1);
+    // Wrong sizes are the network's errors, cached or not.
+    assert!(cache.forward(&c.net, &obs[..per - 1]).is_err());
+}

@@ -13,6 +13,7 @@ use super::board::{game_arg, Board};
 use super::errors::{CancelledError, IllegalMoveError};
 use super::intake::{float_array, int_array, unravel, Axis, NonFinite, Numbers, Spec};
 use super::interrupt::run_interruptible;
+use super::net::ConvNet;
 use super::rules::rules_value;
 use crate::mcts::{
     Config, RootPolicy, Search, SearchError, SearchOutput, DEFAULT_MAX_MEMORY, MAX_SIMULATIONS,
@@ -338,6 +339,70 @@ impl Mcts {
         }
         outcome
     }
+
+    /// Runs the rounds with a native network as the evaluator: each round's leaves go
+    /// through its cache and forward pass off the interpreter, with no Python call.
+    fn run_native(&mut self, py: Python<'_>, games: &[Game], net: &ConvNet) -> PyResult<()> {
+        let r = *self.search.rules();
+        let n = net.net();
+        let values = if r.players() == 2 { 1 } else { r.players() };
+        let have = (n.planes(), n.height(), n.width(), n.actions(), n.values());
+        let need = (r.players(), r.height(), r.width(), r.num_actions(), values);
+        if have != need {
+            return Err(PyValueError::new_err(format!(
+                "evaluate: the network takes {} planes of {}x{} and gives {} logits and {} \
+                 values; these rules need {} planes of {}x{}, {} logits and {} values",
+                have.0, have.1, have.2, have.3, have.4, need.0, need.1, need.2, need.3, need.4
+            )));
+        }
+        self.start_games(py, games)?;
+        let outcome = (|| -> PyResult<()> {
+            loop {
+                py.check_signals()?;
+                let search = &mut self.search;
+                let round = py.detach(|| -> Result<bool, NativeError> {
+                    let (logits, values) = {
+                        let (obs, _, rows) = search.pending();
+                        if rows == 0 {
+                            return Ok(true);
+                        }
+                        net.cache()
+                            .forward(n, obs)
+                            .map_err(|e| NativeError::Net(e.0))?
+                    };
+                    if values.iter().any(|v| !v.is_finite())
+                        || logits.iter().any(|l| l.is_nan() || *l == f32::INFINITY)
+                    {
+                        return Err(NativeError::Net(
+                            "the network returned NaN or infinite outputs (are its weights \
+                             finite?)"
+                                .into(),
+                        ));
+                    }
+                    search.feed(&logits, &values).map_err(NativeError::Search)?;
+                    Ok(false)
+                });
+                match round {
+                    Ok(true) => return Ok(()),
+                    Ok(false) => {}
+                    Err(NativeError::Net(m)) => {
+                        return Err(PyValueError::new_err(format!("evaluate: {m}")))
+                    }
+                    Err(NativeError::Search(e)) => return Err(search_error(e)),
+                }
+            }
+        })();
+        if outcome.is_err() {
+            self.search.abort();
+        }
+        outcome
+    }
+}
+
+/// Why a round with a native evaluator failed, carried out of the detached section.
+enum NativeError {
+    Net(String),
+    Search(SearchError),
 }
 
 /// A refused evaluator output, its message saying where it came from (same
@@ -478,7 +543,9 @@ impl Mcts {
     /// Searches `boards` (a list of `Board` or a `VecEnv`; one tree each) and returns a
     /// `SearchResult`. `evaluate(obs, mask) -> (logits, values)` is called once per
     /// round with every waiting leaf; `evaluate="rollout"` uses `rollouts` random
-    /// playouts per leaf inside Rust (no Python in the loop).
+    /// playouts per leaf inside Rust (no Python in the loop); a native network
+    /// (`inarow._native.ConvNet`, what `inarow.numpy_net.NumpyNet` runs) is called
+    /// from Rust too, through its cache.
     #[pyo3(signature = (boards, evaluate, rollouts=None))]
     fn run(
         &mut self,
@@ -515,6 +582,16 @@ impl Mcts {
                 )?
             };
             return result_object(py, out.map_err(search_error)?);
+        }
+        if let Ok(net) = evaluate.cast::<ConvNet>() {
+            if rollouts.is_some_and(|r| !r.is_none()) {
+                return Err(PyValueError::new_err(
+                    "rollouts= applies only to evaluate=\"rollout\"",
+                ));
+            }
+            self.run_native(py, &games, net.get())?;
+            let out = self.search.result().map_err(search_error)?;
+            return result_object(py, out);
         }
         if !evaluate.is_callable() {
             return Err(PyTypeError::new_err(format!(

@@ -8,7 +8,9 @@ use numpy::{
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::net::{Conv, Layers, Linear, NetError};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::net::{Conv, Layers, Linear, NetError, OutputCache};
 
 fn net_error(e: NetError) -> PyErr {
     PyValueError::new_err(e.0)
@@ -54,9 +56,25 @@ fn linear(what: &str, (w, b): &LinearArrays<'_>) -> PyResult<Linear> {
 /// A residual convolutional network: `net(obs) -> (logits, values)` for float32
 /// observations `(B, planes, height, width)`; `values` is `(B,)` for one value a
 /// position, else `(B, values)`. Runs without the interpreter's lock.
+///
+/// Given to `inarow.MCTS.run` as its evaluator, the search calls it from Rust,
+/// through its cache of outputs (`cache`: positions kept, the oldest forgotten
+/// first; 0, the default: none); `net(obs)` itself never caches.
 #[pyclass(module = "inarow._native", frozen)]
 pub struct ConvNet {
     net: crate::net::ConvNet,
+    cache: Mutex<OutputCache>,
+}
+
+impl ConvNet {
+    pub(crate) fn net(&self) -> &crate::net::ConvNet {
+        &self.net
+    }
+
+    /// The cache, whatever a panicking holder left (it holds only finished outputs).
+    pub(crate) fn cache(&self) -> MutexGuard<'_, OutputCache> {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 #[pymethods]
@@ -92,7 +110,10 @@ impl ConvNet {
             value_fc2: linear("value.fc2", &value_fc2)?,
         };
         let net = crate::net::ConvNet::new(planes, height, width, layers).map_err(net_error)?;
-        Ok(ConvNet { net })
+        Ok(ConvNet {
+            net,
+            cache: Mutex::new(OutputCache::new(0)),
+        })
     }
 
     fn __call__<'py>(
@@ -126,6 +147,43 @@ impl ConvNet {
                 .into_any()
         };
         Ok((logits.into_any(), values))
+    }
+
+    /// Positions whose outputs the search keeps (0: none); a smaller value forgets
+    /// the oldest at once.
+    #[getter(cache)]
+    fn cache_capacity(&self) -> usize {
+        self.cache().capacity()
+    }
+
+    #[setter(cache)]
+    fn set_cache_capacity(&self, capacity: &Bound<'_, PyAny>) -> PyResult<()> {
+        let bad = || {
+            PyValueError::new_err(format!(
+                "cache={}: allowed an integer 0..=2**32 (positions kept)",
+                capacity.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        };
+        if capacity.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(bad());
+        }
+        let n: u64 = capacity.extract().map_err(|_| bad())?;
+        if n > 1 << 32 {
+            return Err(bad());
+        }
+        self.cache().set_capacity(n as usize);
+        Ok(())
+    }
+
+    /// Positions whose outputs are kept now.
+    #[getter]
+    fn cached(&self) -> usize {
+        self.cache().len()
+    }
+
+    /// Forgets every kept output.
+    fn clear_cache(&self) {
+        self.cache().clear();
     }
 
     /// `(planes, height, width)` of one observation.
