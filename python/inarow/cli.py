@@ -464,7 +464,7 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="AGENT",
         help="random, greedy, negamax[:DEPTH] (default depth 4), perfect[:TEMPERATURE], "
-        "pretrained[:SIMULATIONS] (default: 400 stopping early for Connect Four, else 200), or your trained PATH/network.npz[:SIMULATIONS] "
+        "pretrained[:SIMULATIONS] (default: 600 stopping early for Connect Four, else 200), or your trained PATH/network.npz[:SIMULATIONS] "
         "(see inarow.agents.named); plays every seat but yours",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the engine's random choices")
