@@ -18,6 +18,7 @@ from inarow.numpy_net import NumpyNet
 from inarow.pretrained import _weights_path
 
 SHIPPED = ["connect_four", "tic_tac_toe", "5x5_k4_free", "6x6_k4_free", "15x15_k5_free"]
+RULES_C4 = dict(width=7, height=6, k=4, players=2, gravity=True)
 
 
 def _obs(rng, net, n):
@@ -186,8 +187,8 @@ def test_a_pickled_network_answers_the_same():
 @pytest.mark.parametrize(
     ("rules", "cache"),
     [
-        (dict(width=7, height=6, k=4, players=2, gravity=True), 0),
-        (dict(width=7, height=6, k=4, players=2, gravity=True), 50_000),
+        (RULES_C4, 0),
+        (RULES_C4, 50_000),
         (dict(width=6, height=6, k=4, players=3, gravity=False), 7),
     ],
 )
@@ -253,6 +254,3 @@ def test_a_native_network_with_nan_outputs_is_an_error_and_the_search_goes_on():
         boards, good.native
     )
     np.testing.assert_array_equal(again.visit_counts, fresh.visit_counts)
-
-
-RULES_C4 = dict(width=7, height=6, k=4, players=2, gravity=True)
