@@ -208,9 +208,7 @@ class NetworkAgent:
         # A 128-bit digest as the key: a few bytes a position, whatever the board.
         keys = [hashlib.blake2b(row, digest_size=16).digest() for row in obs]
         with self._cache_lock:
-            if self._cached_net is not self.net:
-                self._cached.clear()
-                self._cached_net = self.net
+            self._forget_a_replaced_net()
             found = [self._cached.get(k) for k in keys]
         missing = [i for i, hit in enumerate(found) if hit is None]
         if missing:
@@ -228,14 +226,19 @@ class NetworkAgent:
             np.stack([hit[1] for hit in found]),  # type: ignore[index]
         )
 
+    def _forget_a_replaced_net(self) -> None:
+        """Empties the cache if ``net`` was replaced since it was filled (the caller
+        holds the lock)."""
+        if self._cached_net is not self.net:
+            self._cached.clear()
+            self._cached_net = self.net
+
     def _forward_one(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`_forward` of one position ``(1, players, H, W)``: the search's usual call,
         kept free of the batch path's lists and stacking."""
         key = hashlib.blake2b(obs, digest_size=16).digest()
         with self._cache_lock:
-            if self._cached_net is not self.net:
-                self._cached.clear()
-                self._cached_net = self.net
+            self._forget_a_replaced_net()
             hit = self._cached.get(key)
         if hit is not None:
             return hit[0][None], hit[1][None]

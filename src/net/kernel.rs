@@ -48,8 +48,9 @@ pub(super) fn conv(
     let cells = in_grid.height * in_grid.width;
     #[cfg(target_arch = "x86_64")]
     if fma {
-        work.sums.resize(cells * pout, 0.0); // every value is set from the bias
-                                             // SAFETY: `fma` is true only where the CPU has AVX2 and FMA (`has_fma`).
+        // Every value is set from the bias: a resize, not a clear.
+        work.sums.resize(cells * pout, 0.0);
+        // SAFETY: `fma` is true only where the CPU has AVX2 and FMA (`has_fma`).
         unsafe {
             x86::nonzero(&mut work.nonzero, input, in_grid, pin);
             x86::sparse_conv(conv, input, &work.nonzero, in_grid, shift, &mut work.sums);
