@@ -5,6 +5,12 @@ of its own moves, else plays the fallback agent) in a match against them.
 
     python benchmarks/opponent_model_search.py --rules 8,8,5,3 --opponent negamax:2 \\
         --depth 2 --games 6 --seed 11
+    python benchmarks/opponent_model_search.py --depth 4 --candidates 8 --games 6
+
+``--candidates N`` looks deeper for the same work: at each of its own moves it tries
+only the ``N`` cells where its open lines are strongest (each ``k``-cell window free of
+other stones through the cell counts ``4 ** (own stones in it)``), where ``0`` (the
+default) tries every legal move.
 
 The model draws its own tie-breaks, so where the opponents choose among equal moves
 at random the model can be wrong; a line it finds is then only a chance of a win.
@@ -14,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import time
+
+import numpy as np
 
 from inarow import agents, evaluate
 
@@ -33,7 +41,42 @@ def _winning_move(board) -> int | None:
     return None
 
 
-def model_search_agent(model, fallback, depth: int, players: int):
+def _windows(width: int, height: int, k: int) -> np.ndarray:
+    """Every line of ``k`` cells on the board, as flat cell indices (one row each)."""
+    lines = []
+    for r in range(height):
+        for c in range(width):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                er, ec = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= er < height and 0 <= ec < width:
+                    lines.append([(r + dr * i) * width + c + dc * i for i in range(k)])
+    return np.array(lines, dtype=np.intp)
+
+
+def _attacking_moves(board, windows: np.ndarray, count: int) -> list[int]:
+    """The ``count`` empty cells where the side to move's open lines are strongest."""
+    cells = board.to_numpy().ravel()
+    me = board.current_player
+    stones = cells[windows]
+    open_lines = ~((stones != 0) & (stones != me)).any(axis=1)
+    weight = np.where(open_lines, 4.0 ** (stones == me).sum(axis=1), 0.0)
+    score = np.zeros(cells.size)
+    np.add.at(score, windows, weight[:, None])
+    score[cells != 0] = -1.0
+    best = np.argsort(-score, kind="stable")[:count]
+    return [int(a) for a in best if score[a] >= 0]
+
+
+def model_search_agent(model, fallback, depth: int, players: int, candidates: int = 0):
+    windows: list[np.ndarray] = []
+
+    def own_moves(board) -> list[int]:
+        if candidates <= 0:
+            return board.legal_moves()
+        if not windows:
+            windows.append(_windows(board.width, board.height, board.k))
+        return _attacking_moves(board, windows[0], candidates)
+
     def reply(boards) -> None:
         """The modeled opponents move in every unfinished board, in turn."""
         for _ in range(players - 1):
@@ -49,7 +92,7 @@ def model_search_agent(model, fallback, depth: int, players: int):
             return win
         me = board.current_player
         frontier = []
-        for first in board.legal_moves():
+        for first in own_moves(board):
             after = board.copy()
             after.move(first)
             frontier.append((first, after))
@@ -62,7 +105,7 @@ def model_search_agent(model, fallback, depth: int, players: int):
                 if _winning_move(b) is not None:
                     return first
                 if level + 1 < depth:
-                    for move in b.legal_moves():
+                    for move in own_moves(b):
                         after = b.copy()
                         after.move(move)
                         if after.winner == me:
@@ -79,6 +122,9 @@ def main() -> None:
     p.add_argument("--rules", type=_rules, default="8,8,5,3", help="W,H,K,PLAYERS (free)")
     p.add_argument("--opponent", default="negamax:2")
     p.add_argument("--depth", type=int, default=1, help="own moves looked ahead")
+    p.add_argument(
+        "--candidates", type=int, default=0, help="own moves tried at each level (0: all)"
+    )
     p.add_argument("--games", type=int, default=12)
     p.add_argument("--seed", type=int, default=11)
     args = p.parse_args()
@@ -87,6 +133,7 @@ def main() -> None:
         agents.named(args.opponent, seed=args.seed + 2),
         args.depth,
         args.rules["players"],
+        args.candidates,
     )
     t = time.monotonic()
     r = evaluate.match(
@@ -94,7 +141,7 @@ def main() -> None:
     )
     lo, hi = r.win_interval
     print(
-        f"depth {args.depth} against {args.opponent}: W/D/L {r.wins}/{r.draws}/{r.losses}, "
+        f"depth {args.depth} candidates {args.candidates or 'all'} against {args.opponent}: W/D/L {r.wins}/{r.draws}/{r.losses}, "
         f"wins {r.win_rate:.1%} [{lo:.1%}, {hi:.1%}] ({time.monotonic() - t:.0f} s)"
     )
 
