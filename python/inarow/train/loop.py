@@ -394,6 +394,10 @@ def train(
                     )
                     bar.refresh()
             interrupted = stop.requested
+            # The last rates are logged before the checkpoint below, whose clock the
+            # run returns and a resumed run continues from.
+            if not interrupted and (counters["games"] > window["games"] or loss_count):
+                log_training()
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -403,8 +407,6 @@ def train(
             selfplay.close()
         checkpoint()
     if not interrupted:
-        if counters["games"] > window["games"] or loss_count:
-            log_training()
         # The final evaluation, unless nothing was learnt since the last one.
         if config.eval_minutes > 0 and games_at_eval != counters["games"]:
             try:
