@@ -1,0 +1,67 @@
+"""A Gomocup brain (an external engine) against an inarow agent, in ``evaluate.match``:
+the same random openings and seating as any match of inarow's agents.
+
+    python benchmarks/engine_match.py --engine /path/to/pbrain-rapfi --opponent negamax:4 \\
+        --rules 9,9,5 --time 0.5 --games 40 --seed 9602
+
+Prints the engine's wins/draws/losses with the 95% Wilson interval of its win share,
+its results from each seat, and the match's wall time. ``benchmarks/gomocup_rating.py``
+is the other direction: an inarow agent rated against the engine on gomoku openings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import time
+
+import inarow
+from inarow.engines import Gomocup
+
+
+def _rules(text: str) -> dict:
+    w, h, k = (int(t) for t in text.split(","))
+    return dict(width=w, height=h, k=k, gravity=False)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--engine", required=True, help="the brain's command line")
+    p.add_argument("--engine-cwd", default=None, help="the brain's working directory")
+    p.add_argument("--opponent", default="negamax:4", help="an inarow agent name")
+    p.add_argument("--rules", type=_rules, default="9,9,5", help="W,H,K (2 players, free)")
+    p.add_argument("--time", type=float, default=0.5, help="the engine's seconds a move")
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--opening-plies", type=int, default=2)
+    args = p.parse_args()
+    t = time.monotonic()
+    with Gomocup(
+        shlex.split(args.engine),
+        timeout_turn=args.time,
+        k=args.rules["k"],
+        startup_timeout=30.0,
+        cwd=args.engine_cwd,
+    ) as engine:
+        name = f"{engine.about.get('name', 'engine')} {engine.about.get('version', '')}".strip()
+        r = inarow.evaluate.match(
+            engine,
+            args.opponent,
+            games=args.games,
+            rules=args.rules,
+            seed=args.seed,
+            threads=1,
+            opening_plies=args.opening_plies,
+        )
+    lo, hi = r.win_interval
+    print(
+        f"{name} ({args.time} s a move) against {args.opponent}, seed {args.seed}: "
+        f"W/D/L {r.wins}/{r.draws}/{r.losses}, wins {r.win_rate:.1%} [{lo:.1%}, {hi:.1%}]"
+    )
+    for s in r.seats:
+        print(f"  as player {s.seat}: W/D/L {s.wins}/{s.draws}/{s.losses}")
+    print(f"({time.monotonic() - t:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
