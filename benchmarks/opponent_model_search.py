@@ -19,6 +19,7 @@ at random the model can be wrong; a line it finds is then only a chance of a win
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 
 import numpy as np
@@ -41,6 +42,7 @@ def _winning_move(board) -> int | None:
     return None
 
 
+@functools.cache
 def _windows(width: int, height: int, k: int) -> np.ndarray:
     """Every line of ``k`` cells on the board, as flat cell indices (one row each)."""
     lines = []
@@ -53,8 +55,9 @@ def _windows(width: int, height: int, k: int) -> np.ndarray:
     return np.array(lines, dtype=np.intp)
 
 
-def _attacking_moves(board, windows: np.ndarray, count: int) -> list[int]:
+def _attacking_moves(board, count: int) -> list[int]:
     """The ``count`` empty cells where the side to move's open lines are strongest."""
+    windows = _windows(board.width, board.height, board.k)
     cells = board.to_numpy().ravel()
     me = board.current_player
     stones = cells[windows]
@@ -68,14 +71,10 @@ def _attacking_moves(board, windows: np.ndarray, count: int) -> list[int]:
 
 
 def model_search_agent(model, fallback, depth: int, players: int, candidates: int = 0):
-    windows: list[np.ndarray] = []
-
     def own_moves(board) -> list[int]:
         if candidates <= 0:
             return board.legal_moves()
-        if not windows:
-            windows.append(_windows(board.width, board.height, board.k))
-        return _attacking_moves(board, windows[0], candidates)
+        return _attacking_moves(board, candidates)
 
     def reply(boards) -> None:
         """The modeled opponents move in every unfinished board, in turn."""
