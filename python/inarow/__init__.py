@@ -30,7 +30,18 @@ from inarow._native import (
     winners,
 )
 
-__version__ = "0.1.0"
+
+def _version() -> str:
+    """The installed distribution's version (Cargo.toml's, written by maturin)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("inarow")
+    except PackageNotFoundError:  # imported from a source tree that was never installed
+        return "0+unknown"
+
+
+__version__ = _version()
 
 __all__ = [
     "FORMAT_VERSION",
