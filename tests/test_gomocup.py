@@ -35,6 +35,11 @@ width = height = 0
 stones = set()
 if mode == "stubborn":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if mode == "orphan_end":  # a child that holds stdout after the brain ends
+    import subprocess
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    log.write("child %d\n" % child.pid)
+    log.flush()
 
 def say(text, end="\n"):
     sys.stdout.write(text + end)
@@ -47,6 +52,17 @@ def move(last):
         sys.exit(3)
     if mode == "hang":
         return
+    if mode in ("flood", "blank"):  # chatter and no move, for 4 s
+        until = time.monotonic() + 4
+        while time.monotonic() < until:
+            say("" if mode == "blank" else "MESSAGE still thinking")
+        return
+    if mode == "orphan":  # exits, a child of its own still holding stdout
+        import subprocess
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        log.write("child %d\n" % child.pid)
+        log.flush()
+        sys.exit(0)
     if mode == "slow":
         time.sleep(3)
     if mode == "garbage":
@@ -606,3 +622,95 @@ def test_the_default_brain_plays_the_threat_engine_on_gomoku_boards():
     assert gomoku.is_legal(action) and agent.negamax.depth == 0  # negamax never ran
     ttt = inarow.Board(width=3, height=3, k=3, gravity=False)
     assert ttt.is_legal(agent(ttt, time_limit=0.2)) and agent.negamax.depth >= 1
+
+
+# ------------------------------------------ chatter, grandchildren and limits (issue 56)
+
+
+def _running(pid: int) -> bool:
+    """The process exists and is no zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _child_pid(log) -> int:
+    (line,) = [line for line in _log(log) if line.startswith("child ")]
+    return int(line.split()[1])
+
+
+@pytest.mark.parametrize("mode", ["flood", "blank"])
+def test_engine_chatter_cannot_outlast_the_deadline(fake, mode):
+    from inarow.engines import MAX_QUEUED
+
+    engine, _ = fake(mode)
+    process = engine._process
+    began = time.monotonic()
+    with pytest.raises(EngineTimeout, match="did not answer 'BEGIN'"):
+        engine(inarow.Board.gomoku(15))
+    allowed = engine.timeout_turn + engine.grace + engine.startup_timeout
+    assert time.monotonic() - began < allowed + 1.0  # the fake chatters for 4 s
+    assert process.lines.qsize() <= MAX_QUEUED  # what is kept of the chatter is bounded
+    assert engine.pid is None and _gone(process.popen)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_engine_exiting_with_a_child_holding_its_output_is_reaped_whole(fake):
+    engine, log = fake("orphan")
+    popen = engine._process.popen
+    began = time.monotonic()
+    with pytest.raises(EngineError, match="exited with code 0"):
+        engine(inarow.Board.gomoku(15))
+    assert time.monotonic() - began < 5  # the child sleeps for 30 s
+    assert engine.pid is None and _gone(popen)
+    child = _child_pid(log)
+    deadline = time.monotonic() + 2
+    while _running(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(child)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_engine_closed_with_a_child_holding_its_output_is_reaped_whole(fake):
+    engine, log = fake("orphan_end")
+    assert engine(inarow.Board.gomoku(15)) == 15 * 15 - 1
+    popen = engine._process.popen
+    began = time.monotonic()
+    engine.close()
+    assert time.monotonic() - began < 4  # the child sleeps for 30 s
+    assert _gone(popen)
+    child = _child_pid(log)
+    deadline = time.monotonic() + 2
+    while _running(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(child)
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("timeout_turn", float("inf")),
+        ("timeout_turn", 1e12),
+        ("timeout_turn", float("nan")),
+        ("startup_timeout", 1e12),
+        ("startup_timeout", float("inf")),
+        ("grace", float("inf")),
+        ("settle", 1e12),
+        ("timeout_match", 1e12),
+        ("timeout_match", float("nan")),
+        ("timeout_match", -1.0),
+    ],
+)
+def test_engine_refuses_limits_it_cannot_keep(setting, value):
+    with pytest.raises(ValueError, match=rf"{setting} must be .*got {value!r}"):
+        Gomocup([sys.executable, "-c", "pass"], _start=False, **{setting: value})
+
+
+def test_engine_with_an_infinite_match_time_has_no_match_limit(fake):
+    engine, log = fake("ok", timeout_match=float("inf"))
+    assert engine.timeout_match is None
+    assert engine(inarow.Board.gomoku(15)) == 15 * 15 - 1
+    lines = _log(log)
+    assert "INFO timeout_match 0" in lines and "INFO time_left 2147483647" in lines

@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import logging
 import math
+import numbers
 import os
 import queue
 import re
@@ -38,8 +39,16 @@ logger = logging.getLogger("inarow.engines")
 
 #: The longest line kept from an engine; the rest of a longer line is dropped.
 MAX_LINE = 1 << 16
+#: The most lines kept from an engine and not yet read; a faster engine waits.
+MAX_QUEUED = 1024
 #: ``INFO time_left`` for a match without a time limit (piskvork's "unlimited").
 UNLIMITED_MS = 2_147_483_647
+#: The longest limit of a setting, in seconds: piskvork's largest millisecond count
+#: (2**31 - 1 ms, 24.8 days).
+MAX_SECONDS = UNLIMITED_MS / 1000
+#: How often a wait for an engine's line looks whether the engine has exited (its
+#: output may stay open in a child of its own).
+POLL_SECONDS = 0.1
 
 
 class EngineError(RuntimeError):
@@ -63,6 +72,19 @@ class IllegalEngineMove(EngineError, IllegalMoveError):
 _END_OF_OUTPUT = None
 
 
+def _seconds(name: str, value: object, *, zero: bool = False, also: str = "") -> float:
+    """A setting in seconds, checked: > 0 (>= 0 with ``zero``) and at most
+    :data:`MAX_SECONDS`; ``also`` names the other values allowed, for the message."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number of seconds, got {value!r}")
+    if not ((0 <= value if zero else 0 < value) and value <= MAX_SECONDS):
+        raise ValueError(
+            f"{name} must be {also}{'>= 0' if zero else '> 0'} and at most {MAX_SECONDS:g} "
+            f"seconds (piskvork's largest limit, 2**31 - 1 ms), got {value!r}"
+        )
+    return float(value)
+
+
 class _Process:
     """One running engine: its pipes, a thread per output stream, and its end."""
 
@@ -79,7 +101,10 @@ class _Process:
             env=None if env is None else dict(env),
             start_new_session=os.name == "posix",  # one process group: killed together
         )
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        #: The engine's lines not yet read, :data:`MAX_QUEUED` at most: a reader waits
+        #: while it is full, and so does an engine that writes faster than it is read.
+        self.lines: queue.Queue[str | None] = queue.Queue(maxsize=MAX_QUEUED)
+        self._stopping = threading.Event()  # set by `kill`: the readers queue no more
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         self._readers = [
             threading.Thread(target=self._read_stdout, name=f"{name} stdout", daemon=True),
@@ -88,33 +113,50 @@ class _Process:
         for reader in self._readers:
             reader.start()
 
+    def _queue(self, line: str | None) -> None:
+        """Queues a line (blank ones are dropped), waiting while the queue is full;
+        nothing once the process is being killed."""
+        if line is not None and not line.strip():
+            return
+        while not self._stopping.is_set():
+            try:
+                self.lines.put(line, timeout=POLL_SECONDS)
+                return
+            except queue.Full:
+                pass
+
     def _read_stdout(self) -> None:
-        """Splits stdout at CR, LF or CR LF (all allowed to a brain) into ``lines``."""
+        """Splits stdout at CR, LF or CR LF (all allowed to a brain) into ``lines``.
+        The stream is this thread's to close: closing it from another thread would
+        wait for a read that a child of the engine, holding the pipe, can prolong."""
         stream = self.popen.stdout
         assert stream is not None
         pending = b""
         skipping = False
-        while True:
-            try:
-                chunk = stream.read1(MAX_LINE)
-            except (OSError, ValueError):  # closed by `stop` while a grandchild holds it
-                break
-            if not chunk:
-                break
-            parts = re.split(rb"\r\n|\r|\n", pending + chunk)
-            pending = parts.pop()
-            for part in parts:
-                if not skipping:
-                    self.lines.put(part.decode("utf-8", "replace"))
-                skipping = False
-            if len(pending) > MAX_LINE:
-                if not skipping:
-                    self.lines.put(pending[:MAX_LINE].decode("utf-8", "replace"))
-                pending = b""
-                skipping = True
-        if pending and not skipping:
-            self.lines.put(pending.decode("utf-8", "replace"))
-        self.lines.put(_END_OF_OUTPUT)
+        try:
+            while not self._stopping.is_set():
+                try:
+                    chunk = stream.read1(MAX_LINE)
+                except (OSError, ValueError):
+                    break
+                if not chunk:
+                    break
+                parts = re.split(rb"\r\n|\r|\n", pending + chunk)
+                pending = parts.pop()
+                for part in parts:
+                    if not skipping:
+                        self._queue(part.decode("utf-8", "replace"))
+                    skipping = False
+                if len(pending) > MAX_LINE:
+                    if not skipping:
+                        self._queue(pending[:MAX_LINE].decode("utf-8", "replace"))
+                    pending = b""
+                    skipping = True
+            if pending and not skipping:
+                self._queue(pending.decode("utf-8", "replace"))
+            self._queue(_END_OF_OUTPUT)
+        finally:
+            stream.close()
 
     def _read_stderr(self) -> None:
         stream = self.popen.stderr
@@ -124,8 +166,10 @@ class _Process:
                 text = raw.decode("utf-8", "replace").rstrip()
                 self.stderr_tail.append(text)
                 logger.debug("%s stderr: %s", self.name, text)
-        except (OSError, ValueError):  # closed by `stop` while a grandchild holds it
+        except (OSError, ValueError):
             pass
+        finally:
+            stream.close()  # this thread's to close, as stdout
 
     def send(self, line: str) -> None:
         """Writes one command line (CR LF, as piskvork does)."""
@@ -163,8 +207,9 @@ class _Process:
         return f"{text}; its stderr: {tail}" if tail else text
 
     def stop(self, grace: float) -> None:
-        """Sends ``END``, waits ``grace`` seconds, then kills the process group;
-        reaps the process and closes the pipes. Safe to call twice."""
+        """Sends ``END``, waits ``grace`` seconds for the process to end, then kills
+        its group (what is left of it: children of the engine too) and reaps the
+        process; closes stdin. The readers close stdout and stderr. Safe to call twice."""
         popen = self.popen
         if popen.poll() is None:
             try:
@@ -176,27 +221,31 @@ class _Process:
             try:
                 popen.wait(timeout=grace)
             except subprocess.TimeoutExpired:
-                self.kill()
+                pass
+        self.kill()
         for reader in self._readers:  # they end at the end of the output
             reader.join(timeout=1.0)
-        for stream in (popen.stdin, popen.stdout, popen.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        try:
+            if popen.stdin is not None:
+                popen.stdin.close()
+        except OSError:
+            pass
 
     def kill(self) -> None:
-        """Kills the process and its group at once and reaps it."""
+        """Kills the process group at once, whether or not the engine itself has
+        ended (a child of its own may hold its pipes), and reaps the engine.
+
+        The group's id is the engine's pid, which the system does not give another
+        process while the group has a member."""
         popen = self.popen
-        if popen.poll() is None:
-            try:
-                if os.name == "posix":
-                    os.killpg(popen.pid, signal.SIGKILL)
-                else:
-                    popen.kill()
-            except (ProcessLookupError, PermissionError):
-                pass
+        self._stopping.set()
+        try:
+            if os.name == "posix":
+                os.killpg(popen.pid, signal.SIGKILL)
+            elif popen.poll() is None:
+                popen.kill()
+        except (ProcessLookupError, PermissionError):  # the group has ended
+            pass
         try:
             popen.wait(timeout=5.0)
         except subprocess.TimeoutExpired:  # killed, not yet reaped: `poll` later reaps it
@@ -221,8 +270,9 @@ class Gomocup:
     ``grace`` seconds), by ``with``, or when the object is collected.
 
     Limits, in seconds and bytes as Python counts them (sent in piskvork's
-    milliseconds): ``timeout_turn`` per move; ``timeout_match`` per game (None: no
-    limit; then ``INFO time_left`` tracks what the engine has used in this game);
+    milliseconds, so at most :data:`MAX_SECONDS`, 24.8 days): ``timeout_turn`` per
+    move; ``timeout_match`` per game (None or ``math.inf``: no limit; else ``INFO
+    time_left`` tracks what the engine has used in this game);
     ``max_memory`` (None: no limit). An answer later than its limit plus ``grace``
     raises :class:`EngineTimeout`; ``startup_timeout`` bounds the answers to ``ABOUT``,
     ``START`` and ``RESTART``, and is added to the first move of each process (when
@@ -247,7 +297,8 @@ class Gomocup:
     :class:`EngineError` (it exited, or sent a line that is no move) name the
     engine. After any engine fault the process is killed; the next call starts a
     fresh one. ``FileNotFoundError``/``PermissionError`` from the constructor for a
-    program that cannot run.
+    program that cannot run; ``ValueError``/``TypeError`` naming the setting for a
+    limit out of its range (a NaN, a negative time, or one above :data:`MAX_SECONDS`).
 
     Copies and pickles are new, not yet started engines with the same settings;
     each starts its own process on its first move.
@@ -276,23 +327,22 @@ class Gomocup:
             argv = [os.fspath(part) for part in command]
         if not argv:
             raise ValueError("command is empty: give the engine's program")
-        if not timeout_turn > 0:
-            raise ValueError(f"timeout_turn must be > 0 seconds, got {timeout_turn!r}")
-        if timeout_match is not None and not timeout_match > 0:
-            raise ValueError(f"timeout_match must be None or > 0 seconds, got {timeout_match!r}")
+        self.timeout_turn = _seconds("timeout_turn", timeout_turn)
+        if timeout_match is None or timeout_match == math.inf:  # piskvork's "no limit"
+            self.timeout_match: float | None = None
+        else:
+            self.timeout_match = _seconds(
+                "timeout_match", timeout_match, also="None or inf (no limit), or "
+            )
         if max_memory is not None and max_memory < 0:
             raise ValueError(f"max_memory must be None or >= 0 bytes, got {max_memory!r}")
-        if grace < 0 or settle < 0 or not startup_timeout > 0:
-            raise ValueError("grace and settle must be >= 0, startup_timeout > 0 seconds")
+        self.grace = _seconds("grace", grace, zero=True)
+        self.startup_timeout = _seconds("startup_timeout", startup_timeout)
+        self.settle = _seconds("settle", settle, zero=True)
         self.command = argv
-        self.timeout_turn = float(timeout_turn)
-        self.timeout_match = None if timeout_match is None else float(timeout_match)
         self.max_memory = max_memory
         self.rule = int(rule)
         self.k = int(k)
-        self.grace = float(grace)
-        self.startup_timeout = float(startup_timeout)
-        self.settle = float(settle)
         self.cwd = None if cwd is None else os.fspath(cwd)
         self.env = None if env is None else dict(env)
         self._given_name = name
@@ -532,15 +582,25 @@ class Gomocup:
 
     def _next_line(self, what: str, deadline: float, limit: float, extra: float) -> str:
         """The next non-empty line that is not a message (those are logged), by
-        ``deadline``: ``limit`` seconds plus ``extra`` from the command."""
+        ``deadline``: ``limit`` seconds plus ``extra`` from the command, however much
+        the engine prints. An engine that has exited and printed nothing more for
+        :data:`POLL_SECONDS` has ended, even while a child of its own holds its output."""
         process = self._running()
+        exited = False
         while True:
-            try:
-                line = process.receive(deadline - time.monotonic())
-            except queue.Empty:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 raise EngineTimeout(
                     f"{self.name} did not answer {what!r} within {limit:g} s (+ {extra:g} s grace)"
-                ) from None
+                )
+            try:
+                line = process.receive(min(left, POLL_SECONDS))
+            except queue.Empty:
+                if exited:
+                    line = None
+                else:
+                    exited = process.popen.poll() is not None
+                    continue
             if line is None:
                 raise EngineError(process.exited(f"instead of answering {what!r}"))
             head, rest = _piskvork.split_command(line)
