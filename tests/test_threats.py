@@ -224,6 +224,19 @@ def test_finder_arguments_and_refusals():
         find_win(done)
 
 
+def test_the_smallest_k_win_at_once_and_vct_moves_include_the_vcf_ones():
+    one = inarow.Board(width=3, height=3, k=1, gravity=False)
+    for kind in ("vcf", "vct"):
+        line = find_win(one, kind)
+        assert line is not None and len(line) == 1, (kind, line)
+        assert winning_moves(one, kind) == list(range(9))
+    two = inarow.Board(width=4, height=4, k=2, gravity=False)
+    every = list(range(16))
+    assert winning_moves(two, "vcf") == every
+    assert winning_moves(two, "vct") == every
+    assert find_win(two, "vct") is not None
+
+
 # --------------------------------------------------------------------- the engine
 
 

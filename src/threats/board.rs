@@ -111,6 +111,7 @@ impl ThreatBoard {
                 [splitmix64(base), splitmix64(base ^ 1)]
             })
             .collect();
+        let open_fours = [empty_open_fours(k, windows.len()); 2];
         ThreatBoard {
             rules,
             k,
@@ -123,7 +124,7 @@ impl ThreatBoard {
             weights: window_weights(k),
             hash: 0,
             scores: [0; 2],
-            open_fours: [0; 2],
+            open_fours,
             stones: 0,
             to_move: 0,
             winner: None,
@@ -143,7 +144,7 @@ impl ThreatBoard {
         self.cells.fill(0);
         self.hash = 0;
         self.scores = [0; 2];
-        self.open_fours = [0; 2];
+        self.open_fours = [empty_open_fours(self.k, self.windows.len()); 2];
         self.stones = 0;
         let w = self.rules.width();
         for cell in 0..self.cells.len() {
@@ -351,6 +352,10 @@ impl ThreatBoard {
                     self.open_fours[p] -= 1;
                     self.winner = Some(p);
                 }
+                if k == 1 {
+                    // The empty one-cell window was the other player's too.
+                    self.open_fours[1 - p] -= 1;
+                }
             } else if mine == 0 {
                 self.scores[1 - p] -= self.weights[theirs as usize];
                 if theirs + 1 == k {
@@ -377,6 +382,9 @@ impl ThreatBoard {
                 } else if mine + 1 == k {
                     self.open_fours[p] += 1;
                 }
+                if k == 1 {
+                    self.open_fours[1 - p] += 1;
+                }
             } else if mine == 0 {
                 self.scores[1 - p] += self.weights[theirs as usize];
                 if theirs + 1 == k {
@@ -385,5 +393,15 @@ impl ThreatBoard {
             }
             self.counts[wi][p] = mine;
         }
+    }
+}
+
+/// Each player's open fours on an empty board: with `k = 1` every (one-cell)
+/// window already holds `k - 1 = 0` stones and an empty cell.
+fn empty_open_fours(k: usize, windows: usize) -> u32 {
+    if k == 1 {
+        windows as u32
+    } else {
+        0
     }
 }

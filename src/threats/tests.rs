@@ -42,6 +42,8 @@ fn incremental_board_matches_a_rebuild_on_random_games() {
         gomoku(),
         Rules::new(9, 9, 5, 2, false).unwrap(),
         Rules::new(6, 5, 4, 2, false).unwrap(),
+        Rules::new(4, 3, 2, 2, false).unwrap(),
+        Rules::new(3, 3, 1, 2, false).unwrap(),
     ] {
         for _ in 0..20 {
             let mut board = ThreatBoard::new(rules);
@@ -60,6 +62,9 @@ fn incremental_board_matches_a_rebuild_on_random_games() {
                 for p in 0..2 {
                     assert_eq!(board.score(p), fresh.score(p));
                     assert_eq!(board.has_threat(p), fresh.has_threat(p));
+                    let completes = (0..board.num_cells())
+                        .any(|c| board.is_empty(c) && board.four_or_win(c, p).1);
+                    assert_eq!(board.has_threat(p), completes, "k = {}", rules.k());
                 }
             }
             while let Some(c) = played.pop() {
@@ -131,6 +136,64 @@ fn finds_a_known_vcf_and_returns_a_legal_line() {
         find_win(&game, ThreatKind::Vcf, 10, u64::MAX, &cancel).unwrap(),
         None
     );
+}
+
+#[test]
+fn k_of_one_wins_at_once_on_every_cell() {
+    let cancel = AtomicBool::new(false);
+    let rules = Rules::new(3, 3, 1, 2, false).unwrap();
+    let game = Game::new(rules);
+    for kind in [ThreatKind::Vcf, ThreatKind::Vct] {
+        let line = find_win(&game, kind, 5, 1000, &cancel).unwrap().unwrap();
+        assert_eq!(line.len(), 1);
+        assert!(game.wins_at(0, line[0]));
+        let all: Vec<usize> = (0..9).collect();
+        assert_eq!(winning_moves(&game, kind, 5, 1000, &cancel).unwrap(), all);
+    }
+}
+
+/// A VCF is a VCT: every first move of a VCF is a first move of a VCT, for
+/// every k from 2 up, on random positions (the VCT's own moves come on top).
+#[test]
+fn vct_winning_moves_include_the_vcf_ones() {
+    let cancel = AtomicBool::new(false);
+    let mut rng = Rng::new(23, 0);
+    let mut found = 0;
+    for rules in [
+        Rules::new(4, 4, 2, 2, false).unwrap(),
+        Rules::new(5, 5, 3, 2, false).unwrap(),
+        Rules::new(7, 7, 4, 2, false).unwrap(),
+        Rules::new(9, 9, 5, 2, false).unwrap(),
+    ] {
+        for _ in 0..40 {
+            let mut game = Game::new(rules);
+            let stones = rng.below(2 * rules.k() as u32) as usize;
+            for _ in 0..stones {
+                let empty: Vec<usize> = (0..rules.num_actions())
+                    .filter(|&a| game.is_legal(a) && !game.wins_at(game.to_move(), a))
+                    .collect();
+                if empty.is_empty() {
+                    break;
+                }
+                game.play(empty[rng.below(empty.len() as u32) as usize])
+                    .unwrap();
+            }
+            if game.winner().is_some() {
+                continue;
+            }
+            let vcf = winning_moves(&game, ThreatKind::Vcf, 6, 20_000, &cancel).unwrap();
+            let vct = winning_moves(&game, ThreatKind::Vct, 6, 20_000, &cancel).unwrap();
+            found += vcf.len();
+            for cell in &vcf {
+                assert!(vct.contains(cell), "{rules}: vcf {vcf:?} vct {vct:?}");
+            }
+            if !vct.is_empty() {
+                let line = find_win(&game, ThreatKind::Vct, 6, 20_000, &cancel).unwrap();
+                assert!(line.is_some(), "{rules}: winning_moves {vct:?} but no find_win");
+            }
+        }
+    }
+    assert!(found > 0, "no position had a VCF: the test tests nothing");
 }
 
 #[test]

@@ -43,9 +43,10 @@ impl Prover<'_> {
         match self.board.threat_pair(1 - attacker) {
             (Some(_), Some(_)) => {}
             (Some(block), None) => moves.push(block),
-            _ if k >= 3 => {
+            // With k = 2 a lone stone is a four and there is no three below it.
+            _ if k >= 2 => {
                 self.board
-                    .cells_of_windows_with(attacker, k - 3, k - 2, moves);
+                    .cells_of_windows_with(attacker, k.saturating_sub(3), k - 2, moves);
                 self.order(moves, attacker);
             }
             _ => {}
