@@ -714,3 +714,41 @@ def test_engine_with_an_infinite_match_time_has_no_match_limit(fake):
     assert engine(inarow.Board.gomoku(15)) == 15 * 15 - 1
     lines = _log(log)
     assert "INFO timeout_match 0" in lines and "INFO time_left 2147483647" in lines
+
+
+WIN_AT_ONCE = [
+    "START 15",
+    "BOARD",
+    *(f"{x},0,1" for x in range(4)),
+    *(f"{x},1,2" for x in range(4)),
+]
+
+
+@pytest.mark.parametrize("turn_ms", [6_000_000, 2_147_483_647])
+def test_pbrain_caps_a_generous_manager_limit(turn_ms):
+    from inarow.pbrain import MAX_AGENT_SECONDS, BestWithinTime
+
+    agent = _Recorder(0)
+    _serve(agent, "START 10", f"INFO timeout_turn {turn_ms}", "BEGIN")
+    assert agent.limits == [MAX_AGENT_SECONDS]
+    replies = _serve(
+        BestWithinTime(seed=0),
+        *WIN_AT_ONCE[:1],
+        f"INFO timeout_turn {turn_ms}",
+        *WIN_AT_ONCE[1:],
+        "DONE",
+    )
+    assert replies == ["OK", "4,0"]  # the threat engine completes the five
+
+
+@pytest.mark.parametrize("limit", ["4000", "inf"])
+def test_pbrain_plays_with_a_time_limit_beyond_the_agents_range(limit):
+    proc = subprocess.run(
+        [*PBRAIN, "--time-limit", limit],
+        input="\r\n".join([*WIN_AT_ONCE, "DONE", "END"]) + "\r\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["OK", "4,0"]

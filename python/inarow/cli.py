@@ -526,7 +526,8 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="S",
         help="at most S seconds per move (the manager's INFO timeout_turn and time_left "
-        "bound it too; default without either: 5); agents with a fixed depth ignore it",
+        "bound it too; default without either: 5; 'inf': no limit of its own); the agent "
+        "gets 3600 s at most; agents with a fixed depth ignore it",
     )
     pbrain.add_argument(
         "--threads",

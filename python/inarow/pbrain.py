@@ -30,7 +30,14 @@ import inarow
 from inarow import _piskvork
 from inarow._native import Board
 
-__all__ = ["ABOUT", "DEFAULT_TURN_SECONDS", "BestWithinTime", "DeepeningNegamax", "serve"]
+__all__ = [
+    "ABOUT",
+    "DEFAULT_TURN_SECONDS",
+    "MAX_AGENT_SECONDS",
+    "BestWithinTime",
+    "DeepeningNegamax",
+    "serve",
+]
 
 #: The brain's ``ABOUT`` reply.
 ABOUT = {"name": "inarow", "version": inarow.__version__, "author": "inarow developers"}
@@ -39,6 +46,10 @@ DEFAULT_TURN_SECONDS = 5.0
 #: The share of the manager's limit an agent is given (the rest covers the pipes and
 #: a search that runs over its estimate).
 TIME_SHARE = 0.7
+#: The most seconds an agent is given for a move, whatever the manager allows (its
+#: ``timeout_turn`` may say 24 days, ``--time-limit`` infinity): the threat engine's
+#: largest ``time_limit`` (``inarow.agents.threats``: 0 < t <= 3600).
+MAX_AGENT_SECONDS = 3600.0
 #: The moves a match's remaining time (``INFO time_left``) is spread over, at most.
 MOVES_TO_PLAN = 20
 #: The least growth expected from one negamax depth to the next (measured on 15x15 and
@@ -314,7 +325,8 @@ class _Brain:
 
     def budget(self) -> float:
         """Seconds for this move: ``--time-limit``, ``INFO timeout_turn`` and a share of
-        ``INFO time_left``, whichever is least; a share of that goes to the agent."""
+        ``INFO time_left``, whichever is least; a share of that goes to the agent, and
+        :data:`MAX_AGENT_SECONDS` at most."""
         limits = [] if self.time_limit is None else [self.time_limit]
         turn_ms = self.info.get("timeout_turn")
         if turn_ms is not None:
@@ -324,7 +336,7 @@ class _Brain:
             limits.append(left_ms / 1000 / MOVES_TO_PLAN)
         if not limits:
             limits.append(DEFAULT_TURN_SECONDS * TIME_SHARE)
-        return min(limits)
+        return min(*limits, MAX_AGENT_SECONDS)
 
     def think(self) -> None:
         board = self.need_board()
@@ -385,7 +397,8 @@ def serve(
     """Answers piskvork commands from ``inp`` on ``out`` until ``END`` or the end of
     the input; returns 0. ``agent(board) -> action`` plays every move; an agent that
     takes a ``time_limit`` keyword gets the seconds for each move (the least of
-    ``time_limit``, the manager's ``timeout_turn`` and a share of its ``time_left``)."""
+    ``time_limit``, the manager's ``timeout_turn`` and a share of its ``time_left``,
+    and :data:`MAX_AGENT_SECONDS` at most: a limit above it, or ``math.inf``, is legal)."""
     brain = _Brain(agent, out, time_limit)
     for line in iter(inp.readline, ""):
         try:
