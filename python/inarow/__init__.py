@@ -8,6 +8,7 @@ players are numbered 1..players (0 = empty) and move in turn from player 1.
 
 from __future__ import annotations
 
+from inarow._extras import MissingExtraError
 from inarow._native import (
     FORMAT_VERSION,
     MAX_ENVS,
@@ -54,6 +55,7 @@ __all__ = [
     "InvalidRulesError",
     "CancelledError",
     "MCTS",
+    "MissingExtraError",
     "Rules",
     "SearchResult",
     "SimulateResult",

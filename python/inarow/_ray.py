@@ -1,6 +1,6 @@
 """Work spread over a Ray cluster: joining one (``connect``), and running a long job
 as chunks of tasks (``run_chunks``) whose results the caller merges into what one
-local run gives. Needs ``pip install 'inarow[ray]'``."""
+local run gives. Needs the ``ray`` extra."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import math
 import time
 from collections.abc import Callable
 from typing import Any
+
+from inarow._extras import missing
 
 __all__ = ["FIRST_CHUNK", "TASK_SECONDS", "cancel", "connect", "ray_module", "run_chunks"]
 
@@ -26,12 +28,12 @@ CANCEL_SECONDS = 1.0
 
 
 def ray_module(needed_by: str = "--ray") -> Any:
-    """The ``ray`` module, or an ``ImportError`` saying what needs it and how to
-    install it."""
+    """The ``ray`` module, or `inarow.MissingExtraError` saying what needs it and
+    how to install it."""
     try:
         import ray
     except ImportError as e:
-        raise ImportError(f"{needed_by} needs Ray: pip install 'inarow[ray]' ({e})") from e
+        raise missing("ray", needed_by, e) from e
     return ray
 
 

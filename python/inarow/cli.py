@@ -13,7 +13,7 @@ Examples::
     inarow solve < Test_L3_R1         # "moves [expected]" lines -> "moves score nodes time_us"
     inarow simulate 100000 --players 3 --width 8 --height 8 --k 4 --no-gravity
     inarow bench
-    inarow train tic_tac_toe --minutes 5   # self-play training (pip install 'inarow[train]')
+    inarow train tic_tac_toe --minutes 5   # self-play training (needs the train extra)
     inarow pbrain --agent negamax:3   # a Gomocup brain on stdin/stdout (piskvork protocol)
 
 Ctrl-C ends any command with exit code 130 and a one-line message.

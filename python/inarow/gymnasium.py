@@ -1,4 +1,6 @@
-"""Gymnasium adapters (needs ``pip install 'inarow[gymnasium]'``).
+"""Gymnasium adapters (needs the ``gymnasium`` extra: ``pip install '.[gymnasium]'``
+in a clone; without it, importing this module raises `inarow.MissingExtraError` with the
+command).
 
 - `InARowEnv`: a single-agent ``gymnasium.Env``. The agent holds one seat; every
   other seat is played by an opponent ("random", "solver", any agent
@@ -36,10 +38,16 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+
+from inarow._extras import missing
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+except ImportError as e:
+    raise missing("gymnasium", "inarow.gymnasium", e) from e
 
 import inarow
 from inarow._adapt import (

@@ -1,4 +1,5 @@
-"""PettingZoo AEC adapter (needs ``pip install 'inarow[pettingzoo]'``).
+"""PettingZoo AEC adapter (needs the ``pettingzoo`` extra; without it,
+importing this module raises `inarow.MissingExtraError` with the command that installs it).
 
 ``inarow.pettingzoo.env(width=7, height=6, k=4, players=2, gravity=True,
 render_mode=None, connect_four_v3_layout=False, illegal_action="loss",
@@ -39,11 +40,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.agent_selector import AgentSelector
+
+from inarow._extras import missing
+
+try:
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+    from pettingzoo.utils.agent_selector import AgentSelector
+except ImportError as e:
+    raise missing("pettingzoo", "inarow.pettingzoo", e) from e
 
 import inarow
 from inarow._adapt import check_illegal_action_mode

@@ -1,4 +1,4 @@
-"""Matplotlib helpers (needs ``pip install 'inarow[plot]'``)."""
+"""Matplotlib helpers (needs the ``plot`` extra)."""
 
 from __future__ import annotations
 

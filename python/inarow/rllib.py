@@ -1,4 +1,5 @@
-"""Ray RLlib adapter (new API stack; needs ``pip install 'inarow[ray]'``).
+"""Ray RLlib adapter (new API stack; needs the ``ray`` extra; without it, importing
+this module raises `inarow.MissingExtraError` with the command that installs it).
 
 `InARowMultiAgentEnv` is a ``ray.rllib.env.multi_agent_env.MultiAgentEnv`` with
 agents ``"player_1" .. "player_p"`` (inarow's player numbers). Each step only the
@@ -39,8 +40,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+from inarow._extras import missing
+
+try:
+    from gymnasium import spaces
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+except ImportError as e:
+    raise missing("ray", "inarow.rllib", e) from e
 
 import inarow
 from inarow._adapt import check_illegal_action_mode, in_action_space

@@ -35,8 +35,14 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
+
+from inarow._extras import missing
+
+try:
+    from gymnasium import spaces
+    from stable_baselines3.common.vec_env import VecEnv as _SB3VecEnv
+except ImportError as e:
+    raise missing("sb3", "inarow.sb3", e) from e
 
 import inarow
 from inarow._adapt import check_box_dtype

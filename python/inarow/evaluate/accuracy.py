@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import inarow
+from inarow._extras import missing
 from inarow._native import Agent, Board
 from inarow._rules import RulesLike, read_rules
 
@@ -106,7 +107,7 @@ def _bar(wanted: bool | None, total: int, desc: str) -> Any:
             from tqdm.auto import tqdm
         except ImportError as e:
             if wanted is True:
-                raise ImportError("progress=True needs tqdm: pip install 'inarow[progress]'") from e
+                raise missing("progress", "progress=True", e) from e
         else:
             return tqdm(total=total, unit="position", desc=desc)
     return None

@@ -12,6 +12,7 @@ from typing import Any
 
 import inarow
 from inarow import _native
+from inarow._extras import missing
 from inarow._native import Board
 from inarow._rules import RulesLike, read_rules
 
@@ -131,7 +132,7 @@ def _progress_callback(progress: Any, total: int, unit: str) -> tuple[Callable |
         try:
             from tqdm.auto import tqdm
         except ImportError as e:
-            raise ImportError("progress=True needs tqdm: pip install 'inarow[progress]'") from e
+            raise missing("progress", "progress=True", e) from e
         bar = tqdm(total=total, unit=unit, unit_scale=True)
 
         def update(done: int, _total: int) -> None:

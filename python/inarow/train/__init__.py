@@ -1,4 +1,4 @@
-"""AlphaZero-style training for any rules of the family (``pip install 'inarow[train]'``).
+"""AlphaZero-style training for any rules of the family (the ``train`` extra).
 
 >>> from inarow.train import TrainConfig
 >>> TrainConfig.for_game("tic_tac_toe").num_actions
@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from inarow._extras import missing
 from inarow.train.config import GAMES, TrainConfig
 
 __all__ = ["GAMES", "TrainConfig", "train"]
@@ -29,5 +30,5 @@ def train(
     try:
         from inarow.train.loop import train as run
     except ImportError as e:
-        raise ImportError(f"training needs PyTorch: pip install 'inarow[train]' ({e})") from e
+        raise missing("train", "training", e) from e
     return run(config, run_dir, minutes, resume=resume, **kw)

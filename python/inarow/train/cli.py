@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from inarow._extras import missing
 from inarow.train.config import GAMES, THREATS_RUNG_NODES, TrainConfig
 
 __all__ = ["add_parser", "run"]
@@ -109,7 +110,7 @@ _SETTINGS = [
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "train",
-        help="train an AlphaZero-style network by self-play (needs inarow[train])",
+        help="train an AlphaZero-style network by self-play (needs the train extra)",
         description="Trains a policy/value network by self-play with inarow.MCTS for any "
         "rules; writes checkpoint.pt, log.csv and network.npz into --run-dir. Defaults "
         "per game: see docs/training.md.",
@@ -131,7 +132,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         const="",
         default=None,
         metavar="ADDRESS",
-        help="self-play on a Ray cluster (needs inarow[ray]): no ADDRESS starts one on "
+        help="self-play on a Ray cluster (needs the ray extra): no ADDRESS starts one on "
         "this machine, 'auto' joins the one it belongs to",
     )
     p.add_argument(
@@ -222,7 +223,7 @@ def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> 
         try:
             from inarow.train.checkpoint import load_checkpoint
         except ImportError as e:
-            raise ImportError(f"training needs PyTorch: pip install 'inarow[train]' ({e})") from e
+            raise missing("train", "training", e) from e
         state = load_checkpoint(run_dir)
         if state is None:
             raise ValueError(f"--resume: {run_dir} holds no checkpoint")

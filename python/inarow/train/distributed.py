@@ -8,7 +8,7 @@ Faults: an actor whose process or node dies is replaced (a new seed, the latest
 weights) and the run goes on. What is lost is the games that actor had in progress:
 at most one call's moves of ``config.games`` games, never a finished game twice.
 The learner checkpoints as a local run does, so a lost head resumes from its last
-checkpoint with ``--resume`` (locally or on Ray). Needs ``pip install 'inarow[ray]'``
+checkpoint with ``--resume`` (locally or on Ray). Needs the ``ray`` extra
 beside the ``train`` extra."""
 
 from __future__ import annotations

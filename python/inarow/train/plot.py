@@ -1,4 +1,4 @@
-"""Plots of a run's ``log.csv`` (needs matplotlib: ``pip install 'inarow[plot]'``).
+"""Plots of a run's ``log.csv`` (needs matplotlib, the ``plot`` extra).
 
 python -m inarow.train.plot inarow-runs/connect_four            # -> training.png there
 python -m inarow.train.plot inarow-runs/connect_four --out c4.png
