@@ -185,6 +185,21 @@ def test_a_won_position_plays_the_win_on_small_and_wide_boards(root):
             assert out.values[0] == 1.0  # proven
 
 
+@pytest.mark.parametrize("root", ["puct", "gumbel"])
+def test_a_single_win_in_one_at_the_root_is_played_on_a_wide_board(root):
+    # Gomoku 15x15, X to move with a closed four (one completing cell among 221
+    # empty ones): the root's lookahead proves the winning child before any
+    # simulation, so a uniform evaluator's spread of visits cannot miss it.
+    board = inarow.Board(width=15, height=15, k=5, gravity=False)
+    for a in [112, 111, 113, 0, 114, 14, 115, 210]:  # X 112..115, O blocks 111
+        board.move(a)
+    for stop_early in (False, True):
+        search = inarow.MCTS(board, num_simulations=400, root=root, stop_early=stop_early and root == "puct")
+        out = search.run([board], uniform)
+        assert int(out.actions[0]) == 116, (root, stop_early)
+        assert out.values[0] == 1.0  # proven
+
+
 def test_illegal_actions_are_never_searched_whatever_the_logits():
     boards = random_boards(6, 5)
     for b in boards[:3]:

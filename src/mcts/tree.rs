@@ -204,6 +204,7 @@ impl<S: SearchState> Tree<S> {
         run.run_visits.clear();
         run.schedule.clear();
         if self.nodes[0].num_children > 0 {
+            self.prove_root_wins(s);
             self.prepare_root(s);
         }
     }
@@ -462,8 +463,34 @@ impl<S: SearchState> Tree<S> {
         node.raw_value = values[self.scratch.to_move()];
         self.backup(values, false);
         if leaf == 0 {
+            self.prove_root_wins(s);
             self.prepare_root(s);
         }
+    }
+
+    /// The lookahead at the root: every child that completes the mover's line is
+    /// proven won before any simulation, so that selection goes there first
+    /// (below the root, a node's lookahead proves the node itself at its first visit).
+    fn prove_root_wins(&mut self, s: &Settings<'_, S::Geometry>) {
+        let me = self.root.to_move();
+        if !s.config.lookahead
+            || self.nodes[0].proven != UNKNOWN
+            || self.root.forced_result(s.geometry) != Status::Won(me)
+        {
+            return;
+        }
+        let win = won_by(me);
+        for child in self.nodes[0].children() {
+            self.scratch.rewind_to(&self.root);
+            self.scratch
+                .play(self.nodes[child].action as usize, s.geometry);
+            if self.scratch.status(s.geometry) == Status::Won(me) {
+                self.touch(child);
+                self.nodes[child].proven = win;
+            }
+        }
+        self.scratch.rewind_to(&self.root);
+        self.try_prove(0, me);
     }
 
     /// Adds `values` along the current path; then, if the leaf is proven,
