@@ -67,6 +67,15 @@ fn a_stopped_run_is_the_plain_run_cut_short_at_a_settled_move() {
                     "{rules} {:?}: stopped at {done} with a lead of {margin}",
                     game.history()
                 );
+                if done == 0 {
+                    // A win in one: the root's lookahead proves it before any simulation.
+                    assert!(
+                        tree.root_node().proven != UNKNOWN,
+                        "{rules} {:?}",
+                        game.history()
+                    );
+                    continue;
+                }
                 // One simulation earlier the move was not settled yet.
                 let (before, _) = rollout_tree::<WordState>(&game, &quiet_config(done - 1), trial);
                 assert!(
