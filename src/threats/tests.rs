@@ -189,7 +189,10 @@ fn vct_winning_moves_include_the_vcf_ones() {
             }
             if !vct.is_empty() {
                 let line = find_win(&game, ThreatKind::Vct, 6, 20_000, &cancel).unwrap();
-                assert!(line.is_some(), "{rules}: winning_moves {vct:?} but no find_win");
+                assert!(
+                    line.is_some(),
+                    "{rules}: winning_moves {vct:?} but no find_win"
+                );
             }
         }
     }
