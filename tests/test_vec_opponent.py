@@ -450,3 +450,27 @@ def test_a_missing_network_path_is_refused_at_construction():
         inarow.VecEnv(2, opponent="nothere.npz")
     with pytest.raises(ValueError, match="network.npz path"):
         inarow.VecEnv(2, opponent="bogus")
+
+
+@pytest.mark.parametrize(
+    "name", ["perfect:0.5", "solver:2", "negamax", "negamax:3", "threats:nodes=50", "greedy"]
+)
+def test_vec_env_reads_every_built_in_agent_name_as_agents_named_does(name):
+    # One grammar: VecEnv(opponent=...) refused "perfect:0.5", which named accepts.
+    agent = inarow.agents.named(name, seed=0)
+    env = inarow.VecEnv(4, rules=inarow.Rules.tic_tac_toe(), opponent=name, seed=0)
+    env.reset(seed=0)
+    env.step(env.random_actions())
+    assert inarow.agents.Agent.named(name).name == agent.name
+
+
+@pytest.mark.parametrize(
+    "name", ["perfect:-1", "perfect:nan", "perfect:inf", "negamax:0", "random:1", "greedy:x"]
+)
+def test_bad_agent_names_are_refused_alike_everywhere(name):
+    with pytest.raises(ValueError, match="is not an agent name"):
+        inarow.agents.named(name)
+    with pytest.raises(ValueError, match=f"opponent='{name}' is not a known opponent"):
+        inarow.VecEnv(2, opponent=name)
+    with pytest.raises(ValueError, match="perfect:T"):
+        inarow.agents.Agent.named(name)

@@ -28,6 +28,7 @@ __all__ = [
     "UnsupportedRulesError",
     "VecEnv",
     "find_win",
+    "match_openings",
     "play_match",
     "simulate",
     "winners",
@@ -502,6 +503,9 @@ class Agent:
         seed: _Int | None = None,
         threads: _Int | None = None,
     ) -> Agent: ...
+    @staticmethod
+    def named(name: str, seed: _Int | None = None) -> Agent: ...
+    def check_rules(self, rules: Rules) -> None: ...
     def __call__(self, board: Board) -> int: ...
     def actions(
         self,
@@ -554,4 +558,17 @@ def play_match(
     progress: Callable[[int, int], object] | None = None,
     opening_plies: _Int | None = None,
     first_game: _Int | None = None,
+    keep_games: bool | Literal["losses"] | None = None,
 ) -> dict[str, Any]: ...
+def match_openings(
+    games: _Int,
+    width: _Int | None = None,
+    height: _Int | None = None,
+    k: _Int | None = None,
+    players: _Int | None = None,
+    gravity: bool | None = None,
+    seed: _Int | None = None,
+    swap: bool | None = None,
+    opening_plies: _Int | None = None,
+    first_game: _Int | None = None,
+) -> list[tuple[list[int], int, int]]: ...

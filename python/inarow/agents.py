@@ -44,11 +44,13 @@ __all__ = [
     "threats",
 ]
 
-#: The agent names every layer accepts (``named``, ``evaluate.match``, the CLI).
+#: The agent names every layer accepts (``named``, ``evaluate.match``, every env's
+#: ``opponent=``, the CLI): the built-in agents' grammar (read natively, by
+#: :meth:`Agent.named`) and the networks'.
 NAMES = (
-    "random, greedy, negamax[:DEPTH 1..64], perfect[:TEMPERATURE >= 0] (or solver), "
-    "threats[:SECONDS] or threats:nodes=N, pretrained[:SIMULATIONS >= 0], "
-    "or the path of a network.npz[:SIMULATIONS]"
+    "random, greedy, negamax[:DEPTH 1..64, default 4], perfect[:TEMPERATURE >= 0] (or "
+    "solver[:TEMPERATURE]), threats[:SECONDS 0 < S <= 3600] or threats:nodes=N, "
+    "pretrained[:SIMULATIONS >= 0], or the path of a network.npz[:SIMULATIONS]"
 )
 
 
@@ -260,70 +262,28 @@ def named(spec: str, seed: int | None = None, game: str | None = None, rules: An
     ``"perfect:0.5"``, ``"pretrained:200"``, a ``network.npz`` path with an optional
     ``:SIMULATIONS``. ``ValueError`` names what is allowed.
 
-    ``pretrained`` is the shipped network of ``game``; without ``game``, the one
-    shipped for ``rules`` (an :class:`inarow.Rules` or a dict of its fields;
-    ``ValueError`` where none is),
-    and with neither, Connect Four's."""
+    The built-in agents' names are read by :meth:`Agent.named`, the one grammar
+    every ``opponent=`` (``VecEnv``'s included) reads too; ``pretrained`` and network
+    paths are read here. ``pretrained`` is the shipped network of ``game``; without
+    ``game``, the one shipped for ``rules`` (an :class:`inarow.Rules` or a dict of its
+    fields; ``ValueError`` where none is), and with neither, Connect Four's."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent name must be a str, got {type(spec).__name__}")
     if spec.endswith(".npz") or ".npz:" in spec:
         path, _, sims = spec.rpartition(".npz")
         return load(path + ".npz", simulations=_count(sims, spec) if sims else 200)
     head, _, arg = spec.partition(":")
-    build = _BUILDERS.get(head)
-    if head == "pretrained":
-        game = game or _pretrained_game_of(spec, rules)
     try:
-        agent = build(arg, spec, seed, game) if build else None
+        if head != "pretrained":
+            return Agent.named(spec, seed)
+        simulations = _count(arg, spec) if arg else None
     except ValueError:
-        agent = None
-    if agent is None:
-        raise ValueError(f"{spec!r} is not an agent name: allowed {NAMES}")
-    return agent
+        raise ValueError(f"{spec!r} is not an agent name: allowed {NAMES}") from None
+    return pretrained(game or _pretrained_game_of(spec, rules), simulations=simulations)
 
-
-def _random_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
-    return None if arg else random(seed=seed)
-
-
-def _greedy_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
-    return None if arg else greedy(seed=seed)
-
-
-def _negamax_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
-    depth = int(arg or 4)
-    return negamax(depth, seed=seed) if 1 <= depth <= 64 else None
-
-
-def _perfect_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
-    temperature = float(arg or 0.0)
-    return perfect(temperature, seed=seed) if temperature >= 0 else None
-
-
-def _threats_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
-    if arg.startswith("nodes="):
-        return threats(nodes=int(arg[len("nodes=") :]), seed=seed)
-    return threats(float(arg) if arg else 1.0, seed=seed)
-
-
-def _pretrained_named(arg: str, spec: str, seed: int | None, game: str | None) -> Any:
-    return pretrained(game or "connect_four", simulations=_count(arg, spec) if arg else None)
-
-
-# Each head of NAMES (the part before any ":") and what makes its agent from the rest:
-# None or ValueError where the rest is not allowed.
-_BUILDERS: dict[str, Callable[[str, str, int | None, str | None], Any]] = {
-    "random": _random_named,
-    "greedy": _greedy_named,
-    "negamax": _negamax_named,
-    "perfect": _perfect_named,
-    "solver": _perfect_named,
-    "threats": _threats_named,
-    "pretrained": _pretrained_named,
-}
 
 #: The heads (before any ``:``) of the names in :data:`NAMES`.
-NAME_HEADS = tuple(_BUILDERS)
+NAME_HEADS = ("random", "greedy", "negamax", "perfect", "solver", "threats", "pretrained")
 
 
 def _pretrained_game_of(spec: str, rules: Any) -> str:

@@ -22,7 +22,7 @@ Every choice comes from the env's seed, so a seeded env replays the same opponen
 from __future__ import annotations
 
 import numbers
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 from typing import Any, Callable, Union
 
 import numpy as np
@@ -39,7 +39,6 @@ __all__ = [
     "checked_action",
     "describe",
     "episode_opponent",
-    "play_opponents",
 ]
 
 #: One episode's opponent: "random", "solver" or an agent ``agent(board) -> action``.
@@ -61,8 +60,10 @@ def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> Opponent:
         if opponent == "solver":
             if not inarow.Solver.supports(rules):
                 raise inarow.UnsupportedRulesError(
-                    f"opponent{where}='solver' needs 2 players, gravity and width * "
-                    f"(height + 1) <= 64, got {rules!r}: use 'random' or an agent"
+                    f"opponent{where}='solver' needs rules the solver covers (2 players; "
+                    "with gravity width * (height + 1) <= 64, without gravity width * "
+                    f"height <= 64), got {rules!r}: use 'random' or an agent (on bigger "
+                    "free-placement boards 'threats')"
                 )
             return opponent
         if opponent == "random":
@@ -71,16 +72,30 @@ def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> Opponent:
         # rules) is the one to show; any other name gets the whole list.
         known = opponent.partition(":")[0] in inarow.agents.NAME_HEADS or ".npz" in opponent
         try:
-            return inarow.agents.named(opponent, seed=0, rules=rules)
+            agent = inarow.agents.named(opponent, seed=0, rules=rules)
         except ValueError as e:
             if known:
                 raise ValueError(f"opponent{where} {opponent!r} is not supported: {e}") from None
             raise ValueError(
                 f"opponent{where} {opponent!r} is not supported: allowed {_ALLOWED}"
             ) from None
+        return _plays(agent, rules, where, opponent)
     elif callable(opponent) and not isinstance(opponent, Curriculum):
-        return opponent
+        return _plays(opponent, rules, where)
     raise ValueError(f"opponent{where} {opponent!r} is not supported: allowed {_ALLOWED}")
+
+
+def _plays(agent: Any, rules: inarow.Rules, where: str, name: str | None = None) -> Any:
+    """`agent`, where it plays `rules`: a built-in agent that does not (``perfect``
+    beyond the solver, ``threats`` with 3+ players) raises
+    `inarow.UnsupportedRulesError` here, at construction, not at the first move."""
+    if isinstance(agent, inarow.agents.Agent):
+        try:
+            agent.check_rules(rules)
+        except inarow.UnsupportedRulesError as e:
+            shown = repr(agent) if name is None else repr(name)
+            raise inarow.UnsupportedRulesError(f"opponent{where}={shown}: {e}") from None
+    return agent
 
 
 def check_agent_player(agent_player: Any, rules: inarow.Rules, allow_random: bool = False) -> Any:
@@ -186,20 +201,6 @@ def checked_action(
             "for a move is undone"
         ) from e
     return int(trial.moves[-1])
-
-
-def play_opponents(
-    board: inarow.Board,
-    opponent: Opponent,
-    learners: Container[int],
-    rng: np.random.Generator,
-    solver: Any = None,
-) -> None:
-    """Plays `opponent` on `board` until a seat in `learners` is to move or the game
-    ends. An action that is not legal raises `inarow.IllegalMoveError` naming it;
-    the caller passes a copy and keeps its board on any error."""
-    while not board.is_over and board.current_player not in learners:
-        board.move(checked_action(opponent, board, rng, solver))
 
 
 class OpponentSeats:

@@ -46,6 +46,33 @@ pub struct MatchConfig {
     pub opening_plies: usize,
     /// The perfect agent's opening book.
     pub book: Option<Arc<Book>>,
+    /// Which finished games to keep, moves and all ([`MatchResult::kept`]).
+    pub keep: Keep,
+}
+
+/// Which games a match keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// None: counts only.
+    #[default]
+    Nothing,
+    /// The games `a` lost.
+    Losses,
+    /// Every game.
+    All,
+}
+
+/// A game a match kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptGame {
+    /// Its index in the match.
+    pub index: u64,
+    /// `a`'s seat (0-based).
+    pub seat: usize,
+    /// The winner (0-based; `None`: a draw).
+    pub winner: Option<usize>,
+    /// Every move, the opening's first.
+    pub moves: Vec<usize>,
 }
 
 /// Results of `a`: a loss is a game another player won.
@@ -80,6 +107,8 @@ pub struct MatchResult {
     /// seat, over and over: [`MatchResult::repeats_one_game`].
     lines: Vec<Option<(u64, u64)>>,
     varied: Vec<bool>,
+    /// The games kept (see [`MatchConfig::keep`]), in no particular order.
+    pub kept: Vec<KeptGame>,
 }
 
 impl MatchResult {
@@ -90,6 +119,7 @@ impl MatchResult {
             moves: 0,
             lines: vec![None; players],
             varied: vec![false; players],
+            kept: Vec::new(),
         }
     }
 
@@ -101,6 +131,28 @@ impl MatchResult {
             .iter()
             .fold(0x5EED_u64, |h, &a| crate::rng::splitmix64(h ^ a as u64));
         self.note_line(seat, (index, line));
+    }
+
+    /// Adds game number `index` (finished, `a` at `seat`) as [`record_game`] does,
+    /// and keeps it if `keep` asks for it.
+    ///
+    /// [`record_game`]: MatchResult::record_game
+    pub fn record_and_keep(&mut self, seat: usize, index: u64, game: &Game, keep: Keep) {
+        self.record_game(seat, index, game);
+        let winner = game.winner();
+        let kept = match keep {
+            Keep::Nothing => false,
+            Keep::Losses => winner.is_some_and(|w| w != seat),
+            Keep::All => true,
+        };
+        if kept {
+            self.kept.push(KeptGame {
+                index,
+                seat,
+                winner,
+                moves: game.history().iter().map(|&a| a as usize).collect(),
+            });
+        }
     }
 
     fn note_line(&mut self, seat: usize, (index, line): (u64, u64)) {
@@ -154,6 +206,7 @@ impl MatchResult {
                 self.note_line(seat, line);
             }
         }
+        self.kept.extend(other.kept.iter().cloned());
     }
 }
 
@@ -226,7 +279,7 @@ pub fn play_match(
             let i = config.first_game + n;
             let seat = seat_of_a(i, rules.players(), config.swap);
             match play_game(&mut game, &mut wa, &mut wb, seat, config, i, cancel) {
-                Ok(_) => result.record_game(seat, i, &game),
+                Ok(_) => result.record_and_keep(seat, i, &game, config.keep),
                 Err(e) => {
                     failure
                         .lock()

@@ -28,7 +28,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use crate::error::AgentError;
-pub use arena::{game_rng, play_match, play_opening, seat_of_a, MatchConfig, MatchResult, Tally};
+pub use arena::{
+    game_rng, play_match, play_opening, seat_of_a, Keep, KeptGame, MatchConfig, MatchResult, Tally,
+};
 pub use lines::{window_weight, LineBoard};
 pub use many::choose_many;
 pub use perfect::softmax_pick;

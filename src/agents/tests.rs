@@ -496,6 +496,7 @@ fn run(
         threads,
         opening_plies,
         book: None,
+        keep: Default::default(),
     };
     play_match(rules, &a, &b, &config, &AtomicU64::new(0), &no_cancel()).unwrap()
 }
@@ -548,6 +549,7 @@ fn chunks_from_first_game_merge_into_the_whole_match() {
             threads: 2,
             opening_plies: 2,
             book: None,
+            keep: Default::default(),
         };
         let play = |c: &MatchConfig| {
             play_match(rules, &a, &b, c, &AtomicU64::new(0), &no_cancel()).unwrap()
@@ -603,6 +605,7 @@ fn a_cancelled_match_stops() {
         threads: 2,
         opening_plies: 0,
         book: None,
+        keep: Default::default(),
     };
     let r = play_match(
         Rules::connect_four(),
@@ -626,6 +629,7 @@ fn bad_parameters_are_refused() {
         threads: 1,
         opening_plies: 0,
         book: None,
+        keep: Default::default(),
     };
     let bad = [
         Agent::Negamax { depth: 0 },
@@ -692,6 +696,7 @@ fn random_openings_diversify_deterministic_agents_and_are_shared_by_a_round() {
         threads: 1,
         opening_plies: 6,
         book: None,
+        keep: Default::default(),
     };
     let opening = |i: u64| {
         let mut g = Game::new(c4);

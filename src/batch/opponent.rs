@@ -31,37 +31,55 @@ pub enum AgentSeat {
     Random,
 }
 
-/// The names of the built-in opponents, as every layer shows them.
+/// The names of the built-in agents, as every layer shows them (`inarow.agents.named`,
+/// `evaluate.match`, every env's `opponent=`, the CLI).
 pub const OPPONENT_NAMES: &str =
-    "\"random\", \"greedy\", \"negamax:D\" (1 <= D <= 64), \"perfect\" \
-     (or \"solver\"), \"threats\" (1 s per move), \"threats:S\" (S seconds per move, \
+    "\"random\", \"greedy\", \"negamax\" or \"negamax:D\" (depth 1 <= D <= 64, default 4), \
+     \"perfect\" or \"perfect:T\" (temperature T >= 0, default 0; also \"solver\", \
+     \"solver:T\"), \"threats\" (1 s per move), \"threats:S\" (S seconds per move, \
      0 < S <= 3600) or \"threats:nodes=N\" (N nodes per move, 1 <= N <= 2**40)";
 
-/// The built-in opponent a name stands for (see [`OPPONENT_NAMES`]): the one place
-/// names are read. `"solver"` is another name of `"perfect"`.
+/// The depth of `"negamax"` without one.
+pub const DEFAULT_NAMED_DEPTH: u32 = 4;
+
+/// The built-in agent a name stands for (see [`OPPONENT_NAMES`]): the one place
+/// names are read, by every layer. `"solver"` is another name of `"perfect"`.
 pub fn opponent_named(name: &str) -> Option<Agent> {
-    match name {
-        "random" => Some(Agent::Random),
-        "greedy" => Some(Agent::Greedy),
-        "perfect" | "solver" => Some(Agent::Perfect {
-            temperature: 0.0,
-            tt_bytes: DEFAULT_TT_BYTES,
-            threads: 1,
+    let (head, arg) = match name.split_once(':') {
+        Some((head, arg)) => (head, Some(arg)),
+        None => (name, None),
+    };
+    match (head, arg) {
+        ("random", None) => Some(Agent::Random),
+        ("greedy", None) => Some(Agent::Greedy),
+        ("negamax", None) => Some(Agent::Negamax {
+            depth: DEFAULT_NAMED_DEPTH,
         }),
-        "threats" => Some(Agent::Threats {
+        ("negamax", Some(d)) => d
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=MAX_DEPTH).contains(d))
+            .map(|depth| Agent::Negamax { depth }),
+        ("perfect" | "solver", t) => {
+            let temperature = match t {
+                None => 0.0,
+                Some(t) => t
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|t| t.is_finite() && *t >= 0.0)?,
+            };
+            Some(Agent::Perfect {
+                temperature,
+                tt_bytes: DEFAULT_TT_BYTES,
+                threads: 1,
+            })
+        }
+        ("threats", None) => Some(Agent::Threats {
             budget: Budget::Time(Duration::from_secs(1)),
             threads: 1,
         }),
-        other => {
-            if let Some(arg) = other.strip_prefix("threats:") {
-                return threats_named(arg);
-            }
-            other
-                .strip_prefix("negamax:")
-                .and_then(|d| d.parse::<u32>().ok())
-                .filter(|d| (1..=MAX_DEPTH).contains(d))
-                .map(|depth| Agent::Negamax { depth })
-        }
+        ("threats", Some(arg)) => threats_named(arg),
+        _ => None,
     }
 }
 

@@ -8,16 +8,18 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyTuple};
 
 use super::args::{bool_arg, int_arg, int_value, ranged_int, rules_from_args, IntValue, DEFAULTS};
-use super::args::{seed_arg, threads_arg};
+use super::args::{seed_arg, shown, str_arg, threads_arg};
 use super::board::{game_arg, Board};
 use super::book::shipped_book;
 use super::errors::{IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
+use super::rules::rules_value;
 use crate::agents::{
     choose_many, game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec,
-    AgentError, AgentWorker, MatchConfig, MatchResult, MAX_DEPTH, MAX_THREATS_NODES,
+    AgentError, AgentWorker, Keep, MatchConfig, MatchResult, MAX_DEPTH, MAX_THREATS_NODES,
     MAX_THREATS_SECONDS,
 };
+use crate::batch::{opponent_named, OPPONENT_NAMES};
 use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
 use crate::threats::{Budget, MAX_THREADS as THREATS_MAX_THREADS};
@@ -286,6 +288,29 @@ impl Agent {
         Agent::build(Spec::Threats { budget, threads }, seed)
     }
 
+    /// The built-in agent a name stands for: the one grammar of agent names,
+    /// read by `inarow.agents.named` and every `opponent=`. `ValueError` naming the
+    /// name and what is allowed.
+    #[staticmethod]
+    #[pyo3(signature = (name, seed=None))]
+    fn named(name: &Bound<'_, PyAny>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Agent> {
+        let text = str_arg(name, "name")?;
+        match opponent_named(&text) {
+            Some(spec) => Agent::build(spec, seed),
+            None => Err(PyValueError::new_err(format!(
+                "{} is not a built-in agent name: allowed {OPPONENT_NAMES}",
+                shown(name)
+            ))),
+        }
+    }
+
+    /// Raises `UnsupportedRulesError` where this agent does not play `rules` (an
+    /// `inarow.Rules`), saying what it plays; else returns None.
+    fn check_rules(&self, rules: &Bound<'_, PyAny>) -> PyResult<()> {
+        let rules = rules_value(rules, "rules")?;
+        self.spec.check_rules(&rules).map_err(PyErr::from)
+    }
+
     /// The action this agent plays on `board` (never modified). Raises
     /// `IllegalMoveError` on a finished game, `UnsupportedRulesError` for rules the
     /// agent does not play, `TypeError` for anything but a Board.
@@ -531,7 +556,7 @@ fn short_repr(obj: &Bound<'_, PyAny>) -> String {
 #[pyfunction]
 #[pyo3(signature = (a, b, games, width=None, height=None, k=None, players=None, gravity=None,
                     seed=None, swap=None, threads=None, progress=None, opening_plies=None,
-                    first_game=None))]
+                    first_game=None, keep_games=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
@@ -549,8 +574,10 @@ pub fn play_match<'py>(
     progress: Option<&Bound<'py, PyAny>>,
     opening_plies: Option<&Bound<'py, PyAny>>,
     first_game: Option<&Bound<'py, PyAny>>,
+    keep_games: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (side_a, side_b) = (side(a, "a")?, side(b, "b")?);
+    let keep = keep_arg(keep_games)?;
     let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
     let games = match int_arg(games, "games")? {
         Some(g) if (1..=MAX_GAMES).contains(&g) => g as u64,
@@ -619,6 +646,7 @@ pub fn play_match<'py>(
         threads,
         opening_plies,
         book,
+        keep,
     };
     let start = std::time::Instant::now();
     let result = match (&side_a, &side_b) {
@@ -668,6 +696,98 @@ pub fn play_match<'py>(
     out.set_item("first_lines", first_lines)?;
     out.set_item("varied", varied)?;
     out.set_item("seconds", seconds)?;
+    // The kept games, by index: (index, a's seat 1-based, winner 1-based or 0 for a
+    // draw, moves).
+    let mut kept = result.kept;
+    kept.sort_by_key(|g| g.index);
+    let kept: Vec<(u64, usize, usize, Vec<usize>)> = kept
+        .into_iter()
+        .map(|g| (g.index, g.seat + 1, g.winner.map_or(0, |w| w + 1), g.moves))
+        .collect();
+    out.set_item("kept", kept)?;
+    Ok(out)
+}
+
+/// `keep_games=`: False/None (none), True (all) or "losses".
+fn keep_arg(keep: Option<&Bound<'_, PyAny>>) -> PyResult<Keep> {
+    let Some(keep) = keep.filter(|k| !k.is_none()) else {
+        return Ok(Keep::Nothing);
+    };
+    if keep.is_instance_of::<pyo3::types::PyBool>() {
+        return Ok(if keep.extract::<bool>()? {
+            Keep::All
+        } else {
+            Keep::Nothing
+        });
+    }
+    if let Ok(s) = keep.cast::<pyo3::types::PyString>() {
+        if s.to_cow()? == "losses" {
+            return Ok(Keep::Losses);
+        }
+    }
+    Err(PyValueError::new_err(format!(
+        "keep_games={} is invalid: allowed False, True (every game) or \"losses\" (the games a lost)",
+        shown(keep)
+    )))
+}
+
+/// The openings of a match's games (see `inarow.evaluate.match`): for each distinct
+/// opening and seat of `a`, `(moves, seat 1-based, games)`, in the order first met.
+/// The same openings `play_match` plays for the same `seed`, `swap`,
+/// `opening_plies` and games.
+#[pyfunction]
+#[pyo3(signature = (games, width=None, height=None, k=None, players=None, gravity=None,
+                    seed=None, swap=None, opening_plies=None, first_game=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn match_openings(
+    games: &Bound<'_, PyAny>,
+    width: Option<&Bound<'_, PyAny>>,
+    height: Option<&Bound<'_, PyAny>>,
+    k: Option<&Bound<'_, PyAny>>,
+    players: Option<&Bound<'_, PyAny>>,
+    gravity: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    swap: Option<&Bound<'_, PyAny>>,
+    opening_plies: Option<&Bound<'_, PyAny>>,
+    first_game: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<(Vec<usize>, usize, u64)>> {
+    let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+    let games = ranged_int::<PyValueError>(Some(games), "games", 1, MAX_GAMES, 1)? as u64;
+    let first_game =
+        ranged_int::<PyValueError>(first_game, "first_game", 0, MAX_GAMES - games as i64, 0)?
+            as u64;
+    let cells = rules.num_cells() as i64;
+    let opening_plies =
+        ranged_int::<PyValueError>(opening_plies, "opening_plies", 0, cells, 0)? as usize;
+    let swap = swap
+        .map(|s| bool_arg(s, "swap"))
+        .transpose()?
+        .unwrap_or(true);
+    let config = MatchConfig {
+        games,
+        first_game,
+        seed: seed_arg(seed)?.unwrap_or(0),
+        swap,
+        threads: 1,
+        opening_plies,
+        book: None,
+        keep: Keep::Nothing,
+    };
+    let players = rules.players();
+    let mut index: std::collections::HashMap<(Vec<usize>, usize), usize> = Default::default();
+    let mut out: Vec<(Vec<usize>, usize, u64)> = Vec::new();
+    let mut game = Game::new(rules);
+    for i in first_game..first_game + games {
+        game.reset();
+        play_opening(&mut game, &config, i);
+        let moves: Vec<usize> = game.history().iter().map(|&a| a as usize).collect();
+        let seat = seat_of_a(i, players, swap) + 1;
+        let slot = *index.entry((moves.clone(), seat)).or_insert_with(|| {
+            out.push((moves, seat, 0));
+            out.len() - 1
+        });
+        out[slot].2 += 1;
+    }
     Ok(out)
 }
 
@@ -732,7 +852,7 @@ fn play_match_here(
             };
             game.play(action)?;
         }
-        result.record_game(seat_a, i, &game);
+        result.record_and_keep(seat_a, i, &game, config.keep);
         if let Some(p) = progress {
             p.call1((n + 1, config.games))?;
         }

@@ -24,7 +24,7 @@ mod _native {
     use super::*;
 
     #[pymodule_export]
-    use super::agents::{play_match, Agent};
+    use super::agents::{match_openings, play_match, Agent};
     #[pymodule_export]
     use super::board::{winners, Board};
     #[pymodule_export]
