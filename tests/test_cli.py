@@ -31,7 +31,7 @@ def run(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.Complete
 
 def test_solve_position_and_analyze():
     for moves, score in POSITIONS.items():
-        r = run("solve", moves)
+        r = run("solve", moves, "--plain")
         assert r.returncode == 0, r.stderr
         assert r.stdout.strip() == str(score)
     r = run("solve", "--analyze", "--plain", "52753311433677442422121")
@@ -39,8 +39,115 @@ def test_solve_position_and_analyze():
     expected = inarow.Solver().analyze(inarow.Board.from_pons("52753311433677442422121"))
     assert r.stdout.split() == [str(s) for s in expected]
     assert max(int(s) for s in r.stdout.split()) == 8
-    r = run("solve", "--weak", "323642433625622")
+    r = run("solve", "--weak", "--plain", "323642433625622")
     assert r.stdout.strip() == "-1"
+
+
+def test_solve_says_who_wins_and_with_which_stone():
+    r = run("solve", "4453")
+    assert r.returncode == 0, r.stderr
+    # Pons' -2 on 42 cells, 4 stones played: player 2's winning stone is the 40th.
+    assert r.stdout.startswith("player 2 wins whatever player 1 (to move) plays")
+    assert "its 18th stone from here wins (the 40th stone of the game; score -2" in r.stdout
+    r = run("solve", "52753311433677442422121")
+    assert r.stdout.startswith("player 2 (to move) wins")
+    assert "its 3rd stone from here wins (the 28th stone of the game; score 8" in r.stdout
+    r = run("solve", "--weak", "4453")
+    assert r.stdout.startswith("player 2 wins") and "score -1" in r.stdout
+    assert run("solve", "--rules", "tic_tac_toe", "-").stdout.startswith("a draw with best play")
+    over = run("solve", "--rules", "tic_tac_toe", "0", "1", "3", "4", "6")
+    assert over.stdout.strip() == "the game is over: player 1 has won"
+
+
+@pytest.mark.parametrize(
+    "position",
+    [["1,1", "0,1"], ["4", "1"], ["1,1;0,1"], ["4;0,1"]],
+    ids=["cells", "actions", "semicolons", "mixed"],
+)
+@pytest.mark.parametrize(
+    "rules",
+    [["--rules", "tic_tac_toe"], ["--width", "3", "--height", "3", "--k", "3", "--no-gravity"]],
+    ids=["named", "spelled"],
+)
+def test_solve_free_placement_positions(position, rules):
+    # X in the centre, O on an edge: X wins with its 3rd stone from here (the 7th).
+    expected = inarow.Solver().solve(
+        inarow.Board.from_moves([4, 1], width=3, height=3, k=3, gravity=False)
+    )
+    assert expected == 2
+    r = run("solve", *rules, *position, "--plain")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "2"
+    r = run("solve", *rules, *position)
+    assert r.stdout.startswith("player 1 (to move) wins") and "the 7th stone" in r.stdout
+
+
+def test_solve_free_placement_analysis_and_stdin_lines():
+    r = run("solve", "--rules", "tic_tac_toe", "1,1", "0,1", "--analyze")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "position 1,1 0,1: player 1 to move"
+    assert [line.split() for line in lines[2:6]] == [
+        ["0", "1", "2"],
+        ["0", "2", "-", "2"],
+        ["1", "2", "-", "2"],
+        ["2", "2", "0", "2"],
+    ]
+    assert lines[6] == "best: cells 0,0 0,2 1,0 1,2 2,0 or 2,2 (score 2: a win)"
+    assert "row 0 the top row" in lines[7]
+    plain = run("solve", "--rules", "tic_tac_toe", "4", "1", "--analyze", "--plain")
+    assert plain.stdout.split() == ["2", "-", "2", "2", "-", "2", "2", "0", "2"]
+    r = run("solve", "--rules", "tic_tac_toe", stdin="4;1 2\n- 0\n0,0;1,1;0,1 0\n")
+    assert r.returncode == 0, r.stderr
+    assert [line.split()[:2] for line in r.stdout.splitlines()] == [
+        ["4;1", "2"],
+        ["-", "0"],
+        ["0,0;1,1;0,1", "0"],
+    ]
+
+
+def test_solve_free_placement_errors_name_the_move():
+    ttt = ("solve", "--rules", "tic_tac_toe")
+    r = run(*ttt, "3,3")
+    assert r.returncode == 2 and "move 1 ('3,3'): row 3, column 3 is off the 3x3 board" in r.stderr
+    r = run(*ttt, "4", "9")
+    assert r.returncode == 2 and "move 2 ('9'): action 9 is off the board (0 to 8" in r.stderr
+    r = run(*ttt, "4", "1,1")
+    assert r.returncode == 2 and "move 2 ('1,1')" in r.stderr and "occupied" in r.stderr
+    r = run(*ttt, "a,b")
+    assert r.returncode == 2 and "move 1 ('a,b') is not a cell" in r.stderr
+    r = run("solve", "44", "53")
+    assert r.returncode == 2 and "one string of Pons' column digits" in r.stderr
+    r = run("solve", "--players", "3", "4453")
+    assert r.returncode == 2 and "2 players" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX-only")
+def test_solve_from_a_terminal_says_what_it_reads():
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "inarow", "solve"],
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    os.close(slave)
+    try:
+        ready, _, _ = select.select([proc.stderr], [], [], 30)
+        assert ready, "nothing said on stderr"
+        said = os.read(proc.stderr.fileno(), 4096).decode()
+        assert "reading 'moves [expected_score]' lines from stdin" in said
+        os.write(master, b"\x04")  # Ctrl-D: the end of the input
+        proc.communicate(timeout=30)
+        assert proc.returncode == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
+        os.close(master)
 
 
 def test_solve_analysis_is_labelled_for_people():

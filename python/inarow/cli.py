@@ -231,8 +231,59 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 # ----------------------------------------------------------------------------- solve
 
 
+def _free_position(text: str, rules: dict) -> inarow.Board:
+    """A free-placement position: moves separated by spaces or ``;``, each a cell
+    ``row,col`` (both from 0, row 0 the top row, as ``str(board)`` labels them) or an
+    action ``row * width + col``; ``-`` or nothing is the empty board."""
+    board = inarow.Board(**rules)
+    width, height = board.width, board.height
+    for index, move in enumerate(text.replace(";", " ").split(), 1):
+        if move == "-":
+            continue
+        where = f"move {index} ({move!r})"
+        parts = move.split(",")
+        try:
+            numbers = [int(part) for part in parts]
+        except ValueError:
+            numbers = []
+        if len(numbers) == 2:
+            row, col = numbers
+            if not (0 <= row < height and 0 <= col < width):
+                raise ValueError(
+                    f"{where}: row {row}, column {col} is off the {width}x{height} board "
+                    f"(rows 0 to {height - 1}, columns 0 to {width - 1}, row 0 the top row)"
+                )
+            action = row * width + col
+        elif len(numbers) == 1:
+            action = numbers[0]
+            if not 0 <= action < width * height:
+                raise ValueError(
+                    f"{where}: action {action} is off the board (0 to {width * height - 1}: "
+                    f"row * {width} + col)"
+                )
+        else:
+            raise ValueError(
+                f"{where} is not a cell: give 'row,col' (from 0, row 0 the top row) or an "
+                f"action row * {width} + col, moves separated by spaces or ';'"
+            )
+        try:
+            board.move(action)
+        except ValueError as e:  # a taken cell, a finished game
+            raise ValueError(f"{where}: {e}") from None
+    return board
+
+
+def _position(text: str, rules: dict) -> inarow.Board:
+    """The board of a position: Pons' 1-based column digits with gravity, cells
+    without (see :func:`_free_position`)."""
+    if rules["gravity"]:
+        board = inarow.Board.from_pons(text, rules["width"], rules["height"], rules["k"])
+        return board if rules["players"] == 2 else inarow.Board(**rules)  # refused below
+    return _free_position(text, rules)
+
+
 def _solve_line(
-    lineno: int, line: str, fields: list[str], dims: dict, weak: bool
+    lineno: int, line: str, fields: list[str], rules: dict, weak: bool
 ) -> tuple[str, inarow.Board, int | None]:
     """One ``moves [expected_score]`` line of stdin: its board and expected score
     (win/draw/loss when ``weak``). Errors name the line and its text."""
@@ -240,7 +291,7 @@ def _solve_line(
     if len(fields) > 2:
         raise ValueError(f"{where}: expected 'moves [expected_score]', got {len(fields)} fields")
     try:
-        board = inarow.Board.from_pons(fields[0], **dims)
+        board = _position(fields[0], rules)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from e
     if len(fields) == 1:
@@ -254,13 +305,80 @@ def _solve_line(
     return fields[0], board, expected
 
 
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _verdict(board: inarow.Board, score: int, weak: bool) -> str:
+    """A solved score in words: who wins, and with which stone (Pons' convention: a
+    win whose winning stone is the ``m+1``-th of the game scores ``(N + 1 - m) // 2``
+    on ``N`` cells, for the side to move; a loss the negation)."""
+    if board.is_over:
+        if board.winner is None:
+            return "the game is over: a draw"
+        return f"the game is over: player {board.winner} has won"
+    mover = board.current_player
+    other = 3 - mover
+    if score == 0:
+        return f"a draw with best play (player {mover} to move)"
+    winner, loser = (mover, other) if score > 0 else (other, mover)
+    who = (
+        f"player {winner} (to move) wins"
+        if score > 0
+        else f"player {winner} wins whatever player {loser} (to move) plays"
+    )
+    if weak:
+        return f"{who} (score {score}: the outcome only, with --weak)"
+    n, cells = board.num_stones, board.width * board.height
+    first = n if score > 0 else n + 1  # the stones on the board before the winner's next
+    m = next(m for m in (cells + 1 - 2 * abs(score), cells - 2 * abs(score)) if m % 2 == first % 2)
+    own = (m - first) // 2 + 1
+    return (
+        f"{who}: with best play on both sides, its {_ordinal(own)} stone from here wins "
+        f"(the {_ordinal(m + 1)} stone of the game; score {score}, Pons' convention for the "
+        "side to move: > 0 a win, larger sooner)"
+    )
+
+
+def _cells_label(board: inarow.Board) -> str:
+    return (
+        "columns counted from 1, as Pons' digits"
+        if board.gravity
+        else "cells 'row,col' from 0, row 0 the top row (action row * width + col)"
+    )
+
+
 def _analysis(moves: str, board: inarow.Board, scores: list, weak: bool) -> str:
-    """Every column's score, labelled: whose turn, the convention, the best moves."""
+    """Every move's score, labelled: whose turn, the convention, the best moves.
+    Gravity: a row of scores under the columns (from 1); free placement: a grid of
+    scores, rows and columns from 0 as ``str(board)`` labels them."""
     width = max(3, *(len(str(s)) for s in scores if s is not None))
     cells = ["-" if s is None else str(s) for s in scores]
     legal = [s for s in scores if s is not None]
     best = max(legal)
-    best_cols = [str(c + 1) for c, s in enumerate(scores) if s == best]
+    if board.gravity:
+        best_moves = [str(c + 1) for c, s in enumerate(scores) if s == best]
+        table = (
+            f"column {' '.join(str(c + 1).rjust(width) for c in range(board.width))}\n"
+            f"score  {' '.join(c.rjust(width) for c in cells)}\n"
+        )
+        noun = "column"
+    else:
+        best_moves = [
+            f"{a // board.width},{a % board.width}" for a, s in enumerate(scores) if s == best
+        ]
+        label = len(str(board.height - 1))
+        rows = [
+            " " * (label + 1) + " ".join(str(c).rjust(width) for c in range(board.width)),
+            *(
+                f"{r:>{label}} "
+                + " ".join(c.rjust(width) for c in cells[r * board.width : (r + 1) * board.width])
+                for r in range(board.height)
+            ),
+        ]
+        table = "scores by cell ('-': taken)\n" + "\n".join(rows) + "\n"
+        noun = "cell"
     if weak:
         meaning = {1: "a win", 0: "a draw", -1: "a loss"}[best]
         convention = "1 a win, 0 a draw, -1 a loss, for the side to move"
@@ -270,38 +388,53 @@ def _analysis(moves: str, board: inarow.Board, scores: list, weak: bool) -> str:
             "Pons' scores for the side to move: > 0 a win (larger: sooner), "
             "0 a draw, < 0 a loss (smaller: sooner)"
         )
-    many = len(best_cols) > 1
-    which = ", ".join(best_cols[:-1]) + " or " + best_cols[-1] if many else best_cols[0]
+    many = len(best_moves) > 1
+    comma = ", " if board.gravity else " "  # a cell's own comma: cells apart by spaces
+    which = comma.join(best_moves[:-1]) + " or " + best_moves[-1] if many else best_moves[0]
     return (
         f"position {moves or '(empty)'}: player {board.current_player} to move\n"
-        f"column {' '.join(str(c + 1).rjust(width) for c in range(board.width))}\n"
-        f"score  {' '.join(c.rjust(width) for c in cells)}\n"
-        f"best: column{'s' if many else ''} {which} (score {best}: {meaning})\n"
-        f"scores: {convention}; columns counted from 1, as Pons' digits\n"
+        f"{table}"
+        f"best: {noun}{'s' if many else ''} {which} (score {best}: {meaning})\n"
+        f"scores: {convention}; {_cells_label(board)}\n"
     )
 
 
 def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    solver = inarow.Solver(tt_bytes=args.tt_mib << 20)
     rules = _rules(args)
-    dims = dict(width=rules["width"], height=rules["height"], k=rules["k"])
-    if args.position is not None:
-        board = inarow.Board.from_pons(args.position, **dims)
+    if rules["gravity"] and len(args.position) > 1:
+        raise ValueError(
+            f"a position with gravity is one string of Pons' column digits (e.g. 4453), "
+            f"got {len(args.position)}: {' '.join(args.position)!r}"
+        )
+    solver = inarow.Solver(tt_bytes=args.tt_mib << 20)
+    if args.position:
+        text = " ".join(args.position)
+        board = _position(text, rules)
         if args.analyze:
             scores = solver.analyze(board, weak=args.weak)
             if args.plain:
                 print(" ".join("-" if s is None else str(s) for s in scores), file=out)
+            elif not any(s is not None for s in scores):
+                print(_verdict(board, solver.solve(board, weak=args.weak), args.weak), file=out)
             else:
-                print(_analysis(args.position, board, scores, args.weak), file=out, end="")
+                print(_analysis(text, board, scores, args.weak), file=out, end="")
         else:
-            print(solver.solve(board, weak=args.weak), file=out)
+            score = solver.solve(board, weak=args.weak)
+            print(score if args.plain else _verdict(board, score, args.weak), file=out)
         return 0
+    if hasattr(inp, "isatty") and inp.isatty():
+        what = "Pons' column digits" if rules["gravity"] else "cells 'row,col' joined by ';'"
+        print(
+            f"inarow solve: reading 'moves [expected_score]' lines from stdin (moves: {what}); "
+            "Ctrl-D ends. Give a position as an argument to solve one (inarow solve --help).",
+            file=sys.stderr,
+        )
     mismatches = 0
     for lineno, line in enumerate(inp, 1):
         fields = line.split()
         if not fields:
             continue
-        moves, board, expected = _solve_line(lineno, line, fields, dims, args.weak)
+        moves, board, expected = _solve_line(lineno, line, fields, rules, args.weak)
         t0 = time.perf_counter()
         score = solver.solve(board, weak=args.weak)
         us = int((time.perf_counter() - t0) * 1e6)
@@ -472,20 +605,31 @@ def _parser() -> argparse.ArgumentParser:
 
     solve = sub.add_parser(
         "solve",
-        help="solve a position given as Pons' 1-based columns (or lines on stdin)",
-        description="Without a position, reads 'moves [expected_score]' lines from stdin "
-        "and prints 'moves score nodes time_us'; exits 1 if an expected score differs.",
+        help="solve a position: who wins, and with which stone (Connect Four by default)",
+        description="Solves a 2-player position exactly and says who wins and with which "
+        "stone (--plain: Pons' score alone). With gravity the position is Pons' column "
+        "digits counted from 1 (4453); without (--rules tic_tac_toe, --no-gravity) it is "
+        "cells 'row,col' counted from 0, row 0 the top row, or actions row * width + col, "
+        "separated by spaces or ';' (inarow solve --rules tic_tac_toe 1,1 0,0). Without a "
+        "position, reads 'moves [expected_score]' lines from stdin (free-placement moves "
+        "joined by ';') and prints 'moves score nodes time_us'; exits 1 if an expected "
+        "score differs.",
     )
-    solve.add_argument("position", nargs="?", help='e.g. "4453" (omit to read stdin)')
+    solve.add_argument(
+        "position",
+        nargs="*",
+        help='e.g. "4453" with gravity, "1,1 0,0" without (omit to read stdin)',
+    )
     solve.add_argument("--analyze", action="store_true", help="score every move")
     solve.add_argument("--weak", action="store_true", help="only win/draw/loss (-1/0/1)")
     solve.add_argument(
         "--plain",
         action="store_true",
-        help="with --analyze: the scores alone on one line, '-' for a full column (for scripts)",
+        help="the score alone (with --analyze: the scores on one line, '-' for a full "
+        "column or a taken cell), for scripts",
     )
     solve.add_argument("--tt-mib", type=int, default=256, help="transposition table MiB")
-    _add_rules(solve, players=False)
+    _add_rules(solve)
     solve.set_defaults(func=_cmd_solve)
 
     sim = sub.add_parser("simulate", help="play N uniformly random games")
