@@ -352,7 +352,7 @@ def test_agent_actions_in_slices_from_a_drawn_seed_equal_one_call():
 
 def test_ray_without_ray_installed_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
-    with pytest.raises(ImportError, match=r"ray= needs Ray: pip install 'inarow\[ray\]'"):
+    with pytest.raises(ImportError, match=r"ray= needs Ray, inarow's 'ray' extra"):
         evaluate.match(agents.random(), agents.random(), games=10, ray="local")
     with pytest.raises(ImportError, match=r"ray= needs Ray"):
         evaluate.move_accuracy(agents.random(), random_play_boards(2), ray="local", progress=False)
@@ -566,3 +566,92 @@ def test_judged_positions_of_chosen_lengths():
     for bad in ([42], [-1], [2.5], [True]):
         with pytest.raises(ValueError, match="out of range: allowed 0..=41"):
             evaluate.judged_positions("connect_four", 3, lengths=bad)
+
+
+@pytest.mark.parametrize(
+    ("opponent", "perfect_score"), [("random", 0.908), ("greedy", 0.740), ("negamax:2", 0.592)]
+)
+def test_a_match_says_what_perfect_play_scores_from_the_same_openings(opponent, perfect_score):
+    # The issue's numbers: a perfect player from 2 random plies, each opening from
+    # both seats, on tic-tac-toe; the reference plays exactly a's games.
+    r = evaluate.match("greedy", opponent, games=1000, rules="tic_tac_toe", seed=0)
+    assert r.reference is not None and r.reference.games == 1000
+    assert r.reference.score == pytest.approx(perfect_score, abs=0.03)
+    same = evaluate.match("perfect", opponent, games=1000, rules="tic_tac_toe", seed=0)
+    assert (r.reference.wins, r.reference.draws) == (same.wins, same.draws)
+    text = str(r)
+    assert f"score of a perfect player in a's place: {r.reference.score:.3f}" in text
+    assert "the openings (2 random plies) were, for a's seat:" in text
+
+
+def test_the_openings_values_count_what_perfect_play_gets_from_each_opening():
+    r = evaluate.match("perfect", "perfect", games=200, rules="tic_tac_toe", seed=3)
+    o = r.openings
+    assert o is not None and o.won + o.drawn + o.lost == o.games == 200
+    # Each opening from both seats: what one seat wins the other loses.
+    assert o.won == o.lost
+    # Perfect against perfect scores exactly what the openings decided.
+    assert (r.wins, r.draws, r.losses) == (o.won, o.drawn, o.lost)
+    assert r.score == o.score
+    # Connect Four's openings are solved by the book; without random openings the
+    # empty board is a first-player win.
+    c4 = evaluate.match("greedy", "random", games=4, opening_plies=0, seed=0, reference=False)
+    assert (c4.openings.won, c4.openings.lost) == (2, 2) and c4.reference is None
+
+
+def test_openings_and_reference_are_off_where_asked_or_beyond_the_solver():
+    r = evaluate.match("greedy", "random", games=10, rules="tic_tac_toe", openings=False)
+    assert r.openings is None and r.reference is not None
+    r = evaluate.match("greedy", "random", games=10, rules="tic_tac_toe", reference=False)
+    assert r.reference is None and r.openings is not None
+    r = evaluate.match("greedy", "random", games=10, rules="gomoku")
+    assert r.openings is None and r.reference is None
+    assert "perfect" not in str(r)
+    with pytest.raises(inarow.UnsupportedRulesError, match="openings=True needs rules"):
+        evaluate.match("greedy", "random", games=10, rules="gomoku", openings=True)
+    with pytest.raises(TypeError, match="reference must be None, True or False"):
+        evaluate.match("greedy", "random", games=10, reference="yes")
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_keep_games_returns_the_games_that_from_moves_opens(native):
+    def agent():  # a built-in agent (played natively) or a Python callable
+        return "negamax:1" if native else agents.negamax(1, seed=0).__call__
+
+    a = agent()
+    r = evaluate.match(a, "random", games=60, rules="tic_tac_toe", keep_games=True, seed=1)
+    assert [g.index for g in r.kept] == list(range(60))
+    assert sum(g.result == "loss" for g in r.kept) == r.losses
+    for g in r.kept:
+        board = g.board()
+        assert board.is_over and (board.winner or 0) == g.winner
+        assert inarow.Board.from_moves(g.moves, rules=inarow.Rules.tic_tac_toe()) == board
+        assert g.opening_plies == 2 and g.seat == g.index % 2 + 1
+    losses = evaluate.match(
+        agent(), "random", games=60, rules="tic_tac_toe", keep_games="losses", seed=1
+    )
+    assert losses.kept == tuple(g for g in r.kept if g.result == "loss")
+    assert evaluate.match(a, "random", games=4, rules="tic_tac_toe").kept == ()
+    with pytest.raises(ValueError, match="keep_games='wins' is invalid: allowed False, True"):
+        evaluate.match(a, "random", games=4, keep_games="wins")
+
+
+def test_move_accuracy_shows_a_random_agents_expected_rate_beside_the_agents():
+    # The floor of the good-move rate: good moves / legal moves, averaged, exactly.
+    boards = [inarow.Board.from_moves(m) for m in ([3, 3, 4, 4], [0, 1, 0, 1, 0], [3])]
+    solver = inarow.Solver()
+    expected = 0.0
+    for board in boards:
+        scores = [s for s in solver.analyze(board) if s is not None]
+        sign = [(s > 0) - (s < 0) for s in scores]
+        expected += sign.count(max(sign)) / len(scores)
+    r = evaluate.move_accuracy(agents.greedy(seed=0), {"few": boards}, progress=False)
+    assert r.sets["few"].random_good == pytest.approx(expected)
+    assert r.overall.random_good_rate == pytest.approx(expected / 3)
+    assert "random good" in str(r).splitlines()[0]
+    assert f"{expected / 3:12.1%}" in str(r).splitlines()[-1]
+    # Pons' sets: a random agent keeps the best outcome 65.1% of the time, greedy 78.0%.
+    pons = evaluate.move_accuracy(agents.greedy(seed=0), per_set=200, progress=False)
+    random_agent = evaluate.move_accuracy(agents.random(seed=0), per_set=200, progress=False)
+    assert pons.overall.random_good == random_agent.overall.random_good
+    assert abs(random_agent.overall.good - pons.overall.random_good) < 40

@@ -23,7 +23,14 @@ from .accuracy import AccuracyResult, SetAccuracy, move_accuracy
 from .compare import AccuracyComparison, PairedAccuracy, compare_accuracy
 from .intervals import wilson_interval
 from .judged import JUDGED_PER_SET, JUDGED_SEED, judged_lengths, judged_positions
-from .matches import MatchResult, RepeatedGameWarning, SeatResult, match
+from .matches import (
+    KeptGame,
+    MatchResult,
+    OpeningValues,
+    RepeatedGameWarning,
+    SeatResult,
+    match,
+)
 from .missed import MissedWin, MissedWinsResult, missed_wins
 from .pons import PONS_SETS, PonsPosition, pons_positions
 
@@ -33,9 +40,11 @@ __all__ = [
     "PONS_SETS",
     "AccuracyComparison",
     "AccuracyResult",
+    "KeptGame",
     "MatchResult",
     "MissedWin",
     "MissedWinsResult",
+    "OpeningValues",
     "PairedAccuracy",
     "PonsPosition",
     "RepeatedGameWarning",
