@@ -9,9 +9,9 @@ Random move choice is included in every row (done the same way where possible).
 
 from __future__ import annotations
 
-import argparse
 import time
 
+import harness
 import numpy as np
 
 import inarow
@@ -113,10 +113,11 @@ def gym_vec(envs: int, copy: bool):
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = harness.parser(__doc__)
     p.add_argument("--steps", type=int, default=20_000)
     p.add_argument("--envs", type=int, default=256)
     a = p.parse_args()
+    harness.print_machine()
     rows = [
         ("raw Board (move + observation + legal_mask)", raw_board, None),
         ("gymnasium InARowEnv (per move)", gym_env, "raw Board (move + observation + legal_mask)"),

@@ -13,9 +13,10 @@ where present, else solved here: slow for the Begin sets).
 
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
+
+import harness
 
 import inarow
 from inarow import agents, evaluate
@@ -93,7 +94,7 @@ def accuracy(entrants: dict, per_set: int, threads: int | None) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = harness.parser(__doc__)
     p.add_argument(
         "--games", type=int, default=100_000, help="games of the throughput runs (0: skip them)"
     )
@@ -116,6 +117,7 @@ def main() -> None:
         "(e.g. the output of scripts/pons_analysis.py --limit N)",
     )
     args = p.parse_args()
+    harness.print_machine()
     if args.pons_dir is not None:
         evaluate.pons._pons_dir = lambda: args.pons_dir
     print(f"inarow {inarow.__version__}")

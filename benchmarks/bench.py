@@ -10,13 +10,10 @@ the ratio of inarow to each peer. Peers that are not installed are skipped.
 
 from __future__ import annotations
 
-import argparse
-import os
-import platform
-import statistics
 import time
 from collections.abc import Callable
 
+import harness
 import numpy as np
 
 import inarow
@@ -245,27 +242,22 @@ def run(rounds: int, quick: bool, only: str | None) -> None:
             samples[(group, label)].append(units / seconds)
         print(f"round {r + 1}/{rounds} done", flush=True)
     print()
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numpy {np.__version__}"
-    )
+    harness.print_machine()
     print(f"{'group':26} {'what':40} {'median moves/s':>15} {'vs inarow best':>15}")
     groups: dict[str, float] = {}
     for group, label, _ in rows:
-        med = statistics.median(samples[(group, label)])
+        med = harness.median(samples[(group, label)])
         if label.startswith("inarow"):
             groups[group] = max(groups.get(group, 0.0), med)
     for group, label, _ in rows:
-        med = statistics.median(samples[(group, label)])
+        med = harness.median(samples[(group, label)])
         best = groups.get(group)
         ratio = "" if label.startswith("inarow") or not best else f"inarow {best / med:8.1f}x"
         print(f"{group:26} {label:40} {med:15,.0f} {ratio:>15}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = harness.parser(__doc__, whole=True)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     parser.add_argument("--only", help="only rows whose label starts with this")

@@ -11,12 +11,12 @@ medians. The book's loading is measured apart, in a fresh process.
 
 from __future__ import annotations
 
-import argparse
 import random
-import statistics
 import subprocess
 import sys
 import time
+
+import harness
 
 import inarow
 
@@ -46,18 +46,17 @@ def timed(call, solver: inarow.Solver, board: inarow.Board) -> float:
 def cell(times: list[float]) -> str:
     if not times:
         return "-"
-    return f"{statistics.median(times) * 1e3:9.3f} / {max(times) * 1e3:9.3f}"
+    return f"{harness.median(times) * 1e3:9.3f} / {max(times) * 1e3:9.3f}"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = harness.parser(__doc__)
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--search-from", type=int, default=3)
     args = parser.parse_args()
+    harness.print_machine()
     loads = [float(subprocess.check_output([sys.executable, "-c", LOAD])) for _ in range(3)]
-    print(
-        f"book load + first lookup, fresh process: median {statistics.median(loads) * 1e3:.1f} ms"
-    )
+    print(f"book load + first lookup, fresh process: median {harness.median(loads) * 1e3:.1f} ms")
     print("ms, median / max; 'search' = Solver(book=False)")
     print(f"{'ply':>3} {'call':>18} {'book':>21} {'search':>21} {'ratio':>8}")
     rng = random.Random(0)
@@ -71,9 +70,7 @@ def main() -> None:
             search = []
             if ply >= args.search_from:
                 search = [timed(call, inarow.Solver(book=False), b) for b in boards]
-            ratio = (
-                f"{statistics.median(search) / statistics.median(book):7.1f}x" if search else "-"
-            )
+            ratio = f"{harness.median(search) / harness.median(book):7.1f}x" if search else "-"
             print(f"{ply:>3} {name:>18} {cell(book):>21} {cell(search):>21} {ratio:>8}")
 
 

@@ -11,9 +11,10 @@ is the other direction: an inarow agent rated against the engine on gomoku openi
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import time
+
+import harness
 
 import inarow
 from inarow.engines import Gomocup
@@ -25,7 +26,7 @@ def _rules(text: str) -> dict:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = harness.parser(__doc__)
     p.add_argument("--engine", required=True, help="the brain's command line")
     p.add_argument("--engine-cwd", default=None, help="the brain's working directory")
     p.add_argument("--opponent", default="negamax:4", help="an inarow agent name")
@@ -35,6 +36,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--opening-plies", type=int, default=2)
     args = p.parse_args()
+    harness.print_machine()
     t = time.monotonic()
     with Gomocup(
         shlex.split(args.engine),

@@ -13,11 +13,11 @@ to 1e-4. Prints the median milliseconds a position and the ratio other / this.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import time
 from types import ModuleType
 
+import harness
 import numpy as np
 
 import inarow
@@ -50,13 +50,14 @@ def positions(rules: dict, count: int, seed: int) -> list[np.ndarray]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = harness.parser(__doc__)
     p.add_argument("other", help="the other build's _native extension module (.so)")
     p.add_argument("--game", default="connect_four", choices=sorted(PRETRAINED))
     p.add_argument("--positions", type=int, default=64)
     p.add_argument("--rounds", type=int, default=30)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
+    harness.print_machine()
 
     net = inarow.agents.pretrained(args.game).net
     this = net.native
@@ -82,8 +83,8 @@ def main() -> None:
     mine, theirs = np.array(times["this"]), np.array(times["other"])
     ratio = theirs / mine
     print(
-        f"{args.game}: this build {np.median(mine):.4f} ms a position, the other "
-        f"{np.median(theirs):.4f} ms; other / this {np.median(ratio):.2f} "
+        f"{args.game}: this build {harness.median(mine):.4f} ms a position, the other "
+        f"{harness.median(theirs):.4f} ms; other / this {harness.median(ratio):.2f} "
         f"(10th-90th percentile of rounds {np.percentile(ratio, 10):.2f}-"
         f"{np.percentile(ratio, 90):.2f}; {args.rounds} rounds of {len(obs)} positions)"
     )

@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import time
+
+import harness
 
 import inarow
 
@@ -59,10 +59,10 @@ def tic_tac_toe(rounds: int) -> None:
         solver.analyze(board)
         fresh.append(time.perf_counter() - start)
     print(f"tic-tac-toe: {len(boards)} positions not over")
-    print(f"  analyze, warm solver: median {statistics.median(per_call) * 1e6:.1f} us per position")
+    print(f"  analyze, warm solver: median {harness.median(per_call) * 1e6:.1f} us per position")
     print(
         f"  analyze, fresh 1 MiB solver each ({len(fresh)} positions): median "
-        f"{statistics.median(fresh) * 1e6:.1f} us, max {max(fresh) * 1e6:.1f} us"
+        f"{harness.median(fresh) * 1e6:.1f} us, max {max(fresh) * 1e6:.1f} us"
     )
 
 
@@ -76,16 +76,17 @@ def empty_boards(shapes: list[tuple[int, int, int]], rounds: int) -> float:
             score = solver.solve(inarow.Board(m, n, k, gravity=False))
             times.append(time.perf_counter() - start)
             nodes = solver.nodes
-        median = statistics.median(times)
+        median = harness.median(times)
         total += median
         print(f"  {m},{n},{k}: score {score:+d}, {nodes:,} nodes, median {median:.4f} s")
     return total
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
+    harness.print_machine()
     tic_tac_toe(args.rounds)
     print("empty boards, m,n <= 5:")
     total = empty_boards(SMALL, args.rounds)

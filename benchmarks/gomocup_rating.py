@@ -31,6 +31,8 @@ import shlex
 import sys
 import time
 
+import harness
+
 import inarow
 from inarow.engines import EngineError, Gomocup
 from inarow.evaluate import wilson_interval
@@ -100,7 +102,7 @@ def play(
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p = harness.parser(__doc__, whole=True, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument(
         "--engine", required=True, help="the brain's command line (split as a shell does)"
     )
@@ -118,6 +120,7 @@ def main() -> int:
         help="write each game as a line: the agent's seat, the winner (0: draw), its actions",
     )
     args = p.parse_args()
+    harness.print_machine()
 
     rng = random.Random(args.seed)
     if args.agent == "auto":

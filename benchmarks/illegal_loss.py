@@ -12,12 +12,11 @@ is the median over rounds of its bursts' median per-call time. Actions are legal
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import statistics
 import time
 from collections.abc import Callable
+
+import harness
 
 import inarow
 from inarow.gymnasium import InARowVectorEnv
@@ -51,7 +50,7 @@ def gymnasium(num_envs: int, mode: str) -> Callable[[], float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--envs", type=int, nargs="+", default=[1, 256, 4096])
@@ -69,12 +68,12 @@ def main() -> None:
     bursts: dict[tuple[str, int, str], list[float]] = {key: [] for key in cells}
     for _ in range(args.rounds):
         for key, timed in cells.items():
-            bursts[key].append(statistics.median(timed() for _ in range(args.calls)))
-    medians = {key: statistics.median(b) for key, b in bursts.items()}
+            bursts[key].append(harness.median(timed() for _ in range(args.calls)))
+    medians = {key: harness.median(b) for key, b in bursts.items()}
     if args.json:
         print(json.dumps({"/".join(map(str, key)): m for key, m in medians.items()}))
         return
-    print(f"load average {os.getloadavg()[0]:.2f}; {args.rounds} rounds of {args.calls} calls")
+    harness.print_machine(rounds=args.rounds, calls=args.calls)
     print(f"{'step':<28}{'raise':>12}{'loss':>12}{'loss/raise':>12}")
     for api in ("VecEnv", "InARowVectorEnv"):
         for n in args.envs:

@@ -12,12 +12,10 @@ microseconds).
 
 from __future__ import annotations
 
-import argparse
-import os
-import platform
-import statistics
 import time
 from collections.abc import Callable
+
+import harness
 
 import inarow
 
@@ -40,7 +38,7 @@ def per_call(call: Call, seconds: float) -> float:
         start = time.perf_counter()
         call()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return harness.median(times)
 
 
 def board_move() -> Call:
@@ -118,15 +116,12 @@ def fmt(seconds: float) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=0.2, help="length of one burst")
     args = parser.parse_args()
 
-    print(
-        f"inarow {getattr(inarow, '__version__', '?')}, Python {platform.python_version()}, "
-        f"{platform.machine()}, {os.cpu_count()} CPUs; default Solver: {inarow.Solver()!r}"
-    )
+    harness.print_machine(**{"default Solver": repr(inarow.Solver())})
     header = "| call | " + " | ".join(name for name, _ in SETTINGS) + " | 2 / 1 | default / 1 |"
     print(header)
     print("|" + "---|" * (len(SETTINGS) + 3))
@@ -136,7 +131,7 @@ def main() -> None:
         for _ in range(args.repeats):
             for name, _ in SETTINGS:
                 samples[name].append(per_call(calls[name], args.seconds))
-        med = {name: statistics.median(v) for name, v in samples.items()}
+        med = {name: harness.median(v) for name, v in samples.items()}
         one = med["threads=1"]
         cells = " | ".join(fmt(med[name]) for name, _ in SETTINGS)
         print(

@@ -19,13 +19,11 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the evaluator gets one core, like the tree
 
-import argparse
-import platform
-import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import harness
 import numpy as np
 
 import inarow
@@ -93,12 +91,8 @@ def rollout_table(rounds: int, quick: bool) -> None:
             for _ in range(rounds):
                 for key, (fn, _) in searches.items():
                     rows[key].append(clock(fn))
-            wall = {
-                k: s / statistics.median(w for w, _ in rows[k]) for k, (_, s) in searches.items()
-            }
-            cpu = {
-                k: s / statistics.median(c for _, c in rows[k]) for k, (_, s) in searches.items()
-            }
+            wall = {k: s / harness.median(w for w, _ in rows[k]) for k, (_, s) in searches.items()}
+            cpu = {k: s / harness.median(c for _, c in rows[k]) for k, (_, s) in searches.items()}
             print(
                 f"| {name} | {n:,} | {wall['peer']:,.0f} | {wall['one']:,.0f} | {wall['one'] / wall['peer']:.1f}x "
                 f"| {cpu['peer']:,.0f} | {cpu['one']:,.0f} | {cpu['one'] / cpu['peer']:.1f}x "
@@ -205,9 +199,7 @@ def evaluator_table(rounds: int, quick: bool) -> None:
                 net = make()
                 wall, cpu = clock(lambda net=net, search=search: search.run(boards, net))
                 runs.append((wall, cpu, net.seconds, net.cpu_seconds, net.leaves))
-            wall, cpu, inside, inside_cpu = (
-                statistics.median(r[i] for r in runs) for i in range(4)
-            )
+            wall, cpu, inside, inside_cpu = (harness.median(r[i] for r in runs) for i in range(4))
             leaves = runs[0][4]
             print(
                 f"| {label} | {threads} | {wall:.2f} | {inside:.2f} | {(wall - inside) / wall:.1%} "
@@ -235,9 +227,9 @@ def continuation_table(quick: bool) -> None:
         times = [clock(lambda s=search: s.run([board], "rollout"))[0] for _ in range(runs)]
         visits = int(search.result().visit_counts.sum())
         # A run's time is noisy: each mark is the median of its neighbours (+-2 runs).
-        around = [statistics.median(times[max(0, i - 2) : i + 3]) for i in range(runs)]
+        around = [harness.median(times[max(0, i - 2) : i + 3]) for i in range(runs)]
         cells = " | ".join(f"{around[m - 1] * 1e3:.2f}" for m in marks)
-        ratio = around[runs - 1] / statistics.median(times[1:4])
+        ratio = around[runs - 1] / harness.median(times[1:4])
         print(f"| {reuse} | {cells} | {ratio:.2f}x | {visits:,} |")
 
 
@@ -272,15 +264,13 @@ def self_play_table(rounds: int, quick: bool) -> None:
                 search.advance(actions)
             cpu = time.process_time() - cpu
             costs.append(((cpu - net.cpu_seconds) / simulations, moves, net.leaves))
-        per_sim[reuse] = statistics.median(c for c, _, _ in costs)
+        per_sim[reuse] = harness.median(c for c, _, _ in costs)
         print(f"| {reuse} | {costs[0][1]:,} | {costs[0][2]:,} | {per_sim[reuse] * 1e6:.2f} us |")
     print(f"\nWith reuse / fresh: {per_sim[True] / per_sim[False]:.2f}x per simulation.")
 
 
 def strength_table(quick: bool) -> None:
-    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4-pons"
-    if not data.is_dir():
-        data = Path("/work/shared/data/connect4-pons")
+    data = Path(inarow.__file__).resolve().parent / "data" / "connect4-pons"  # package data
     if not data.is_dir():
         print("\nPons' test sets not found: strength table skipped")
         return
@@ -310,7 +300,7 @@ def strength_table(quick: bool) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="fewer sizes and rounds")
     parser.add_argument(
@@ -321,9 +311,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     rounds = 2 if args.quick else args.rounds
-    print(
-        f"# inarow.MCTS benchmark ({platform.processor() or platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})"
-    )
+    harness.print_machine()
     parser_tables = {
         "rollout": lambda: rollout_table(rounds, args.quick),
         "evaluator": lambda: evaluator_table(rounds, args.quick),

@@ -34,9 +34,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse
 import random
-import statistics
 import time
 from collections import defaultdict
+
+import harness
 
 import inarow
 from inarow import agents, evaluate
@@ -109,13 +110,13 @@ def move_times(
     rng = random.Random(0)
     out = []
     for w, c in zip(wall, cpu):
-        medians = sorted(statistics.median(rng.choices(w, k=len(w))) for _ in range(1000))
-        out.append((statistics.median(w), (medians[25], medians[974]), statistics.median(c)))
+        mid, lo, hi = harness.median_interval(w, rng=rng)
+        out.append((mid, (lo, hi), harness.median(c)))
     return out
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = harness.parser(__doc__)
     p.add_argument("--weights", help="a network.npz (default: the shipped Connect Four network)")
     p.add_argument(
         "--against", help="a second network.npz (or 'shipped') judged on the same positions"
@@ -165,6 +166,7 @@ def main() -> None:
     p.add_argument("--match-seed", type=int, default=4401)
     p.add_argument("--threads", type=int, default=None, help="threads choosing moves (timing: 1)")
     args = p.parse_args()
+    harness.print_machine()
 
     shipped = "the shipped connect_four network"
     simulations = [args.simulations]

@@ -19,6 +19,7 @@ import argparse
 import re
 import time
 
+import harness
 import numpy as np
 
 from inarow import agents, evaluate
@@ -32,12 +33,13 @@ def setting(text: str) -> tuple[int, bool]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = harness.parser(__doc__)
     p.add_argument("settings", type=setting, nargs="+", help="e.g. 200 400e 600e")
     p.add_argument("--seed", type=int, default=7740, help="seed of the random openings")
     p.add_argument("--per-length", type=int, default=40, help="openings of each length")
     p.add_argument("--lengths", type=int, nargs="+", default=[6, 8, 10, 12, 14, 16])
     args = p.parse_args()
+    harness.print_machine()
 
     sets = evaluate.judged_positions(
         "connect_four", args.per_length, seed=args.seed, lengths=args.lengths
@@ -57,11 +59,9 @@ def main() -> None:
             spent.append(1000 * (time.perf_counter() - start))
     for (n, e), spent in zip(args.settings, times):
         t = np.array(spent)
-        rng = np.random.default_rng(0)
-        medians = [np.median(rng.choice(t, len(t))) for _ in range(1000)]
-        lo, hi = np.percentile(medians, [2.5, 97.5])
+        mid, lo, hi = harness.median_interval(spent)
         print(
-            f"{n}{', stop_early' if e else ''}: median {np.median(t):.1f} ms [{lo:.1f}, "
+            f"{n}{', stop_early' if e else ''}: median {mid:.1f} ms [{lo:.1f}, "
             f"{hi:.1f}], mean {t.mean():.1f}, p90 {np.percentile(t, 90):.1f} "
             f"({len(t)} openings, seed {args.seed})"
         )

@@ -18,10 +18,10 @@ at random the model can be wrong; a line it finds is then only a chance of a win
 
 from __future__ import annotations
 
-import argparse
 import functools
 import time
 
+import harness
 import numpy as np
 
 from inarow import agents, evaluate
@@ -117,7 +117,7 @@ def model_search_agent(model, fallback, depth: int, players: int, candidates: in
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = harness.parser(__doc__)
     p.add_argument("--rules", type=_rules, default="8,8,5,3", help="W,H,K,PLAYERS (free)")
     p.add_argument("--opponent", default="negamax:2")
     p.add_argument("--depth", type=int, default=1, help="own moves looked ahead")
@@ -127,6 +127,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=12)
     p.add_argument("--seed", type=int, default=11)
     args = p.parse_args()
+    harness.print_machine()
     agent = model_search_agent(
         agents.named(args.opponent, seed=args.seed + 1),
         agents.named(args.opponent, seed=args.seed + 2),

@@ -21,9 +21,9 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse
-import statistics
 import time
+
+import harness
 
 import inarow
 from inarow.evaluate import pons_positions
@@ -54,7 +54,7 @@ def latency(agent: NetworkAgent, positions: int) -> tuple[float, float]:
         agent(b)
         wall.append(time.perf_counter() - t)
         cpu.append(time.process_time() - c)
-    return statistics.median(wall), statistics.median(cpu)
+    return harness.median(wall), harness.median(cpu)
 
 
 def in_game(simulations: int, games: int, seed: int = 0) -> None:
@@ -86,7 +86,7 @@ def in_game(simulations: int, games: int, seed: int = 0) -> None:
                 times[name].append(time.perf_counter() - t)
             assert moves["cached"] == moves["uncached"]
             board.move(moves["cached"])
-    c, u = (1000 * statistics.median(times[n]) for n in ("cached", "uncached"))
+    c, u = (1000 * harness.median(times[n]) for n in ("cached", "uncached"))
     print(
         f"{simulations} simulations, {games} games against negamax(4), "
         f"{len(times['cached'])} moves: median {c:.1f} ms a move with the cache, "
@@ -121,14 +121,14 @@ def forward_costs(weights: str | None, batches: list[int]) -> None:
                     t = time.perf_counter()
                     forward(obs)
                     times.append(time.perf_counter() - t)
-                pair.append(1000 * statistics.median(times) / n)
+                pair.append(1000 * harness.median(times) / n)
             costs.append(f"{pair[0]:.3f} / {pair[1]:.3f}")
         print(f"{os.path.basename(path):<28} " + " ".join(f"{c:>16}" for c in costs))
     print("(ms per position, native / numpy; one thread, one BLAS thread)")
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = harness.parser(__doc__)
     p.add_argument("--positions", type=int, default=20)
     p.add_argument("--simulations", type=int, nargs="*", default=[0, 50, 200, 800])
     p.add_argument("--accuracy", action="store_true")
@@ -141,6 +141,7 @@ def main() -> None:
     p.add_argument("--forward", type=int, nargs="*", help="batch sizes: the forward pass alone")
     p.add_argument("--in-game", type=int, metavar="GAMES", help="per move in games: cache on/off")
     args = p.parse_args()
+    harness.print_machine()
     if args.in_game:
         for s in args.simulations:
             if s:

@@ -24,14 +24,13 @@ driver's and the actors' processes together. Medians over the rounds.
 
 from __future__ import annotations
 
-import argparse
 import os
 import pickle
-import statistics
 import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
+import harness
 import numpy as np
 import torch
 
@@ -160,8 +159,8 @@ def publication(config: TrainConfig, ray_mod, repeats: int) -> dict:
         tensors=len(state),
         raw_bytes=raw,
         pickled_bytes=pickled,
-        put_ms=1e3 * statistics.median(puts),
-        load_ms=1e3 * statistics.median(loads),
+        put_ms=1e3 * harness.median(puts),
+        load_ms=1e3 * harness.median(loads),
     )
 
 
@@ -189,7 +188,7 @@ def learner_rate(config: TrainConfig, seconds: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--game", default="connect_four", choices=["connect_four", "tic_tac_toe"])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=4.0)
@@ -219,8 +218,7 @@ def main() -> None:
             print(f"round {r + 1} {name}: " + ", ".join(f"{k} {v:,.1f}" for k, v in m.items()),
                   flush=True)  # fmt: skip
     med = {
-        name: {k: statistics.median(m[k] for m in ms) for k in ms[0]}
-        for name, ms in results.items()
+        name: {k: harness.median(m[k] for m in ms) for k in ms[0]} for name, ms in results.items()
     }
     pub = publication(config, ray, repeats=15)
     for src in sources.values():
@@ -229,12 +227,11 @@ def main() -> None:
     learner = learner_rate(config, args.seconds)
     ray.shutdown()
 
-    load = os.getloadavg()
     print()
+    harness.print_machine()
     print(
         f"{args.game}: {config.games} games per actor, {config.simulations} simulations "
-        f"per move, {args.rounds} rounds of {args.seconds:g} s (medians); "
-        f"{os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+        f"per move, {args.rounds} rounds of {args.seconds:g} s (medians)"
     )
     print()
     print("| self-play | games/s | positions/s | simulations/s | CPUs busy | "
@@ -254,7 +251,7 @@ def main() -> None:
     print(
         "ray 1 actor / local, simulations/s per round: "
         + ", ".join(f"{x:.3f}" for x in ratios)
-        + f" (median {statistics.median(ratios):.3f}); per CPU-second: "
+        + f" (median {harness.median(ratios):.3f}); per CPU-second: "
         f"{med['ray, 1 actor']['sims_per_cpu'] / med['local']['sims_per_cpu']:.3f}"
     )
     print(

@@ -6,9 +6,9 @@ that agent (every other seat), on fresh match seeds.
 
     python benchmarks/recipe_ab.py --rules 6,6,4 --minutes 7 --seeds 1,2 \\
         --arm base= --arm aux="--final-board-weight 1 --reply-weight 0.25" \\
-        --eval-seeds 9101,9102 --out /tmp/ab
+        --eval-seeds 9101,9102 --out ab-runs/recipe
     python benchmarks/recipe_ab.py --rules 8,8,5,3 --opponent negamax:2 --simulations 50 \\
-        --arm self= --arm league="--opponents negamax:2" --out /tmp/ab3
+        --arm self= --arm league="--opponents negamax:2" --out ab-runs/league
 
 Needs ``inarow[train]`` (torch). ``--skip-train`` judges the networks of an earlier
 call again (e.g. on more seeds). Ctrl-C stops the runs (each saves a checkpoint).
@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import harness
 import numpy as np
 
 import inarow
@@ -217,7 +218,7 @@ def _progress(args, arms: dict[str, str]) -> dict:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = harness.parser(__doc__)
     p.add_argument("--rules", type=_rules, required=True, help="W,H,K[,PLAYERS] (free placement)")
     p.add_argument(
         "--opponent",
@@ -236,6 +237,7 @@ def main() -> None:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--skip-train", action="store_true")
     args = p.parse_args()
+    harness.print_machine()
     arms = dict(a.split("=", 1) for a in args.arm)
     t = time.monotonic()
     if not args.skip_train:

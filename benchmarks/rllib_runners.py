@@ -15,15 +15,13 @@ competing for the machine's cores.
 
 from __future__ import annotations
 
-import argparse
 import os
-import platform
-import statistics
 import sys
 import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
+import harness
 import ray  # noqa: E402
 from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
 
@@ -69,23 +67,23 @@ def measure(runners: int, env_config: dict, envs: int, steps: int, repeats: int)
                 )
                 for index, n, seconds in rounds:
                     rates.setdefault(index, []).append(n / seconds)
-            out[name] = {i: statistics.median(r) for i, r in sorted(rates.items())}
+            out[name] = {i: harness.median(r) for i, r in sorted(rates.items())}
         return out
     finally:
         algo.stop()
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--runners", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--envs", type=int, default=8, help="envs per runner")
     parser.add_argument("--steps", type=int, default=2000, help="env steps per runner per round")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--game", choices=sorted(GAMES), default="connect_four")
     args = parser.parse_args()
+    harness.print_machine(Ray=ray.__version__)
     print(
-        f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Ray {ray.__version__}; {args.game}, self-play, {args.envs} envs per runner, "
+        f"# {args.game}, self-play, {args.envs} envs per runner, "
         f"{args.steps} steps per runner per round, median of {args.repeats}"
     )
     print(f"{'runners':>7}  {'measure':<15} env steps/s per runner")

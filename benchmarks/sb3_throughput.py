@@ -14,12 +14,9 @@ Two measures, each the median of `--repeats` interleaved rounds:
 
 from __future__ import annotations
 
-import argparse
-import os
-import platform
-import statistics
 import time
 
+import harness
 import numpy as np
 import torch
 from stable_baselines3 import PPO
@@ -61,16 +58,13 @@ def learn_steps_per_second(env, total: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--envs", type=int, nargs="+", default=[16, 64])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    print(
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"load {os.getloadavg()[0]:.1f}"
-    )
+    harness.print_machine()
     print(f"{'envs':>5} {'measure':<22} {'InARowVecEnv':>13} {'DummyVecEnv':>12} {'ratio':>6}")
     for n in args.envs:
         for name, measure in (
@@ -81,7 +75,7 @@ def main() -> None:
             for _ in range(args.repeats):
                 fast.append(measure(native(n)))
                 slow.append(measure(dummy(n)))
-            a, b = statistics.median(fast), statistics.median(slow)
+            a, b = harness.median(fast), harness.median(slow)
             print(f"{n:>5} {name:<22} {a:>13,.0f} {b:>12,.0f} {a / b:>5.1f}x")
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -23,6 +21,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+import harness
 import numpy as np
 import torch
 
@@ -89,7 +88,7 @@ def train_beside_busy_loop(args: argparse.Namespace) -> list[dict[str, str]]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = harness.parser(__doc__)
     p.add_argument("--game", default="connect_four", choices=["connect_four", "tic_tac_toe"])
     p.add_argument("--channels", type=int)
     p.add_argument("--blocks", type=int)
@@ -102,7 +101,7 @@ def main() -> None:
     torch.manual_seed(0)
     net = Network(config)
     print(
-        f"{os.cpu_count()} CPUs; torch {torch.__version__}; {args.game}: {config.channels} "
+        f"{harness.machine()[2:]}; torch {torch.__version__}; {args.game}: {config.channels} "
         f"channels x {config.blocks} blocks, {sum(q.numel() for q in net.parameters()):,} "
         f"parameters; search threads {args.threads}"
     )
@@ -136,7 +135,7 @@ def main() -> None:
             f"inarow train --threads {args.threads} beside the busy loop, "
             f"{args.train_minutes} minutes: games/s per log row "
             f"{', '.join(r['games_per_s'] for r in rows)} (median after the first "
-            f"{statistics.median(float(r['games_per_s']) for r in later):.2f}); torch "
+            f"{harness.median(float(r['games_per_s']) for r in later):.2f}); torch "
             f"threads per row {', '.join(r['torch_threads'] for r in rows)}"
         )
 

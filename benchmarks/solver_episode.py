@@ -11,11 +11,9 @@ Run on an idle machine for absolute numbers; the load average is printed.
 
 from __future__ import annotations
 
-import argparse
-import os
-import statistics
 import time
 
+import harness
 import numpy as np
 
 from inarow.gymnasium import InARowEnv
@@ -35,11 +33,11 @@ def episode_seconds(env: InARowEnv, rng: np.random.Generator, seed: int) -> tupl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--episodes", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    harness.print_machine()
     env = InARowEnv(opponent="solver", agent_player="random")
     rng = np.random.default_rng(args.seed)
     times, lengths = [], []
@@ -50,8 +48,8 @@ def main() -> None:
     times.sort()
     p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
     print(
-        f"{len(times)} episodes, {statistics.median(lengths):.0f} agent moves (median): "
-        f"median {statistics.median(times) * 1e3:.1f} ms, p90 {p90 * 1e3:.1f} ms, "
+        f"{len(times)} episodes, {harness.median(lengths):.0f} agent moves (median): "
+        f"median {harness.median(times) * 1e3:.1f} ms, p90 {p90 * 1e3:.1f} ms, "
         f"max {times[-1] * 1e3:.1f} ms (target <= 500 ms an episode)"
     )
 

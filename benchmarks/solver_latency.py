@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import os
 import random
-import statistics
 import subprocess
 import sys
 import time
+
+import harness
 
 GROUPS = [(0, 4), (5, 8), (9, 12), (13, 20), (21, 30), (31, 41)]
 
@@ -72,19 +71,12 @@ def worker(ply: int, count: int, seed: int, exact: bool) -> dict:
     return {"ply": ply, "load": load, "rows": rows}
 
 
-def quantile(xs: list[float], q: float) -> float:
-    """The nearest-rank quantile: the smallest value with at least `q` of them at or
-    below it (p99 of 100 values: the second largest; of 300: the fourth)."""
-    xs = sorted(xs)
-    return xs[max(0, math.ceil(q * len(xs) - 1e-9) - 1)]
-
-
 def ms(x: float | None) -> str:
     return "-" if x is None else f"{x * 1e3:.2f}"
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = harness.parser(__doc__)
     p.add_argument("--plies", default="0-41", help="a range a-b or one ply")
     p.add_argument("--samples", type=int, default=10)
     p.add_argument("--exact-from", type=int, default=12)
@@ -97,7 +89,7 @@ def main() -> None:
         return
     lo, _, hi = a.plies.partition("-")
     plies = range(int(lo), int(hi or lo) + 1)
-    print(f"load: {os.getloadavg()}  cpus: {os.cpu_count()}  samples/ply: {a.samples}")
+    harness.print_machine(**{"samples a ply": a.samples})
     results = []
     for ply in plies:
         out = subprocess.run(
@@ -125,7 +117,7 @@ def main() -> None:
             xs = [row[name] for row in rows if name in row]
             if not xs:
                 return (None, None, None)
-            return (statistics.median(xs), quantile(xs, 0.99), max(xs))
+            return (harness.median(xs), harness.quantile(xs, 0.99), max(xs))
 
         b, w, e = col("best_move"), col("weak"), col("exact")
         print(
@@ -147,12 +139,12 @@ def main() -> None:
         cells = []
         for name in ["best_move", "weak", "exact"]:
             xs = [row[name] for row in group if name in row]
-            cells += [statistics.median(xs), quantile(xs, 0.99)] if xs else [None, None]
+            cells += [harness.median(xs), harness.quantile(xs, 0.99)] if xs else [None, None]
         print(f"{g_lo:>3}-{g_hi:<3} " + " ".join(f"{ms(c):>9}" for c in cells))
     loads = [r["load"] for r in results]
     print(
         f"\nbook load (first call of a process), median over processes: "
-        f"{ms(statistics.median(loads))} ms"
+        f"{ms(harness.median(loads))} ms"
     )
     if a.json:
         with open(a.json, "w") as f:

@@ -17,9 +17,10 @@ where a player whose stones land far apart starts stones down. Win rates carry
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
+
+import harness
 
 import inarow
 from inarow import agents, evaluate
@@ -140,9 +141,7 @@ def finder(positions: int, stones: int, seed: int) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    p = harness.parser(__doc__, whole=True)
     p.add_argument("--time", type=float, default=0.25, help="seconds per move of the engine")
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--opponents", nargs="+", default=["negamax:4"])
@@ -158,6 +157,7 @@ def main() -> None:
     p.add_argument("--stones", type=int, default=14)
     p.add_argument("--seed", type=int, default=1, help="the matches' seed (their openings)")
     args = p.parse_args()
+    harness.print_machine()
     if args.finder:
         finder(args.finder, args.stones, seed=0)
     if args.games and args.opening == "board":

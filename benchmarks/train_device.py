@@ -16,13 +16,12 @@ thread unless ``--threads``); only the network moves.
 
 from __future__ import annotations
 
-import argparse
 import os
-import platform
 import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
+import harness
 import numpy as np
 import torch
 
@@ -90,7 +89,7 @@ def measure(config: TrainConfig, device: torch.device, mixed: bool, seconds: flo
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = harness.parser(__doc__)
     p.add_argument("--game", default="connect_four", choices=["connect_four", "tic_tac_toe"])
     p.add_argument("--channels", type=int)
     p.add_argument("--blocks", type=int)
@@ -106,10 +105,8 @@ def main() -> None:
         rows += [("cpu", True)]
     if torch.cuda.is_available():
         rows += [("cuda", False), ("cuda", True)]
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs", end="")
-    if torch.cuda.is_available():
-        print(f", {torch.cuda.get_device_name(0)}", end="")
-    print(f"; torch {torch.__version__}; {args.threads} CPU thread(s)")
+    gpu = {"GPU": torch.cuda.get_device_name(0)} if torch.cuda.is_available() else {}
+    harness.print_machine(**gpu, torch=torch.__version__, **{"CPU threads": args.threads})
     print(
         f"{args.game}: {config.channels} channels x {config.blocks} blocks, batch "
         f"{config.batch_size}, {config.games} games x {config.simulations} simulations"

@@ -10,10 +10,9 @@ Prints the median time per `step` call and the ratios to `reuse_buffers=True`
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import time
 
+import harness
 import numpy as np
 
 import inarow
@@ -60,14 +59,15 @@ def median_step_seconds(plan: list[np.ndarray], repeats: int) -> dict[str, float
     for _ in range(repeats):
         for m in MODES:
             times[m].append(step_seconds(envs[m], m, plan))
-    return {m: statistics.median(t) for m, t in times.items()}
+    return {m: harness.median(t) for m, t in times.items()}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
+    harness.print_machine()
     print("num_envs  reuse us/step  fresh/reuse  (reuse+copy)/reuse")
     for n in (1, 256, 4096):
         plan = legal_plan(n, args.steps)
