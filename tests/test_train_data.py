@@ -380,9 +380,16 @@ def test_the_threat_engine_rung_is_played_and_logged():
         eval_match_simulations=4,
         eval_judged_per_set=0,
     )
-    assert evaluation_columns(config)[-3:] == ["threats_win", "threats_draw", "threats_loss"]
+    assert evaluation_columns(config)[-5:] == [
+        "threats_win",
+        "threats_draw",
+        "threats_loss",
+        "threats_games",
+        "threats_perfect",  # blank: 7x7 is beyond the solver
+    ]
 
     row = measure_strength(blind_net, config, seed=3)  # the engine should not lose to it
-    assert set(row) == {"threats_win", "threats_draw", "threats_loss"}
-    assert sum(row.values()) == pytest.approx(1.0)
+    assert set(row) == {"threats_win", "threats_draw", "threats_loss", "threats_games"}
+    assert row["threats_games"] == 4
+    assert row["threats_win"] + row["threats_draw"] + row["threats_loss"] == pytest.approx(1.0)
     assert row["threats_loss"] >= 0.5

@@ -20,6 +20,19 @@ from inarow.train.config import GAMES, THREATS_RUNG_NODES, TrainConfig
 
 __all__ = ["add_parser", "run"]
 
+
+def _named_games() -> dict[str, dict[str, Any]]:
+    """Every game name ``inarow train`` takes: the trainer's own (their tuned
+    defaults), the named rules of ``--rules`` elsewhere (gomoku) and the shipped
+    networks' (15x15_k5_free...); a name of the last two trains with the defaults of
+    other rules ('custom')."""
+    from inarow._rules import PRESETS
+    from inarow.pretrained import PRETRAINED_RULES
+
+    names = {name: rules.to_dict() for name, rules in {**PRETRAINED_RULES, **PRESETS}.items()}
+    return {**names, **GAMES}
+
+
 _RULE_FLAGS = ("width", "height", "k", "players", "gravity")
 # Settings a flag may override: (flag name, TrainConfig field, type, help).
 _SETTINGS = [
@@ -118,9 +131,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "game",
         nargs="?",
-        choices=sorted(GAMES),
-        help="a named game; leave out and give --width/--height/--k/--players/--no-gravity "
-        "for other rules (Connect Four's where not given)",
+        choices=sorted(_named_games()),
+        help="a named game (connect_four and tic_tac_toe have tuned defaults; the others "
+        "train with the defaults of other rules); leave out and give --width/--height/--k/"
+        "--players/--no-gravity for other rules (Connect Four's where not given)",
     )
     p.add_argument("--minutes", type=float, default=120.0, help="wall time to train (default 120)")
     p.add_argument("--run-dir", type=Path, default=None, help="default: inarow-runs/GAME")
@@ -146,11 +160,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "actors share a GPU)",
     )
     g = p.add_argument_group("rules (for other games than the named ones)")
-    g.add_argument("--width", type=int)
-    g.add_argument("--height", type=int)
-    g.add_argument("--k", type=int)
-    g.add_argument("--players", type=int)
-    g.add_argument("--gravity", action=argparse.BooleanOptionalAction, default=None)
+    g.add_argument("--width", type=int, help="columns (default 7)")
+    g.add_argument("--height", type=int, help="rows (default 6)")
+    g.add_argument("--k", type=int, help="stones in a row to win (default 4)")
+    g.add_argument("--players", type=int, help="players (default 2)")
+    g.add_argument(
+        "--gravity",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="stones fall to the bottom of a column (--no-gravity: free placement)",
+    )
     s = p.add_argument_group("settings (defaults per game; on --resume, the run's own)")
     for name, kind, text in _SETTINGS:
         flag = "--" + name.replace("_", "-")
@@ -192,8 +211,11 @@ def _config(args: argparse.Namespace) -> tuple[str, TrainConfig]:
             f"give a game name or rules ({', '.join('--' + r for r in given_rules)}), not both"
         )
     overrides = {n: getattr(args, n) for n, _, _ in _SETTINGS if getattr(args, n) is not None}
-    if args.game is not None:
+    if args.game in GAMES:
         return args.game, TrainConfig.for_game(args.game, **overrides)
+    if args.game is not None:
+        rules = _named_games()[args.game]
+        return args.game, TrainConfig.for_game("custom", rules=rules, **overrides)
     rules = dict(GAMES["connect_four"], **given_rules)
     import inarow
 
@@ -258,6 +280,8 @@ def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> 
 def summary(result: dict) -> str:
     """The end of a run as a table a person reads: what was played and learnt, the
     last evaluation, and where the files are."""
+    from inarow.train.evaluation import rung_results
+
     rows = [
         ("self-play games", f"{result['games']:,}"),
         ("positions", f"{result['positions']:,}"),
@@ -268,10 +292,11 @@ def summary(result: dict) -> str:
     ]
     last = result.get("last", {})
     for key in sorted(last):
-        if key.startswith(("mistakes", "pons_", "judged_", "negamax", "threats", "solved")):
+        if key.startswith(("mistakes", "pons_", "judged_", "solved")):
             value = last[key]
             shown = f"{value:.3f}" if isinstance(value, float) else str(value)
             rows.append((key.replace("_", " "), shown))
+    rows += [(f"vs {name}", text) for name, text in rung_results(last)]
     if result.get("stalled"):
         rows.append(("learning", "stalled (see the line above the table)"))
     rows.append(("run directory", str(result["run_dir"])))

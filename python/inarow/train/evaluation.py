@@ -8,6 +8,7 @@ several depths and, on gomoku boards, ``inarow.agents.threats``, both seats."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,7 @@ __all__ = [
     "evaluation_columns",
     "judged_applies",
     "measure_strength",
+    "rung_results",
     "solve_small_board",
     "threats_rung_applies",
 ]
@@ -65,10 +67,47 @@ def evaluation_columns(config: TrainConfig) -> list[str]:
     if _brute_force_applies(config.rules):
         cols += ["solved_positions", "mistakes_raw", "mistakes_search"]
     for d in config.eval_negamax_depths:
-        cols += [f"negamax{d}_win", f"negamax{d}_draw", f"negamax{d}_loss"]
+        cols += [f"negamax{d}_{x}" for x in RUNG_FIELDS]
     if threats_rung_applies(config):
-        cols += ["threats_win", "threats_draw", "threats_loss"]
+        cols += [f"threats_{x}" for x in RUNG_FIELDS]
     return cols
+
+
+#: The columns of each match rung (``negamax4_win``...): the shares of wins, draws
+#: and losses, the games, and a perfect player's score in the network's place from
+#: the same games (where the solver covers the rules; blank elsewhere).
+RUNG_FIELDS = ("win", "draw", "loss", "games", "perfect")
+
+
+def rung_results(row: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each match rung of an evaluation row as ``(opponent, text)``: the score with
+    its 95% interval and game count, W/D/L in that order, and what a perfect player
+    scores from the same openings against the same opponent (the ceiling against a
+    perfect opponent such as ``negamax:9`` on tic-tac-toe)."""
+    depths = sorted(int(k[7:-4]) for k in row if k.startswith("negamax") and k.endswith("_win"))
+    rungs = [(f"negamax{d}", f"negamax:{d}") for d in depths]
+    if "threats_win" in row:
+        rungs.append(("threats", "threats"))
+    out = []
+    for column, name in rungs:
+        w, dr, lo = (row[f"{column}_{x}"] for x in ("win", "draw", "loss"))
+        score = w + dr / 2
+        games = row.get(f"{column}_games")
+        if _present(games):
+            lo_ci, hi_ci = inarow.evaluate.wilson_interval(score * games, int(games))
+            text = f"score {score:.3f} [{lo_ci:.3f}, {hi_ci:.3f}] over {int(games)} games"
+        else:  # a row logged before the games were
+            text = f"score {score:.3f}"
+        text += f", W/D/L {w:.2f}/{dr:.2f}/{lo:.2f}"
+        perfect = row.get(f"{column}_perfect")
+        if _present(perfect):
+            text += f", perfect play {perfect:.3f} from the same openings"
+        out.append((name, text))
+    return out
+
+
+def _present(value: Any) -> bool:
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
 def threats_rung_applies(config: TrainConfig) -> bool:
@@ -193,4 +232,7 @@ def measure_strength(
         row[f"{name}_win"] = r.win_rate
         row[f"{name}_draw"] = r.draw_rate
         row[f"{name}_loss"] = r.loss_rate
+        row[f"{name}_games"] = r.games
+        if r.reference is not None:
+            row[f"{name}_perfect"] = r.reference.score
     return row

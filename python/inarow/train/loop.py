@@ -27,6 +27,7 @@ from inarow.train.evaluation import (
     _brute_force_applies,
     evaluation_columns,
     measure_strength,
+    rung_results,
     solve_small_board,
 )
 from inarow.train.export import export_npz
@@ -466,13 +467,7 @@ def evaluation_line(row: dict[str, Any], index: int) -> str:
         good = row.get(f"judged_good_{label}")
         if good is not None:
             parts.append(f"solver-judged good moves {label} {good:.1%}")
-    depths = sorted(int(k[7:-4]) for k in row if k.startswith("negamax") and k.endswith("_win"))
-    rungs = [(f"negamax{d}", f"negamax:{d}") for d in depths]
-    if "threats_win" in row:
-        rungs.append(("threats", "threats"))
-    for column, name in rungs:
-        w, dr, lo = (row[f"{column}_{x}"] for x in ("win", "draw", "loss"))
-        parts.append(f"vs {name} W/D/L {w:.2f}/{dr:.2f}/{lo:.2f}")
+    parts += [f"vs {name}: {text}" for name, text in rung_results(row)]
     return "; ".join(parts)
 
 
