@@ -230,3 +230,10 @@ def test_win_rate_opens_games_at_random_unless_asked_not_to():
     assert len(set(first_moves(2))) > 3
     with pytest.raises(ValueError, match="opening_plies"):
         win_rate(LowestLegal(), InARowVecEnv(2, **TTT), 4, opening_plies=-1)
+
+
+def test_win_rate_shows_a_bar_of_the_episodes(capsys):
+    pytest.importorskip("tqdm")
+    shares = win_rate(LowestLegal(), InARowVecEnv(4, **TTT, seed=0), 12, progress=True)
+    assert sum(shares[k] for k in ("wins", "draws", "losses")) == pytest.approx(1.0)
+    assert "12/12" in capsys.readouterr().err

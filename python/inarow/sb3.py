@@ -301,21 +301,57 @@ def win_rate(
     deterministic: bool = True,
     opening_plies: int = 2,
     seed: int | None = None,
+    progress: bool = False,
 ) -> dict[str, float]:
     """Plays ``model`` in ``env`` (reset first) until ``episodes`` episodes ended;
     returns the shares of ``"wins"``, ``"draws"``, ``"losses"`` and
     ``"illegal"`` (losses by an illegal action) over the first ``episodes``.
 
     The model's moves among the first ``opening_plies`` plies of each game are
-    uniformly random legal moves (from ``seed``), as `inarow.evaluate.match`'s
-    openings are, so a deterministic model against a deterministic opponent is
-    scored on many games, not on one line it may have memorised;
-    ``opening_plies=0`` scores it from the start position only."""
+    uniformly random legal moves (from ``seed``), so a deterministic model against
+    a deterministic opponent is scored on many games, not on one line it may have
+    memorised; ``opening_plies=0`` scores it from the start position only. These
+    are not `inarow.evaluate.match`'s openings: only the model's moves are random
+    (the env's opponent plays its own moves in those plies), and no opening is
+    played from both seats. For match's openings, its intervals and what perfect
+    play scores from them, play the model as an agent:
+    ``inarow.evaluate.match(inarow.sb3.agent(model), "greedy", rules=...)``.
+    ``progress=True`` shows a bar of the episodes (needs tqdm)."""
     if opening_plies < 0:
         raise ValueError(f"opening_plies={opening_plies} must be at least 0")
     rng = np.random.default_rng(seed)
+    bar = _episode_bar(progress, episodes)
     obs = env.reset()
     counts = {"wins": 0, "draws": 0, "losses": 0, "illegal": 0}
+    try:
+        _play_episodes(model, env, episodes, deterministic, opening_plies, rng, obs, counts, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return {k: v / episodes for k, v in counts.items()}
+
+
+def _episode_bar(progress: bool, episodes: int) -> Any:
+    if not progress:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError as e:
+        raise missing("progress", "win_rate(progress=True)", e) from e
+    return tqdm(total=episodes, unit="episode")
+
+
+def _play_episodes(
+    model: Any,
+    env: InARowVecEnv,
+    episodes: int,
+    deterministic: bool,
+    opening_plies: int,
+    rng: np.random.Generator,
+    obs: Any,
+    counts: dict[str, int],
+    bar: Any,
+) -> None:
     done = 0
     while done < episodes:
         masks = env.action_masks()
@@ -328,7 +364,8 @@ def win_rate(
             counts["wins" if rewards[i] > 0 else "losses" if rewards[i] < 0 else "draws"] += 1
             counts["illegal"] += int(infos[i]["illegal_action"])
             done += 1
-    return {k: v / episodes for k, v in counts.items()}
+            if bar is not None:
+                bar.update(1)
 
 
 def _first(items: Iterable[int], n: int) -> list[int]:
