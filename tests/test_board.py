@@ -358,9 +358,15 @@ def test_str_draws_the_board():
         "0 1 2 3 4 5 6\n"
     )
     assert str(Board.from_pons("4453")) == expected
-    # Free placement (no column footer); player 3 is A.
+    # Free placement: columns above, rows on the left, both from 0 (row 0 the top row,
+    # action row * width + col); player 3 is A.
     board = Board.from_moves([0, 4, 8], width=3, height=3, k=3, players=3, gravity=False)
-    assert str(board) == "X . .\n. O .\n. . A\n"
+    assert str(board) == "  0 1 2\n0 X . .\n1 . O .\n2 . . A\n"
+    wide = Board.from_moves([0, 10 * 12 + 10], width=12, height=11, k=5, gravity=False)
+    lines = str(wide).splitlines()
+    assert lines[0] == "    0  1  2  3  4  5  6  7  8  9 10 11"
+    assert lines[1] == " 0  X  .  .  .  .  .  .  .  .  .  .  ."
+    assert lines[-1] == "10  .  .  .  .  .  .  .  .  .  .  O  ."
 
 
 # -- constructors ---------------------------------------------------------------------------

@@ -200,10 +200,10 @@ def test_named_rules_and_keywords_beside_them():
     assert r.returncode == 2 and "invalid choice: 'chess'" in r.stderr
 
 
-def test_play_defaults_to_the_strongest_fitting_opponent_and_counts_from_one():
+def test_play_defaults_to_the_strongest_fitting_opponent_and_labels_cells():
     ttt = run("play", "--rules", "tic_tac_toe", stdin="q\n")
-    assert "engine (solver)" in ttt.stdout and "'row col' (counted from 1)" in ttt.stdout
-    assert "  1 2 3\n1 . . .\n" in ttt.stdout
+    assert "engine (solver)" in ttt.stdout and "'row col' (from 0, row 0 the top row" in ttt.stdout
+    assert "  0 1 2\n0 . . .\n" in ttt.stdout  # as str(board) labels it
     big = run("play", "--width", "9", "--height", "9", "--k", "5", stdin="q\n")
     assert "engine (negamax:4)" in big.stdout and "a column 1 to 9" in big.stdout
     c4 = run("play", stdin="8\n0\nq\n")
@@ -276,7 +276,7 @@ def test_play_against_a_trained_network_file(tmp_path):
 
     net = tmp_path / "network.npz"
     net.write_bytes(_weights_path("tic_tac_toe").read_bytes())
-    moves = "\n".join(f"{r} {c}" for r in (1, 2, 3) for c in (1, 2, 3))
+    moves = "\n".join(f"{r} {c}" for r in (0, 1, 2) for c in (0, 1, 2))
     ttt = ["--rules", "tic_tac_toe", "--seed", "1"]
     r = run("play", *ttt, "--opponent", f"{net}:50", stdin=moves)
     assert r.returncode == 0, r.stderr
@@ -297,10 +297,69 @@ def test_play_free_placement_row_col():
         "--no-gravity",
         "--players",
         "2",
-        stdin="2 2\nq\n",  # row 2, column 2, counted from 1: the centre
+        stdin="1 1\nq\n",  # row 1, column 1, counted from 0: the centre
     )
     assert r.returncode == 0
-    assert ". X ." in r.stdout and "bye" in r.stdout
+    assert "1 . X ." in r.stdout and "bye" in r.stdout
+    for typed in ("1,1", "4"):  # a cell 'row,col', or the action row * width + col
+        r = run("play", "--rules", "tic_tac_toe", stdin=f"{typed}\nq\n")
+        assert "1 . X ." in r.stdout and "illegal" not in r.stdout
+    r = run("play", "--rules", "tic_tac_toe", stdin="3 0\n9\nq\n")
+    assert "illegal: row 3, column 0 is not on the board" in r.stdout
+    assert "illegal: action 9 is not on the board" in r.stdout
+
+
+def _boards(text: str) -> list[str]:
+    """The tic-tac-toe boards printed in `text`, each as its three rows."""
+    lines = text.splitlines()
+    return [
+        "\n".join(lines[i + 1 : i + 4]) for i, line in enumerate(lines) if line.endswith("  0 1 2")
+    ]
+
+
+def test_play_prints_the_board_once_a_turn():
+    ttt = ["play", "--rules", "tic_tac_toe", "--engine", "random", "--seed", "1"]
+    r = run(*ttt, stdin="1,1\nq\n")
+    assert r.returncode == 0, r.stderr
+    assert len(_boards(r.stdout)) == 2  # before each of the human's moves
+    r = run(*ttt, stdin="x\nq\n")
+    assert "illegal" in r.stdout and len(_boards(r.stdout)) == 1  # not again after a typo
+
+
+def test_play_undo_and_hint():
+    ttt = ["play", "--rules", "tic_tac_toe", "--engine", "random", "--seed", "1"]
+    r = run(*ttt, stdin="u\n1,1\nu\nq\n")
+    assert r.returncode == 0, r.stderr
+    assert "nothing to undo" in r.stdout
+    assert "took back 2 moves" in r.stdout
+    boards = _boards(r.stdout)
+    assert boards[-1] == "0 . . .\n1 . . .\n2 . . ."  # back to the empty board
+    assert "X" in boards[-2]
+    r = run(*ttt, stdin="?\nq\n")
+    assert "hint (solver): " in r.stdout
+    first = run(*ttt, "--first", "engine", stdin="u\nq\n")
+    assert "nothing to undo" in first.stdout  # the engine's opening move is not yours
+    big = run("play", "--rules", "gomoku", "--engine", "random", stdin="?\nq\n", timeout=120)
+    assert "hint (threats:1): " in big.stdout
+
+
+def test_every_option_has_help_and_help_tells_no_falsehood():
+    from inarow.cli import _parser
+
+    parser = _parser()
+    (sub,) = [a for a in parser._actions if a.dest == "command"]
+    missing = [
+        f"{name} {action.option_strings or action.dest}"
+        for name, command in sub.choices.items()
+        for action in command._actions
+        if not action.help and action.dest != "help"
+    ]
+    assert missing == []
+    play = run("play", "--help").stdout
+    assert "network on tic-tac-toe" not in play  # the solver plays tic-tac-toe
+    assert "the solver where it applies" in " ".join(play.split())
+    ttt = run("play", "--rules", "tic_tac_toe", stdin="q\n")
+    assert "engine (solver)" in ttt.stdout
 
 
 def test_simulate_and_bench_print_results():
@@ -371,3 +430,17 @@ def test_ctrl_c_exits_130_without_traceback(args, where, marker):
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert b"interrupted" in err and b"Traceback" not in err
+
+
+@pytest.mark.parametrize("game", ["gomoku", "15x15_k5_free", "5x5_k4_free", "tic_tac_toe"])
+def test_train_accepts_every_preset_and_shipped_network_name(game):
+    from inarow.cli import _parser
+    from inarow.pretrained import PRETRAINED_RULES
+    from inarow.train.cli import _config
+
+    args = _parser().parse_args(["train", game, "--minutes", "1"])
+    label, config = _config(args)
+    rules = inarow._rules.PRESETS.get(game) or PRETRAINED_RULES[game]
+    assert label == game and config.rules == rules.to_dict()
+    if not rules.gravity and rules.k >= 5:
+        assert config.eval_threats_nodes > 0  # the threat-engine rung of gomoku boards

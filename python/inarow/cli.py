@@ -71,17 +71,24 @@ def _rules(args: argparse.Namespace) -> dict:
 # ------------------------------------------------------------------------------ play
 
 
-def _parse_move(text: str, board: inarow.Board) -> int:
-    """The action a person typed: a column counted from 1 (gravity), or "row col"
-    (free placement), both counted from 1 as printed beside the board."""
-    parts = text.replace(",", " ").split()
-    ask = (
-        f"enter a column number, 1 to {board.width}"
-        if board.gravity
-        else f"enter 'row col', each counted from 1 (rows 1 to {board.height}, "
-        f"columns 1 to {board.width})"
+def _ask(board: inarow.Board) -> str:
+    """How a person enters a move on ``board``."""
+    if board.gravity:
+        return f"enter a column number, 1 to {board.width}"
+    return (
+        f"enter 'row col' (from 0, row 0 the top row, as labelled: rows 0 to "
+        f"{board.height - 1}, columns 0 to {board.width - 1}) or the action row * "
+        f"{board.width} + col"
     )
-    if not parts or len(parts) != (1 if board.gravity else 2):
+
+
+def _parse_move(text: str, board: inarow.Board) -> int:
+    """The action a person typed: with gravity a column counted from 1 (as Pons'
+    digits); without, ``row col`` or ``row,col`` counted from 0 as ``str(board)``
+    labels them (row 0 the top row), or the action ``row * width + col`` itself."""
+    parts = text.replace(",", " ").split()
+    ask = _ask(board)
+    if not parts or len(parts) > (1 if board.gravity else 2):
         raise ValueError(ask)
     try:
         numbers = [int(p) for p in parts]
@@ -94,35 +101,59 @@ def _parse_move(text: str, board: inarow.Board) -> int:
         if not board.legal_mask()[col - 1]:
             raise ValueError(f"column {col} is full: {ask}")
         return col - 1
-    row, col = numbers
-    if not (1 <= row <= board.height and 1 <= col <= board.width):
-        raise ValueError(f"row {row}, column {col} is not on the board: {ask}")
-    action = (row - 1) * board.width + (col - 1)
+    if len(numbers) == 1:
+        (action,) = numbers
+        if not 0 <= action < board.num_actions:
+            raise ValueError(f"action {action} is not on the board: {ask}")
+        row, col = divmod(action, board.width)
+    else:
+        row, col = numbers
+        if not (0 <= row < board.height and 0 <= col < board.width):
+            raise ValueError(f"row {row}, column {col} is not on the board: {ask}")
+        action = row * board.width + col
     if not board.legal_mask()[action]:
         raise ValueError(f"row {row}, column {col} is taken: {ask}")
     return action
 
 
 def _shown(board: inarow.Board) -> str:
-    """The board as printed to a person: columns (and rows, without gravity) counted from 1."""
+    """The board as printed to a person: with gravity, columns counted from 1 under
+    it (as Pons' digits); without, ``str(board)``: rows and columns from 0."""
+    if not board.gravity:
+        return str(board)
     lines = str(board).rstrip("\n").split("\n")[: board.height]
-    width = len(str(max(board.width, board.height)))
+    width = len(str(board.width))
     cols = " ".join(str(c + 1).rjust(width) for c in range(board.width))
-    if board.gravity:
-        body = [" ".join(cell.rjust(width) for cell in line.split()) for line in lines]
-        return "\n".join([*body, cols]) + "\n"
-    body = [
-        f"{r + 1:>{width}} " + " ".join(cell.rjust(width) for cell in line.split())
-        for r, line in enumerate(lines)
-    ]
-    return "\n".join([" " * (width + 1) + cols, *body]) + "\n"
+    body = [" ".join(cell.rjust(width) for cell in line.split()) for line in lines]
+    return "\n".join([*body, cols]) + "\n"
 
 
 def _describe(action: int, board: inarow.Board) -> str:
     if board.gravity:
         return f"column {action + 1}"
     row, col = divmod(action, board.width)
-    return f"row {row + 1}, column {col + 1}"
+    return f"{row},{col} (row {row}, column {col})"
+
+
+def _undo(board: inarow.Board, human: int) -> int:
+    """Takes back the human's last move and every move after it; the moves taken
+    back (0 when the human has not moved)."""
+    played = len(board.moves)
+    mine = [ply for ply in range(played) if ply % board.players == human - 1]
+    if not mine:
+        return 0
+    for _ in range(played - mine[-1]):
+        board.undo()
+    return played - mine[-1]
+
+
+def _hint(board: inarow.Board, seed: int | None) -> tuple[str, int]:
+    """A suggested move for the side to move, and who suggests it: the solver where
+    it applies (3 s at most), else the threat engine (2 players, 1 s), else negamax:4."""
+    if inarow.Solver.supports(board):
+        return "solver", inarow.Solver().best_move(board, time_limit=3.0)
+    name = "threats:1" if board.players == 2 else "negamax:4"
+    return name, int(inarow.agents.named(name, seed=seed)(board))
 
 
 #: Free-placement boards up to this many cells are solved from the empty board in
@@ -187,14 +218,23 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             return 2
         solver = inarow.Solver()
     rng = random.Random(args.seed)
-    how = "'row col' (counted from 1)" if not board.gravity else f"a column 1 to {board.width}"
+    how = (
+        f"a column 1 to {board.width}"
+        if board.gravity
+        else f"'row col' (from 0, row 0 the top row, as labelled) or an action row * "
+        f"{board.width} + col"
+    )
     print(
         f"you are player {human} ({'XOABCDEFGHIJKLMN'[human - 1]}); the engine ({engine}) "
-        f"plays the other seats. Enter {how}; 'q' quits.",
+        f"plays the other seats. Enter {how}; 'u' takes your last move back, '?' asks "
+        "for a hint, 'q' quits.",
         file=out,
     )
+    show = True  # the board is printed once a turn: before the human's move, and at the end
     while True:
-        print(_shown(board), file=out, end="")
+        if show:
+            print(_shown(board), file=out, end="")
+        show = False
         if board.is_over:
             if board.winner is None:
                 print("draw", file=out)
@@ -209,14 +249,29 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             if not line:
                 print("\nend of input: game abandoned", file=out)
                 return 0
-            if line.strip().lower() in ("q", "quit", "exit"):
+            typed = line.strip().lower()
+            if typed in ("q", "quit", "exit"):
                 print("bye", file=out)
                 return 0
+            if typed in ("u", "undo"):
+                taken = _undo(board, human)
+                if taken:
+                    print(f"took back {taken} move{'s' if taken > 1 else ''}", file=out)
+                else:
+                    print("nothing to undo: you have not moved yet", file=out)
+                show = bool(taken)
+                continue
+            if typed in ("?", "hint"):
+                who, action = _hint(board, args.seed)
+                print(f"hint ({who}): {_describe(action, board)}", file=out)
+                continue
             try:
                 action = _parse_move(line, board)
                 board.move(action)
             except (ValueError, TypeError) as e:  # IllegalMoveError is a ValueError
                 print(f"illegal: {e}", file=out)
+                continue
+            show = board.is_over
             continue
         if agent is not None:
             action = agent(board)
@@ -226,6 +281,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             action = rng.choice(board.legal_moves())
         print(f"player {board.current_player} plays {_describe(action, board)}", file=out)
         board.move(action)
+        show = board.is_over or board.current_player == human
 
 
 # ----------------------------------------------------------------------------- solve
@@ -583,13 +639,20 @@ def _parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play against the solver or another agent on stdin")
     _add_rules(play)
-    play.add_argument("--first", choices=["human", "engine"], default="human")
+    play.add_argument(
+        "--first",
+        choices=["human", "engine"],
+        default="human",
+        help="who moves first: you (default) or the engine",
+    )
     play.add_argument(
         "--engine",
         choices=["auto", "solver", "random"],
         default="auto",
-        help="auto: the solver where it applies, the shipped network on tic-tac-toe, else "
-        "negamax:4 (--opponent overrides it)",
+        help=f"auto (default): the solver where it applies and answers at once (gravity "
+        f"boards it covers, such as Connect Four; free-placement boards of at most "
+        f"{QUICK_FREE_CELLS} cells, such as tic-tac-toe), else the network shipped for the "
+        "rules (gomoku 15x15), else negamax:4; --opponent overrides it",
     )
     play.add_argument(
         "--opponent",
@@ -597,8 +660,9 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="AGENT",
         help="random, greedy, negamax[:DEPTH] (default depth 4), perfect[:TEMPERATURE], "
-        "pretrained[:SIMULATIONS] (default: 600 stopping early for Connect Four, else 200), or your trained PATH/network.npz[:SIMULATIONS] "
-        "(see inarow.agents.named); plays every seat but yours",
+        "threats[:SECONDS], pretrained[:SIMULATIONS] (the network shipped for the rules; "
+        "default: 600 stopping early for Connect Four, else 200), or your trained "
+        "PATH/network.npz[:SIMULATIONS] (see inarow.agents.named); plays every seat but yours",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the engine's random choices")
     play.set_defaults(func=_cmd_play)
@@ -633,19 +697,25 @@ def _parser() -> argparse.ArgumentParser:
     solve.set_defaults(func=_cmd_solve)
 
     sim = sub.add_parser("simulate", help="play N uniformly random games")
-    sim.add_argument("games", type=int)
+    sim.add_argument("games", type=int, metavar="N", help="games to play")
     _add_rules(sim)
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--threads", type=int, default=None)
+    sim.add_argument("--seed", type=int, default=0, help="seed of the random moves (default 0)")
+    sim.add_argument("--threads", type=int, default=None, help="threads (default: one per core)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
     sim.set_defaults(func=_cmd_simulate)
 
     bench = sub.add_parser("bench", help="a short throughput benchmark")
     _add_rules(bench)
-    bench.add_argument("--games", type=int, default=1_000_000)
-    bench.add_argument("--envs", type=int, default=4096)
-    bench.add_argument("--steps", type=int, default=200)
-    bench.add_argument("--threads", type=int, default=None)
+    bench.add_argument(
+        "--games", type=int, default=1_000_000, help="random games simulated (default 1000000)"
+    )
+    bench.add_argument(
+        "--envs", type=int, default=4096, help="VecEnv environments stepped at once (default 4096)"
+    )
+    bench.add_argument(
+        "--steps", type=int, default=200, help="VecEnv batch steps timed (default 200)"
+    )
+    bench.add_argument("--threads", type=int, default=None, help="threads (default: one per core)")
     bench.set_defaults(func=_cmd_bench)
 
     pbrain = sub.add_parser(

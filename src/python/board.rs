@@ -558,16 +558,37 @@ impl Board {
     }
 
     /// The board in ASCII: `X` player 1, `O` player 2, then `A`, `B`...; `.` empty.
+    /// Gravity: column numbers (from 0, last digit) under the board. Free placement:
+    /// column numbers above and row numbers on the left, both from 0 (row 0 the top
+    /// row), so the cell in row `r`, column `c` is the action `r * width + c`.
     fn __str__(&self) -> String {
         let r = self.core_rules();
+        let free = !r.gravity();
+        // Free placement: every cell as wide as the largest label.
+        let cell = if free {
+            (r.width().max(r.height()) - 1).to_string().len()
+        } else {
+            1
+        };
+        let label = (r.height() - 1).to_string().len();
         let mut s = String::new();
+        if free {
+            let header: Vec<String> = (0..r.width()).map(|c| format!("{c:>cell$}")).collect();
+            s.push_str(&format!("{:label$} {}\n", "", header.join(" ")));
+        }
         for row in 0..r.height() {
             let line: Vec<String> = (0..r.width())
-                .map(|col| match self.game.owner(row, col) {
-                    0 => ".".to_string(),
-                    p => (SYMBOLS[p as usize - 1] as char).to_string(),
+                .map(|col| {
+                    let symbol = match self.game.owner(row, col) {
+                        0 => '.',
+                        p => SYMBOLS[p as usize - 1] as char,
+                    };
+                    format!("{symbol:>cell$}")
                 })
                 .collect();
+            if free {
+                s.push_str(&format!("{row:>label$} "));
+            }
             s.push_str(&line.join(" "));
             s.push('\n');
         }
