@@ -73,8 +73,10 @@ def test_size_cap_returns_none_for_text_fallback():
 
 
 def test_size_parameter_scales():
-    svg = board_svg(inarow.Board(3, 3, 3, gravity=False), size=10)
-    assert re.search(r'width="30" height="30"', svg)
+    svg = board_svg(inarow.Board(3, 2, 3), size=10)
+    assert re.search(r'width="30" height="20"', svg)
+    free = ET.fromstring(board_svg(inarow.Board(3, 3, 3, gravity=False), size=10))
+    assert free.get("width") == free.get("height") == str(3 * 10 + 8)  # the labels' margin
     with pytest.raises(ValueError):
         board_svg(inarow.Board(), size=0)
 
@@ -112,3 +114,26 @@ def test_plot_analysis_bars_match_solver():
     plt.close("all")
     with pytest.raises(inarow.UnsupportedRulesError):
         plot_analysis(inarow.Board(9, 9, 5, gravity=False), solver)
+
+
+def test_free_placement_is_a_grid_with_coordinates_from_zero():
+    board = inarow.Board.from_moves([1 * 4 + 2, 0], width=4, height=3, k=3, gravity=False)
+    svg = board_svg(board)
+    root = ET.fromstring(svg)
+    assert hexcolor(inarow._svg.BOARD_COLOR) not in svg  # no Connect-Four rack
+    grid = [line for line in root.findall(f"{NS}line") if line.get("class") == "grid"]
+    assert len(grid) == 4 + 3  # a line through each column and each row
+    texts = {(t.get("class"), t.text): t for t in root.findall(f"{NS}text")}
+    assert {text for cls, text in texts if cls == "col"} == {"0", "1", "2", "3"}
+    assert {text for cls, text in texts if cls == "row"} == {"0", "1", "2"}
+    stones = circles(svg)  # only the stones, on the intersections
+    assert [s.get("class").split()[0] for s in stones] == ["p2", "p1"]  # row-major order
+    x_stone = next(s for s in stones if s.get("class").startswith("p1"))
+    # The stone of action 6 (row 1, column 2) sits under column label 2, beside row label 1.
+    assert x_stone.get("cx") == texts[("col", "2")].get("x")
+    assert float(x_stone.get("cy")) == pytest.approx(float(texts[("row", "1")].get("y")), abs=8)
+    assert "last" in stones[0].get("class").split()  # action 0, played last
+    won = inarow.Board.from_moves([0, 4, 1, 5, 2], width=4, height=3, k=3, gravity=False)
+    svg = board_svg(won)
+    assert "winning-line" in svg
+    assert sum("win" in c.get("class").split() for c in circles(svg)) == 3

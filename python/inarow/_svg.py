@@ -2,7 +2,10 @@
 
 Pure Python (no numpy, no matplotlib): ``board_svg(board)`` returns an SVG string, or
 None for boards larger than ``MAX_SVG_CELLS`` cells per side so that Jupyter falls
-back to the text ``repr``.
+back to the text ``repr``. A board with gravity is a rack of discs; a free-placement
+board is a grid (as a goban) with its stones on the intersections, rows and columns
+numbered from 0 as ``str(board)`` numbers them (row 0 the top row: the cell in row
+``r``, column ``c`` is the action ``r * width + c``).
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ PLAYER_COLORS: tuple[tuple[int, int, int], ...] = (
 )
 #: Board background and empty cells.
 BOARD_COLOR = (30, 80, 190)
+#: A free-placement board's wood, grid lines and coordinates.
+GRID_BOARD_COLOR = (222, 184, 107)
+GRID_LINE_COLOR = (60, 40, 20)
 EMPTY_COLOR = (235, 240, 250)
 #: Ring around the last stone, and around the stones of the winning line.
 LAST_COLOR = (255, 255, 255)
@@ -50,7 +56,9 @@ def _hex(rgb: tuple[int, int, int]) -> str:
 def board_svg(board: Any, size: int | None = None) -> str | None:
     """An SVG drawing of `board` (an ``inarow.Board``): discs coloured per player,
     the last stone ringed in white, the winning line (if any) ringed in green and
-    joined by a line. `size` scales the cell size in pixels (default 40).
+    joined by a line; with gravity a rack of discs, without a grid with the stones on
+    its intersections and the rows and columns numbered from 0 (as ``str(board)``).
+    `size` scales the cell size in pixels (default 40).
 
     Returns None when the board is wider or taller than ``MAX_SVG_CELLS`` (Jupyter
     then shows the text representation instead).
@@ -61,6 +69,8 @@ def board_svg(board: Any, size: int | None = None) -> str | None:
     cell = CELL if size is None else int(size)
     if cell <= 0:
         raise ValueError(f"size={size!r} must be a positive number of pixels")
+    if not board.gravity:
+        return _grid_svg(board, cell)
     cells = board.to_numpy().tolist()
     last = board.last_cell
     line = board.winning_line() or []
@@ -101,6 +111,86 @@ def board_svg(board: Any, size: int | None = None) -> str | None:
         out.append(
             f'<circle class="last-marker" cx="{lc * cell + cell / 2:g}" '
             f'cy="{lr * cell + cell / 2:g}" r="{cell * 0.08:g}" fill="{_hex(LAST_COLOR)}"/>'
+        )
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _grid_svg(board: Any, cell: int) -> str:
+    """A free-placement board: grid lines through the cells' centres, the stones on
+    them, column numbers above and row numbers on the left, both from 0."""
+    width, height = board.width, board.height
+    pad = cell * 0.8  # room for the coordinates
+    w_px, h_px = pad + width * cell, pad + height * cell
+
+    def x(col: int) -> float:
+        return pad + col * cell + cell / 2
+
+    def y(row: int) -> float:
+        return pad + row * cell + cell / 2
+
+    line_color, font = _hex(GRID_LINE_COLOR), cell * 0.36
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w_px:g}" height="{h_px:g}" '
+        f'viewBox="0 0 {w_px:g} {h_px:g}" class="inarow-board grid">',
+        f'<rect width="{w_px:g}" height="{h_px:g}" fill="{_hex(GRID_BOARD_COLOR)}"/>',
+    ]
+    stroke = f'stroke="{line_color}" stroke-width="{max(cell * 0.03, 0.5):g}"'
+    for col in range(width):
+        out.append(
+            f'<line class="grid" x1="{x(col):g}" y1="{y(0):g}" x2="{x(col):g}" '
+            f'y2="{y(height - 1):g}" {stroke}/>'
+        )
+    for row in range(height):
+        out.append(
+            f'<line class="grid" x1="{x(0):g}" y1="{y(row):g}" x2="{x(width - 1):g}" '
+            f'y2="{y(row):g}" {stroke}/>'
+        )
+    text = f'font-family="sans-serif" font-size="{font:g}" fill="{line_color}"'
+    for col in range(width):
+        out.append(
+            f'<text class="col" x="{x(col):g}" y="{pad * 0.7:g}" text-anchor="middle" '
+            f"{text}>{col}</text>"
+        )
+    for row in range(height):
+        out.append(
+            f'<text class="row" x="{pad * 0.85:g}" y="{y(row) + font * 0.35:g}" '
+            f'text-anchor="end" {text}>{row}</text>'
+        )
+    cells = board.to_numpy().tolist()
+    last = board.last_cell
+    line = board.winning_line() or []
+    win = set(line)
+    radius = cell * 0.42
+    for row in range(height):
+        for col in range(width):
+            owner = cells[row][col]
+            if not owner:
+                continue
+            cls = f"p{owner}"
+            ring = f'stroke="{line_color}" stroke-width="{max(cell * 0.02, 0.5):g}"'
+            if (row, col) in win:
+                cls += " win"
+                ring = f'stroke="{_hex(WIN_COLOR)}" stroke-width="{cell * 0.1:g}"'
+            elif last is not None and (row, col) == tuple(last):
+                cls += " last"
+                ring = f'stroke="{_hex(LAST_COLOR)}" stroke-width="{cell * 0.1:g}"'
+            out.append(
+                f'<circle class="{cls}" cx="{x(col):g}" cy="{y(row):g}" r="{radius:g}" '
+                f'fill="{_hex(PLAYER_COLORS[owner - 1])}" {ring}/>'
+            )
+    if len(line) >= 2:
+        (r0, c0), (r1, c1) = line[0], line[-1]
+        out.append(
+            f'<line class="winning-line" x1="{x(c0):g}" y1="{y(r0):g}" x2="{x(c1):g}" '
+            f'y2="{y(r1):g}" stroke="{_hex(WIN_COLOR)}" stroke-width="{cell * 0.12:g}" '
+            'stroke-linecap="round" opacity="0.8"/>'
+        )
+    if last is not None and tuple(last) in win:
+        lr, lc = last
+        out.append(
+            f'<circle class="last-marker" cx="{x(lc):g}" cy="{y(lr):g}" r="{cell * 0.08:g}" '
+            f'fill="{_hex(LAST_COLOR)}"/>'
         )
     out.append("</svg>")
     return "".join(out)
