@@ -46,3 +46,15 @@ def test_the_committed_tour_is_executed_and_covers_the_whole_job():
     for shown in ("score of a", "Test_L1_R1", "MCTS plays column", "SimulateResult(games="):
         assert shown in text
     assert any("train" in c.source and "agents.load" in c.source for c in code)
+
+
+def test_the_tour_reads_scores_against_what_perfect_play_and_random_moves_get():
+    # A match's score beside a perfect player's from the same openings, a kept lost
+    # game, and the random agent's floor beside the good-move rate.
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    text = "".join(o.get("text", "") for o in outputs)
+    assert "score of a perfect player in a's place:" in text
+    assert "the openings (2 random plies) were, for a's seat:" in text
+    assert "the network as player" in text
+    assert "random good" in text
