@@ -216,7 +216,7 @@ def _progress_callback(progress: Any, total: int, unit: str) -> tuple[Callable |
             from tqdm.auto import tqdm
         except ImportError as e:
             raise missing("progress", "progress=True", e) from e
-        bar = tqdm(total=total, unit=unit, unit_scale=True)
+        bar = tqdm(total=total, unit=unit)  # whole games: no unit_scale (20.0/20.0)
 
         def update(done: int, _total: int) -> None:
             bar.update(done - bar.n)
