@@ -5,7 +5,7 @@ actors on a local Ray instance; the ratio Ray-1-actor / local at equal cores; th
 weight publication's size and time; and the learner's steps per second, the figures
 docs/training.md's scaling model ("Throughput and scaling") starts from.
 
-    pip install 'inarow[train,ray]'
+    pip install '.[train,ray]'   # in a clone, CPU-only torch first (README)
     python benchmarks/ray_selfplay.py                       # Connect Four's defaults
     python benchmarks/ray_selfplay.py --game tic_tac_toe --seconds 10 --rounds 3
 

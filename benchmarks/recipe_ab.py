@@ -10,7 +10,7 @@ that agent (every other seat), on fresh match seeds.
     python benchmarks/recipe_ab.py --rules 8,8,5,3 --opponent negamax:2 --simulations 50 \\
         --arm self= --arm league="--opponents negamax:2" --out ab-runs/league
 
-Needs ``inarow[train]`` (torch). ``--skip-train`` judges the networks of an earlier
+Needs the ``train`` extra (torch). ``--skip-train`` judges the networks of an earlier
 call again (e.g. on more seeds). Ctrl-C stops the runs (each saves a checkpoint).
 """
 

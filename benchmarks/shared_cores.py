@@ -3,7 +3,7 @@ thread and with ``--threads``, alone and beside a busy loop that holds one core 
 program in another session, as in another terminal), then ``inarow train`` itself
 beside the busy loop (docs/training.md, "Sharing the machine").
 
-    pip install 'inarow[train]'
+    pip install '.[train]'   # in a clone, CPU-only torch first (README)
     python benchmarks/shared_cores.py                       # Connect Four's network, 2 threads
     python benchmarks/shared_cores.py --channels 48 --blocks 4 --seconds 15 --train-minutes 3
 

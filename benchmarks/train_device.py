@@ -5,7 +5,7 @@ self-play time), for ``--device cpu``, ``cpu --mixed-precision`` (only on a CPU
 with native bfloat16), ``cuda`` and ``cuda --mixed-precision`` (the cuda rows only
 where torch sees a GPU).
 
-    pip install 'inarow[train]'
+    pip install '.[train]'   # in a clone, CPU-only torch first (README)
     python benchmarks/train_device.py                      # Connect Four's network
     python benchmarks/train_device.py --channels 64 --blocks 6 --seconds 20
 

@@ -1,4 +1,4 @@
-"""The trainer with PyTorch (``pip install 'inarow[train]'``; CI's second environment):
+"""The trainer with PyTorch (the ``train`` extra; CI's second environment):
 the numpy forward equals torch's, and the whole pipeline runs: train a few
 iterations, checkpoint, resume, evaluate, export, load the numpy agent."""
 
