@@ -16,6 +16,9 @@ from test_interrupts import land
 import inarow
 
 
+TIC_TAC_TOE = dict(width=3, height=3, k=3, gravity=False)
+
+
 def uniform(obs, mask):
     """An evaluator that knows nothing: equal logits, value 0."""
     return np.zeros(mask.shape, np.float32), np.zeros(len(obs), np.float32)
@@ -283,11 +286,33 @@ def test_advance_keeps_the_subtree_and_the_next_search_adds_to_it():
     assert (fresh.run(boards, hashed()).visit_counts.sum(axis=1) == 200).all()
 
 
-def test_a_reused_subtree_continues_like_a_fresh_search():
+def late_boards(n, seed, stones):
+    """Connect Four boards of `stones` random moves, game not over."""
+    rng = np.random.default_rng(seed)
+    boards = []
+    while len(boards) < n:
+        b = inarow.Board()
+        while not b.is_over and b.num_stones < stones:
+            b.move(int(rng.choice(b.legal_moves())))
+        if not b.is_over:
+            boards.append(b)
+    return boards
+
+
+@pytest.mark.parametrize("kind", ["early", "late", "tic_tac_toe"])
+def test_a_reused_subtree_continues_like_a_fresh_search(kind):
     # PUCT without root noise and a deterministic evaluator: the kept subtree of a
     # child with c visits, searched n more times, is a fresh search of c - 1 + n.
-    boards = random_boards(4, 8)
-    search = inarow.MCTS(num_simulations=300, dirichlet_fraction=0.0)
+    # Late positions and tic-tac-toe prove children within the first run: visits a
+    # proven child took count below it all the same.
+    if kind == "early":
+        boards = random_boards(4, 8)
+    elif kind == "late":
+        boards = late_boards(8, 3, 26)
+    else:
+        boards = random_boards(6, 2, **TIC_TAC_TOE)
+    rules = boards[0].rules
+    search = inarow.MCTS(rules, num_simulations=300, dirichlet_fraction=0.0)
     first = search.run(boards, hashed())
     search.advance(first.actions)
     search.num_simulations = 60
@@ -297,10 +322,13 @@ def test_a_reused_subtree_continues_like_a_fresh_search():
         nexts.append(b)
     continued = search.run(nexts, hashed())
     for i, b in enumerate(nexts):
+        if b.is_over:
+            continue
         c = int(first.visit_counts[i, first.actions[i]])
-        fresh = inarow.MCTS(num_simulations=c - 1 + 60, dirichlet_fraction=0.0).run([b], hashed())
-        np.testing.assert_array_equal(continued.visit_counts[i], fresh.visit_counts[0])
-        np.testing.assert_allclose(continued.values[i], fresh.values[0], rtol=1e-5)
+        fresh = inarow.MCTS(rules, num_simulations=c - 1 + 60, dirichlet_fraction=0.0)
+        out = fresh.run([b], hashed())
+        np.testing.assert_array_equal(continued.visit_counts[i], out.visit_counts[0])
+        np.testing.assert_allclose(continued.values[i], out.values[0], rtol=1e-5)
 
 
 # ---------------------------------------------------------------- refusals

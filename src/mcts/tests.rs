@@ -351,11 +351,36 @@ fn a_reused_subtree_continues_exactly_like_a_fresh_search() {
     // PUCT without root noise and a deterministic evaluator: selection inside a
     // subtree depends only on that subtree, so the kept subtree of a child with c
     // visits, searched n more times, equals a fresh search of c - 1 + n simulations.
-    for rules in [
-        Rules::connect_four(),
-        Rules::new(4, 4, 3, 3, false).unwrap(),
+    // Tic-tac-toe and late Connect Four positions: there the chosen child is often
+    // proven within the first run, and the kept subtree must hold the visits made
+    // after its proof, as a fresh search's proven root does.
+    let late_connect_four: Vec<Game> = {
+        let mut rng = Rng::new(17, 3);
+        let mut games = Vec::new();
+        while games.len() < 12 {
+            games.extend(random_position(
+                Rules::connect_four(),
+                24 + games.len(),
+                &mut rng,
+            ));
+        }
+        games
+    };
+    for (rules, games) in [
+        (
+            Rules::connect_four(),
+            some_games(Rules::connect_four(), 12, 11),
+        ),
+        (Rules::connect_four(), late_connect_four),
+        (
+            Rules::tic_tac_toe(),
+            some_games(Rules::tic_tac_toe(), 12, 5),
+        ),
+        (
+            Rules::new(4, 4, 3, 3, false).unwrap(),
+            some_games(Rules::new(4, 4, 3, 3, false).unwrap(), 12, 11),
+        ),
     ] {
-        let games = some_games(rules, 12, 11);
         let mut reused = Search::new(rules, quiet_config(300)).unwrap();
         let first = run_network(&mut reused, &games);
         reused.advance(&first.actions).unwrap();

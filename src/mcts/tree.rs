@@ -76,6 +76,8 @@ struct Undo {
     /// `players` sums per logged node when there are more than 2 players.
     log_sums: Vec<f64>,
     previous: RunState,
+    /// `Tree::catch_up` when the run began.
+    catch_up: u32,
 }
 
 pub(crate) struct Tree<S> {
@@ -95,6 +97,9 @@ pub(crate) struct Tree<S> {
     eligible: Vec<bool>,
     buf: Vec<f32>,
     legal: Vec<u16>,
+    /// Visits a kept root received as a child proven at its first visit, to replay
+    /// once it is expanded ([`Tree::catch_up`]).
+    catch_up: u32,
 }
 
 impl<S: SearchState> Tree<S> {
@@ -113,6 +118,7 @@ impl<S: SearchState> Tree<S> {
                 log: Vec::new(),
                 log_sums: Vec::new(),
                 previous: RunState::new(),
+                catch_up: 0,
             },
             q: Vec::new(),
             log_priors: Vec::new(),
@@ -120,6 +126,7 @@ impl<S: SearchState> Tree<S> {
             eligible: Vec::new(),
             buf: Vec::new(),
             legal: Vec::new(),
+            catch_up: 0,
         };
         tree.clear();
         tree
@@ -194,6 +201,7 @@ impl<S: SearchState> Tree<S> {
         if undoable {
             self.undo.nodes = self.nodes.len();
             self.undo.sums = self.player_sums.len();
+            self.undo.catch_up = self.catch_up;
         }
         let run = &mut self.run;
         run.rng = rng;
@@ -240,6 +248,7 @@ impl<S: SearchState> Tree<S> {
         self.undo.sums = 0;
         std::mem::swap(&mut self.run, &mut self.undo.previous);
         self.scratch = self.root.clone();
+        self.catch_up = self.undo.catch_up;
     }
 
     /// Logs `idx`'s state before the run first changes it (only nodes older than the run).
@@ -300,10 +309,10 @@ impl<S: SearchState> Tree<S> {
     /// Simulations ending on terminal or proven nodes are backed up on the way.
     pub fn next_leaf(&mut self, s: &Settings<'_, S::Geometry>) -> Option<u32> {
         loop {
-            self.scratch.rewind_to(&self.root);
-            self.path.clear();
-            self.path.push(0);
             if self.nodes[0].num_children == 0 {
+                self.scratch.rewind_to(&self.root);
+                self.path.clear();
+                self.path.push(0);
                 return Some(0);
             }
             if self.run.sims_done >= s.config.num_simulations
@@ -312,49 +321,86 @@ impl<S: SearchState> Tree<S> {
             {
                 return None;
             }
-            let mut mover = self.root.to_move();
-            let (mut node, mut depth) = (0usize, 0usize);
-            let leaf = loop {
-                let child = if s.uct && (depth > 0 || s.config.root == RootPolicy::Puct) {
-                    self.select_uct(node, mover, s.config.c_uct)
-                } else {
-                    self.select(node, depth, mover, s)
-                };
-                self.scratch
-                    .play(self.nodes[child].action as usize, s.geometry);
-                self.path.push(child as u32);
-                depth += 1;
-                mover += 1;
-                if mover == s.players {
-                    mover = 0;
-                }
-                let c = &self.nodes[child];
-                if c.proven != UNKNOWN {
-                    break None;
-                }
-                if c.visits == 0 {
-                    let mut proven = proven_of(self.scratch.status(s.geometry));
-                    if proven == UNKNOWN && s.config.lookahead {
-                        // One move of lookahead proves what the evaluator could
-                        // only guess, and shortens every proof by two plies.
-                        proven = proven_of(self.scratch.forced_result(s.geometry));
-                    }
-                    if proven != UNKNOWN {
-                        self.touch(child);
-                        self.nodes[child].proven = proven;
-                        break None;
-                    }
-                    break Some(child as u32);
-                }
-                node = child;
-            };
-            match leaf {
-                Some(leaf) => return Some(leaf),
-                None => {
-                    let proven = self.nodes[*self.path.last().unwrap() as usize].proven;
-                    self.backup(&values_of(proven, s.players), true);
-                }
+            if let Some(leaf) = self.simulate(s) {
+                return Some(leaf);
             }
+        }
+    }
+
+    /// One simulation from the root: the leaf that needs the evaluator, or `None`
+    /// once a simulation ending on a terminal or proven node is backed up.
+    fn simulate(&mut self, s: &Settings<'_, S::Geometry>) -> Option<u32> {
+        self.scratch.rewind_to(&self.root);
+        self.path.clear();
+        self.path.push(0);
+        let mut mover = self.root.to_move();
+        let (mut node, mut depth) = (0usize, 0usize);
+        loop {
+            let child = if s.uct && (depth > 0 || s.config.root == RootPolicy::Puct) {
+                self.select_uct(node, mover, s.config.c_uct)
+            } else {
+                self.select(node, depth, mover, s)
+            };
+            self.scratch
+                .play(self.nodes[child].action as usize, s.geometry);
+            self.path.push(child as u32);
+            depth += 1;
+            mover += 1;
+            if mover == s.players {
+                mover = 0;
+            }
+            let c = &self.nodes[child];
+            if c.proven != UNKNOWN {
+                if c.num_children == 0 {
+                    break;
+                }
+                // A proven node passes its visits on down to a proven child, as a
+                // proven root does: so a kept subtree equals a fresh search of it.
+                node = child;
+                continue;
+            }
+            if c.visits == 0 {
+                let mut proven = proven_of(self.scratch.status(s.geometry));
+                if proven == UNKNOWN && s.config.lookahead {
+                    // One move of lookahead proves what the evaluator could
+                    // only guess, and shortens every proof by two plies.
+                    proven = proven_of(self.scratch.forced_result(s.geometry));
+                }
+                if proven != UNKNOWN {
+                    self.touch(child);
+                    self.nodes[child].proven = proven;
+                    break;
+                }
+                return Some(child as u32);
+            }
+            node = child;
+        }
+        let proven = self.nodes[*self.path.last().unwrap() as usize].proven;
+        self.backup(&values_of(proven, s.players), true);
+        None
+    }
+
+    /// Replays, after the root's expansion, the visits a kept root received while
+    /// it was a child proven at its first visit (and so never expanded): a fresh
+    /// search of it would have passed them on down. They end on proven nodes (the
+    /// lookahead proved the root), cost no evaluation and are not this run's.
+    fn catch_up(&mut self, s: &Settings<'_, S::Geometry>) {
+        let visits = std::mem::take(&mut self.catch_up);
+        if visits == 0 {
+            return;
+        }
+        for _ in 0..visits {
+            if self.simulate(s).is_some() {
+                // A leaf to evaluate (the lookahead is off now): stop replaying.
+                self.scratch.rewind_to(&self.root);
+                break;
+            }
+        }
+        self.run.sims_done = 0;
+        self.run.run_visits.fill(0);
+        if s.config.root == RootPolicy::Gumbel {
+            let mover = self.root.to_move();
+            self.start_halving(mover, s);
         }
     }
 
@@ -465,6 +511,7 @@ impl<S: SearchState> Tree<S> {
         if leaf == 0 {
             self.prove_root_wins(s);
             self.prepare_root(s);
+            self.catch_up(s);
         }
     }
 
@@ -885,8 +932,17 @@ impl<S: SearchState> Tree<S> {
             .map(|i| root.first_child as usize + i);
         self.root.play(action, geometry);
         self.scratch = self.root.clone();
+        self.catch_up = 0;
         match child {
-            Some(c) if reuse && self.nodes[c].visits > 0 => self.keep_subtree(c),
+            Some(c) if reuse && self.nodes[c].visits > 0 && self.nodes[c].num_children > 0 => {
+                self.keep_subtree(c)
+            }
+            Some(c) if reuse && self.nodes[c].visits > 0 => {
+                // Proven at its first visit, never expanded: no subtree to keep,
+                // but the visits it took stand for simulations below it.
+                self.catch_up = self.nodes[c].visits - 1;
+                self.clear();
+            }
             _ => self.clear(),
         }
     }
