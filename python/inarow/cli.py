@@ -8,8 +8,9 @@ Examples::
                                       # perfect, perfect:0.5 = solver with temperature 0.5,
                                       # pretrained:800 = the shipped network, 800 simulations)
     inarow play --width 3 --height 3 --k 3 --no-gravity --first engine
-    inarow solve 4453                 # score of a position (Pons' 1-based columns)
-    inarow solve 4453 --analyze       # score of each move
+    inarow solve 4453                 # who wins, with which stone (Pons' 1-based columns)
+    inarow solve 4453 --analyze       # score of each move (--plain: the numbers alone)
+    inarow solve --rules tic_tac_toe 1,1 0,1   # free placement: cells row,col from 0
     inarow solve < Test_L3_R1         # "moves [expected]" lines -> "moves score nodes time_us"
     inarow simulate 100000 --players 3 --width 8 --height 8 --k 4 --no-gravity
     inarow bench
@@ -632,7 +633,9 @@ def _cmd_pbrain(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="inarow", description="k-in-a-row games: play, solve, simulate, benchmark"
+        prog="inarow",
+        description="k-in-a-row games: play, solve, simulate, benchmark, train, and be a "
+        "Gomocup brain",
     )
     p.add_argument("--version", action="version", version=f"inarow {inarow.__version__}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -692,7 +695,9 @@ def _parser() -> argparse.ArgumentParser:
         help="the score alone (with --analyze: the scores on one line, '-' for a full "
         "column or a taken cell), for scripts",
     )
-    solve.add_argument("--tt-mib", type=int, default=256, help="transposition table MiB")
+    solve.add_argument(
+        "--tt-mib", type=int, default=256, help="transposition table MiB (default 256)"
+    )
     _add_rules(solve)
     solve.set_defaults(func=_cmd_solve)
 
@@ -739,9 +744,9 @@ def _parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=None,
         metavar="S",
-        help="at most S seconds per move (the manager's INFO timeout_turn and time_left "
-        "bound it too; default without either: 5; 'inf': no limit of its own); the agent "
-        "gets 3600 s at most; agents with a fixed depth ignore it",
+        help="at most S seconds per move ('inf': no limit of its own); 70%% of the "
+        "manager's INFO timeout_turn and a twentieth of its time_left bound it too; "
+        "without any: 70%% of 5 s; 3600 s at most; agents with a fixed depth ignore it",
     )
     pbrain.add_argument(
         "--threads",
