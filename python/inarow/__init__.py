@@ -2,8 +2,10 @@
 gomoku and their variants) for reinforcement learning and notebooks.
 
 Conventions, everywhere: ``to_numpy()`` is ``(height, width)`` with row 0 the top
-row; a gravity action is a column; a free-placement action is ``row * width + col``;
-players are numbered 1..players (0 = empty) and move in turn from player 1.
+row; a gravity action is a column; a free-placement action is ``row * width + col``,
+rows and columns from 0 (as ``str(board)`` labels them, and as the command line
+takes free-placement cells ``row,col``; its gravity columns count from 1, as Pons'
+digits); players are numbered 1..players (0 = empty) and move in turn from player 1.
 """
 
 from __future__ import annotations
