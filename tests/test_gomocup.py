@@ -708,6 +708,11 @@ def test_engine_refuses_limits_it_cannot_keep(setting, value):
         Gomocup([sys.executable, "-c", "pass"], _start=False, **{setting: value})
 
 
+def test_engine_refuses_a_limit_that_is_no_number():
+    with pytest.raises(TypeError, match="grace must be a number of seconds, got '1'"):
+        Gomocup([sys.executable, "-c", "pass"], _start=False, grace="1")
+
+
 def test_engine_with_an_infinite_match_time_has_no_match_limit(fake):
     engine, log = fake("ok", timeout_match=float("inf"))
     assert engine.timeout_match is None

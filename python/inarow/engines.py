@@ -79,7 +79,7 @@ def _seconds(name: str, value: object, *, zero: bool = False, also: str = "") ->
         raise TypeError(f"{name} must be a number of seconds, got {value!r}")
     if not ((0 <= value if zero else 0 < value) and value <= MAX_SECONDS):
         raise ValueError(
-            f"{name} must be {also}{'>= 0' if zero else '> 0'} and at most {MAX_SECONDS:g} "
+            f"{name} must be {also}{'>= 0' if zero else '> 0'} and at most {MAX_SECONDS} "
             f"seconds (piskvork's largest limit, 2**31 - 1 ms), got {value!r}"
         )
     return float(value)
