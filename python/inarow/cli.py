@@ -334,8 +334,7 @@ def _position(text: str, rules: dict) -> inarow.Board:
     """The board of a position: Pons' 1-based column digits with gravity, cells
     without (see :func:`_free_position`)."""
     if rules["gravity"]:
-        board = inarow.Board.from_pons(text, rules["width"], rules["height"], rules["k"])
-        return board if rules["players"] == 2 else inarow.Board(**rules)  # refused below
+        return inarow.Board.from_pons(text, rules["width"], rules["height"], rules["k"])
     return _free_position(text, rules)
 
 
@@ -458,6 +457,9 @@ def _analysis(moves: str, board: inarow.Board, scores: list, weak: bool) -> str:
 
 def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     rules = _rules(args)
+    inarow.Rules(**rules)  # impossible rules: the library's message
+    if rules["players"] != 2:
+        raise ValueError(f"the solver plays 2 players, got --players {rules['players']}")
     if rules["gravity"] and len(args.position) > 1:
         raise ValueError(
             f"a position with gravity is one string of Pons' column digits (e.g. 4453), "
