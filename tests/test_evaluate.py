@@ -593,10 +593,13 @@ def test_the_openings_values_count_what_perfect_play_gets_from_each_opening():
     # Perfect against perfect scores exactly what the openings decided.
     assert (r.wins, r.draws, r.losses) == (o.won, o.drawn, o.lost)
     assert r.score == o.score
-    # Connect Four's openings are solved by the book; without random openings the
-    # empty board is a first-player win.
-    c4 = evaluate.match("greedy", "random", games=4, opening_plies=0, seed=0, reference=False)
+    # Connect Four's openings are solved by the book (without random openings the
+    # empty board is a first-player win); its reference, tens of times the cost of a
+    # match of fast agents, is played only when asked for.
+    c4 = evaluate.match("greedy", "random", games=4, opening_plies=0, seed=0)
     assert (c4.openings.won, c4.openings.lost) == (2, 2) and c4.reference is None
+    c4 = evaluate.match("greedy", "random", games=4, seed=0, reference=True)
+    assert c4.reference.games == 4
 
 
 def test_openings_and_reference_are_off_where_asked_or_beyond_the_solver():

@@ -378,9 +378,10 @@ def match(
     ``str(result)`` prints both beside ``a``'s score. By default (``None``) the
     openings are solved where that is quick (boards of at most 30 cells, and 7x6
     Connect Four within the opening book's 14 plies), and the reference is played
-    where ``b`` is a built-in agent and the perfect player is quick (at most 16
-    cells, and 7x6 Connect Four); ``False`` skips them, ``True`` asks for them
-    (``inarow.UnsupportedRulesError`` where the solver does not cover the rules).
+    where ``b`` is a built-in agent on boards of at most 16 cells (on Connect Four it
+    costs tens of times the match: ask for it); ``False`` skips them, ``True`` asks
+    for them (``inarow.UnsupportedRulesError`` where the solver does not cover the
+    rules).
 
     ``keep_games``: ``True`` keeps every game, ``"losses"`` the games ``a`` lost, as
     :class:`KeptGame` records in ``result.kept`` (by index; ``kept[i].board()`` is the
@@ -509,7 +510,7 @@ def _reference_args(
         in_book = connect_four and isinstance(plies, int) and plies <= 14
         openings = covered and (cells <= 30 or in_book)
     if reference is None:
-        reference = covered and isinstance(b, inarow.agents.Agent) and (cells <= 16 or connect_four)
+        reference = covered and isinstance(b, inarow.agents.Agent) and cells <= 16
     return openings, reference
 
 
