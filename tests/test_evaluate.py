@@ -658,3 +658,19 @@ def test_move_accuracy_shows_a_random_agents_expected_rate_beside_the_agents():
     random_agent = evaluate.move_accuracy(agents.random(seed=0), per_set=200, progress=False)
     assert pons.overall.random_good == random_agent.overall.random_good
     assert abs(random_agent.overall.good - pons.overall.random_good) < 40
+
+
+def test_kept_games_and_openings_of_chunks_are_the_whole_matchs():
+    a, b = agents.negamax(2), agents.greedy()
+    settings = dict(seed=7, opening_plies=2)
+    whole = _native.play_match(a, b, 200, keep_games=True, **settings)
+    parts = [
+        _native.play_match(a, b, n, first_game=f, keep_games=True, **settings) for f, n in _CHUNKS
+    ]
+    assert evaluate.matches._merge_match_counts(parts[::-1], 2)["kept"] == whole["kept"]
+    assert [g[0] for g in whole["kept"]] == list(range(200))
+    # The openings match_openings lists are the ones the games began with.
+    openings = _native.match_openings(200, **settings)
+    assert sum(n for _, _, n in openings) == 200
+    begun = {(tuple(m[:2]), seat) for _, seat, _, m in whole["kept"]}
+    assert begun == {(tuple(moves), seat) for moves, seat, _ in openings}
