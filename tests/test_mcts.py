@@ -197,7 +197,9 @@ def test_a_single_win_in_one_at_the_root_is_played_on_a_wide_board(root):
     for a in [112, 111, 113, 0, 114, 14, 115, 210]:  # X 112..115, O blocks 111
         board.move(a)
     for stop_early in (False, True):
-        search = inarow.MCTS(board, num_simulations=400, root=root, stop_early=stop_early and root == "puct")
+        search = inarow.MCTS(
+            board, num_simulations=400, root=root, stop_early=stop_early and root == "puct"
+        )
         out = search.run([board], uniform)
         assert int(out.actions[0]) == 116, (root, stop_early)
         assert out.values[0] == 1.0  # proven

@@ -100,6 +100,9 @@ pub(crate) struct Tree<S> {
     /// Visits a kept root received as a child proven at its first visit, to replay
     /// once it is expanded ([`Tree::catch_up`]).
     catch_up: u32,
+    /// The arena `keep_subtree` builds into (kept for its capacity).
+    spare_nodes: Vec<Node>,
+    spare_sums: Vec<f64>,
 }
 
 impl<S: SearchState> Tree<S> {
@@ -127,6 +130,8 @@ impl<S: SearchState> Tree<S> {
             buf: Vec::new(),
             legal: Vec::new(),
             catch_up: 0,
+            spare_nodes: Vec::new(),
+            spare_sums: Vec::new(),
         };
         tree.clear();
         tree
@@ -948,11 +953,15 @@ impl<S: SearchState> Tree<S> {
     }
 
     /// Rebuilds the arena from the subtree of `top`, breadth first (children stay
-    /// contiguous).
+    /// contiguous), into the spare arena, which then swaps in: both keep their
+    /// capacity from move to move, so a kept tree allocates nothing in self-play.
     fn keep_subtree(&mut self, top: usize) {
         let p = self.players;
-        let mut nodes = vec![self.nodes[top]];
-        let mut sums = Vec::new();
+        let nodes = &mut self.spare_nodes;
+        let sums = &mut self.spare_sums;
+        nodes.clear();
+        sums.clear();
+        nodes.push(self.nodes[top]);
         if p > 2 {
             sums.extend_from_slice(&self.player_sums[top * p..(top + 1) * p]);
         }
@@ -969,8 +978,8 @@ impl<S: SearchState> Tree<S> {
             i += 1;
         }
         nodes[0].prior = 0.0;
-        self.nodes = nodes;
-        self.player_sums = sums;
+        std::mem::swap(&mut self.nodes, &mut self.spare_nodes);
+        std::mem::swap(&mut self.player_sums, &mut self.spare_sums);
     }
 
     /// For tests: the root's children `(action, visits, proven)`.
