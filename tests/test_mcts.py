@@ -15,7 +15,6 @@ from test_interrupts import land
 
 import inarow
 
-
 TIC_TAC_TOE = dict(width=3, height=3, k=3, gravity=False)
 
 
