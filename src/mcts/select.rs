@@ -72,7 +72,9 @@ impl PuctScore {
     }
 }
 
-/// PUCT over children (see [`PuctScore`]).
+/// PUCT over children (see [`PuctScore`]): the plain definition, which the
+/// tree's two-pass `select_puct` (its hot path) is tested against.
+#[cfg(test)]
 pub(crate) fn puct(
     q: &[Option<f32>],
     priors: impl Iterator<Item = f32> + Clone,

@@ -767,3 +767,25 @@ fn forced_playouts_need_a_puct_root_and_an_evaluator() {
         .to_string();
     assert!(err.contains("needs an evaluator's priors"), "{err}");
 }
+
+#[test]
+fn the_two_pass_puct_choice_is_the_plain_definition_at_every_node() {
+    let mut rng = Rng::new(31, 0);
+    for rules in [
+        Rules::connect_four(),
+        Rules::tic_tac_toe(),
+        Rules::new(4, 4, 3, 3, false).unwrap(),
+    ] {
+        let mut checked = 0;
+        for trial in 0..12u64 {
+            let Some(game) = random_position(rules, trial as usize % 6, &mut rng) else {
+                continue;
+            };
+            let (mut tree, _) = rollout_tree::<WordState>(&game, &quiet_config(400), trial);
+            for c in [0.5, 1.25, 4.0] {
+                checked += tree.check_select_puct(c);
+            }
+        }
+        assert!(checked > 1000, "{rules}: only {checked} nodes");
+    }
+}

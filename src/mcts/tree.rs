@@ -689,56 +689,88 @@ impl<S: SearchState> Tree<S> {
         s: &Settings<'_, S::Geometry>,
     ) -> usize {
         let range = self.nodes[node].children();
+        let config = s.config;
+        if config.root == RootPolicy::Puct {
+            if depth == 0 && config.forced_playouts > 0.0 {
+                if let Some(i) = self.fill_q(node, mover) {
+                    return range.start + i;
+                }
+                let children = &self.nodes[range.clone()];
+                let k = config.forced_playouts;
+                if let Some(i) = select::forced_child(&self.run.root_priors, children, k) {
+                    return range.start + i;
+                }
+            }
+            return range.start + self.select_puct(node, mover, depth == 0, config.c_puct);
+        }
         if let Some(i) = self.fill_q(node, mover) {
             return range.start + i;
         }
-        let config = s.config;
-        let children = &self.nodes[range.clone()];
-        let i = match config.root {
-            RootPolicy::Puct => {
-                let value = self.node_value(node, mover);
-                let visits = self.nodes[node].visits;
-                if depth == 0 {
-                    let forced = (config.forced_playouts > 0.0)
-                        .then(|| {
-                            let k = config.forced_playouts;
-                            select::forced_child(&self.run.root_priors, children, k)
-                        })
-                        .flatten();
-                    if let Some(i) = forced {
-                        return range.start + i;
-                    }
-                    let priors = self.run.root_priors.iter().copied();
-                    select::puct(&self.q, priors, children, value, visits, config.c_puct)
-                } else {
-                    let priors = children.iter().map(|c| c.prior);
-                    select::puct(&self.q, priors, children, value, visits, config.c_puct)
-                }
+        // Gumbel.
+        self.gumbel_sigma(node);
+        let i = if depth == 0 {
+            if self.mark_eligible(mover) < self.run.eligible_at_start {
+                self.start_halving(mover, s);
             }
-            RootPolicy::Gumbel => {
-                self.gumbel_sigma(node);
-                if depth == 0 {
-                    if self.mark_eligible(mover) < self.run.eligible_at_start {
-                        self.start_halving(mover, s);
-                    }
-                    let step = self.run.sims_done - self.run.schedule_start;
-                    let considered = self.run.schedule[step as usize];
-                    self.gumbel_root(considered)
-                        .or_else(|| {
-                            // Off schedule (a proven child broke the pattern): the
-                            // eligible actions least visited this run compete, so a
-                            // proven loss hands its visits back to those it beat.
-                            let least = self.eligible_visits().min()?;
-                            self.gumbel_root(least)
-                        })
-                        .unwrap_or(0)
-                } else {
-                    let children = &self.nodes[range.clone()];
-                    select::gumbel_interior(&self.log_priors, &self.sigma, children, &mut self.buf)
-                }
-            }
+            let step = self.run.sims_done - self.run.schedule_start;
+            let considered = self.run.schedule[step as usize];
+            self.gumbel_root(considered)
+                .or_else(|| {
+                    // Off schedule (a proven child broke the pattern): the
+                    // eligible actions least visited this run compete, so a
+                    // proven loss hands its visits back to those it beat.
+                    let least = self.eligible_visits().min()?;
+                    self.gumbel_root(least)
+                })
+                .unwrap_or(0)
+        } else {
+            let children = &self.nodes[range.clone()];
+            select::gumbel_interior(&self.log_priors, &self.sigma, children, &mut self.buf)
         };
         range.start + i
+    }
+
+    /// PUCT's choice among `node`'s children ([`select::puct`] with [`Tree::fill_q`]'s
+    /// values, the root's noisy priors at the root), in two passes and no
+    /// `Option`s: the hot path of a search with an evaluator.
+    fn select_puct(&mut self, node: usize, mover: usize, at_root: bool, c: f32) -> usize {
+        let value = self.node_value(node, mover);
+        let n = self.nodes[node];
+        let children = &self.nodes[n.children()];
+        let win = won_by(mover);
+        let (mut lo, mut hi) = (value, value);
+        let qs = &mut self.buf;
+        qs.clear();
+        for (i, child) in children.iter().enumerate() {
+            let q = if child.proven != UNKNOWN {
+                if child.proven == win {
+                    return i;
+                }
+                value_of(child.proven, mover)
+            } else if child.visits > 0 {
+                child.value_sum as f32 / child.visits as f32
+            } else {
+                qs.push(f32::NAN);
+                continue;
+            };
+            lo = lo.min(q);
+            hi = hi.max(q);
+            qs.push(q);
+        }
+        let scale = 1.0 / (hi - lo).max(1e-8);
+        let explore = c * (n.visits as f32).sqrt();
+        let root_priors = &self.run.root_priors;
+        let (mut best, mut best_score) = (0, f32::NEG_INFINITY);
+        for (i, (child, &q)) in children.iter().zip(qs.iter()).enumerate() {
+            let prior = if at_root { root_priors[i] } else { child.prior };
+            let q = if q.is_nan() { lo } else { q };
+            let score = (q - lo) * scale + explore * prior / (1 + child.visits) as f32;
+            if score > best_score {
+                best = i;
+                best_score = score;
+            }
+        }
+        best
     }
 
     /// The root child to visit among the eligible ones visited `visits` times
@@ -989,6 +1021,33 @@ impl<S: SearchState> Tree<S> {
             .iter()
             .map(|c| (c.action, c.visits, c.proven))
             .collect()
+    }
+
+    /// For tests: checks at every expanded node that the two-pass PUCT choice is
+    /// the plain definition's (a proven win first, else [`select::puct`] over
+    /// [`Tree::fill_q`]'s values); returns the nodes checked.
+    #[cfg(test)]
+    pub fn check_select_puct(&mut self, c: f32) -> usize {
+        let mut stack = vec![(0usize, self.root.to_move())];
+        let mut checked = 0;
+        while let Some((node, mover)) = stack.pop() {
+            let range = self.nodes[node].children();
+            if range.is_empty() {
+                continue;
+            }
+            let fast = self.select_puct(node, mover, false, c);
+            let plain = self.fill_q(node, mover).unwrap_or_else(|| {
+                let value = self.node_value(node, mover);
+                let children = &self.nodes[range.clone()];
+                let priors = children.iter().map(|ch| ch.prior);
+                select::puct(&self.q, priors, children, value, self.nodes[node].visits, c)
+            });
+            assert_eq!(fast, plain, "node {node}");
+            checked += 1;
+            let next = (mover + 1) % self.players;
+            stack.extend(range.map(|child| (child, next)));
+        }
+        checked
     }
 
     /// For tests: entries in the undo log of the run in progress.
