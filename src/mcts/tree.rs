@@ -103,6 +103,8 @@ pub(crate) struct Tree<S> {
     /// The arena `keep_subtree` builds into (kept for its capacity).
     spare_nodes: Vec<Node>,
     spare_sums: Vec<f64>,
+    /// `keep_subtree`'s children to lay out, by visits.
+    order: Vec<(u32, u32)>,
 }
 
 impl<S: SearchState> Tree<S> {
@@ -132,6 +134,7 @@ impl<S: SearchState> Tree<S> {
             catch_up: 0,
             spare_nodes: Vec::new(),
             spare_sums: Vec::new(),
+            order: Vec::new(),
         };
         tree.clear();
         tree
@@ -984,30 +987,48 @@ impl<S: SearchState> Tree<S> {
         }
     }
 
-    /// Rebuilds the arena from the subtree of `top`, breadth first (children stay
-    /// contiguous), into the spare arena, which then swaps in: both keep their
-    /// capacity from move to move, so a kept tree allocates nothing in self-play.
+    /// Rebuilds the arena from the subtree of `top` into the spare arena, which
+    /// then swaps in (both keep their capacity from move to move, so a kept tree
+    /// allocates nothing in self-play). Children stay contiguous; the blocks are
+    /// laid out depth first, most visited child first, so the lines most
+    /// simulations follow sit in consecutive memory.
     fn keep_subtree(&mut self, top: usize) {
         let p = self.players;
         let nodes = &mut self.spare_nodes;
         let sums = &mut self.spare_sums;
+        let stack = &mut self.path;
+        let order = &mut self.order;
         nodes.clear();
         sums.clear();
+        stack.clear();
         nodes.push(self.nodes[top]);
         if p > 2 {
             sums.extend_from_slice(&self.player_sums[top * p..(top + 1) * p]);
         }
-        let mut i = 0;
-        while i < nodes.len() {
+        stack.push(0);
+        while let Some(i) = stack.pop() {
+            let i = i as usize;
             let range = nodes[i].children();
-            if !range.is_empty() {
-                nodes[i].first_child = nodes.len() as u32;
-                if p > 2 {
-                    sums.extend_from_slice(&self.player_sums[range.start * p..range.end * p]);
-                }
-                nodes.extend_from_slice(&self.nodes[range]);
+            if range.is_empty() {
+                continue;
             }
-            i += 1;
+            let first = nodes.len();
+            nodes[i].first_child = first as u32;
+            if p > 2 {
+                sums.extend_from_slice(&self.player_sums[range.start * p..range.end * p]);
+            }
+            nodes.extend_from_slice(&self.nodes[range]);
+            // The most visited child's block comes next: pushed last, popped first.
+            order.clear();
+            order.extend(
+                nodes[first..]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.num_children > 0)
+                    .map(|(j, c)| (c.visits, (first + j) as u32)),
+            );
+            order.sort_unstable();
+            stack.extend(order.iter().map(|&(_, j)| j));
         }
         nodes[0].prior = 0.0;
         std::mem::swap(&mut self.nodes, &mut self.spare_nodes);
