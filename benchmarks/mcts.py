@@ -233,40 +233,62 @@ def continuation_table(quick: bool) -> None:
         print(f"| {reuse} | {cells} | {ratio:.2f}x | {visits:,} |")
 
 
+def self_play_game_costs(
+    reuse: bool, choose: str, games: int, sims: int, seed: int
+) -> tuple[float, int, int]:
+    """One self-play session to the end of every game: tree and glue CPU seconds
+    per simulation outside the evaluator, moves, leaves evaluated."""
+    net = NETS["one dense layer 84-(7+1)"]()
+    search = inarow.MCTS(num_simulations=sims, reuse_tree=reuse, threads=1, seed=seed)
+    boards = [inarow.Board() for _ in range(games)]
+    rng = np.random.default_rng(seed)
+    moves = simulations = 0
+    cpu = time.process_time()
+    while not all(b.is_over for b in boards):
+        out = search.run(boards, net)
+        simulations += sims * sum(not b.is_over for b in boards)
+        actions = out.actions.copy()
+        for i, b in enumerate(boards):
+            if not b.is_over:
+                if choose == "sampled":
+                    # Moves drawn from the search's policy: the games differ more.
+                    p = out.policy[i].astype(np.float64)
+                    actions[i] = rng.choice(len(p), p=p / p.sum())
+                b.move(int(actions[i]))
+                moves += 1
+        search.advance(actions)
+    cpu = time.process_time() - cpu
+    return (cpu - net.cpu_seconds) / simulations, moves, net.leaves
+
+
 def self_play_table(rounds: int, quick: bool) -> None:
     """Self-play: run, advance, until every game ends; tree and glue CPU per
-    simulation outside a numpy evaluator, with kept subtrees and with fresh trees."""
+    simulation outside a numpy evaluator, with kept subtrees and with fresh trees,
+    the moves played the search's own choices (argmax) or drawn from its policy.
+    Kept and fresh sessions alternate, so machine noise hits both alike."""
     games, sims = (128, 100) if quick else (256, 200)
     print(f"\n## Self-play over {games} Connect-Four games, {sims} simulations a move (medians)\n")
-    print("| reuse_tree | moves | evaluator leaves | outside the evaluator: CPU per simulation |")
-    print("|---|---:|---:|---:|")
-    per_sim = {}
-    for reuse in (True, False):
-        costs = []
+    print(
+        "| moves played | reuse_tree | moves | evaluator leaves | outside the evaluator: CPU per simulation |"
+    )
+    print("|---|---|---:|---:|---:|")
+    ratios = {}
+    for choose in ("argmax", "sampled"):
+        costs: dict[bool, list] = {True: [], False: []}
         for r in range(rounds):
-            net = NETS["one dense layer 84-(7+1)"]()
-            search = inarow.MCTS(num_simulations=sims, reuse_tree=reuse, threads=1, seed=r)
-            boards = [inarow.Board() for _ in range(games)]
-            rng = np.random.default_rng(r)
-            moves = simulations = 0
-            cpu = time.process_time()
-            while not all(b.is_over for b in boards):
-                out = search.run(boards, net)
-                simulations += sims * sum(not b.is_over for b in boards)
-                # Sample from the policy so that the games differ.
-                actions = out.actions.copy()
-                for i, b in enumerate(boards):
-                    if not b.is_over:
-                        p = out.policy[i].astype(np.float64)
-                        actions[i] = rng.choice(len(p), p=p / p.sum())
-                        b.move(int(actions[i]))
-                        moves += 1
-                search.advance(actions)
-            cpu = time.process_time() - cpu
-            costs.append(((cpu - net.cpu_seconds) / simulations, moves, net.leaves))
-        per_sim[reuse] = harness.median(c for c, _, _ in costs)
-        print(f"| {reuse} | {costs[0][1]:,} | {costs[0][2]:,} | {per_sim[reuse] * 1e6:.2f} us |")
-    print(f"\nWith reuse / fresh: {per_sim[True] / per_sim[False]:.2f}x per simulation.")
+            for reuse in (True, False):
+                costs[reuse].append(self_play_game_costs(reuse, choose, games, sims, r))
+        per_sim = {reuse: harness.median(c for c, _, _ in rows) for reuse, rows in costs.items()}
+        for reuse, rows in costs.items():
+            print(
+                f"| {choose} | {reuse} | {rows[0][1]:,} | {rows[0][2]:,} | {per_sim[reuse] * 1e6:.2f} us |"
+            )
+        ratios[choose] = per_sim[True] / per_sim[False]
+    print(
+        "\nWith reuse / fresh, per simulation: "
+        + ", ".join(f"{k} {v:.2f}x" for k, v in ratios.items())
+        + "."
+    )
 
 
 def strength_table(quick: bool) -> None:
