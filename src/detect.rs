@@ -17,7 +17,7 @@ pub fn winners(cells: &[i64], n: usize, h: usize, w: usize, k: usize) -> Vec<i64
     let of_grids =
         |grids: &[i64]| -> Vec<i64> { grids.chunks(per).map(|g| winner_of(g, h, w, k)).collect() };
     let threads = if n * per >= PARALLEL_MIN_CELLS {
-        crate::watch::cores()
+        crate::threads::cores()
     } else {
         1
     };
@@ -27,7 +27,7 @@ pub fn winners(cells: &[i64], n: usize, h: usize, w: usize, k: usize) -> Vec<i64
         let first = parts.next().unwrap_or_default();
         let others: Vec<_> = parts
             .map(|grids| {
-                crate::watch::spawn_scoped(scope, "inarow-winners", move || of_grids(grids))
+                crate::threads::spawn_scoped(scope, "inarow-winners", move || of_grids(grids))
                     .ok_or(grids)
             })
             .collect();
@@ -125,9 +125,9 @@ mod tests {
             .collect();
         let one_by_one: Vec<i64> = cells.chunks(h * w).map(|g| winner_of(g, h, w, 4)).collect();
         assert_eq!(winners(&cells, n, h, w, 4), one_by_one);
-        crate::watch::REFUSE_SPAWN.with(|r| r.set(true));
+        crate::threads::REFUSE_SPAWN.with(|r| r.set(true));
         let alone = winners(&cells, n, h, w, 4);
-        crate::watch::REFUSE_SPAWN.with(|r| r.set(false));
+        crate::threads::REFUSE_SPAWN.with(|r| r.set(false));
         assert_eq!(alone, one_by_one);
         assert!(one_by_one.contains(&1) && one_by_one.contains(&0));
     }

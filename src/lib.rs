@@ -29,7 +29,9 @@ mod record;
 mod rng;
 mod rules;
 mod word;
-// The call machinery of the Python layer; the thread helpers serve the core too.
+// The thread layer under every search.
+mod threads;
+// The call machinery of the Python layer.
 #[cfg_attr(not(feature = "python"), allow(dead_code))]
 mod watch;
 

@@ -14,6 +14,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::threads::spawn_scoped;
+
 /// One call's cancel flag: cancelling it stops that call's work and no other.
 #[derive(Clone, Debug, Default)]
 pub struct CancelToken(Arc<AtomicBool>);
@@ -158,67 +160,6 @@ pub fn run_watched<T: Send, W: Watcher>(
             }
         }
     })
-}
-
-/// Spawns a named scoped thread; `None` when the system refuses a thread.
-pub fn spawn_scoped<'scope, 'env, T: Send + 'scope>(
-    scope: &'scope thread::Scope<'scope, 'env>,
-    name: &str,
-    f: impl FnOnce() -> T + Send + 'scope,
-) -> Option<thread::ScopedJoinHandle<'scope, T>> {
-    if spawn_refused() {
-        return None;
-    }
-    thread::Builder::new()
-        .name(name.into())
-        .spawn_scoped(scope, f)
-        .ok()
-}
-
-/// Runs `work` on `threads` threads at once: the calling thread and `threads - 1`
-/// scoped ones named `name` (a thread the system refuses leaves its share to the
-/// others). `work` takes its share of a common queue, so it runs until the queue
-/// is empty.
-pub fn on_threads(threads: usize, name: &str, work: impl Fn() + Sync) {
-    let work = &work;
-    thread::scope(|scope| {
-        for _ in 1..threads {
-            let _ = spawn_scoped(scope, name, work);
-        }
-        work();
-    });
-}
-
-/// The cores this process may use (1 when the system does not say).
-pub fn cores() -> usize {
-    thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// A rayon pool of `threads` threads (0: one per core); `None` when the system
-/// refuses its threads (the caller then works on its own thread).
-pub fn pool(threads: usize) -> Option<rayon::ThreadPool> {
-    if spawn_refused() {
-        return None;
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("inarow-pool-{i}"))
-        .build()
-        .ok()
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Tests set this to make every spawn from their thread fail, as under a
-    /// process limit.
-    pub static REFUSE_SPAWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-fn spawn_refused() -> bool {
-    #[cfg(test)]
-    return REFUSE_SPAWN.with(|r| r.get());
-    #[cfg(not(test))]
-    false
 }
 
 /// One holder at a time. Waiting for a turn times out (so the waiter can check for
@@ -384,6 +325,7 @@ mod tests {
 
     #[test]
     fn without_threads_the_work_runs_on_the_caller() {
+        use crate::threads::REFUSE_SPAWN;
         REFUSE_SPAWN.with(|r| r.set(true));
         let caller = thread::current().id();
         let mut w = Counting {
@@ -397,7 +339,7 @@ mod tests {
             || thread::current().id(),
         );
         assert_eq!(ran_on, Ok(caller));
-        assert!(pool(2).is_none());
+        assert!(crate::threads::pool(2).is_none());
         REFUSE_SPAWN.with(|r| r.set(false));
     }
 

@@ -27,7 +27,7 @@ use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::{Rules, MAX_PLAYERS};
 use crate::solver::book::Book;
-use crate::watch::on_threads;
+use crate::threads::on_threads;
 
 /// How to run a match.
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@ use super::{Agent, AgentError, AgentWorker};
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::solver::book::Book;
-use crate::watch::on_threads;
+use crate::threads::on_threads;
 
 /// `agent`'s move on each of `games` (none finished), across `threads`; game `i`
 /// draws from stream `first_stream + i` of `seed`, so the moves do not depend on the

@@ -114,7 +114,7 @@ pub fn simulate(
     // system refused them) the same work runs here.
     let pool = match config.threads.min(chunks.try_into().unwrap_or(usize::MAX)) {
         0 | 1 => None,
-        t => crate::watch::pool(t),
+        t => crate::threads::pool(t),
     };
     let Some(pool) = pool else {
         return (0..chunks)
@@ -186,9 +186,9 @@ mod tests {
             let one = run(rules, 5000, 1);
             let two = run(rules, 5000, 2);
             assert_eq!(one, two);
-            crate::watch::REFUSE_SPAWN.with(|r| r.set(true));
+            crate::threads::REFUSE_SPAWN.with(|r| r.set(true));
             let refused = run(rules, 5000, 2);
-            crate::watch::REFUSE_SPAWN.with(|r| r.set(false));
+            crate::threads::REFUSE_SPAWN.with(|r| r.set(false));
             assert_eq!(one, refused);
             assert_eq!(one.games, 5000);
             assert_eq!(one.wins.iter().sum::<u64>() + one.draws, 5000);

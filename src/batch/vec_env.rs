@@ -185,7 +185,7 @@ impl VecGames {
         // Without worker threads (one asked for, or the system refused them) every
         // batch runs on the calling thread.
         let pool = if threads > 1 {
-            crate::watch::pool(threads)
+            crate::threads::pool(threads)
         } else {
             None
         };
@@ -650,9 +650,9 @@ mod tests {
             assert_eq!(a, b);
             assert!(a.2 > 100);
             // The system refusing the pool's threads: the calling thread does it all.
-            crate::watch::REFUSE_SPAWN.with(|r| r.set(true));
+            crate::threads::REFUSE_SPAWN.with(|r| r.set(true));
             let alone = play_out(Some(2), mode);
-            crate::watch::REFUSE_SPAWN.with(|r| r.set(false));
+            crate::threads::REFUSE_SPAWN.with(|r| r.set(false));
             assert_eq!(a, alone);
         }
     }

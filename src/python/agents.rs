@@ -22,8 +22,9 @@ use crate::agents::{
 use crate::batch::{opponent_named, OPPONENT_NAMES};
 use crate::solver::book::Book;
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
+use crate::threads::cores;
 use crate::threats::{Budget, MAX_THREADS as THREATS_MAX_THREADS};
-use crate::watch::{cores, CancelToken};
+use crate::watch::CancelToken;
 use crate::{Game, Rng};
 use std::time::Duration;
 

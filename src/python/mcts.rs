@@ -488,7 +488,7 @@ impl Mcts {
                 )))
             }
         };
-        let cores = crate::watch::cores().min(MAX_THREADS);
+        let cores = crate::threads::cores().min(MAX_THREADS);
         let config = Config {
             num_simulations: bounded_int(
                 num_simulations,

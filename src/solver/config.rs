@@ -26,7 +26,7 @@ pub struct SolverConfig {
 
 /// One search thread per core, up to [`MAX_THREADS`].
 pub fn default_threads() -> usize {
-    crate::watch::cores().min(MAX_THREADS)
+    crate::threads::cores().min(MAX_THREADS)
 }
 
 impl Default for SolverConfig {

@@ -205,7 +205,7 @@ impl Solver {
                 }
             }
         };
-        crate::watch::on_threads(threads, "inarow-solver", work);
+        crate::threads::on_threads(threads, "inarow-solver", work);
         self.nodes += spent.load(Relaxed);
         self.book_hits += hits.load(Relaxed);
         if cancel.load(Relaxed) {

@@ -117,14 +117,14 @@ fn an_interruption_stops_every_thread_at_once() {
 
 #[test]
 fn refused_threads_leave_the_analysis_to_this_one() {
-    crate::watch::REFUSE_SPAWN.with(|r| r.set(true));
+    crate::threads::REFUSE_SPAWN.with(|r| r.set(true));
     let mut s = solver(2);
     let cancel = AtomicBool::new(false);
     let got: Vec<_> = begin_medium(3)
         .into_iter()
         .map(|(pos, want)| (s.analyze(&pos, false, &cancel), want))
         .collect();
-    crate::watch::REFUSE_SPAWN.with(|r| r.set(false));
+    crate::threads::REFUSE_SPAWN.with(|r| r.set(false));
     for (got, want) in got {
         assert_eq!(got, Ok(want));
     }

@@ -122,59 +122,57 @@ impl Solver {
         self.book_hits += s.book_hits;
         let stopped_early =
             |searched: u64| searched > allowed || deadline.is_some_and(Deadline::seen_passed);
-        let (score, nodes, aborted) = if solo_done
-            || cancel.load(Ordering::Relaxed)
-            || stopped_early(solo_nodes)
-        {
-            (r, 0, !solo_done)
-        } else {
-            let busy: Vec<AtomicU64> = (0..BUSY_SLOTS).map(|_| AtomicU64::new(u64::MAX)).collect();
-            let busy = &busy[..];
-            let (r, nodes, aborted, bounds, hits) = std::thread::scope(|scope| {
+        let (score, nodes, aborted) =
+            if solo_done || cancel.load(Ordering::Relaxed) || stopped_early(solo_nodes) {
+                (r, 0, !solo_done)
+            } else {
+                let busy: Vec<AtomicU64> =
+                    (0..BUSY_SLOTS).map(|_| AtomicU64::new(u64::MAX)).collect();
+                let busy = &busy[..];
                 let stop = &stop;
-                // Helpers the system refuses are done without: the search is the
-                // same, on fewer threads.
-                let helpers: Vec<_> = (1..self.threads)
-                    .filter_map(|i| {
-                        crate::watch::spawn_scoped(scope, "inarow-solver", move || {
-                            // Same search, perturbed move order near the root; its
-                            // table entries help the main thread. Stops when the
-                            // main thread is done (or after finishing first).
-                            let mut s = Search::new(g, table, cancel, stop, Some(busy), threads);
-                            s.set_book(book);
-                            s.deadline = deadline;
-                            // Helper i starts one window away from the main
-                            // thread's first probe (+1, -1, +2, ...): the bound
-                            // the main thread needs next on either outcome.
-                            s.probe_offset = if i % 2 == 1 {
-                                (i as i32 + 1) / 2
-                            } else {
-                                -(i as i32) / 2
-                            };
-                            s.solve(pos.current, pos.mask, moves, lo, hi);
-                            (s.nodes, s.book_hits)
-                        })
-                    })
-                    .collect();
-                let never = AtomicBool::new(false);
-                let mut s = Search::new(g, table, cancel, &never, Some(busy), threads);
-                s.set_book(book);
-                s.deadline = deadline;
-                s.budget = allowed.saturating_sub(solo_nodes);
-                let r = s.solve(pos.current, pos.mask, moves, lo, hi);
-                stop.store(true, Ordering::Relaxed);
-                let (mut nodes, mut hits) = (s.nodes, s.book_hits);
-                for h in helpers {
-                    let (n, b) = h.join().unwrap_or((0, 0));
+                // Helpers the system refuses are done without: the search is the same,
+                // on fewer threads.
+                let (main, helpers) = crate::threads::alongside(
+                    "inarow-solver",
+                    1..self.threads,
+                    |i| {
+                        // Same search, perturbed move order near the root; its table
+                        // entries help the main thread. Stops when the main thread is
+                        // done (or after finishing first).
+                        let mut s = Search::new(g, table, cancel, stop, Some(busy), threads);
+                        s.set_book(book);
+                        s.deadline = deadline;
+                        // Helper i starts one window away from the main thread's first
+                        // probe (+1, -1, +2, ...): the bound the main thread needs next
+                        // on either outcome.
+                        s.probe_offset = if i % 2 == 1 {
+                            (i as i32 + 1) / 2
+                        } else {
+                            -(i as i32) / 2
+                        };
+                        s.solve(pos.current, pos.mask, moves, lo, hi);
+                        (s.nodes, s.book_hits)
+                    },
+                    Some(stop),
+                    || {
+                        let never = AtomicBool::new(false);
+                        let mut s = Search::new(g, table, cancel, &never, Some(busy), threads);
+                        s.set_book(book);
+                        s.deadline = deadline;
+                        s.budget = allowed.saturating_sub(solo_nodes);
+                        let r = s.solve(pos.current, pos.mask, moves, lo, hi);
+                        (r, s.nodes, s.aborted, s.bounds, s.book_hits)
+                    },
+                );
+                let (r, mut nodes, aborted, bounds, mut hits) = main;
+                for (n, b) in helpers.into_iter().flatten() {
                     nodes += n;
                     hits += b;
                 }
-                (r, nodes, s.aborted, s.bounds, hits)
-            });
-            proven = (proven.0.max(bounds.0), proven.1.min(bounds.1));
-            self.book_hits += hits;
-            (r, nodes, aborted)
-        };
+                proven = (proven.0.max(bounds.0), proven.1.min(bounds.1));
+                self.book_hits += hits;
+                (r, nodes, aborted)
+            };
         self.nodes += solo_nodes + nodes;
         if !aborted {
             return Ok(Searched::Done(sign(score)));

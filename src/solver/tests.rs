@@ -594,7 +594,7 @@ fn a_node_limit_stops_the_call_and_the_table_keeps_its_work() {
 
 #[test]
 fn refused_helper_threads_leave_the_answers_unchanged() {
-    crate::watch::REFUSE_SPAWN.with(|r| r.set(true));
+    crate::threads::REFUSE_SPAWN.with(|r| r.set(true));
     let mut s = Solver::new(SolverConfig {
         tt_bytes: 1 << 22,
         threads: 3,
@@ -602,7 +602,7 @@ fn refused_helper_threads_leave_the_answers_unchanged() {
     .unwrap();
     let p = Position::parse_pons("274121776146").unwrap();
     let got = s.solve(&p, false, &no_cancel());
-    crate::watch::REFUSE_SPAWN.with(|r| r.set(false));
+    crate::threads::REFUSE_SPAWN.with(|r| r.set(false));
     assert_eq!(got, Ok(4));
     assert!(s.nodes() > SOLO_NODE_BUDGET, "the parallel search ran");
 }

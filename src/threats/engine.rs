@@ -216,18 +216,19 @@ impl Engine {
             cancel: &helpers_stop,
         };
         let mut helpers = std::mem::take(&mut self.helpers);
-        let best = std::thread::scope(|scope| {
-            for (i, helper) in helpers[..threads - 1].iter_mut().enumerate() {
-                let mut own_roots = roots.clone();
-                let helper_stop = &helper_stop;
+        let helper_stop = &helper_stop;
+        let (best, _) = crate::threads::alongside(
+            "inarow-threats",
+            helpers[..threads - 1].iter_mut().enumerate(),
+            |(i, helper)| {
                 // Half the helpers start a ply deeper, so that the threads spread
                 // over two depths and fill the table ahead of the main search.
-                scope.spawn(move || helper.deepen(&mut own_roots, helper_stop, 1 + (i as u32 % 2)));
-            }
-            let best = self.deepen(&mut roots, &stop, 1);
-            helpers_stop.store(true, Ordering::Relaxed);
-            best
-        });
+                let mut own_roots = roots.clone();
+                helper.deepen(&mut own_roots, helper_stop, 1 + (i as u32 % 2));
+            },
+            Some(&helpers_stop),
+            || self.deepen(&mut roots.clone(), &stop, 1),
+        );
         let helpers_used = &helpers[..threads - 1];
         self.stats.search_nodes += helpers_used.iter().map(|h| h.nodes).sum::<u64>();
         // A helper that completed a deeper iteration than the main search has the
@@ -354,37 +355,33 @@ impl Engine {
                 self.check_moves(&cells, 0, 1, kind, depth, &stop, &mut verdicts);
         } else {
             let mut helpers = std::mem::take(&mut self.helpers);
-            let parts: Vec<(u64, Vec<Option<bool>>)> = std::thread::scope(|scope| {
-                let handles: Vec<_> = helpers[..threads - 1]
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(i, helper)| {
-                        let (cells, stop) = (&cells, &stop);
-                        scope.spawn(move || {
-                            let mut part = vec![None; cells.len()];
-                            let nodes = helper.check_moves(
-                                cells,
-                                i + 1,
-                                threads,
-                                kind,
-                                depth,
-                                stop,
-                                &mut part,
-                            );
-                            (nodes, part)
-                        })
-                    })
-                    .collect();
-                let mut own = vec![None; cells.len()];
-                let nodes = self.check_moves(&cells, 0, threads, kind, depth, &stop, &mut own);
-                let mut parts = vec![(nodes, own)];
-                parts.extend(
-                    handles
-                        .into_iter()
-                        .map(|h| h.join().expect("a root check panicked")),
-                );
-                parts
-            });
+            let (cells, stop) = (&cells, &stop);
+            let (own, others) = crate::threads::alongside(
+                "inarow-threats",
+                helpers[..threads - 1].iter_mut().enumerate(),
+                |(i, helper)| {
+                    let mut part = vec![None; cells.len()];
+                    let nodes =
+                        helper.check_moves(cells, i + 1, threads, kind, depth, stop, &mut part);
+                    (nodes, part)
+                },
+                None,
+                || {
+                    let mut own = vec![None; cells.len()];
+                    let nodes = self.check_moves(cells, 0, threads, kind, depth, stop, &mut own);
+                    (nodes, own)
+                },
+            );
+            // A share whose thread was refused (or failed) is checked here.
+            let mut parts = vec![own];
+            for (i, part) in others.into_iter().enumerate() {
+                parts.push(part.unwrap_or_else(|| {
+                    let mut part = vec![None; cells.len()];
+                    let nodes =
+                        self.check_moves(cells, i + 1, threads, kind, depth, stop, &mut part);
+                    (nodes, part)
+                }));
+            }
             self.helpers = helpers;
             for (t, (nodes, part)) in parts.into_iter().enumerate() {
                 if t == 0 {
