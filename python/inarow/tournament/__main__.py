@@ -1,0 +1,101 @@
+"""``python -m inarow.tournament``: a match of two engines over an opening book.
+
+    python -m inarow.tournament --a threats --b "gomocup:/path/to/pbrain-rapfi" \\
+        --time 0.5 --book freestyle-15 --pairs 100 --log rapfi-0.5.jsonl
+    python -m inarow.tournament --a threats:nodes=20000 --b threats:nodes=10000 \\
+        --book freestyle-15 --pairs 400 --sprt 0,20 --log ab.jsonl
+    python -m inarow.tournament --summary rapfi-0.5.jsonl      # a log's statistics
+
+Each opening of the book is played from both seats (A black, then A white), in book
+order, ``--pairs`` openings in all (the book repeats when it is shorter: the in-process
+players' seeds differ from round to round). Every game is appended to ``--log`` as a line
+of JSON (settings, opening, A's seat, winner, every action: ``inarow.tournament.replay``
+rebuilds the board), and a rerun with the same settings and log plays only the games
+missing. Prints each game, then A's results: W/D/L, by seat, the pairs' points, the
+score and Elo difference with 95% intervals per game and per pair, and with ``--sprt``
+the LLR and its bounds (the match stops when the SPRT decides).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from inarow.tournament import match
+from inarow.tournament.book import load_book
+
+
+def _sprt(text: str) -> tuple[float, float]:
+    elo0, elo1 = (float(t) for t in text.split(","))
+    return elo0, elo1
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m inarow.tournament",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--a", help="the engine under test (see inarow.tournament.match)")
+    p.add_argument("--b", help="the reference engine")
+    p.add_argument("--book", default="freestyle-15", help="a shipped book's name or a path")
+    p.add_argument("--rule", default="freestyle", choices=list(match.RULES))
+    p.add_argument("--size", type=int, default=15)
+    p.add_argument("--time", type=float, default=None, help="seconds a move, each side")
+    p.add_argument("--nodes", type=int, default=None, help="inarow's positions a move instead")
+    p.add_argument("--threads", type=int, default=1, help="threads of inarow's engines")
+    p.add_argument("--pairs", type=int, default=None, help="openings x 2 seats (default: the book)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--log", default=None, help="JSON lines file: one game a line, resumable")
+    p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1")
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument("--engine-cwd", default=None, help="B's working directory (a brain's)")
+    p.add_argument("--summary", default=None, metavar="LOG", help="only summarize a log")
+    args = p.parse_args(argv)
+
+    sprt = None if args.sprt is None else (*args.sprt, args.alpha, args.beta)
+    if args.summary:
+        records = match.read_log(args.summary)
+        if not records:
+            p.error(f"no games in {args.summary}")
+        print(f"{records[0].config['a']} (A) against {records[0].config['b']} (B)")
+        print(match.summarize(records, sprt))
+        return 0
+    if not args.a or not args.b:
+        p.error("--a and --b are required (or --summary LOG)")
+    if args.time is None and args.nodes is None:
+        p.error("give --time or --nodes")
+    book = load_book(args.book, args.size)
+    pairs = len(book) if args.pairs is None else args.pairs
+    budget = " ".join(
+        ([f"{args.time:g} s"] if args.time is not None else [])
+        + ([f"{args.nodes} nodes"] if args.nodes is not None else [])
+    )
+    print(
+        f"A: {args.a}; B: {args.b}; {args.size}x{args.size} {args.rule}, {budget} a move; "
+        f"book {args.book} ({len(book)} openings), {pairs} pairs, seed {args.seed}",
+        flush=True,
+    )
+    summary = match.run(
+        args.a,
+        args.b,
+        book,
+        pairs=pairs,
+        size=args.size,
+        rule=args.rule,
+        time_limit=args.time,
+        nodes=args.nodes,
+        seed=args.seed,
+        log=args.log,
+        sprt=sprt,
+        threads=args.threads,
+        cwd=args.engine_cwd,
+        on_game=lambda r: print(match.describe(r), flush=True),
+    )
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
