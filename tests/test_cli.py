@@ -444,3 +444,11 @@ def test_train_accepts_every_preset_and_shipped_network_name(game):
     assert label == game and config.rules == rules.to_dict()
     if not rules.gravity and rules.k >= 5:
         assert config.eval_threats_nodes > 0  # the threat-engine rung of gomoku boards
+
+
+def test_play_starts_from_given_moves():
+    r = run("play", "--rules", "tic_tac_toe", "--moves", "4 0", stdin="q\n")
+    assert r.returncode == 0
+    assert "0 O . ." in r.stdout and "1 . X ." in r.stdout
+    r = run("play", "--rules", "tic_tac_toe", "--moves", "4,4")
+    assert r.returncode == 2 and "--moves" in r.stderr

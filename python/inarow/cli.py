@@ -184,6 +184,13 @@ def _opponent(spec: str) -> str:
 def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     rules = _rules(args)
     board = inarow.Board(**rules)
+    if args.moves:
+        try:
+            for action in args.moves.replace(",", " ").split():
+                board.move(int(action))
+        except ValueError as e:  # IllegalMoveError is a ValueError
+            print(f"error: --moves: {e}", file=sys.stderr)
+            return 2
     human = 1 if args.first == "human" else 2
     engine = args.engine
     agent = None
@@ -670,6 +677,13 @@ def _parser() -> argparse.ArgumentParser:
         "PATH/network.npz[:SIMULATIONS] (see inarow.agents.named); plays every seat but yours",
     )
     play.add_argument("--seed", type=int, default=None, help="seed of the engine's random choices")
+    play.add_argument(
+        "--moves",
+        default=None,
+        metavar="ACTIONS",
+        help="start from the position these actions reach, in order, separated by spaces "
+        "or commas (a game of python -m inarow.tournament's log: --show prints them)",
+    )
     play.set_defaults(func=_cmd_play)
 
     solve = sub.add_parser(

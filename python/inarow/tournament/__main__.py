@@ -5,6 +5,7 @@
     python -m inarow.tournament --a threats:nodes=20000 --b threats:nodes=10000 \\
         --book freestyle-15 --pairs 400 --sprt 0,20 --log ab.jsonl
     python -m inarow.tournament --summary rapfi-0.5.jsonl      # a log's statistics
+    python -m inarow.tournament --show rapfi-0.5.jsonl:7         # game 7: moves, board
 
 Each opening of the book is played from both seats (A black, then A white), in book
 order, ``--pairs`` openings in all (the book repeats when it is shorter: the in-process
@@ -22,12 +23,34 @@ import argparse
 import sys
 
 from inarow.tournament import match
-from inarow.tournament.book import load_book
+from inarow.tournament.book import cell_name, load_book
 
 
 def _sprt(text: str) -> tuple[float, float]:
     elo0, elo1 = (float(t) for t in text.split(","))
     return elo0, elo1
+
+
+def show(record: match.GameRecord) -> str:
+    """A logged game: who played which seat, its moves in gomoku notation, the final
+    board, and the ``inarow play`` command that opens it."""
+    size = record.config["size"]
+    seats = {record.a_seat: record.config["a"], 3 - record.a_seat: record.config["b"]}
+    numbered = " ".join(f"{i + 1}.{cell_name(m, size)}" for i, m in enumerate(record.moves))
+    rule = record.config["rule"]
+    command = (
+        f"inarow play --rules gomoku --width {size} --height {size} --moves "
+        f'"{" ".join(str(m) for m in record.moves)}"'
+    )
+    return "\n".join(
+        [
+            f"{record.opening} (pair {record.pair + 1}), {rule}: player 1 (X) {seats[1]}, "
+            f"player 2 (O) {seats[2]}; {match.describe(record).split(': ', 1)[1]}",
+            numbered,
+            str(match.replay(record)).rstrip(),
+            command,
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,8 +75,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--beta", type=float, default=0.05)
     p.add_argument("--engine-cwd", default=None, help="B's working directory (a brain's)")
     p.add_argument("--summary", default=None, metavar="LOG", help="only summarize a log")
+    p.add_argument(
+        "--show",
+        default=None,
+        metavar="LOG:N",
+        help="print game N of a log (from 1): its moves, the final board, and the "
+        "inarow play command that opens it",
+    )
     args = p.parse_args(argv)
 
+    if args.show:
+        path, _, number = args.show.rpartition(":")
+        records = match.read_log(path)
+        if not number.isdigit() or not 1 <= int(number) <= len(records):
+            p.error(f"--show {args.show}: give LOG:N with N from 1 to {len(records)}")
+        print(show(records[int(number) - 1]))
+        return 0
     sprt = None if args.sprt is None else (*args.sprt, args.alpha, args.beta)
     if args.summary:
         records = match.read_log(args.summary)

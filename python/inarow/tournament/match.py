@@ -9,7 +9,10 @@ Player A is the engine under test, B the reference. A player is given as text:
   as a process;
 * ``threats``: inarow's threat engine in this process (:func:`inarow.agents.threats`)
   with the match's time or node budget per move; ``threats:nodes=N``,
-  ``threats:time=S``, ``threats:threads=T`` (comma-separated) set its own;
+  ``threats:time=S``, ``threats:threads=T`` (comma-separated) set its own, and
+  ``threats:native=PATH`` plays the engine of another build of inarow's extension
+  (a copy of ``inarow/_native.abi3.so`` kept from before a change), loaded beside this
+  one: an A/B test of two builds with node budgets, in one process;
 * any other name of :func:`inarow.agents.named` (``negamax:3``, ``greedy``...).
 
 In-process players get a fresh agent each game, seeded from the match's seed, the
@@ -18,6 +21,7 @@ pair and the seat, so a match with node budgets replays move for move.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import os
@@ -148,7 +152,7 @@ def make_player(
     name, _, rest = spec.partition(":")
     if name == "threats":
         options = _options(rest)
-        unknown = set(options) - {"nodes", "time", "threads"}
+        unknown = set(options) - {"nodes", "time", "threads", "native"}
         if unknown:
             raise ValueError(f"{spec!r}: unknown options {sorted(unknown)}")
         own_nodes = int(options["nodes"]) if "nodes" in options else nodes
@@ -157,14 +161,41 @@ def make_player(
         if own_nodes is None and own_time is None:
             raise ValueError(f"{spec!r}: give a time (--time) or a node budget (--nodes)")
 
+        native = _load_native(options["native"]) if "native" in options else None
+
         def make_threats(seed: int) -> Callable[[inarow.Board], int]:
-            if own_nodes is not None:
-                return inarow.agents.threats(nodes=own_nodes, seed=seed, threads=own_threads)
-            assert own_time is not None
-            return inarow.agents.threats(time_limit=own_time, seed=seed, threads=own_threads)
+            if native is None:
+                return inarow.agents.threats(
+                    time_limit=1.0 if own_time is None else own_time,
+                    nodes=own_nodes,
+                    seed=seed,
+                    threads=own_threads,
+                )
+            agent = native.Agent.threats(
+                1.0 if own_time is None else own_time, own_nodes, seed, own_threads
+            )
+            return lambda board: agent(native.Board.from_bytes(board.to_bytes()))
 
         return _AgentPlayer(spec, make_threats)
     return _AgentPlayer(spec, lambda seed: inarow.agents.named(spec, seed=seed))
+
+
+_NATIVES: dict[str, Any] = {}
+
+
+def _load_native(path: str) -> Any:
+    """Another build of inarow's extension module, loaded under a name of its own (its
+    classes are its own: boards are handed over as bytes)."""
+    path = os.path.abspath(path)
+    if path not in _NATIVES:
+        name = f"_inarow_build_{len(_NATIVES)}._native"
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ValueError(f"{path} is not an extension module")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _NATIVES[path] = module
+    return _NATIVES[path]
 
 
 def game_seed(seed: int, pair: int, a_seat: int, who: str) -> int:
