@@ -332,6 +332,28 @@ def test_a_reused_subtree_continues_like_a_fresh_search(kind):
         np.testing.assert_allclose(continued.values[i], out.values[0], rtol=1e-5)
 
 
+@pytest.mark.parametrize("root", ["puct", "gumbel"])
+def test_kept_trees_play_whole_games_whatever_was_proven(root):
+    # Tic-tac-toe self-play with kept trees: children are proven early and often,
+    # at their first visit or from below, and every run still spends its budget.
+    boards = random_boards(16, 4, **TIC_TAC_TOE)
+    search = inarow.MCTS(boards[0].rules, num_simulations=24, root=root, seed=2)
+    kept = [0] * len(boards)  # visits below each kept root before the run
+    while not all(b.is_over for b in boards):
+        out = search.run(boards, hashed())
+        for i, b in enumerate(boards):
+            if not b.is_over:
+                total = int(out.visit_counts[i].sum())
+                if root == "puct":
+                    assert total == kept[i] + 24, i
+                else:  # Gumbel replays no visits of a kept root proven at its first visit
+                    assert 24 <= total <= kept[i] + 24, i
+                a = int(out.actions[i])
+                kept[i] = max(int(out.visit_counts[i, a]) - 1, 0)
+                b.move(a)
+        search.advance(out.actions)
+
+
 # ---------------------------------------------------------------- refusals
 
 

@@ -394,7 +394,9 @@ impl<S: SearchState> Tree<S> {
     /// lookahead proved the root), cost no evaluation and are not this run's.
     fn catch_up(&mut self, s: &Settings<'_, S::Geometry>) {
         let visits = std::mem::take(&mut self.catch_up);
-        if visits == 0 {
+        // Gumbel's halving schedule covers this run's simulations alone, and no
+        // promise asks it to continue like a fresh search.
+        if visits == 0 || s.config.root != RootPolicy::Puct {
             return;
         }
         for _ in 0..visits {
@@ -406,10 +408,6 @@ impl<S: SearchState> Tree<S> {
         }
         self.run.sims_done = 0;
         self.run.run_visits.fill(0);
-        if s.config.root == RootPolicy::Gumbel {
-            let mover = self.root.to_move();
-            self.start_halving(mover, s);
-        }
     }
 
     /// Would no `remaining` simulations change the move [`Tree::write_output`]
