@@ -248,7 +248,7 @@ def test_a_symmetric_agent_answers_each_image_of_a_board_alike(rules):
     gets the image of the board's policy and the same values. This fails if a
     policy is mapped back with the wrong inverse (a quarter turn, say)."""
     from inarow.pretrained import NetworkAgent
-    from inarow.train.symmetry import symmetries
+    from inarow.symmetry import symmetries
 
     net = _linear_net(rules, seed=len(str(rules)))
     plain = NetworkAgent(net, rules, simulations=0)

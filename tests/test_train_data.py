@@ -9,6 +9,7 @@ import pytest
 from harness import blind_evaluator, blind_net
 
 import inarow
+from inarow.symmetry import symmetries
 from inarow.train.config import TrainConfig
 from inarow.train.evaluation import solve_small_board
 from inarow.train.replay import ReplayBuffer
@@ -18,7 +19,6 @@ from inarow.train.selfplay import (
     outcome_values,
     reply_targets,
 )
-from inarow.train.symmetry import symmetries
 
 _blind = blind_evaluator()
 

@@ -16,7 +16,7 @@ import numpy as np
 
 import inarow
 from inarow._native import Board, ConvNet
-from inarow.train.symmetry import symmetries
+from inarow.symmetry import symmetries
 
 __all__ = ["NetworkAgent", "PRETRAINED", "load_pretrained"]
 

@@ -1,5 +1,5 @@
 """The replay buffer: the latest self-play positions in a ring, sampled uniformly,
-each sample under a random symmetry of the board (``inarow.train.symmetry``)."""
+each sample under a random symmetry of the board (``inarow.symmetry``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from inarow.symmetry import symmetries
 from inarow.train.config import TrainConfig
-from inarow.train.symmetry import symmetries
 
 __all__ = ["Batch", "ReplayBuffer", "plain_batch"]
 
