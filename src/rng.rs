@@ -68,6 +68,12 @@ impl Rng {
         }
         (m >> 32) as u32
     }
+
+    /// One of `items`, uniformly (`items` not empty).
+    #[inline]
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u32) as usize]
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The greedy agent: one move of look-ahead for itself, one for the next player.
 
-use super::{pick, LineBoard};
+use super::LineBoard;
 use crate::rng::Rng;
 
 /// In order: a move that wins at once; else a move after which the next player
@@ -20,7 +20,7 @@ pub fn choose(board: &LineBoard, legal: &mut Vec<usize>, rng: &mut Rng) -> usize
         .filter(|&a| board.completes_line(cell(a), me))
         .collect();
     if !wins.is_empty() {
-        return pick(&wins, rng);
+        return rng.pick(&wins);
     }
 
     // The cells where the next player would win if it moved now.
@@ -50,7 +50,7 @@ pub fn choose(board: &LineBoard, legal: &mut Vec<usize>, rng: &mut Rng) -> usize
         })
         .collect();
     if !safe.is_empty() {
-        return pick(&safe, rng);
+        return rng.pick(&safe);
     }
     let blocks: Vec<usize> = legal
         .iter()
@@ -58,7 +58,7 @@ pub fn choose(board: &LineBoard, legal: &mut Vec<usize>, rng: &mut Rng) -> usize
         .filter(|&a| threats.contains(&cell(a)))
         .collect();
     if !blocks.is_empty() {
-        return pick(&blocks, rng);
+        return rng.pick(&blocks);
     }
-    pick(legal, rng)
+    rng.pick(legal)
 }

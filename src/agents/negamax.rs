@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::{pick, AgentError, LineBoard};
+use super::{AgentError, LineBoard};
 use crate::rng::Rng;
 
 /// The value of a win on the move after the root.
@@ -69,7 +69,7 @@ fn pick_best(values: &[(usize, i64)], rng: &mut Rng) -> Result<usize, AgentError
         .filter(|&&(_, v)| v == best)
         .map(|&(a, _)| a)
         .collect();
-    Ok(pick(&ties, rng))
+    Ok(rng.pick(&ties))
 }
 
 /// Each root move with its value, exact where it could tie for the best (values

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use super::{pick, unit_f64, AgentError};
+use super::AgentError;
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::Rules;
@@ -129,7 +129,7 @@ pub fn softmax_pick(scores: &[Option<i32>], temperature: f64, rng: &mut Rng) -> 
             .filter(|&&(_, s)| s == best)
             .map(|&(a, _)| a)
             .collect();
-        return Some(pick(&ties, rng));
+        return Some(rng.pick(&ties));
     }
     // Shifted by the best score so that the largest weight is 1 (no overflow).
     let weights: Vec<f64> = legal
@@ -151,4 +151,9 @@ pub fn softmax_pick(scores: &[Option<i32>], temperature: f64, rng: &mut Rng) -> 
         .rev()
         .find(|(_, &w)| w > 0.0)
         .map(|(&(a, _), _)| a)
+}
+
+/// A uniform draw in `[0, 1)` with 53 random bits.
+fn unit_f64(rng: &mut Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }

@@ -2,7 +2,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use super::*;
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::rules::Rules;
 use crate::solver::{Position, Solver, SolverConfig};
+use crate::threats::Budget;
 
 fn no_cancel() -> AtomicBool {
     AtomicBool::new(false)
