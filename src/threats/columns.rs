@@ -10,11 +10,8 @@
 
 use std::time::Instant;
 
-use super::prove::{FailTable, Stop};
+use super::prove::{table_key, try_candidates, FailTable, Stop, ThreatKind, ThreatSearch};
 use crate::game::Game;
-
-/// Salt of the fail table's keys per attacker.
-const SALTS: [u64; 2] = [0x2545_F491_4F6C_DD1D, 0x9E6C_63D0_676A_9A99];
 
 /// One continuous-threat search on a gravity board.
 pub struct ColumnProver<'a> {
@@ -24,6 +21,8 @@ pub struct ColumnProver<'a> {
     pub nodes: u64,
     /// Set once the budget, the deadline or the cancel flag stopped the search.
     pub stopped: bool,
+    /// Candidate buffers, one per depth.
+    pool: Vec<Vec<usize>>,
 }
 
 impl<'a> ColumnProver<'a> {
@@ -34,6 +33,7 @@ impl<'a> ColumnProver<'a> {
             stop,
             nodes: 0,
             stopped: false,
+            pool: Vec::new(),
         }
     }
 
@@ -41,9 +41,6 @@ impl<'a> ColumnProver<'a> {
     /// its moves (the completing drop included); the line (attacker and defender
     /// alternating, ending with the completing drop) goes into `line`.
     pub fn vcf(&mut self, attacker: usize, depth: u32, line: &mut Vec<usize>) -> bool {
-        if self.tick() {
-            return false;
-        }
         let mut wins = [usize::MAX; 2];
         if self.wins(attacker, &mut wins) > 0 {
             line.push(wins[0]);
@@ -52,31 +49,35 @@ impl<'a> ColumnProver<'a> {
         if depth <= 1 {
             return false;
         }
-        let key = self.game.hash() ^ SALTS[attacker];
-        if self.fails.failed(key, depth) {
-            return false;
+        let slot = depth as usize;
+        if self.pool.len() <= slot {
+            self.pool.resize_with(slot + 1, Vec::new);
         }
-        let defender = 1 - attacker;
+        let mut columns = std::mem::take(&mut self.pool[slot]);
+        let won = try_candidates(
+            self,
+            ThreatKind::Vcf,
+            attacker,
+            depth,
+            &mut columns,
+            |s, columns| s.candidates(attacker, columns),
+            |s, column| s.threat_wins(attacker, column, depth, line),
+        );
+        self.pool[slot] = columns;
+        won
+    }
+
+    /// The attacker's drops worth trying: none when the defender completes a line
+    /// in two columns, its only completing column when it has one (nothing else
+    /// can win), else every legal column.
+    fn candidates(&mut self, attacker: usize, columns: &mut Vec<usize>) {
         let mut blocks = [usize::MAX; 2];
-        let their_wins = self.wins(defender, &mut blocks);
-        if their_wins >= 2 {
-            return false;
+        match self.wins(1 - attacker, &mut blocks) {
+            0 => columns
+                .extend((0..self.game.rules().num_actions()).filter(|&c| self.game.is_legal(c))),
+            1 => columns.push(blocks[0]),
+            _ => {}
         }
-        // The defender's only completing column must be blocked: nothing else can win.
-        let only = (their_wins == 1).then_some(blocks[0]);
-        for column in 0..self.game.rules().num_actions() {
-            if only.is_some_and(|b| b != column) || !self.game.is_legal(column) {
-                continue;
-            }
-            if self.threat_wins(attacker, column, depth, line) {
-                return true;
-            }
-            if self.stopped {
-                return false;
-            }
-        }
-        self.fails.record(key, depth);
-        false
     }
 
     /// Whether dropping into `column` (legal, `attacker` to move, no completing
@@ -135,14 +136,31 @@ impl<'a> ColumnProver<'a> {
         }
         n
     }
+}
 
-    /// Counts a node; whether the search must stop (then it stays stopped).
-    fn tick(&mut self) -> bool {
+impl ThreatSearch for ColumnProver<'_> {
+    fn out_of_budget(&mut self) -> bool {
         if !self.stopped {
             self.nodes += 1;
             self.stopped = self.stop.reached(self.nodes);
         }
         self.stopped
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn known_fail(&self, kind: ThreatKind, attacker: usize, depth: u32) -> bool {
+        self.fails
+            .failed(table_key(self.game.hash(), kind, attacker), depth)
+    }
+
+    fn record_fail(&mut self, kind: ThreatKind, attacker: usize, depth: u32) {
+        if !self.stopped {
+            let key = table_key(self.game.hash(), kind, attacker);
+            self.fails.record(key, depth);
+        }
     }
 }
 

@@ -71,7 +71,7 @@ impl FailTable {
 }
 
 /// Keys of the fail table per kind and attacker, so that entries never mix.
-pub(super) fn table_key(hash: u64, kind: ThreatKind, attacker: usize) -> u64 {
+pub(crate) fn table_key(hash: u64, kind: ThreatKind, attacker: usize) -> u64 {
     const SALTS: [[u64; 2]; 2] = [
         [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F],
         [0x1656_67B1_9E37_79F9, 0x27D4_EB2F_1656_67C5],
@@ -133,20 +133,7 @@ impl<'a> Prover<'a> {
         }
     }
 
-    /// Counts a node; whether the search must stop.
-    #[inline]
-    pub fn out_of_budget(&mut self) -> bool {
-        if !self.stopped {
-            self.nodes += 1;
-            self.stopped = self.stop.reached(self.nodes);
-        }
-        self.stopped
-    }
-
-    /// The candidate buffer of `ply`, emptied.
-    /// The loop both provers share: unless the budget is spent or this position
-    /// is known to fail at `depth`, tries each of `candidates`' moves with `wins`
-    /// until one wins; a position where none does is recorded as failing.
+    /// [`try_candidates`] with the buffer of `ply` from the pool.
     #[allow(clippy::too_many_arguments)]
     pub fn try_candidates(
         &mut self,
@@ -158,21 +145,21 @@ impl<'a> Prover<'a> {
         candidates: fn(&mut Self, usize, &mut Vec<usize>),
         wins: fn(&mut Self, usize, usize, u32, usize, &mut Vec<usize>) -> bool,
     ) -> bool {
-        if self.out_of_budget() || self.known_fail(kind, attacker, depth) {
-            return false;
-        }
         let mut moves = self.take_buffer(ply);
-        candidates(self, attacker, &mut moves);
-        let won = moves
-            .iter()
-            .any(|&cell| wins(self, attacker, cell, depth, ply, line));
+        let won = try_candidates(
+            self,
+            kind,
+            attacker,
+            depth,
+            &mut moves,
+            |s, moves| candidates(s, attacker, moves),
+            |s, cell| wins(s, attacker, cell, depth, ply, line),
+        );
         self.give_buffer(ply, moves);
-        if !won {
-            self.record_fail(kind, attacker, depth);
-        }
         won
     }
 
+    /// The candidate buffer of `ply`, emptied.
     pub fn take_buffer(&mut self, ply: usize) -> Vec<usize> {
         if self.tables.pool.len() <= ply {
             self.tables.pool.resize_with(ply + 1, Vec::new);
@@ -191,18 +178,74 @@ impl<'a> Prover<'a> {
     pub fn order(&self, cells: &mut [usize], player: usize) {
         cells.sort_by_cached_key(|&c| (std::cmp::Reverse(self.board.move_value(c, player)), c));
     }
+}
 
-    /// Records that `attacker` has no win of `kind` within `depth` here, unless
-    /// the search was cut short.
-    pub fn record_fail(&mut self, kind: ThreatKind, attacker: usize, depth: u32) {
+impl ThreatSearch for Prover<'_> {
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if !self.stopped {
+            self.nodes += 1;
+            self.stopped = self.stop.reached(self.nodes);
+        }
+        self.stopped
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn known_fail(&self, kind: ThreatKind, attacker: usize, depth: u32) -> bool {
+        let key = table_key(self.board.hash(), kind, attacker);
+        self.tables.fails.failed(key, depth)
+    }
+
+    fn record_fail(&mut self, kind: ThreatKind, attacker: usize, depth: u32) {
         if !self.stopped {
             let key = table_key(self.board.hash(), kind, attacker);
             self.tables.fails.record(key, depth);
         }
     }
+}
 
-    pub fn known_fail(&self, kind: ThreatKind, attacker: usize, depth: u32) -> bool {
-        let key = table_key(self.board.hash(), kind, attacker);
-        self.tables.fails.failed(key, depth)
+/// What the candidate/answer loop ([`try_candidates`]) needs of a threat search:
+/// its node count and stop, and its table of positions without a win.
+pub(crate) trait ThreatSearch {
+    /// Counts a node; whether the search must stop (it then stays stopped).
+    fn out_of_budget(&mut self) -> bool;
+    fn stopped(&self) -> bool;
+    /// Whether `attacker` was shown to have no win of `kind` within `depth` here.
+    fn known_fail(&self, kind: ThreatKind, attacker: usize, depth: u32) -> bool;
+    /// Records that it has none, unless the search was cut short.
+    fn record_fail(&mut self, kind: ThreatKind, attacker: usize, depth: u32);
+}
+
+/// The loop every threat search shares (VCF and VCT on free boards, the column
+/// prover on gravity boards): unless the budget is spent or the position is known
+/// to fail at `depth`, `candidates` lists the attacker's moves into `moves`, best
+/// first, and each is tried with `wins` until one wins; a position where none
+/// does is recorded as failing.
+pub(crate) fn try_candidates<S: ThreatSearch>(
+    s: &mut S,
+    kind: ThreatKind,
+    attacker: usize,
+    depth: u32,
+    moves: &mut Vec<usize>,
+    candidates: impl FnOnce(&mut S, &mut Vec<usize>),
+    mut wins: impl FnMut(&mut S, usize) -> bool,
+) -> bool {
+    if s.out_of_budget() || s.known_fail(kind, attacker, depth) {
+        return false;
     }
+    moves.clear();
+    candidates(s, moves);
+    for &cell in moves.iter() {
+        if wins(s, cell) {
+            return true;
+        }
+        if s.stopped() {
+            return false;
+        }
+    }
+    s.record_fail(kind, attacker, depth);
+    false
 }
