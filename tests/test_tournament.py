@@ -343,3 +343,9 @@ def test_show_opens_a_logged_game_in_inarow_play(tmp_path, capsys):
     command = out.strip().splitlines()[-1]
     assert command.startswith("inarow play --rules gomoku --width 15 --height 15 --moves ")
     assert command.endswith('"' + " ".join(map(str, record.moves)) + '"')
+
+
+def test_the_games_score_has_wilson_interval():
+    e = stats.wilson_estimate(3, 23)
+    assert (e.low, e.high) == pytest.approx(inarow.evaluate.wilson_interval(3, 23))
+    assert e.low > 0 and e.elo_low > -math.inf

@@ -371,7 +371,7 @@ def summarize(
         losses=losses,
         by_seat=by_seat,
         pairs=pairs,
-        trinomial=stats.elo_estimate(stats.trinomial(wins, draws, losses)),
+        trinomial=stats.wilson_estimate(wins + draws / 2, len(records)),
         pentanomial=stats.elo_estimate(pairs),
         first_player_score=first / len(records) if records else math.nan,
         faults=faults,

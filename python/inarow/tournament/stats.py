@@ -3,7 +3,8 @@ sequential probability ratio test (SPRT) that accepts or rejects a change.
 
 Every figure is for player A (the engine under test) against player B.
 
-* **Trinomial** statistics treat each game as a sample (win 1, draw 1/2, loss 0).
+* **Trinomial** statistics treat each game as a sample (win 1, draw 1/2, loss 0); the
+  interval of their score is Wilson's (:func:`wilson_estimate`).
 * **Pentanomial** statistics treat each *pair* (one opening played from both seats)
   as a sample: the pair's score 0, 1/4, 1/2, 3/4 or 1. The two games of a pair share
   an opening, so they are not independent; in gomoku the opening decides much, and
@@ -41,6 +42,7 @@ __all__ = [
     "score_of",
     "sprt",
     "sprt_bounds",
+    "wilson_estimate",
 ]
 
 #: The normal quantile of a two-sided 95% interval.
@@ -122,6 +124,15 @@ def elo_estimate(counts: Mapping[float, int], z: float = Z95) -> Estimate:
         half = z * math.sqrt(var / n)
         low, high = max(0.0, mean - half), min(1.0, mean + half)
     return Estimate(n, mean, low, high)
+
+
+def wilson_estimate(points: float, games: int, z: float = Z95) -> Estimate:
+    """The score of ``points`` in ``games`` games (draws count half) with its Wilson
+    interval, which stays inside (0, 1) where the normal one reaches 0 or 1."""
+    if games <= 0:
+        return Estimate(0, math.nan, 0.0, 1.0)
+    low, high = _wilson(points, games, z)
+    return Estimate(games, points / games, low, high)
 
 
 def _constrained_mle(counts: Mapping[float, int], s: float) -> dict[float, float]:
