@@ -5,9 +5,9 @@ use std::sync::atomic::AtomicBool;
 
 use super::choice::{centre_first, MoveValue, TimedMove};
 use super::deadline::Deadline;
+use super::driver::{search_moves, MoveSearch, Searched};
 use super::error::SolveError;
 use super::position::Position;
-use super::solve::Searched;
 use super::state::Solver;
 
 impl Solver {
@@ -78,8 +78,7 @@ impl Solver {
                 });
             }
         }
-        self.search_outcomes(pos, &order, &mut moves, deadline, cancel)?;
-        let complete = self.search_exact_scores(pos, &order, &mut moves, deadline, cancel)?;
+        let complete = search_moves(self, pos, &order, &mut moves, deadline, cancel)?;
         Ok(TimedMove::choose(moves, complete))
     }
 
@@ -152,174 +151,16 @@ impl Solver {
         // Unreachable while the searches agree; the outcome rounds decide otherwise.
         Ok(None)
     }
+}
 
-    /// Each move's outcome, in rounds of four times the nodes per open move.
-    fn search_outcomes(
-        &mut self,
-        pos: &Position,
-        order: &[usize],
-        moves: &mut [Option<MoveValue>],
-        deadline: Option<&Deadline>,
-        cancel: &AtomicBool,
-    ) -> Result<(), SolveError> {
-        let mut round_nodes: u64 = 1 << 10;
-        loop {
-            let open = self.outcome_round(pos, order, moves, round_nodes, deadline, cancel)?;
-            if !open || deadline.is_some_and(Deadline::seen_passed) {
-                return Ok(());
-            }
-            round_nodes = round_nodes.saturating_mul(4);
-        }
+impl MoveSearch for Solver {
+    type Position = Position;
+    const FIRST_ROUND_NODES: u64 = 1 << 10;
+
+    fn child(&self, pos: &Position, column: usize) -> Position {
+        child(pos, column)
     }
 
-    /// One round over the moves not yet settled; whether one is still open.
-    fn outcome_round(
-        &mut self,
-        pos: &Position,
-        order: &[usize],
-        moves: &mut [Option<MoveValue>],
-        round_nodes: u64,
-        deadline: Option<&Deadline>,
-        cancel: &AtomicBool,
-    ) -> Result<bool, SolveError> {
-        let mut open = false;
-        for (i, &c) in order.iter().enumerate() {
-            if settled(moves, order, i) {
-                continue;
-            }
-            let Some(m) = moves[c] else { continue };
-            let left = self.nodes_left();
-            if left == 0 {
-                return Err(SolveError::NodeLimit);
-            }
-            // A passed deadline ends the rounds (`seen_passed` from now on).
-            if deadline.is_some_and(Deadline::passed) {
-                return Ok(open);
-            }
-            let budget = if deadline.is_some() {
-                round_nodes.min(left)
-            } else {
-                left
-            };
-            // Once a win is proven, or a move nearer the centre is proven to draw
-            // at least, only whether this move wins matters (one probe instead of
-            // two).
-            let wins_only = moves.iter().flatten().any(|m| m.lo == 1)
-                || nearer_floor(moves, order, i) >= Some(0);
-            let (m, still_open) =
-                self.search_outcome(&child(pos, c), m, wins_only, budget, deadline, cancel)?;
-            open |= still_open;
-            moves[c] = Some(m);
-        }
-        Ok(open)
-    }
-
-    /// One move's outcome, `m` narrowed by a search of its `child`; whether it is still open.
-    fn search_outcome(
-        &mut self,
-        child: &Position,
-        m: MoveValue,
-        wins_only: bool,
-        budget: u64,
-        deadline: Option<&Deadline>,
-        cancel: &AtomicBool,
-    ) -> Result<(MoveValue, bool), SolveError> {
-        // The child's side of -1/0: <= -1 means this move wins.
-        let window = wins_only.then_some((-1, 0));
-        let searched = self.search_limited(child, true, budget, window, deadline, cancel)?;
-        Ok(match searched {
-            Searched::Done(0) if window.is_some() => (
-                MoveValue {
-                    hi: m.hi.min(0),
-                    ..m
-                },
-                false,
-            ),
-            Searched::Done(v) => (MoveValue::proven(-v, None), false),
-            Searched::Stopped { lo, hi } => {
-                let m = MoveValue {
-                    lo: m.lo.max(-hi),
-                    hi: m.hi.min(-lo),
-                    exact: None,
-                };
-                (m, true)
-            }
-        })
-    }
-
-    /// The exact scores of the moves sharing the best outcome; whether the search finished.
-    fn search_exact_scores(
-        &mut self,
-        pos: &Position,
-        order: &[usize],
-        moves: &mut [Option<MoveValue>],
-        deadline: Option<&Deadline>,
-        cancel: &AtomicBool,
-    ) -> Result<bool, SolveError> {
-        let best = moves.iter().flatten().map(|m| m.lo).max();
-        let all_proven = (0..order.len()).all(|i| settled(moves, order, i));
-        let contenders: Vec<usize> = order
-            .iter()
-            .copied()
-            .filter(|&c| moves[c].is_some_and(|m| Some(m.lo) == best))
-            .collect();
-        // Only a shared win or loss needs them: draws all score 0.
-        if !all_proven || contenders.len() <= 1 || best == Some(0) {
-            return Ok(all_proven);
-        }
-        // The first contender's exact score, then for each later one only whether
-        // it beats the best so far (one null-window probe), and its exact score if
-        // it does.
-        let mut best_exact = contenders
-            .iter()
-            .filter_map(|&c| moves[c].and_then(|m| m.exact))
-            .max();
-        for &c in &contenders {
-            let Some(m) = moves[c] else { continue };
-            if m.exact.is_some() {
-                continue;
-            }
-            if deadline.is_some_and(Deadline::passed) {
-                return Ok(false);
-            }
-            match self.exact_if_better(&child(pos, c), best_exact, deadline, cancel)? {
-                Some(Searched::Done(v)) => {
-                    moves[c] = Some(MoveValue::proven(m.lo, Some(-v)));
-                    best_exact = best_exact.max(Some(-v));
-                }
-                Some(Searched::Stopped { .. }) => return Ok(false),
-                None => {}
-            }
-        }
-        Ok(true)
-    }
-
-    /// The exact search of `child`, the position after a move; `None` where one
-    /// null-window probe shows that the move does not beat `best`.
-    fn exact_if_better(
-        &mut self,
-        child: &Position,
-        best: Option<i32>,
-        deadline: Option<&Deadline>,
-        cancel: &AtomicBool,
-    ) -> Result<Option<Searched>, SolveError> {
-        if let Some(b) = best {
-            // Beats `b` <=> the child scores <= -b - 1.
-            let a = -b - 1;
-            let left = self.nodes_left();
-            match self.search_limited(child, false, left, Some((a, a + 1)), deadline, cancel)? {
-                Searched::Done(v) if v > a => return Ok(None),
-                Searched::Done(_) => {}
-                stopped => return Ok(Some(stopped)),
-            }
-        }
-        let left = self.nodes_left();
-        self.search_limited(child, false, left, None, deadline, cancel)
-            .map(Some)
-    }
-
-    /// [`Solver::search`] that fails once the call's node limit is spent (a stop
-    /// at `budget` or at the deadline is no failure).
     fn search_limited(
         &mut self,
         pos: &Position,
@@ -336,7 +177,6 @@ impl Solver {
         Ok(searched)
     }
 
-    /// The nodes this call may still search.
     fn nodes_left(&self) -> u64 {
         self.node_limit
             .unwrap_or(u64::MAX)
@@ -363,26 +203,6 @@ fn forced_column(pos: &Position) -> Option<usize> {
         .filter(|&c| !pos.lets_opponent_win_at_once(c))
         .collect();
     (survivors.len() == 1).then(|| survivors[0])
-}
-
-/// Whether move `order[i]` is settled: proven, or not to be chosen whatever it
-/// turns out to be (it cannot beat a proven outcome, or at best draws where a
-/// move nearer the centre draws at least).
-fn settled(moves: &[Option<MoveValue>], order: &[usize], i: usize) -> bool {
-    let Some(m) = moves[order[i]] else {
-        return true;
-    };
-    let floor = moves.iter().flatten().map(|m| m.lo).max().unwrap_or(-1);
-    m.lo == m.hi || m.hi < floor || (m.hi <= 0 && nearer_floor(moves, order, i) >= Some(0))
-}
-
-/// The best outcome proven for a move nearer the centre than `order[i]`.
-fn nearer_floor(moves: &[Option<MoveValue>], order: &[usize], i: usize) -> Option<i32> {
-    order[..i]
-        .iter()
-        .filter_map(|&d| moves[d])
-        .map(|m| m.lo)
-        .max()
 }
 
 /// The position after `column` is played.

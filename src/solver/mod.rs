@@ -108,6 +108,7 @@ mod choice;
 mod config;
 mod deadline;
 mod dispatch;
+mod driver;
 mod error;
 pub mod free;
 mod geometry;

@@ -5,19 +5,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::config::SOLO_NODE_BUDGET;
 use super::deadline::Deadline;
+use super::driver::Searched;
 use super::error::SolveError;
 use super::plan::Plan;
 use super::position::Position;
 use super::search::{Search, BUSY_SLOTS};
 use super::state::Solver;
-
-/// How a bounded search ended.
-pub(super) enum Searched {
-    /// The value.
-    Done(i32),
-    /// The node allowance or the deadline ended it; the value lies in `lo..=hi`.
-    Stopped { lo: i32, hi: i32 },
-}
 
 impl Solver {
     /// The exact score of `pos` for the player to move (see the module docs), or its

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::super::choice::{MoveValue, TimedMove};
 use super::super::deadline::Deadline;
+use super::super::driver::{search_moves, MoveSearch, Searched};
 use super::super::error::SolveError;
 use super::geometry::Geometry;
 use super::position::FreePosition;
@@ -19,12 +20,6 @@ pub struct FreeSolver {
     geometry: Option<Geometry>,
     nodes: u64,
     node_limit: Option<u64>,
-}
-
-/// How a limited search of one position ended.
-enum Searched {
-    Done(i32),
-    Stopped,
 }
 
 impl FreeSolver {
@@ -123,11 +118,12 @@ impl FreeSolver {
     }
 
     /// [`FreeSolver::best_move`] within a time budget: anytime, never a timeout.
-    /// Each move's outcome is searched in rounds of growing node budgets, then the
-    /// exact scores of the moves sharing the best outcome, until `deadline`
-    /// passes; the move returned is chosen as the gravity solver's
-    /// `best_move_within` chooses (proven outcome, possible outcome, exact score,
-    /// nearest the centre). With `deadline = None` the search always finishes.
+    /// The moves known without a search (an immediate win is played at once),
+    /// then the shared move choice (`driver`): each move's outcome in rounds of
+    /// growing node budgets, then the exact scores of the moves sharing the best
+    /// outcome, until `deadline` passes; the move returned is chosen as the gravity
+    /// solver's `best_move_within` chooses (proven outcome, possible outcome, exact
+    /// score, nearest the centre). With `deadline = None` the search always finishes.
     pub fn best_move_within(
         &mut self,
         pos: &FreePosition,
@@ -158,53 +154,8 @@ impl FreeSolver {
         if moves.iter().flatten().all(|m| m.exact.is_some()) {
             return Ok(TimedMove::choose_in(moves, true, &order));
         }
-        // Outcomes, then exact scores of the best outcome's moves.
-        for weak in [true, false] {
-            let mut budget: u64 = 1 << 12;
-            loop {
-                let best = moves.iter().flatten().map(|m| m.lo).max().unwrap_or(-1);
-                let mut open = false;
-                for &cell in &order {
-                    let Some(m) = moves[cell] else { continue };
-                    let wanted = if weak {
-                        m.lo != m.hi && m.hi >= best
-                    } else {
-                        m.exact.is_none() && m.lo == best && m.lo == m.hi
-                    };
-                    if !wanted {
-                        continue;
-                    }
-                    let left = self.nodes_left();
-                    if left == 0 {
-                        return Err(SolveError::NodeLimit);
-                    }
-                    if deadline.is_some_and(Deadline::passed) {
-                        return Ok(TimedMove::choose_in(moves, false, &order));
-                    }
-                    let allowed = if deadline.is_some() {
-                        budget.min(left)
-                    } else {
-                        left
-                    };
-                    let child = self.child(pos, cell);
-                    match self.search_limited(&child, weak, allowed, deadline, cancel)? {
-                        Searched::Done(v) => {
-                            moves[cell] = Some(if weak {
-                                MoveValue::proven(-v, None)
-                            } else {
-                                MoveValue::proven(m.lo, Some(-v))
-                            });
-                        }
-                        Searched::Stopped => open = true,
-                    }
-                }
-                if !open {
-                    break;
-                }
-                budget = budget.saturating_mul(4);
-            }
-        }
-        Ok(TimedMove::choose_in(moves, true, &order))
+        let complete = search_moves(self, pos, &order, &mut moves, deadline, cancel)?;
+        Ok(TimedMove::choose_in(moves, complete, &order))
     }
 
     /// Each move's value known without a search: immediate wins, the moves
@@ -249,50 +200,10 @@ impl FreeSolver {
         cancel: &AtomicBool,
     ) -> Result<i32, SolveError> {
         let left = self.nodes_left();
-        match self.search_limited(pos, weak, left, None, cancel)? {
+        match self.search_limited(pos, weak, left, None, None, cancel)? {
             Searched::Done(v) => Ok(v),
-            Searched::Stopped => Err(SolveError::NodeLimit),
+            Searched::Stopped { .. } => Err(SolveError::NodeLimit),
         }
-    }
-
-    /// The value of `pos` searching at most about `budget` nodes and stopping at
-    /// `deadline`; [`SolveError::Interrupted`] once `cancel` is raised,
-    /// [`SolveError::NodeLimit`] once the call's node limit is spent.
-    fn search_limited(
-        &mut self,
-        pos: &FreePosition,
-        weak: bool,
-        budget: u64,
-        deadline: Option<&Deadline>,
-        cancel: &AtomicBool,
-    ) -> Result<Searched, SolveError> {
-        let g = self.geometry.as_ref().expect("shape set");
-        let n = g.cells;
-        let moves = pos.moves as i32;
-        let sign = |v: i32| if weak { v.signum() } else { v };
-        if pos.won {
-            return Ok(Searched::Done(sign(-((n + 2 - moves) / 2))));
-        }
-        if moves == n {
-            return Ok(Searched::Done(0));
-        }
-        let node = Node::new(g, pos.current, pos.mask, moves);
-        let mut search = Search::new(g, &mut self.table, cancel);
-        search.deadline = deadline;
-        search.budget = budget;
-        let v = search.solve(&node, weak, -n, n);
-        let (nodes, aborted) = (search.nodes, search.aborted);
-        self.nodes += nodes;
-        if !aborted {
-            return Ok(Searched::Done(sign(v)));
-        }
-        if cancel.load(Ordering::Relaxed) {
-            return Err(SolveError::Interrupted);
-        }
-        if self.nodes_left() == 0 {
-            return Err(SolveError::NodeLimit);
-        }
-        Ok(Searched::Stopped)
     }
 
     /// Sets the solver's shape to `pos`'s, emptying the table when it changes.
@@ -310,18 +221,69 @@ impl FreeSolver {
         Ok(())
     }
 
-    fn child(&self, pos: &FreePosition, cell: usize) -> FreePosition {
-        let mut child = *pos;
-        child.play_unchecked(self.geometry.as_ref().expect("shape set"), cell);
-        child
-    }
-
     /// The canonical form of `pos` under the board's symmetries.
     fn canonical(&self, pos: &FreePosition) -> (u64, u64) {
         let g = self.geometry.as_ref().expect("shape set");
         let node = Node::new(g, pos.current, pos.mask, pos.moves as i32);
         let (mask, current, _) = node.canonical(g.symmetry_count());
         (mask, current)
+    }
+}
+
+impl MoveSearch for FreeSolver {
+    type Position = FreePosition;
+    const FIRST_ROUND_NODES: u64 = 1 << 12;
+
+    fn child(&self, pos: &FreePosition, cell: usize) -> FreePosition {
+        let mut child = *pos;
+        child.play_unchecked(self.geometry.as_ref().expect("shape set"), cell);
+        child
+    }
+
+    /// [`SolveError::Interrupted`] once `cancel` is raised.
+    fn search_limited(
+        &mut self,
+        pos: &FreePosition,
+        weak: bool,
+        budget: u64,
+        window: Option<(i32, i32)>,
+        deadline: Option<&Deadline>,
+        cancel: &AtomicBool,
+    ) -> Result<Searched, SolveError> {
+        let g = self.geometry.as_ref().expect("shape set");
+        let n = g.cells;
+        let moves = pos.moves as i32;
+        let sign = |v: i32| if weak { v.signum() } else { v };
+        if pos.won {
+            return Ok(Searched::Done(sign(-((n + 2 - moves) / 2))));
+        }
+        if moves == n {
+            return Ok(Searched::Done(0));
+        }
+        let node = Node::new(g, pos.current, pos.mask, moves);
+        let mut search = Search::new(g, &mut self.table, cancel);
+        search.deadline = deadline;
+        search.budget = budget;
+        // Bisection inside the window answers `a` for a value <= a, `b` for one >= b.
+        let (lo, hi) = window.unwrap_or((-n, n));
+        let v = search.solve(&node, weak, lo, hi);
+        let (nodes, aborted) = (search.nodes, search.aborted);
+        self.nodes += nodes;
+        if !aborted {
+            return Ok(Searched::Done(sign(v)));
+        }
+        if cancel.load(Ordering::Relaxed) {
+            return Err(SolveError::Interrupted);
+        }
+        if self.nodes_left() == 0 {
+            return Err(SolveError::NodeLimit);
+        }
+        let (lo, hi) = if weak {
+            (-1, 1)
+        } else {
+            (-(n - moves) / 2, (n + 1 - moves) / 2)
+        };
+        Ok(Searched::Stopped { lo, hi })
     }
 
     fn nodes_left(&self) -> u64 {
