@@ -106,10 +106,11 @@ impl WordState {
 }
 
 impl WordGeometry {
-    /// The geometry of `rules`, or `None` when their layout does not fit one word.
+    /// The geometry of `rules`, or `None` when they are not the one-word fast
+    /// path's ([`Rules::fits_word`]: one word, freestyle).
     pub(crate) fn new(rules: Rules) -> Option<WordGeometry> {
         let layout = Layout::of(&rules);
-        if !layout.fits_word() {
+        if !rules.fits_word() {
             return None;
         }
         let w = layout.width();
