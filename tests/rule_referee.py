@@ -13,7 +13,9 @@ judge (``renju.check_forbid.get_foul_type``: 0 allowed, 1 double three, 2 double
 four, 3 overline), which reads square boards only.
 
 Used by ``tests/test_win_rules.py`` (thousands of positions) and by
-``scripts/referee_diff.py`` (millions, resumable).
+``scripts/referee_diff.py`` (millions, resumable), both through `compare_game`, the
+one harness that plays a game on the engine beside the referee (the only part of
+this file that imports ``inarow``).
 """
 
 from __future__ import annotations
@@ -120,11 +122,83 @@ def _near(grid: list[list[int]], cells: list[int], player: int, spread: int) -> 
     """The cells within ``spread`` of a stone (black: of a black stone, when any)."""
     size = len(grid)
     own = [(r, c) for r in range(size) for c in range(size) if grid[r][c] == player]
-    anchors = own if player == 1 and own else [
-        (r, c) for r in range(size) for c in range(size) if grid[r][c]
-    ]
+    anchors = (
+        own
+        if player == 1 and own
+        else [(r, c) for r in range(size) for c in range(size) if grid[r][c]]
+    )
     return [
         a
         for a in cells
         if any(abs(a // size - r) <= spread and abs(a % size - c) <= spread for r, c in anchors)
     ]
+
+
+# ------------------------------------------------------------------ the harness
+
+
+class Disagreement(AssertionError):
+    """The engine and the referee disagree; the message shows the position."""
+
+
+def compare_game(size: int, k: int, rule: str, seed: int) -> tuple[int, int]:
+    """Plays clustered game ``seed`` on ``inarow.Board`` and a one-env ``VecEnv``
+    beside the referee. After every move the winners must agree; on every black turn
+    under renju the legal cells must be the judge's allowed ones (mask of the VecEnv
+    too), and each forbidden cell must raise ``ForbiddenMoveError`` naming the
+    judge's shape and leave the board unchanged. Returns (positions compared,
+    forbidden cells met); raises `Disagreement`."""
+    import numpy as np
+
+    import inarow
+
+    rules = inarow.Rules(size, size, k, 2, False, rule=rule)
+    board = inarow.Board(rules=rules)
+    env = inarow.VecEnv(1, rules=rules, seed=0)
+    env.reset(seed=0)
+    positions = forbidden_met = 0
+
+    def check(ok: bool, what: str) -> None:
+        if not ok:
+            raise Disagreement(
+                f"{rule} {size}x{size} k={k} seed {seed}, moves {board.moves}: {what}\n{board}"
+            )
+
+    for _, step in clustered_game(random.Random(seed), size, k, rule):
+        positions += 1
+        if rule == "renju" and step.player == 1:
+            cells = board.to_numpy().ravel()
+            empty = {a for a in range(size * size) if cells[a] == 0}
+            check(
+                set(board.legal_moves()) == empty - set(step.forbidden),
+                f"legal cells differ from the judge's; the judge forbids {step.forbidden}",
+            )
+            check(
+                bool(np.array_equal(env.legal_mask()[0], board.legal_mask())),
+                "the VecEnv's mask differs from the board's",
+            )
+            for a, code in step.forbidden.items():
+                forbidden_met += 1
+                before = board.copy()
+                try:
+                    board.move(a)
+                except inarow.ForbiddenMoveError as e:
+                    check(FOUL_NAMES[code] in str(e), f"cell {a}: {e} (judge: {FOUL_NAMES[code]})")
+                else:
+                    check(False, f"cell {a} was played; the judge forbids it")
+                check(
+                    board == before and board.moves == before.moves,
+                    "a refused move changed the board",
+                )
+        won = board.move(step.action)
+        env.step(np.array([step.action]))
+        check(
+            won == bool(step.winner) and (board.winner or 0) == step.winner,
+            f"after {step.action} the referee says winner {step.winner}, the engine {board.winner}",
+        )
+    if not board.is_over:
+        # The referee stopped because black has no allowed cell: a draw.
+        check(
+            rule == "renju" and board.is_draw and board.legal_moves() == [], "the game did not end"
+        )
+    return positions, forbidden_met

@@ -9,14 +9,13 @@ from __future__ import annotations
 import copy
 import os
 import pickle
-import random
 
 import numpy as np
 import pytest
-from rule_referee import FOUL_NAMES, clustered_game
+from rule_referee import compare_game
 
 import inarow
-from inarow import Board, ForbiddenMoveError, IllegalMoveError, InvalidRulesError, Rules
+from inarow import Board, ForbiddenMoveError, InvalidRulesError, Rules
 
 pytest.importorskip("renju", reason="the renju judge (pip install renju) is the oracle")
 
@@ -112,52 +111,16 @@ def test_standard_an_overline_does_not_end_the_game():
     assert b2.winning_line() == [(1, 0), (1, 1), (1, 2), (1, 3), (1, 4)]
 
 
-def _replay(size: int, k: int, rule: str, seed: int) -> tuple[int, int]:
-    """Plays one clustered game on Board and VecEnv beside the referee; returns the
-    positions compared and the forbidden cells met."""
-    rng = random.Random(seed)
-    rules = Rules(size, size, k, 2, False, rule=rule)
-    board = Board(rules=rules)
-    env = inarow.VecEnv(1, rules=rules, seed=0)
-    env.reset(seed=0)
-    positions = forbidden_met = 0
-    for _, step in clustered_game(rng, size, k, rule):
-        positions += 1
-        if rule == "renju" and step.player == 1:
-            empty = {a for a in range(size * size) if board.to_numpy().flat[a] == 0}
-            assert set(board.legal_moves()) == empty - set(step.forbidden), (
-                f"seed {seed}: legal cells differ from the judge's\n{board}"
-                f"forbidden by the judge: {step.forbidden}"
-            )
-            np.testing.assert_array_equal(env.legal_mask()[0], board.legal_mask())
-            for a, code in step.forbidden.items():
-                forbidden_met += 1
-                before = board.copy()
-                with pytest.raises(ForbiddenMoveError, match=FOUL_NAMES[code]) as err:
-                    board.move(a)
-                assert isinstance(err.value, IllegalMoveError)
-                assert board == before and board.moves == before.moves
-        won = board.move(step.action)
-        env.step(np.array([step.action]))
-        assert won == bool(step.winner) and (board.winner or 0) == step.winner, (
-            f"seed {seed}: after {board.moves} the referee says winner {step.winner}\n{board}"
-        )
-    if not board.is_over:
-        # The referee stopped: black has no allowed cell, a draw.
-        assert rule == "renju" and board.is_draw and board.legal_moves() == []
-    return positions, forbidden_met
-
-
 @pytest.mark.parametrize(("size", "k"), [(7, 4), (9, 5), (10, 5), (12, 6)])
 def test_standard_games_agree_with_the_referee_move_by_move(size, k):
-    positions = sum(_replay(size, k, "standard", seed)[0] for seed in range(GAMES))
+    positions = sum(compare_game(size, k, "standard", seed)[0] for seed in range(GAMES))
     assert positions > 10 * GAMES
 
 
 @pytest.mark.parametrize("size", [9, 11, 15])
 def test_renju_games_agree_with_the_judge_move_by_move(size):
     games = GAMES if size < 15 else max(GAMES // 4, 2)
-    totals = [_replay(size, 5, "renju", 1000 * size + seed) for seed in range(games)]
+    totals = [compare_game(size, 5, "renju", 1000 * size + seed) for seed in range(games)]
     positions = sum(p for p, _ in totals)
     forbidden = sum(f for _, f in totals)
     assert positions > 10 * games
@@ -167,7 +130,7 @@ def test_renju_games_agree_with_the_judge_move_by_move(size):
 
 def test_freestyle_games_agree_with_the_referee():
     for seed in range(GAMES // 4):
-        _replay(9, 5, "freestyle", seed)
+        compare_game(9, 5, "freestyle", seed)
 
 
 # ------------------------------------------------------------------ renju
