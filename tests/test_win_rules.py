@@ -167,3 +167,59 @@ def test_renju_vec_env_masks_and_whole_games_run():
     assert r.games == 20 == sum(r.wins) + r.draws
     s = inarow.simulate(20, rules=rules.replace(rule="standard"), seed=1)
     assert s.games == 20
+
+
+# ------------------------------------------------------------------ every engine
+
+
+def _played(rule: str) -> Board:
+    return Board.from_moves([40, 41, 31], rules=Rules.gomoku(9, rule=rule))
+
+
+@pytest.mark.parametrize("rule", ["standard", "renju"])
+def test_engines_that_cannot_play_a_rule_refuse_it_naming_it(rule):
+    b = _played(rule)
+    refusals = [
+        lambda: inarow.agents.greedy(seed=0)(b),
+        lambda: inarow.agents.negamax(2, seed=0)(b),
+        lambda: inarow.agents.threats(nodes=1000)(b),
+        lambda: inarow.agents.perfect()(b),
+        lambda: inarow.Solver(tt_bytes=1 << 20).solve(b),
+        lambda: inarow.threats.find_win(b),
+        lambda: inarow.VecEnv(2, rules=b.rules, seed=0, opponent="greedy"),
+        lambda: inarow.agents.pretrained("15x15_k5_free")(Board(rules=Rules.gomoku(rule=rule))),
+    ]
+    for refuse in refusals:
+        with pytest.raises(
+            inarow.UnsupportedRulesError, match=rf"freestyle.*{rule}|{rule}.*freestyle"
+        ):
+            refuse()
+    assert not inarow.Solver.supports(b.rules)
+    assert inarow.Solver.supports(Rules(4, 4, 3, 2, False))
+
+
+@pytest.mark.parametrize("rule", ["standard", "renju"])
+def test_random_agents_vec_env_opponents_and_mcts_play_every_rule(rule):
+    b = _played(rule)
+    for _ in range(5):
+        a = inarow.agents.random(seed=1)(b)
+        assert a in b.legal_moves()
+    env = inarow.VecEnv(4, rules=b.rules, seed=0, opponent="random")
+    env.reset(seed=0)
+    for _ in range(10):
+        env.step(env.random_actions())
+    search = inarow.MCTS(b.rules, num_simulations=32, seed=0)
+    result = search.run([b], "rollout")
+    assert int(np.argmax(result.policy[0])) in b.legal_moves()
+
+
+def test_mcts_never_plays_a_forbidden_cell():
+    rows = ["." * 9] * 9
+    rows = list(rows)
+    rows[4] = "xxx.xx..."  # 39 would be black's overline
+    rows[8] = "o.o.o.o.o"
+    grid = np.array([[{"x": 1, "o": 2}.get(ch, 0) for ch in row] for row in rows])
+    b = Board.from_numpy(grid, rules=Rules.gomoku(9, rule="renju"))
+    result = inarow.MCTS(b.rules, num_simulations=200, seed=0).run([b], "rollout")
+    assert result.policy[0][39] == 0
+    assert set(np.flatnonzero(result.policy[0])) <= set(b.legal_moves())
