@@ -123,12 +123,10 @@ impl Game {
                 }
             }
             unreachable!("num_legal counted {legal} playable columns")
-        } else if self.renju_black() {
-            let legal = self.legal_actions();
-            legal[rng.below(legal.len() as u32) as usize]
         } else {
-            // Rejection sampling is uniform over the free cells; after a few misses,
-            // the exact scan (also uniform) bounds the cost on nearly full boards.
+            // Rejection sampling is uniform over the legal cells (under renju, black
+            // judges only the cells drawn); after a few misses, the exact scan (also
+            // uniform) bounds the cost on nearly full boards.
             for _ in 0..8 {
                 let a = rng.below(n as u32) as usize;
                 if self.is_legal(a) {
