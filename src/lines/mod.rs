@@ -11,13 +11,17 @@
 //!
 //! Here: [`line_is_exact`] (whether a player's lines must be exactly `k`), the line
 //! tests on a multi-word set of cells (`Cells::line_through`, `run_through`,
-//! `has_line`) that take it, and renju's forbidden-move judge (`renju`).
+//! `has_line`) that take it, renju's forbidden-move judge (`renju`), and the
+//! table of windows of `k` cells that the agents' and the threat engine's boards
+//! count stones in (`windows`).
 //! The one-word [`crate::bitboard::Bitboard`] line test (`has_line`, by
 //! doubling) is the freestyle rule's fast path.
 
 pub(crate) mod renju;
+mod windows;
 
 pub use renju::Forbidden;
+pub(crate) use windows::WindowTable;
 
 use crate::bitboard::{Bitboard, Cells};
 use crate::layout::Layout;
