@@ -177,6 +177,11 @@ def compare_game(size: int, k: int, rule: str, seed: int) -> tuple[int, int]:
                 bool(np.array_equal(env.legal_mask()[0], board.legal_mask())),
                 "the VecEnv's mask differs from the board's",
             )
+            named = {a: FOUL_NAMES[code] for a, code in step.forbidden.items()}
+            check(
+                dict(board.forbidden_moves()) == named,
+                f"forbidden_moves() {board.forbidden_moves()} differs from the judge's {named}",
+            )
             for a, code in step.forbidden.items():
                 forbidden_met += 1
                 before = board.copy()

@@ -9,9 +9,12 @@ from __future__ import annotations
 import copy
 import os
 import pickle
+import random
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rule_referee import compare_game
 
 import inarow
@@ -223,3 +226,38 @@ def test_mcts_never_plays_a_forbidden_cell():
     result = inarow.MCTS(b.rules, num_simulations=200, seed=0).run([b], "rollout")
     assert result.policy[0][39] == 0
     assert set(np.flatnonzero(result.policy[0])) <= set(b.legal_moves())
+
+
+@given(st.integers(0, 10**6), st.integers(0, 60), st.sampled_from([9, 10, 13]))
+def test_renju_forbidden_cells_follow_the_board_symmetries(seed, plies, size):
+    """Independent of the judge: the eight symmetries of the board carry forbidden
+    cells (and their kinds) onto forbidden cells."""
+    # A clustered position played by the engine itself (the judge is not asked).
+    rng = random.Random(seed)
+    played = Board(rules=Rules.gomoku(size, rule="renju"))
+    played.move(size * size // 2)
+    for _ in range(plies):
+        grid = played.to_numpy()
+        near = [
+            a
+            for a in played.legal_moves()
+            if grid[
+                max(a // size - 2, 0) : a // size + 3, max(a % size - 2, 0) : a % size + 3
+            ].any()
+        ]
+        if played.move(rng.choice(near)) or played.is_over:
+            played.undo()
+            break
+    grid = played.to_numpy()
+    rules = Rules.gomoku(size, rule="renju")
+    board = Board.from_numpy(grid, rules=rules)
+    marks = np.zeros((size, size), dtype=object)
+    for a, kind in board.forbidden_moves():
+        marks.flat[a] = kind
+    for turns in range(4):
+        for flip in (False, True):
+            g, m = np.rot90(grid, turns), np.rot90(marks, turns)
+            if flip:
+                g, m = g.T, m.T
+            image = Board.from_numpy(np.ascontiguousarray(g), rules=rules)
+            assert image.forbidden_moves() == [(a, m.flat[a]) for a in np.flatnonzero(m != 0)]

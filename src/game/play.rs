@@ -48,6 +48,26 @@ impl Game {
         self.renju_grid().forbidden(action / w, action % w)
     }
 
+    /// Renju, black to move: each empty cell black may not play and why,
+    /// ascending; empty otherwise (other rules, white to move, game over).
+    pub fn forbidden_actions(&self) -> Vec<(usize, Forbidden)> {
+        if !self.renju_black() || self.is_over() {
+            return Vec::new();
+        }
+        let mut grid = self.renju_grid();
+        let w = self.rules.width();
+        let mut out = Vec::new();
+        for a in 0..self.rules.num_cells() {
+            let (row, col) = (a / w, a % w);
+            if grid.get(row, col) == 0 {
+                if let Some(kind) = grid.forbidden(row, col) {
+                    out.push((a, kind));
+                }
+            }
+        }
+        out
+    }
+
     /// The board as renju's judge reads it (black is player 0).
     pub(crate) fn renju_grid(&self) -> Grid {
         let mut grid = Grid::new(self.rules.width(), self.rules.height());

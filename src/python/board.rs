@@ -340,9 +340,21 @@ impl Board {
         })
     }
 
-    /// The legal actions, ascending (empty once the game is over).
+    /// The legal actions, ascending (empty once the game is over). Under renju,
+    /// black's forbidden cells are not legal (see `forbidden_moves`).
     fn legal_moves(&self) -> Vec<usize> {
         self.game.legal_actions()
+    }
+
+    /// Renju, black to move: each empty cell black may not play, with why
+    /// (`"overline"`, `"double four"` or `"double three"`), ascending. Empty under
+    /// the other rules, with white to move, or once the game is over.
+    fn forbidden_moves(&self) -> Vec<(usize, &'static str)> {
+        self.game
+            .forbidden_actions()
+            .into_iter()
+            .map(|(a, kind)| (a, kind.name()))
+            .collect()
     }
 
     /// numpy bool array `(num_actions,)`, True where the action is legal.
