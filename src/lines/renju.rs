@@ -370,4 +370,26 @@ mod tests {
         ];
         assert_eq!(judge(&split), Some(Forbidden::DoubleThree));
     }
+
+    #[test]
+    fn a_three_whose_straight_four_would_be_forbidden_is_no_three() {
+        // Found by comparing the Piskvork judge with a variant that counts every
+        // three: the cell makes two threes, but one of them becomes a straight
+        // four only by a move forbidden to black, so it is no three and the cell
+        // is allowed (the judge of pip renju agrees).
+        let rows = [
+            "...........",
+            "o..o.......",
+            ".x....o....",
+            "...xxoo....",
+            ".x....o....",
+            ".ox.oxo....",
+            ".xoxox..o..",
+            "oxxx.......",
+            "x...o......",
+            "..x?x......",
+            "..o........",
+        ];
+        assert_eq!(judge(&rows), None);
+    }
 }
