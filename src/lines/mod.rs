@@ -14,14 +14,17 @@
 //! `has_line`) that take it, renju's forbidden-move judge (`renju`), and the
 //! table of windows of `k` cells that the agents' and the threat engine's boards
 //! count stones in (`windows`).
-//! The one-word [`crate::bitboard::Bitboard`] line test (`has_line`, by
-//! doubling) is the freestyle rule's fast path.
+//! The one-word [`crate::bitboard::Bitboard`] line tests (`line_starts`,
+//! `has_line` by doubling, and `winning_cells`) are the freestyle rule's fast
+//! path (`word`).
 
 pub(crate) mod renju;
 mod windows;
+mod word;
 
 pub use renju::Forbidden;
 pub(crate) use windows::WindowTable;
+pub(crate) use word::winning_cells;
 
 use crate::bitboard::{Bitboard, Cells};
 use crate::layout::Layout;
