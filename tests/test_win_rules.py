@@ -261,3 +261,22 @@ def test_renju_forbidden_cells_follow_the_board_symmetries(seed, plies, size):
                 g, m = g.T, m.T
             image = Board.from_numpy(np.ascontiguousarray(g), rules=rules)
             assert image.forbidden_moves() == [(a, m.flat[a]) for a in np.flatnonzero(m != 0)]
+
+
+# The heuristics of api_test that do not fit board games (see test_pettingzoo.py).
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+@pytest.mark.filterwarnings(
+    "ignore:Observation space for each agent probably should be:UserWarning"
+)
+@pytest.mark.filterwarnings("ignore:Observation numpy array is all zeros:UserWarning")
+@pytest.mark.parametrize("rule", ["standard", "renju"])
+def test_adapters_pass_their_ecosystems_checkers_under_every_rule(rule):
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    rules = Rules.gomoku(9, rule=rule)
+    api_test(inarow.pettingzoo.env(rules=rules), num_cycles=100)
+    env = inarow.gymnasium.InARowEnv(rules=rules)
+    check_env(env, skip_render_check=True)
+    assert env.unwrapped.rules == rules
