@@ -328,3 +328,69 @@ fn renju_refuses_black_forbidden_cells_and_leaves_the_game_unchanged() {
     assert_eq!(w.play(3), Ok(true));
     assert_eq!(w.winner(), Some(1));
 }
+
+#[test]
+fn random_games_under_every_rule_keep_the_invariants() {
+    use crate::WinRule::{Renju, Standard};
+    let rule_sets = [
+        Rules::new(7, 6, 4, 2, true)
+            .unwrap()
+            .with_rule(Standard)
+            .unwrap(),
+        Rules::new(6, 6, 3, 3, false)
+            .unwrap()
+            .with_rule(Standard)
+            .unwrap(),
+        Rules::new(9, 9, 5, 2, false)
+            .unwrap()
+            .with_rule(Standard)
+            .unwrap(),
+        Rules::gomoku_with(9, Renju).unwrap(),
+        Rules::gomoku_with(11, Renju).unwrap(),
+    ];
+    let mut rng = crate::Rng::new(11, 0);
+    for rules in rule_sets {
+        for _ in 0..6 {
+            let mut g = Game::new(rules);
+            while !g.is_over() {
+                let legal = g.legal_actions();
+                let by_test: Vec<usize> = (0..rules.num_actions())
+                    .filter(|&a| g.is_legal(a))
+                    .collect();
+                assert_eq!(legal, by_test, "{rules}");
+                assert_eq!(g.num_legal(), legal.len());
+                let mut mask = vec![false; rules.num_actions()];
+                g.write_legal_mask(&mut mask);
+                assert_eq!(
+                    legal,
+                    (0..mask.len()).filter(|&a| mask[a]).collect::<Vec<_>>()
+                );
+                for &(a, _) in &g.forbidden_actions() {
+                    assert!(!legal.contains(&a));
+                }
+                let a = g.random_action(&mut rng);
+                assert!(
+                    legal.contains(&a),
+                    "{rules}: random action {a} is not legal"
+                );
+                let before = g.clone();
+                g.play(a).unwrap();
+                assert_eq!(g.hash(), g.recompute_hash());
+                let mut back = g.clone();
+                back.undo().unwrap();
+                assert_eq!(back, before);
+                assert_eq!(back.legal_actions(), legal);
+            }
+            assert!(
+                g.stones_on_board() >= rules.k(),
+                "{rules}: a game of {} moves",
+                g.stones_on_board()
+            );
+            // A game that ends without a full board or a winner: renju, black stalled.
+            if g.winner().is_none() && g.stones_on_board() < rules.num_cells() {
+                assert_eq!(rules.rule(), Renju);
+                assert!(g.is_draw() && g.legal_actions().is_empty());
+            }
+        }
+    }
+}
