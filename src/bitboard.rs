@@ -1,5 +1,5 @@
-//! What a line is: sets of cells (one word, or the words of any board) and the
-//! line tests on them.
+//! Sets of cells: one word (`Bitboard`) or the words of any board (`Cells`).
+//! Their line tests live in `crate::lines`.
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
@@ -32,37 +32,6 @@ impl Bitboard {
             x &= x.wrapping_sub(1);
         }
         Bitboard(x & x.wrapping_neg())
-    }
-
-    /// The first cells of the runs of `k` cells of this set at `step` bits apart:
-    /// the doubling trick, `O(log k)` shift-ands. `step * (k - 1)` must stay below
-    /// 64, which holds for the `crate::layout::Layout::line_steps`
-    /// of the board and its `k`.
-    #[inline(always)]
-    pub fn line_starts(self, step: usize, k: usize) -> Bitboard {
-        let mut m = self.0;
-        let mut run = 1;
-        while run < k {
-            let t = run.min(k - run);
-            m &= m >> (t * step);
-            run += t;
-        }
-        Bitboard(m)
-    }
-
-    /// Whether the set holds `k` in a row along one of `steps` (0 = no line
-    /// along that direction).
-    #[inline(always)]
-    pub fn has_line(self, steps: [usize; 4], k: usize) -> bool {
-        self.line_step(steps, k).is_some()
-    }
-
-    /// The first of `steps` along which the set holds `k` in a row.
-    #[inline(always)]
-    pub fn line_step(self, steps: [usize; 4], k: usize) -> Option<usize> {
-        steps
-            .into_iter()
-            .find(|&s| s != 0 && !self.line_starts(s, k).is_empty())
     }
 }
 
@@ -176,41 +145,6 @@ impl<'a> Cells<'a> {
 mod tests {
     use super::*;
 
-    /// Runs of `k` at `step`, by looking at every start.
-    fn brute_starts(x: u64, step: usize, k: usize) -> u64 {
-        (0..64)
-            .filter(|&b| (0..k).all(|i| b + i * step < 64 && x >> (b + i * step) & 1 == 1))
-            .map(|b| 1u64 << b)
-            .sum()
-    }
-
-    #[test]
-    fn line_starts_match_brute_force() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let dense = x | x.rotate_left(7) | x.rotate_left(29);
-            for (step, k) in [
-                (1, 1),
-                (1, 4),
-                (7, 4),
-                (8, 3),
-                (6, 5),
-                (1, 9),
-                (3, 13),
-                (2, 30),
-            ] {
-                assert_eq!(
-                    Bitboard(dense).line_starts(step, k).0,
-                    brute_starts(dense, step, k),
-                    "{dense:#x} step {step} k {k}"
-                );
-            }
-        }
-    }
-
     #[test]
     fn nth_selects_the_cells_in_order() {
         let x = 0b1011_0000_0000_0110_1001u64 | (1 << 63);
@@ -232,14 +166,5 @@ mod tests {
         assert_eq!(bits, [0, 3, 5, 6, 16, 17, 19, 63]);
         assert_eq!(x.len(), 8);
         assert_eq!(Bitboard(0).next(), None);
-    }
-
-    #[test]
-    fn has_line_skips_missing_directions() {
-        let row = Bitboard(1 | 1 << 7 | 1 << 14 | 1 << 21);
-        assert!(row.has_line([1, 7, 8, 6], 4));
-        assert_eq!(row.line_step([1, 7, 8, 6], 4), Some(7));
-        assert!(!row.has_line([1, 0, 8, 6], 4));
-        assert!(!row.has_line([1, 7, 8, 6], 5));
     }
 }

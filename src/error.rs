@@ -15,6 +15,13 @@ pub enum MoveError {
         row: usize,
         col: usize,
     },
+    /// Renju: the cell is forbidden to black, who is to move.
+    Forbidden {
+        action: usize,
+        row: usize,
+        col: usize,
+        kind: crate::lines::Forbidden,
+    },
     /// The game already has a winner or is a draw.
     GameOver { action: usize },
     /// `undo` with no move played since the board was set up.
@@ -43,6 +50,15 @@ impl fmt::Display for MoveError {
                     "action {action}: cell (row {row}, col {col}) is occupied"
                 )
             }
+            MoveError::Forbidden {
+                action,
+                row,
+                col,
+                kind,
+            } => write!(
+                f,
+                "action {action}: cell (row {row}, col {col}) is forbidden to black under renju ({kind})"
+            ),
             MoveError::GameOver { action } => write!(f, "action {action}: the game is over"),
             MoveError::NothingToUndo => f.write_str("no move to undo"),
         }

@@ -1,4 +1,5 @@
-//! Where a stone sits: the bit layout every engine stands on.
+//! Where a stone sits: the bit layout of the game core, the playouts and the
+//! gravity solver. What a line is under each rule is `crate::lines`.
 //!
 //! A board of `width` columns and `height` rows is stored column by column,
 //! `stride = height + 1` bits per column: the spare bit on top of each column is
@@ -31,10 +32,10 @@
 //! ```
 //!
 //! A run along any direction ends at a spare bit or at the board's edge, so
-//! `k` stones in a row are exactly `k` set bits at one step: the line test is
-//! [`Bitboard::line_starts`].
+//! `k` stones in a row are exactly `k` set bits at one step: the freestyle line
+//! test is [`Bitboard::line_starts`]; the rules' line tests are in `crate::lines`.
 
-use crate::bitboard::{Bitboard, Cells};
+use crate::bitboard::Bitboard;
 use crate::rules::Rules;
 
 /// The board's bit layout and the masks derived from it, for one size of board
@@ -204,48 +205,17 @@ impl Layout {
     }
 }
 
-/// The line tests of a multi-word set need the layout's line directions and `k`.
-impl Cells<'_> {
-    /// The first of the layout's line directions along which `bit` (a cell of
-    /// the set) lies on `k` in a row, by walking from it.
-    pub fn line_through(self, bit: usize, layout: &Layout) -> Option<usize> {
-        debug_assert_eq!(self.0.len(), layout.words());
-        let k = layout.k();
-        layout.line_steps().into_iter().find(|&step| {
-            if step == 0 {
-                return false;
-            }
-            let up = self.run_from::<true>(bit, step, k - 1);
-            up + 1 + self.run_from::<false>(bit, step, k - 1 - up) >= k
-        })
-    }
-
-    /// The whole run of the set through `bit` along `step`: its first and last bit.
-    pub fn run_through(self, bit: usize, step: usize, layout: &Layout) -> (usize, usize) {
-        debug_assert_eq!(self.0.len(), layout.words());
-        let down = self.run_from::<false>(bit, step, usize::MAX);
-        let up = self.run_from::<true>(bit, step, usize::MAX);
-        (bit - down * step, bit + up * step)
-    }
-
-    /// Whether the set holds `k` in a row anywhere.
-    pub fn has_line(self, layout: &Layout) -> bool {
-        if let [word] = self.0 {
-            return Bitboard(*word).has_line(layout.line_steps(), layout.k());
-        }
-        self.bits().any(|b| self.line_through(b, layout).is_some())
-    }
-}
-
 /// The rules' storage, as their layout decides it.
 impl Rules {
     /// 64-bit words per player's stone set.
     pub(crate) fn words(&self) -> usize {
         Layout::of(self).words()
     }
-    /// Whether one `u64` holds a player's stones (the fast path).
+    /// Whether the one-word fast path serves these rules: one `u64` holds a
+    /// player's stones, and a line is `k` or more (freestyle; the other rules
+    /// take the general path).
     pub fn fits_word(&self) -> bool {
-        Layout::of(self).fits_word()
+        self.is_freestyle() && Layout::of(self).fits_word()
     }
 }
 

@@ -1,19 +1,22 @@
 //! A versioned byte format for games: rules, set-up cells, actions.
 //!
 //! ```text
-//! "INRW" | version u8 = 1 | width u8 | height u8 | k u8 | players u8 | gravity u8
+//! "INRW" | version u8 = 2 | width u8 | height u8 | k u8 | players u8 | gravity u8
+//!        | rule u8 (Gomocup's code: 0 freestyle, 1 standard, 4 renju)
 //!        | has_setup u8 (0/1) | [setup cells: width*height bytes, 0..=players]
 //!        | count u16 LE | count actions u16 LE
 //! ```
+//!
+//! Version 1, without the rule byte (freestyle), still decodes.
 //! Decoding trusts nothing: every field is checked, the set-up position is
 //! validated and every action is replayed through the checked move.
 
 use crate::error::PositionError;
 use crate::game::Game;
-use crate::rules::Rules;
+use crate::rules::{RuleValue, Rules, WinRule};
 
 const MAGIC: &[u8; 4] = b"INRW";
-pub const FORMAT_VERSION: u8 = 1;
+pub const FORMAT_VERSION: u8 = 2;
 
 /// Encodes `game` (rules, set-up cells, actions since set-up).
 pub fn to_bytes(game: &Game) -> Vec<u8> {
@@ -27,6 +30,7 @@ pub fn to_bytes(game: &Game) -> Vec<u8> {
         r.k() as u8,
         r.players() as u8,
         r.gravity() as u8,
+        r.rule().code(),
     ]);
     match game.setup_cells() {
         Some(cells) => {
@@ -61,23 +65,29 @@ pub fn from_bytes(data: &[u8]) -> Result<Game, PositionError> {
         return Err(bad("wrong magic (expected b\"INRW\")".into()));
     }
     let version = take(1, "the version")?[0];
-    if version != FORMAT_VERSION {
+    if !(1..=FORMAT_VERSION).contains(&version) {
         return Err(bad(format!(
-            "format version {version} is not supported (this is version {FORMAT_VERSION})"
+            "format version {version} is not supported (allowed 1..={FORMAT_VERSION})"
         )));
     }
     let h = take(5, "the rules")?;
     if h[4] > 1 {
         return Err(bad(format!("gravity byte {} must be 0 or 1", h[4])));
     }
-    let rules = Rules::new(
-        h[0] as i64,
-        h[1] as i64,
-        h[2] as i64,
-        h[3] as i64,
-        h[4] == 1,
-    )
-    .map_err(|e| bad(format!("rules: {e}")))?;
+    let rule = match version {
+        1 => WinRule::Freestyle,
+        _ => {
+            let code = take(1, "the rule")?[0];
+            WinRule::from_code(code).ok_or_else(|| {
+                bad(format!(
+                    "rule byte {code} is not a rule: allowed 0 (freestyle), 1 (standard), 4 (renju)"
+                ))
+            })?
+        }
+    };
+    let v = |b: u8| RuleValue::Int(b as i64);
+    let rules = Rules::from_values(&v(h[0]), &v(h[1]), &v(h[2]), &v(h[3]), h[4] == 1, rule)
+        .map_err(|e| bad(format!("rules: {e}")))?;
     let mut game = match take(1, "the set-up flag")?[0] {
         0 => Game::new(rules),
         1 => {
@@ -129,5 +139,27 @@ mod tests {
                 let _ = from_bytes(&b);
             }
         }
+    }
+
+    #[test]
+    fn the_rule_round_trips_and_version_one_still_decodes() {
+        let standard = Rules::gomoku_with(9, WinRule::Standard).unwrap();
+        let g = Game::from_actions(standard, &[40, 41, 30]).unwrap();
+        let bytes = to_bytes(&g);
+        assert_eq!(bytes[4], 2);
+        assert_eq!(bytes[10], 1);
+        let back = from_bytes(&bytes).unwrap();
+        assert_eq!(back.rules().rule(), WinRule::Standard);
+        assert_eq!(back, g);
+        // Version 1 (written before the rule byte): freestyle.
+        let free = Game::from_actions(Rules::connect_four(), &[3, 3, 4]).unwrap();
+        let mut v1 = to_bytes(&free);
+        v1[4] = 1;
+        v1.remove(10);
+        assert_eq!(from_bytes(&v1).unwrap(), free);
+        let mut bad = bytes.clone();
+        bad[10] = 2;
+        let err = from_bytes(&bad).unwrap_err().to_string();
+        assert!(err.contains("rule byte 2"), "{err}");
     }
 }

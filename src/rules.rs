@@ -7,10 +7,77 @@ pub const MAX_SIDE: usize = 64;
 /// Largest accepted number of players.
 pub const MAX_PLAYERS: usize = 16;
 
-/// The rules of a k-in-a-row game: board size, line length, players and gravity.
+/// What completes a line, gomoku's tournament rules (Gomocup's `INFO rule`).
 ///
-/// Built only through [`Rules::new`], which checks every limit, so code holding a
-/// `Rules` never re-checks.
+/// - `Freestyle`: `k` or more in a row win, for everyone (the family's rule).
+/// - `Standard`: exactly `k` win, for everyone; an overline (more than `k`) is no
+///   line and does not end the game.
+/// - `Renju` (2 players, `k = 5`, free placement): black (the first player) wins
+///   with exactly five and may not play an overline, a double four or a double
+///   three (those cells are forbidden to black, unless the move makes exactly
+///   five); white wins with five or more. The line tests live in `src/lines/`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum WinRule {
+    #[default]
+    Freestyle,
+    Standard,
+    Renju,
+}
+
+impl WinRule {
+    /// Every rule, in the order of their codes.
+    pub const ALL: [WinRule; 3] = [WinRule::Freestyle, WinRule::Standard, WinRule::Renju];
+
+    /// The rule's name as Python spells it: `"freestyle"`, `"standard"`, `"renju"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            WinRule::Freestyle => "freestyle",
+            WinRule::Standard => "standard",
+            WinRule::Renju => "renju",
+        }
+    }
+
+    /// The rule of a name (`"freestyle"`, `"standard"`, `"renju"`).
+    pub fn from_name(name: &str) -> Option<WinRule> {
+        WinRule::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// The rule's number in Gomocup's `INFO rule` (0 freestyle, 1 exactly five,
+    /// 4 renju), also its byte in the saved formats.
+    pub fn code(self) -> u8 {
+        match self {
+            WinRule::Freestyle => 0,
+            WinRule::Standard => 1,
+            WinRule::Renju => 4,
+        }
+    }
+
+    /// The rule of a code (see [`WinRule::code`]).
+    pub fn from_code(code: u8) -> Option<WinRule> {
+        WinRule::ALL.into_iter().find(|r| r.code() == code)
+    }
+
+    /// Every rule's name, for messages: `"freestyle", "standard", "renju"`.
+    pub fn names() -> String {
+        let names: Vec<String> = WinRule::ALL
+            .iter()
+            .map(|r| format!("{:?}", r.name()))
+            .collect();
+        names.join(", ")
+    }
+}
+
+impl fmt::Display for WinRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rules of a k-in-a-row game: board size, line length, players, gravity and
+/// the win rule.
+///
+/// Built only through [`Rules::new`] or [`Rules::from_values`], which check every
+/// limit, so code holding a `Rules` never re-checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     width: u8,
@@ -18,6 +85,7 @@ pub struct Rules {
     k: u8,
     players: u8,
     gravity: bool,
+    rule: WinRule,
 }
 
 /// Why a set of rules was refused: every problem found, at once.
@@ -79,17 +147,29 @@ impl Rules {
             &RuleValue::Int(k),
             &RuleValue::Int(players),
             gravity,
+            WinRule::Freestyle,
         )
     }
 
-    /// [`Rules::new`] for values that may lie beyond `i64`: every problem is
-    /// reported, each quoting the value exactly as given.
+    /// These rules under `rule`: `Standard` takes any rules; `Renju` needs 2
+    /// players, `k = 5` and free placement.
+    pub fn with_rule(self, rule: WinRule) -> Result<Rules, RulesError> {
+        let problems = rule_problems(rule, self.k as i64, self.players as i64, self.gravity);
+        if !problems.is_empty() {
+            return Err(RulesError { problems });
+        }
+        Ok(Rules { rule, ..self })
+    }
+
+    /// [`Rules::new`] with a win rule, for values that may lie beyond `i64`: every
+    /// problem is reported, each quoting the value exactly as given.
     pub fn from_values(
         width: &RuleValue,
         height: &RuleValue,
         k: &RuleValue,
         players: &RuleValue,
         gravity: bool,
+        rule: WinRule,
     ) -> Result<Rules, RulesError> {
         let mut problems = Vec::new();
         let (w, h, kk, p) = (
@@ -118,6 +198,7 @@ impl Rules {
                 "players={players} is out of range: allowed 2..={MAX_PLAYERS}"
             ));
         }
+        problems.extend(rule_problems(rule, kk, p, gravity));
         if !problems.is_empty() {
             return Err(RulesError { problems });
         }
@@ -127,6 +208,7 @@ impl Rules {
             k: kk as u8,
             players: p as u8,
             gravity,
+            rule,
         })
     }
 
@@ -138,6 +220,7 @@ impl Rules {
             k: 4,
             players: 2,
             gravity: true,
+            rule: WinRule::Freestyle,
         }
     }
 
@@ -149,12 +232,19 @@ impl Rules {
             k: 3,
             players: 2,
             gravity: false,
+            rule: WinRule::Freestyle,
         }
     }
 
     /// Gomoku (free-style): `size`x`size`, 5 in a row, free placement.
     pub fn gomoku(size: i64) -> Result<Rules, RulesError> {
         Rules::new(size, size, 5, 2, false)
+    }
+
+    /// Gomoku under `rule`: `size`x`size`, 5 in a row, free placement.
+    pub fn gomoku_with(size: i64, rule: WinRule) -> Result<Rules, RulesError> {
+        let v = RuleValue::Int(size);
+        Rules::from_values(&v, &v, &RuleValue::Int(5), &RuleValue::Int(2), false, rule)
     }
 
     pub fn width(&self) -> usize {
@@ -172,6 +262,17 @@ impl Rules {
     pub fn gravity(&self) -> bool {
         self.gravity
     }
+    /// What completes a line (see [`WinRule`]).
+    #[inline(always)]
+    pub fn rule(&self) -> WinRule {
+        self.rule
+    }
+    /// Whether a line is `k` or more for everyone (the freestyle rule, the
+    /// family's default): the engines' fast paths hold only then.
+    #[inline(always)]
+    pub fn is_freestyle(&self) -> bool {
+        self.rule == WinRule::Freestyle
+    }
     pub fn num_cells(&self) -> usize {
         self.width() * self.height()
     }
@@ -184,6 +285,26 @@ impl Rules {
             self.num_cells()
         }
     }
+}
+
+/// What `rule` demands of the other fields, as problems (none for a rule that
+/// takes any rules).
+fn rule_problems(rule: WinRule, k: i64, players: i64, gravity: bool) -> Vec<String> {
+    let mut problems = Vec::new();
+    if rule == WinRule::Renju {
+        if k != 5 {
+            problems.push(format!("rule=\"renju\" needs k=5, got k={k}"));
+        }
+        if players != 2 {
+            problems.push(format!(
+                "rule=\"renju\" needs players=2, got players={players}"
+            ));
+        }
+        if gravity {
+            problems.push("rule=\"renju\" needs gravity=False (free placement)".into());
+        }
+    }
+    problems
 }
 
 impl fmt::Display for Rules {
@@ -200,7 +321,12 @@ impl fmt::Display for Rules {
             } else {
                 "free placement"
             }
-        )
+        )?;
+        match self.rule {
+            WinRule::Freestyle => Ok(()),
+            WinRule::Standard => f.write_str(", standard (exactly k)"),
+            WinRule::Renju => f.write_str(", renju"),
+        }
     }
 }
 
@@ -231,6 +357,7 @@ mod tests {
             &RuleValue::Int(0),
             &RuleValue::Huge("-1180591620717411303424".into()),
             true,
+            WinRule::Freestyle,
         )
         .unwrap_err();
         assert_eq!(err.problems.len(), 4, "{err}");
@@ -250,6 +377,38 @@ mod tests {
             Rules::tic_tac_toe().to_string(),
             "3x3, k=3, 2 players, free placement"
         );
+    }
+
+    #[test]
+    fn rules_carry_their_win_rule() {
+        let g = Rules::gomoku(15).unwrap();
+        assert_eq!(g.rule(), WinRule::Freestyle);
+        let s = g.with_rule(WinRule::Standard).unwrap();
+        assert_eq!(s.rule(), WinRule::Standard);
+        assert_ne!(s, g);
+        assert_eq!(
+            Rules::gomoku_with(15, WinRule::Renju).unwrap().rule(),
+            WinRule::Renju
+        );
+        assert_eq!(
+            s.to_string(),
+            "15x15, k=5, 2 players, free placement, standard (exactly k)"
+        );
+        // Standard serves any rules; renju only 2 players, k = 5, free placement.
+        assert!(Rules::connect_four().with_rule(WinRule::Standard).is_ok());
+        let err = Rules::connect_four().with_rule(WinRule::Renju).unwrap_err();
+        assert_eq!(err.problems.len(), 2, "{err}");
+        let err = Rules::new(9, 9, 4, 3, false)
+            .unwrap()
+            .with_rule(WinRule::Renju)
+            .unwrap_err();
+        assert!(err.to_string().contains("k=5") && err.to_string().contains("players=2"));
+        for r in WinRule::ALL {
+            assert_eq!(WinRule::from_name(r.name()), Some(r));
+            assert_eq!(WinRule::from_code(r.code()), Some(r));
+        }
+        assert_eq!(WinRule::from_name("caro"), None);
+        assert_eq!(WinRule::from_code(2), None);
     }
 
     #[test]

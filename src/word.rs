@@ -51,29 +51,9 @@ impl WordGeometry {
     }
 
     /// The cells of `playable` where one more stone of `stones` completes a
-    /// line: per direction, the cells with `a` stones right below them and
-    /// `k - 1 - a` right above, for some `a` (`O(k)` shift-ands each).
+    /// line ([`crate::lines::winning_cells`]).
     pub(crate) fn winning_cells(&self, stones: Bitboard, playable: Bitboard) -> Bitboard {
-        let k = self.layout.k();
-        let p = stones.0;
-        let mut wins = 0u64;
-        let mut below = [0u64; 64];
-        for step in self.layout.line_steps() {
-            if step == 0 {
-                continue;
-            }
-            below[0] = !0;
-            for a in 1..k {
-                below[a] = below[a - 1] & p.checked_shl((a * step) as u32).unwrap_or(0);
-            }
-            let mut above = !0u64;
-            for b in 0..k {
-                if b > 0 {
-                    above &= p.checked_shr((b * step) as u32).unwrap_or(0);
-                }
-                wins |= below[k - 1 - b] & above;
-            }
-        }
+        let wins = crate::lines::winning_cells(stones.0, self.layout.line_steps(), self.layout.k());
         Bitboard(wins) & playable
     }
 
@@ -106,10 +86,11 @@ impl WordState {
 }
 
 impl WordGeometry {
-    /// The geometry of `rules`, or `None` when their layout does not fit one word.
+    /// The geometry of `rules`, or `None` when they are not the one-word fast
+    /// path's ([`Rules::fits_word`]: one word, freestyle).
     pub(crate) fn new(rules: Rules) -> Option<WordGeometry> {
         let layout = Layout::of(&rules);
-        if !layout.fits_word() {
+        if !rules.fits_word() {
             return None;
         }
         let w = layout.width();

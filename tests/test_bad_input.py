@@ -310,24 +310,28 @@ def replace(data, index, value):
 BAD_BYTES = {
     "empty": (b"", ["truncated"]),
     "magic": (b"NOPE" + good_bytes()[4:], ["magic"]),
-    "version": (replace(good_bytes(), 4, 2), ["version 2"]),
+    "version": (replace(good_bytes(), 4, 3), ["version 3"]),
+    "version 0": (replace(good_bytes(), 4, 0), ["version 0"]),
     "width 0": (replace(good_bytes(), 5, 0), ["width=0"]),
     "width 65": (replace(good_bytes(), 5, 65), ["width=65"]),
     "k 0": (replace(good_bytes(), 7, 0), ["k=0"]),
     "players 1": (replace(good_bytes(), 8, 1), ["players=1"]),
     "gravity 2": (replace(good_bytes(), 9, 2), ["gravity byte 2"]),
-    "set-up flag 7": (replace(good_bytes(), 10, 7), ["flag 7"]),
-    "move out of range": (replace(good_bytes(), 13, 9), ["move 0", "9", "0..=6"]),
+    "rule 2": (replace(good_bytes(), 10, 2), ["rule byte 2"]),
+    # Renju on Connect Four's board: the rules refuse it.
+    "renju with gravity": (replace(good_bytes(), 10, 4), ["renju", "k=5"]),
+    "set-up flag 7": (replace(good_bytes(), 11, 7), ["flag 7"]),
+    "move out of range": (replace(good_bytes(), 14, 9), ["move 0", "9", "0..=6"]),
     "trailing byte": (good_bytes() + b"\x00", ["1 trailing"]),
-    "too many moves": (replace(good_bytes(), 11, 4), ["truncated"]),
+    "too many moves": (replace(good_bytes(), 12, 4), ["truncated"]),
     # Column 3 three times, but header says 7 moves of column 3: the 7th overflows.
     "full column": (
-        good_bytes()[:11] + bytes([7, 0]) + bytes([3, 0]) * 7,
+        good_bytes()[:12] + bytes([7, 0]) + bytes([3, 0]) * 7,
         ["move 6", "column 3", "full"],
     ),
     # A set-up position with a floating stone (row 0 of column 0).
     "floating set-up stone": (
-        good_bytes()[:10] + bytes([1]) + bytes([1] + [0] * 41) + bytes([0, 0]),
+        good_bytes()[:11] + bytes([1]) + bytes([1] + [0] * 41) + bytes([0, 0]),
         ["float"],
     ),
 }

@@ -757,3 +757,15 @@ def test_pbrain_plays_with_a_time_limit_beyond_the_agents_range(limit):
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["OK", "4,0"]
+
+
+def test_engine_plays_a_board_of_its_rule_only(fake):
+    renju = inarow.Board(rules=inarow.Rules.gomoku(15, rule="renju"))
+    engine, _ = fake("ok")  # INFO rule 0
+    with pytest.raises(inarow.UnsupportedRulesError, match=r"INFO rule 0.*rule='renju'"):
+        engine(renju)
+    engine, log = fake("ok", rule="renju")
+    assert engine.rule == 4 and engine(renju) in renju.legal_moves()
+    assert "INFO rule 4" in log.read_text()
+    with pytest.raises(ValueError, match="rule='caro' is not a rule"):
+        fake("ok", rule="caro")

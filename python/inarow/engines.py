@@ -260,6 +260,10 @@ def _stop_process(process: _Process, grace: float) -> None:
         process.kill()
 
 
+#: Gomocup's ``INFO rule`` of each inarow rule.
+_RULE_CODES = {"freestyle": 0, "standard": 1, "renju": 4}
+
+
 class Gomocup:
     """An external Gomocup brain as an agent ``agent(board) -> action``.
 
@@ -280,9 +284,13 @@ class Gomocup:
     the next command to it, at least (Rapfi 0.43 prints its move before it ends its
     search, and drops a command that arrives in between).
 
-    ``rule``: ``INFO rule`` (0: freestyle, five or more in a row wins, which is
-    inarow's rule; other rules are the engine's own business). ``k``: the line length
-    the engine plays (5 for a gomoku brain).
+    ``rule``: ``INFO rule`` (0: freestyle, five or more in a row wins, inarow's default
+    rule; 1: exactly five, ``Rules(..., rule="standard")``; 4: renju), or the name of
+    an inarow rule (``"freestyle"``, ``"standard"``, ``"renju"``). A board under
+    standard or renju is played only by an engine started with that rule
+    (``UnsupportedRulesError`` otherwise); other ``INFO rule`` values are the
+    engine's own business. ``k``: the line length the engine plays (5 for a gomoku
+    brain).
 
     Each call hands over the position: ``TURN x,y`` when the board extends the last
     one the engine answered by one move, else ``RESTART`` (a new game) and
@@ -311,7 +319,7 @@ class Gomocup:
         timeout_turn: float = 5.0,
         timeout_match: float | None = None,
         max_memory: int | None = None,
-        rule: int = 0,
+        rule: int | str = 0,
         k: int = 5,
         grace: float = 1.0,
         startup_timeout: float = 10.0,
@@ -341,6 +349,12 @@ class Gomocup:
         self.settle = _seconds("settle", settle, zero=True)
         self.command = argv
         self.max_memory = max_memory
+        if isinstance(rule, str):
+            if rule not in _RULE_CODES:
+                raise ValueError(
+                    f"rule={rule!r} is not a rule: allowed {sorted(_RULE_CODES)} or an int"
+                )
+            rule = _RULE_CODES[rule]
         self.rule = int(rule)
         self.k = int(k)
         self.cwd = None if cwd is None else os.fspath(cwd)
@@ -469,6 +483,12 @@ class Gomocup:
                 f"{self.name} is a Gomocup brain: it plays 2 players placing stones freely, "
                 f"{self.k} in a row (k={self.k}); this board has {board.players} players, "
                 f"k={board.k}, gravity={board.gravity}"
+            )
+        wanted = _RULE_CODES[board.rules.rule]
+        if wanted and self.rule != wanted:
+            raise UnsupportedRulesError(
+                f"{self.name} was started with INFO rule {self.rule}; this board plays "
+                f"rule={board.rules.rule!r} (INFO rule {wanted}): pass rule={board.rules.rule!r}"
             )
         if board.is_over:
             raise IllegalMoveError(f"{self.name}: the game on this board is over")

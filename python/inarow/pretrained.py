@@ -191,6 +191,11 @@ class NetworkAgent:
         )
         if rules != self.rules:
             raise ValueError(f"{where} has rules {rules}; this agent plays {self.rules}")
+        if board.rules.rule != "freestyle":
+            raise inarow.UnsupportedRulesError(
+                f"{where} plays rule={board.rules.rule!r}; this network plays the freestyle "
+                "rule only (k or more in a row), the rule it was trained under"
+            )
         if board.is_over:
             raise inarow.IllegalMoveError(f"{where}: the game is over")
 

@@ -122,10 +122,27 @@ impl Agent {
         )
     }
 
-    /// Whether the agent plays `rules`: every agent does except the perfect one,
-    /// which needs the solver's rules (2 players; with gravity `width * (height + 1)
-    /// <= 64`, without gravity `width * height <= 64`).
+    /// Whether the agent plays `rules`. The random agent plays every rule; the
+    /// others the freestyle rule only (their line evaluation, the solver and the
+    /// threat search count `k` or more in a row and know no forbidden cell). The
+    /// perfect agent needs the solver's rules (2 players; with gravity `width *
+    /// (height + 1) <= 64`, without gravity `width * height <= 64`), the threats
+    /// agent 2 players.
     pub fn check_rules(&self, rules: &Rules) -> Result<(), AgentError> {
+        if !rules.is_freestyle() && *self != Agent::Random {
+            let name = match self {
+                Agent::Random => "random",
+                Agent::Greedy => "greedy",
+                Agent::Negamax { .. } => "negamax",
+                Agent::Perfect { .. } => "perfect",
+                Agent::Threats { .. } => "threats",
+            };
+            return Err(AgentError::Unsupported(format!(
+                "the {name} agent plays the freestyle rule only (k or more in a row), not \
+                 rule=\"{}\" ({rules}); the random agent and MCTS play every rule",
+                rules.rule()
+            )));
+        }
         if let Agent::Perfect { .. } = self {
             perfect::check_rules(rules)?;
         }
@@ -204,6 +221,9 @@ impl AgentWorker {
             return Err(AgentError::GameOver);
         }
         self.agent.validate()?;
+        if !game.rules().is_freestyle() {
+            self.agent.check_rules(game.rules())?;
+        }
         match self.agent {
             Agent::Random => Ok(game.random_action(rng)),
             Agent::Greedy => {

@@ -9,6 +9,7 @@
 //! win. Any rules: any size, any `k`, 2 to 16 players, gravity or not.
 
 use crate::game::Game;
+use crate::lines::WindowTable;
 use crate::rules::Rules;
 
 /// The weight of an open window holding `n` stones of one player.
@@ -20,66 +21,25 @@ pub fn window_weight(n: usize) -> i64 {
     }
 }
 
-/// The directions of a window as (row step, col step); k = 1 keeps only one, so
-/// that a single cell is one window, not four.
-fn window_directions(k: usize) -> &'static [(isize, isize)] {
-    if k == 1 {
-        &[(0, 1)]
-    } else {
-        &[(0, 1), (1, 0), (1, 1), (1, -1)]
-    }
-}
-
-/// The windows of a rule set, built once per rules.
+/// The windows of a rule set ([`WindowTable`]), built once per rules.
 #[derive(Clone, Debug)]
 pub struct Windows {
     rules: Rules,
-    /// The windows through each cell (CSR: `cell_start[c]..cell_start[c + 1]`).
-    cell_start: Vec<u32>,
-    cell_windows: Vec<u32>,
-    count: usize,
+    table: WindowTable,
 }
 
 impl Windows {
     pub fn new(rules: Rules) -> Windows {
-        let (w, h, k) = (rules.width(), rules.height(), rules.k());
-        let mut members: Vec<Vec<u32>> = vec![Vec::new(); w * h];
-        let mut count = 0u32;
-        for &(dr, dc) in window_directions(k) {
-            for row in 0..h as isize {
-                for col in 0..w as isize {
-                    let end_r = row + dr * (k as isize - 1);
-                    let end_c = col + dc * (k as isize - 1);
-                    if !(0..h as isize).contains(&end_r) || !(0..w as isize).contains(&end_c) {
-                        continue;
-                    }
-                    for i in 0..k as isize {
-                        let cell = (row + dr * i) as usize * w + (col + dc * i) as usize;
-                        members[cell].push(count);
-                    }
-                    count += 1;
-                }
-            }
-        }
-        let mut cell_start = Vec::with_capacity(w * h + 1);
-        let mut cell_windows = Vec::new();
-        cell_start.push(0);
-        for m in members {
-            cell_windows.extend(m);
-            cell_start.push(cell_windows.len() as u32);
-        }
         Windows {
             rules,
-            cell_start,
-            cell_windows,
-            count: count as usize,
+            table: WindowTable::new(rules.width(), rules.height(), rules.k()),
         }
     }
 
     /// The windows through `cell` (`row * width + col`).
     #[inline]
     pub fn through(&self, cell: usize) -> &[u32] {
-        &self.cell_windows[self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize]
+        self.table.through(cell)
     }
 }
 
@@ -105,7 +65,7 @@ pub struct LineBoard {
 impl LineBoard {
     pub fn new(rules: Rules) -> LineBoard {
         let windows = Windows::new(rules);
-        let n = windows.count;
+        let n = windows.table.len();
         LineBoard {
             cells: vec![0; rules.num_cells()],
             heights: vec![0; rules.width()],
@@ -277,8 +237,8 @@ impl LineBoard {
         let (k, players) = (self.rules().k(), self.rules().players());
         self.cells[cell] = p as u8 + 1;
         self.stones += 1;
-        for i in self.windows.cell_start[cell]..self.windows.cell_start[cell + 1] {
-            let wi = self.windows.cell_windows[i as usize] as usize;
+        for &wi in self.windows.through(cell) {
+            let wi = wi as usize;
             let before = self.sole_owner(wi);
             if let Some(q) = before {
                 self.scores[q] -= window_weight(self.counts[wi * players + q] as usize);
@@ -299,8 +259,8 @@ impl LineBoard {
         let players = self.rules().players();
         self.cells[cell] = 0;
         self.stones -= 1;
-        for i in self.windows.cell_start[cell]..self.windows.cell_start[cell + 1] {
-            let wi = self.windows.cell_windows[i as usize] as usize;
+        for &wi in self.windows.through(cell) {
+            let wi = wi as usize;
             let mine = self.counts[wi * players + p];
             if mine == self.totals[wi] {
                 self.scores[p] -= window_weight(mine as usize);
@@ -324,7 +284,13 @@ mod tests {
         let r = *board.rules();
         let (w, h, k, players) = (r.width(), r.height(), r.k(), r.players());
         let mut scores = vec![0i64; players];
-        for &(dr, dc) in window_directions(k) {
+        // k = 1: a cell is one window, not four.
+        let directions: &[(isize, isize)] = if k == 1 {
+            &[(0, 1)]
+        } else {
+            &[(0, 1), (1, 0), (1, 1), (1, -1)]
+        };
+        for &(dr, dc) in directions {
             for row in 0..h as isize {
                 for col in 0..w as isize {
                     let cells: Option<Vec<u8>> = (0..k as isize)

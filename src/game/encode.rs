@@ -92,6 +92,9 @@ impl Game {
             for (m, &filled) in mask.iter_mut().zip(&self.heights) {
                 *m = (filled as usize) < h;
             }
+        } else if self.renju_black() {
+            mask.fill(false);
+            self.for_each_legal(|a| mask[a] = true);
         } else {
             mask.fill(true);
             for p in 0..self.rules.players() {

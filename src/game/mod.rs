@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::bitboard::Cells;
 use crate::layout::Layout;
+use crate::lines::line_is_exact;
 use crate::rng::splitmix64;
 use crate::rules::Rules;
 
@@ -46,6 +47,8 @@ pub struct Game {
     stones_on_board: usize,
     to_move: usize,
     winner: Option<usize>,
+    /// Renju: black is to move and every empty cell is forbidden to black (a draw).
+    stalled: bool,
     hash: u64,
     /// The cells the game was set up from (`None`: the empty board).
     setup: Option<Arc<[u8]>>,
@@ -74,6 +77,7 @@ impl Game {
             stones_on_board: 0,
             to_move: 0,
             winner: None,
+            stalled: false,
             hash: 0,
             setup: None,
         }
@@ -95,11 +99,13 @@ impl Game {
     pub fn winner(&self) -> Option<usize> {
         self.winner
     }
+    /// No winner and no legal move: the board is full, or (renju) every empty
+    /// cell is forbidden to black, who is to move.
     pub fn is_draw(&self) -> bool {
-        self.winner.is_none() && self.stones_on_board == self.rules.num_cells()
+        self.winner.is_none() && (self.stones_on_board == self.rules.num_cells() || self.stalled)
     }
     pub fn is_over(&self) -> bool {
-        self.winner.is_some() || self.stones_on_board == self.rules.num_cells()
+        self.winner.is_some() || self.stones_on_board == self.rules.num_cells() || self.stalled
     }
     /// Actions played since the board was built.
     pub fn history(&self) -> &[u16] {
@@ -139,8 +145,9 @@ impl Game {
             Some(bit) => vec![bit],
             None => stones.bits().collect(),
         };
+        let exact = line_is_exact(self.rules.rule(), winner);
         for bit in candidates {
-            if let Some(step) = stones.line_through(bit, &self.layout) {
+            if let Some(step) = stones.line_through(bit, &self.layout, exact) {
                 let (first, last) = stones.run_through(bit, step, &self.layout);
                 let mut cells: Vec<(usize, usize)> = (first..=last)
                     .step_by(step)

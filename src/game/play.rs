@@ -3,11 +3,21 @@
 use super::{zobrist, Game};
 use crate::bitboard::Bitboard;
 use crate::error::MoveError;
+use crate::lines::renju::{Grid, BLACK, WHITE};
+use crate::lines::{line_is_exact, Forbidden};
 use crate::rng::Rng;
+use crate::rules::WinRule;
 
 impl Game {
     #[inline]
     pub fn is_legal(&self, action: usize) -> bool {
+        self.is_open(action) && !(self.renju_black() && self.forbidden(action).is_some())
+    }
+
+    /// Whether `action` is in range and its cell free (a column not full), in a
+    /// game not over: legal but for renju's forbidden cells.
+    #[inline]
+    fn is_open(&self, action: usize) -> bool {
         if self.is_over() || action >= self.rules.num_actions() {
             return false;
         }
@@ -15,6 +25,70 @@ impl Game {
             (self.heights[action] as usize) < self.rules.height()
         } else {
             !self.occupied(self.placement_bit(action))
+        }
+    }
+
+    /// Whether renju's forbidden moves apply now: renju, black to move.
+    #[inline(always)]
+    pub(super) fn renju_black(&self) -> bool {
+        self.rules.rule() == WinRule::Renju && self.to_move == 0
+    }
+
+    /// Why black may not play the empty cell of `action` under renju (an
+    /// overline, a double four or a double three), whoever is to move; `None`
+    /// under the other rules, for an occupied cell, or where black may play.
+    pub fn forbidden(&self, action: usize) -> Option<Forbidden> {
+        if self.rules.rule() != WinRule::Renju
+            || action >= self.rules.num_actions()
+            || self.occupied(self.placement_bit(action))
+        {
+            return None;
+        }
+        let w = self.rules.width();
+        self.renju_grid().forbidden(action / w, action % w)
+    }
+
+    /// Renju, black to move: each empty cell black may not play and why,
+    /// ascending; empty otherwise (other rules, white to move, game over).
+    pub fn forbidden_actions(&self) -> Vec<(usize, Forbidden)> {
+        if !self.renju_black() || self.is_over() {
+            return Vec::new();
+        }
+        let mut grid = self.renju_grid();
+        let w = self.rules.width();
+        let mut out = Vec::new();
+        for a in 0..self.rules.num_cells() {
+            let (row, col) = (a / w, a % w);
+            if grid.get(row, col) == 0 {
+                if let Some(kind) = grid.forbidden(row, col) {
+                    out.push((a, kind));
+                }
+            }
+        }
+        out
+    }
+
+    /// The board as renju's judge reads it (black is player 0).
+    pub(crate) fn renju_grid(&self) -> Grid {
+        let mut grid = Grid::new(self.rules.width(), self.rules.height());
+        for (p, value) in [(0, BLACK), (1, WHITE)] {
+            for bit in self.cells_of(p).bits() {
+                let (row, col) = self.layout.cell(bit);
+                grid.set(row, col, value);
+            }
+        }
+        grid
+    }
+
+    /// Renju, black to move: the empty cells black may play, in ascending order.
+    fn for_each_allowed(&self, mut f: impl FnMut(usize)) {
+        let mut grid = self.renju_grid();
+        let w = self.rules.width();
+        for a in 0..self.rules.num_cells() {
+            let (row, col) = (a / w, a % w);
+            if grid.get(row, col) == 0 && grid.forbidden(row, col).is_none() {
+                f(a);
+            }
         }
     }
 
@@ -30,6 +104,9 @@ impl Game {
     pub fn for_each_legal(&self, mut f: impl FnMut(usize)) {
         if self.is_over() {
             return;
+        }
+        if self.renju_black() {
+            return self.for_each_allowed(f);
         }
         let (w, h) = (self.rules.width(), self.rules.height());
         if self.rules.gravity() {
@@ -67,8 +144,9 @@ impl Game {
             }
             unreachable!("num_legal counted {legal} playable columns")
         } else {
-            // Rejection sampling is uniform over the free cells; after a few misses,
-            // the exact scan (also uniform) bounds the cost on nearly full boards.
+            // Rejection sampling is uniform over the legal cells (under renju, black
+            // judges only the cells drawn); after a few misses, the exact scan (also
+            // uniform) bounds the cost on nearly full boards.
             for _ in 0..8 {
                 let a = rng.below(n as u32) as usize;
                 if self.is_legal(a) {
@@ -96,6 +174,10 @@ impl Game {
                 .iter()
                 .filter(|&&c| (c as usize) < self.rules.height())
                 .count()
+        } else if self.renju_black() {
+            let mut n = 0;
+            self.for_each_allowed(|_| n += 1);
+            n
         } else {
             self.rules.num_cells() - self.stones_on_board
         }
@@ -114,15 +196,21 @@ impl Game {
             return Err(MoveError::GameOver { action });
         }
         if !self.is_legal(action) {
+            let (row, col) = (action / self.rules.width(), action % self.rules.width());
             return Err(if self.rules.gravity() {
                 MoveError::ColumnFull { column: action }
-            } else {
-                let w = self.rules.width();
-                MoveError::CellOccupied {
+            } else if let (false, Some(kind)) = (
+                self.occupied(self.placement_bit(action)),
+                self.forbidden(action),
+            ) {
+                MoveError::Forbidden {
                     action,
-                    row: action / w,
-                    col: action % w,
+                    row,
+                    col,
+                    kind,
                 }
+            } else {
+                MoveError::CellOccupied { action, row, col }
             });
         }
         Ok(self.play_unchecked(action))
@@ -153,8 +241,18 @@ impl Game {
         let won = self.makes_line(p, bit);
         if won {
             self.winner = Some(p);
+        } else if self.renju_black() && self.stones_on_board < self.rules.num_cells() {
+            self.stalled = !self.black_has_a_move();
         }
         won
+    }
+
+    /// Renju: whether black has an empty cell that is not forbidden.
+    pub(super) fn black_has_a_move(&self) -> bool {
+        let mut grid = self.renju_grid();
+        let w = self.rules.width();
+        (0..self.rules.num_cells())
+            .any(|a| grid.get(a / w, a % w) == 0 && grid.forbidden(a / w, a % w).is_none())
     }
 
     /// Takes back the last move and returns its action.
@@ -175,6 +273,7 @@ impl Game {
         self.stones_on_board -= 1;
         self.to_move = p;
         self.winner = None;
+        self.stalled = false;
         Ok(action)
     }
 
@@ -192,6 +291,7 @@ impl Game {
         self.stones_on_board = 0;
         self.to_move = 0;
         self.winner = None;
+        self.stalled = false;
         self.hash = 0;
         self.setup = None;
     }
@@ -223,12 +323,16 @@ impl Game {
         } else {
             self.placement_bit(action)
         };
+        let exact = line_is_exact(self.rules.rule(), player);
+        // The walk counts `bit` itself, so it need not hold a stone yet.
         self.cells_of(player)
-            .line_through(bit, &self.layout)
+            .line_through(bit, &self.layout, exact)
             .is_some()
     }
 
-    /// How many distinct legal actions would complete a line for `player` now,
+    /// How many distinct legal actions would complete a line for `player` now
+    /// (whoever is to move; under renju a cell that completes black's five is
+    /// never forbidden),
     /// counted up to `limit`. With free placement only the empty neighbours of
     /// `player`'s stones are tried (a line of `k >= 2` through an empty cell
     /// holds a stone next to it), so the cost follows the stones, not the board.
@@ -236,7 +340,7 @@ impl Game {
         let mut found = 0;
         if self.rules.gravity() || self.rules.k() == 1 {
             for a in 0..self.rules.num_actions() {
-                if found < limit && self.is_legal(a) && self.wins_at(player, a) {
+                if found < limit && self.is_open(a) && self.wins_at(player, a) {
                     found += 1;
                 }
             }
@@ -265,7 +369,8 @@ impl Game {
                     continue;
                 }
                 tried[a / 64] |= 1 << (a % 64);
-                if self.is_legal(a) && self.wins_at(player, a) {
+                // A cell that wins is never forbidden (renju: a five is allowed).
+                if self.is_open(a) && self.wins_at(player, a) {
                     found += 1;
                     if found == limit {
                         return found;
@@ -276,17 +381,19 @@ impl Game {
         found
     }
 
-    /// Whether `player`'s stone just played at `bit` makes a line. With one word
-    /// the whole board is tested at once, which is equivalent (no line existed
-    /// before the move); with several, only the lines through `bit`.
+    /// Whether `player`'s stone just played at `bit` makes a line under the
+    /// rules. Freestyle on one word tests the whole board at once, which is
+    /// equivalent (no line existed before the move); otherwise only the lines
+    /// through `bit`.
     #[inline]
     fn makes_line(&self, player: usize, bit: usize) -> bool {
-        if self.words == 1 {
+        let exact = line_is_exact(self.rules.rule(), player);
+        if self.words == 1 && !exact {
             let stones = Bitboard(self.stones[player]);
             return stones.has_line(self.layout.line_steps(), self.layout.k());
         }
         self.cells_of(player)
-            .line_through(bit, &self.layout)
+            .line_through(bit, &self.layout, exact)
             .is_some()
     }
 }

@@ -5,7 +5,8 @@ use super::Game;
 use crate::bitboard::Cells;
 use crate::error::{MoveError, PonsError, PositionError};
 use crate::layout::Layout;
-use crate::rules::Rules;
+use crate::lines::line_is_exact;
+use crate::rules::{Rules, WinRule};
 
 /// A position set up from cells and found possible: the stones and what follows
 /// from them.
@@ -24,11 +25,12 @@ pub(crate) struct SetUp {
 /// unknown owners, floating stones with gravity, stone counts that players
 /// moving in turn from player 1 cannot give, lines of several players, or lines
 /// that no single last move could complete. Any `k >= 1` (a line longer than
-/// both sides can never be made).
+/// both sides can never be made). A line is what `rule` makes one.
 pub(crate) fn validate_cells(
     layout: &Layout,
     players: usize,
     gravity: bool,
+    rule: WinRule,
     cells: &[u8],
 ) -> Result<SetUp, PositionError> {
     let (w, h, p) = (layout.width(), layout.height(), players);
@@ -80,7 +82,10 @@ pub(crate) fn validate_cells(
         )));
     }
     let of = |q: usize| &stones[q * words..(q + 1) * words];
-    let with_lines: Vec<usize> = (0..p).filter(|&q| Cells(of(q)).has_line(layout)).collect();
+    let exact = |q: usize| line_is_exact(rule, q);
+    let with_lines: Vec<usize> = (0..p)
+        .filter(|&q| Cells(of(q)).has_line(layout, exact(q)))
+        .collect();
     let winner = match with_lines.as_slice() {
         [] => None,
         [q] => {
@@ -92,7 +97,8 @@ pub(crate) fn validate_cells(
                     last + 1
                 )));
             }
-            if !one_stone_made_every_line(layout, gravity, &heights, of(last).to_vec()) {
+            if !one_stone_made_every_line(layout, gravity, exact(last), &heights, of(last).to_vec())
+            {
                 return Err(PositionError(format!(
                     "player {} has lines that no single last move could have completed",
                     last + 1
@@ -121,6 +127,7 @@ pub(crate) fn validate_cells(
 fn one_stone_made_every_line(
     layout: &Layout,
     gravity: bool,
+    exact: bool,
     heights: &[u8],
     mut stones: Vec<u64>,
 ) -> bool {
@@ -132,7 +139,7 @@ fn one_stone_made_every_line(
         }
         let (word, mask) = (bit / 64, 1u64 << (bit % 64));
         stones[word] &= !mask;
-        let clean = !Cells(&stones).has_line(layout);
+        let clean = !Cells(&stones).has_line(layout, exact);
         stones[word] |= mask;
         if clean {
             return true;
@@ -158,13 +165,23 @@ impl Game {
     /// The history starts empty: [`Game::undo`] cannot go behind this position.
     pub fn from_cells(rules: Rules, cells: &[u8]) -> Result<Game, PositionError> {
         let mut game = Game::new(rules);
-        let set_up = validate_cells(&game.layout, rules.players(), rules.gravity(), cells)?;
+        let set_up = validate_cells(
+            &game.layout,
+            rules.players(),
+            rules.gravity(),
+            rules.rule(),
+            cells,
+        )?;
         game.stones = set_up.stones;
         game.hash = game.recompute_hash();
         game.heights = set_up.heights;
         game.stones_on_board = set_up.stones_on_board;
         game.to_move = set_up.to_move;
         game.winner = set_up.winner;
+        game.stalled = game.winner.is_none()
+            && game.renju_black()
+            && game.stones_on_board < rules.num_cells()
+            && !game.black_has_a_move();
         if game.stones_on_board > 0 {
             game.setup = Some(cells.into());
         }

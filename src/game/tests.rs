@@ -221,3 +221,176 @@ fn planes_of_any_player_rotate_the_planes_of_the_side_to_move() {
         }
     }
 }
+
+/// A game of `rule` on a `size` x `size` board set up from rows of `x` (the first
+/// player), `o` and `.`.
+fn ruled(rule: crate::WinRule, rows: &[&str]) -> Game {
+    let size = rows.len() as i64;
+    let rules = Rules::gomoku_with(size, rule).unwrap();
+    let cells: Vec<u8> = rows
+        .iter()
+        .flat_map(|r| r.chars())
+        .map(|c| match c {
+            'x' => 1,
+            'o' => 2,
+            _ => 0,
+        })
+        .collect();
+    Game::from_cells(rules, &cells).unwrap()
+}
+
+#[test]
+fn standard_wins_with_exactly_k_and_plays_on_after_an_overline() {
+    use crate::WinRule::Standard;
+    let mut rows = vec!["........."; 9];
+    rows[0] = "xxx.xx...";
+    rows[8] = "o.o.o.o.o";
+    let mut g = ruled(Standard, &rows);
+    assert_eq!(
+        g.play(3),
+        Ok(false),
+        "six in a row is no line under standard"
+    );
+    assert!(!g.is_over() && g.winner().is_none());
+    rows[0] = "xxx.x....";
+    rows[8] = "o.o.o.o..";
+    let mut g = ruled(Standard, &rows);
+    assert_eq!(g.play(3), Ok(true));
+    assert_eq!(g.winning_line().unwrap().len(), 5);
+    // The same six under freestyle wins.
+    let six = Game::from_actions(
+        Rules::gomoku(9).unwrap(),
+        &[0, 80, 1, 79, 2, 78, 4, 77, 5, 75],
+    )
+    .unwrap();
+    let mut free = six.clone();
+    assert_eq!(free.play(3), Ok(true));
+}
+
+#[test]
+fn renju_refuses_black_forbidden_cells_and_leaves_the_game_unchanged() {
+    use crate::WinRule::Renju;
+    let mut rows = vec!["........."; 9];
+    rows[4] = "xxx.xx...";
+    rows[8] = "o.o.o.o.o";
+    let mut g = ruled(Renju, &rows);
+    let before = g.clone();
+    let err = g.play(4 * 9 + 3).unwrap_err();
+    assert!(matches!(
+        err,
+        MoveError::Forbidden {
+            action: 39,
+            row: 4,
+            col: 3,
+            kind: crate::Forbidden::Overline
+        }
+    ));
+    assert!(err.to_string().contains("overline"), "{err}");
+    assert_eq!(g, before);
+    assert_eq!(g.hash(), before.hash());
+    assert_eq!(
+        g.forbidden_actions(),
+        vec![(39, crate::Forbidden::Overline)]
+    );
+    assert!(!g.is_legal(39) && g.forbidden(39).is_some());
+    // Legal actions: every empty cell but the forbidden one, in the mask too, and
+    // every random move is legal.
+    let empty: Vec<usize> = (0..81)
+        .filter(|&a| g.owner(a / 9, a % 9) == 0 && a != 39)
+        .collect();
+    assert_eq!(g.legal_actions(), empty);
+    assert_eq!(g.num_legal(), empty.len());
+    let mut mask = vec![false; 81];
+    g.write_legal_mask(&mut mask);
+    assert_eq!((0..81).filter(|&a| mask[a]).collect::<Vec<_>>(), empty);
+    let mut rng = crate::Rng::new(7, 0);
+    for _ in 0..500 {
+        assert_ne!(g.random_action(&mut rng), 39);
+    }
+    // White may play there; white's overline wins.
+    g.play(0).unwrap();
+    let mut w = ruled(
+        Renju,
+        &[
+            "ooo.oo...",
+            ".........",
+            ".........",
+            ".........",
+            "x.x.x.xx.",
+            "x........",
+            ".........",
+            ".........",
+            ".........",
+        ],
+    );
+    assert_eq!(w.to_move(), 1);
+    assert!(w.forbidden_actions().is_empty());
+    assert_eq!(w.play(3), Ok(true));
+    assert_eq!(w.winner(), Some(1));
+}
+
+#[test]
+fn random_games_under_every_rule_keep_the_invariants() {
+    use crate::WinRule::{Renju, Standard};
+    let rule_sets = [
+        Rules::new(7, 6, 4, 2, true)
+            .unwrap()
+            .with_rule(Standard)
+            .unwrap(),
+        Rules::new(6, 6, 3, 3, false)
+            .unwrap()
+            .with_rule(Standard)
+            .unwrap(),
+        Rules::new(9, 9, 5, 2, false)
+            .unwrap()
+            .with_rule(Standard)
+            .unwrap(),
+        Rules::gomoku_with(9, Renju).unwrap(),
+        Rules::gomoku_with(11, Renju).unwrap(),
+    ];
+    let mut rng = crate::Rng::new(11, 0);
+    for rules in rule_sets {
+        for _ in 0..6 {
+            let mut g = Game::new(rules);
+            while !g.is_over() {
+                let legal = g.legal_actions();
+                let by_test: Vec<usize> = (0..rules.num_actions())
+                    .filter(|&a| g.is_legal(a))
+                    .collect();
+                assert_eq!(legal, by_test, "{rules}");
+                assert_eq!(g.num_legal(), legal.len());
+                let mut mask = vec![false; rules.num_actions()];
+                g.write_legal_mask(&mut mask);
+                assert_eq!(
+                    legal,
+                    (0..mask.len()).filter(|&a| mask[a]).collect::<Vec<_>>()
+                );
+                for &(a, _) in &g.forbidden_actions() {
+                    assert!(!legal.contains(&a));
+                }
+                let a = g.random_action(&mut rng);
+                assert!(
+                    legal.contains(&a),
+                    "{rules}: random action {a} is not legal"
+                );
+                let before = g.clone();
+                g.play(a).unwrap();
+                assert_eq!(g.hash(), g.recompute_hash());
+                let mut back = g.clone();
+                back.undo().unwrap();
+                assert_eq!(back, before);
+                assert_eq!(back.legal_actions(), legal);
+            }
+            assert!(
+                g.stones_on_board() >= rules.k(),
+                "{rules}: a game of {} moves",
+                g.stones_on_board()
+            );
+            // A game that ends without a full board or a winner: renju, black stalled.
+            if g.winner().is_none() && g.stones_on_board() < rules.num_cells() {
+                assert_eq!(rules.rule(), Renju);
+                assert!(g.is_draw() && g.legal_actions().is_empty());
+            }
+        }
+    }
+}

@@ -25,6 +25,7 @@ use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
 use crate::threads::cores;
 use crate::threats::{Budget, MAX_THREADS as THREATS_MAX_THREADS};
 use crate::watch::CancelToken;
+use crate::WinRule;
 use crate::{Game, Rng};
 use std::time::Duration;
 
@@ -579,7 +580,15 @@ pub fn play_match<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (side_a, side_b) = (side(a, "a")?, side(b, "b")?);
     let keep = keep_arg(keep_games)?;
-    let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+    let rules = rules_from_args(
+        width,
+        height,
+        k,
+        players,
+        gravity,
+        DEFAULTS,
+        WinRule::Freestyle,
+    )?;
     let games = match int_arg(games, "games")? {
         Some(g) if (1..=MAX_GAMES).contains(&g) => g as u64,
         _ => {
@@ -752,7 +761,15 @@ pub fn match_openings(
     opening_plies: Option<&Bound<'_, PyAny>>,
     first_game: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(Vec<usize>, usize, u64)>> {
-    let rules = rules_from_args(width, height, k, players, gravity, DEFAULTS)?;
+    let rules = rules_from_args(
+        width,
+        height,
+        k,
+        players,
+        gravity,
+        DEFAULTS,
+        WinRule::Freestyle,
+    )?;
     let games = ranged_int::<PyValueError>(Some(games), "games", 1, MAX_GAMES, 1)? as u64;
     let first_game =
         ranged_int::<PyValueError>(first_game, "first_game", 0, MAX_GAMES - games as i64, 0)?

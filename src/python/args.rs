@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
-use crate::{RuleValue, Rules};
+use super::errors::InvalidRulesError;
+use crate::{RuleValue, Rules, WinRule};
 
 /// An argument as the caller gave it, or `Omitted`: tells an explicit `None`
 /// apart from no argument at all.
@@ -334,6 +335,7 @@ pub(crate) fn rules_from_args(
     players: Option<&Bound<'_, PyAny>>,
     gravity: Option<&Bound<'_, PyAny>>,
     defaults: (i64, i64, i64, i64, bool),
+    rule: WinRule,
 ) -> PyResult<Rules> {
     let get = |obj: Option<&Bound<'_, PyAny>>, default: i64, name: &str| -> PyResult<RuleValue> {
         match obj {
@@ -349,7 +351,28 @@ pub(crate) fn rules_from_args(
         Some(g) => bool_arg(g, "gravity")?,
         None => defaults.4,
     };
-    Ok(Rules::from_values(&w, &h, &kk, &p, g)?)
+    Ok(Rules::from_values(&w, &h, &kk, &p, g, rule)?)
+}
+
+/// `rule=`: one of the win rules' names (`"freestyle"`, `"standard"`, `"renju"`);
+/// `TypeError` for a non-string, `InvalidRulesError` for an unknown name.
+pub(crate) fn rule_arg(obj: &Bound<'_, PyAny>) -> PyResult<WinRule> {
+    let Ok(name) = obj.cast::<PyString>() else {
+        return Err(PyTypeError::new_err(format!(
+            "rule must be a str, one of {}, got {}: {}",
+            WinRule::names(),
+            type_name(obj),
+            shown(obj)
+        )));
+    };
+    let name = name.to_cow()?;
+    WinRule::from_name(&name).ok_or_else(|| {
+        InvalidRulesError::new_err(format!(
+            "rule={} is not a rule: allowed {}",
+            shown(obj),
+            WinRule::names()
+        ))
+    })
 }
 
 /// `threads=`: None (every core) or 1..=256.

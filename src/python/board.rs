@@ -14,9 +14,10 @@ use super::errors::{IllegalMoveError, InvalidPositionError};
 use super::intake::{int_array, Axis, Spec};
 use super::interrupt::run_count;
 use super::rules::{
-    rules_kwargs, rules_or_keywords, rules_properties, CarriesRules, Rules as PyRules,
+    board_rules_args, rules_kwargs, rules_or_keywords, rules_properties, CarriesRules,
+    Rules as PyRules,
 };
-use crate::{Game, MoveError, Rules};
+use crate::{Game, MoveError, Rules, WinRule};
 
 /// `obj` borrowed as an `inarow.Board` (`what` names the argument in the error).
 pub(crate) fn board_arg<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<PyRef<'py, Board>> {
@@ -76,7 +77,7 @@ impl Board {
     }
 
     fn rules_kwargs(&self) -> String {
-        rules_kwargs(self.core_rules())
+        board_rules_args(self.core_rules())
     }
 
     /// A 0-based player from the Python argument `player` (1..players; None or
@@ -131,11 +132,14 @@ impl Board {
         Board::from_game(Game::new(Rules::tic_tac_toe()))
     }
 
-    /// Gomoku: `size`x`size` (15 by default), 5 in a row, free placement.
+    /// Gomoku: `size`x`size` (15 by default), 5 in a row, free placement, under
+    /// `rule` (`"freestyle"`, `"standard"` or `"renju"`; see `Rules`).
     #[staticmethod]
-    #[pyo3(signature = (size=None), text_signature = "(size=15)")]
-    fn gomoku(size: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
-        Ok(Board::from_game(Game::new(PyRules::gomoku(size)?.rules)))
+    #[pyo3(signature = (size=None, rule=None), text_signature = "(size=15, rule='freestyle')")]
+    fn gomoku(size: Option<&Bound<'_, PyAny>>, rule: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
+        Ok(Board::from_game(Game::new(
+            PyRules::gomoku(size, rule)?.rules,
+        )))
     }
 
     /// A board after playing `moves` (actions) from the empty board.
@@ -180,7 +184,7 @@ impl Board {
         k: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Board> {
         let digits = str_arg(digits, "digits")?;
-        let rules = rules_from_args(width, height, k, None, None, DEFAULTS)?;
+        let rules = rules_from_args(width, height, k, None, None, DEFAULTS, WinRule::Freestyle)?;
         let game = Game::from_pons(rules, &digits)?;
         Ok(Board::from_game(game))
     }
@@ -190,14 +194,19 @@ impl Board {
     /// owners out of range, floating stones with gravity, stone counts that players
     /// moving in turn cannot reach, lines of several players or that no single last
     /// move made. The history starts here: `undo()` cannot go behind it.
+    ///
+    /// `rules=` (an `inarow.Rules`, keyword only) gives the rules whole, the win
+    /// rule included; its size must be the array's, and a keyword given beside
+    /// it must agree with it.
     #[staticmethod]
-    #[pyo3(signature = (arr, k=None, players=None, gravity=None),
-           text_signature = "(arr, k=4, players=2, gravity=True)")]
+    #[pyo3(signature = (arr, k=None, players=None, gravity=None, *, rules=None),
+           text_signature = "(arr, k=4, players=2, gravity=True, *, rules=None)")]
     fn from_numpy(
         arr: &Bound<'_, PyAny>,
         k: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
         gravity: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Board> {
         let grid = int_array(
             arr,
@@ -208,7 +217,15 @@ impl Board {
         )?;
         let (rows, cols) = (grid.shape()[0], grid.shape()[1]);
         let defaults = (cols as i64, rows as i64, DEFAULTS.2, DEFAULTS.3, DEFAULTS.4);
-        let rules = rules_from_args(None, None, k, players, gravity, defaults)?;
+        let rules = rules_or_keywords(rules, [None, None, k, players, gravity], defaults)?;
+        if (rules.height(), rules.width()) != (rows, cols) {
+            return Err(PyValueError::new_err(format!(
+                "arr has shape ({rows}, {cols}) but rules=Rules({}) are {}x{} (width x height)",
+                rules_kwargs(&rules),
+                rules.width(),
+                rules.height()
+            )));
+        }
         let players = rules.players();
         let cells: Vec<u8> = grid
             .values(0..=players as i64, |value, at| {
@@ -323,9 +340,21 @@ impl Board {
         })
     }
 
-    /// The legal actions, ascending (empty once the game is over).
+    /// The legal actions, ascending (empty once the game is over). Under renju,
+    /// black's forbidden cells are not legal (see `forbidden_moves`).
     fn legal_moves(&self) -> Vec<usize> {
         self.game.legal_actions()
+    }
+
+    /// Renju, black to move: each empty cell black may not play, with why
+    /// (`"overline"`, `"double four"` or `"double three"`), ascending. Empty under
+    /// the other rules, with white to move, or once the game is over.
+    fn forbidden_moves(&self) -> Vec<(usize, &'static str)> {
+        self.game
+            .forbidden_actions()
+            .into_iter()
+            .map(|(a, kind)| (a, kind.name()))
+            .collect()
     }
 
     /// numpy bool array `(num_actions,)`, True where the action is legal.

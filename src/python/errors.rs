@@ -30,6 +30,13 @@ create_exception!(
 );
 create_exception!(
     inarow,
+    ForbiddenMoveError,
+    IllegalMoveError,
+    "Renju: a cell forbidden to black (an overline, a double four or a double three); \
+     the message names which. Nothing changed."
+);
+create_exception!(
+    inarow,
     InvalidRulesError,
     PyValueError,
     "Rules (sizes, k, players) outside the supported limits."
@@ -60,11 +67,30 @@ macro_rules! raise_with_message {
 
 raise_with_message!(
     RulesError => InvalidRulesError,
-    MoveError => IllegalMoveError,
     PonsError => IllegalMoveError,
     PositionError => InvalidPositionError,
-    ActionError => IllegalMoveError,
 );
+
+/// A refused move: `ForbiddenMoveError` (an `IllegalMoveError`) for renju's
+/// forbidden cells, `IllegalMoveError` otherwise; `message` is the whole text.
+fn move_error(error: &MoveError, message: String) -> PyErr {
+    match error {
+        MoveError::Forbidden { .. } => ForbiddenMoveError::new_err(message),
+        _ => IllegalMoveError::new_err(message),
+    }
+}
+
+impl From<MoveError> for PyErr {
+    fn from(e: MoveError) -> PyErr {
+        move_error(&e, e.to_string())
+    }
+}
+
+impl From<ActionError> for PyErr {
+    fn from(e: ActionError) -> PyErr {
+        move_error(&e.error, e.to_string())
+    }
+}
 
 impl From<crate::batch::StateError> for PyErr {
     fn from(e: crate::batch::StateError) -> PyErr {

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError}
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
-use super::args::{bool_arg, ranged_int, rules_from_args, type_name, DEFAULTS};
+use super::args::{bool_arg, ranged_int, rule_arg, rules_from_args, type_name, DEFAULTS};
 use super::board::{game_arg, Board};
 use super::errors::{CancelledError, IllegalMoveError};
 use super::intake::{float_array, int_array, unravel, Axis, NonFinite, Numbers, Spec};
@@ -19,7 +19,7 @@ use crate::mcts::{
     Config, RootPolicy, Search, SearchError, SearchOutput, DEFAULT_MAX_MEMORY, MAX_SIMULATIONS,
     MAX_THREADS,
 };
-use crate::{Game, Rules};
+use crate::{Game, Rules, WinRule};
 
 /// Rollout work (simulations x games x rollouts x cells, a bound on playout
 /// moves) below which a search runs on the calling thread: well under a second
@@ -48,7 +48,7 @@ fn rules_arg(
     let given = keywords.iter().any(Option::is_some);
     let Some(rules) = rules.filter(|r| !r.is_none()) else {
         let [w, h, k, p, g] = keywords;
-        return rules_from_args(w, h, k, p, g, DEFAULTS);
+        return rules_from_args(w, h, k, p, g, DEFAULTS, WinRule::Freestyle);
     };
     if given {
         return Err(PyTypeError::new_err(
@@ -63,12 +63,17 @@ fn rules_arg(
     }
     const NAMES: [&str; 5] = ["width", "height", "k", "players", "gravity"];
     let mut fields: [Option<Bound<'_, PyAny>>; 5] = Default::default();
+    let mut rule = WinRule::Freestyle;
     if let Ok(dict) = rules.cast::<PyDict>() {
         for (key, value) in dict.iter() {
             let name: String = key.extract().unwrap_or_default();
+            if name == "rule" {
+                rule = rule_arg(&value)?;
+                continue;
+            }
             let Some(i) = NAMES.iter().position(|n| *n == name) else {
                 return Err(PyTypeError::new_err(format!(
-                    "unknown rules key {}: allowed {NAMES:?}",
+                    "unknown rules key {}: allowed {NAMES:?} and \"rule\"",
                     key.repr()?
                 )));
             };
@@ -96,6 +101,7 @@ fn rules_arg(
         p.as_ref(),
         g.as_ref(),
         DEFAULTS,
+        rule,
     )
 }
 

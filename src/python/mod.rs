@@ -47,6 +47,7 @@ mod _native {
             py.get_type::<errors::SolverConfigError>(),
             py.get_type::<errors::CancelledError>(),
             py.get_type::<errors::IllegalMoveError>(),
+            py.get_type::<errors::ForbiddenMoveError>(),
             py.get_type::<errors::InvalidRulesError>(),
             py.get_type::<errors::InvalidPositionError>(),
             py.get_type::<errors::UnsupportedRulesError>(),

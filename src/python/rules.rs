@@ -6,14 +6,15 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::args::{
-    bool_arg, int_arg, int_value, rules_from_args, shown, type_name, IntValue, DEFAULTS,
+    bool_arg, int_arg, int_value, rule_arg, rules_from_args, shown, type_name, IntValue, DEFAULTS,
 };
 use super::errors::InvalidRulesError;
 use crate::Rules as CoreRules;
+use crate::WinRule;
 
-/// The rules of a k-in-a-row game: board size, line length, players, gravity.
-/// Validated once at construction; immutable, hashable, comparable with `==`,
-/// picklable.
+/// The rules of a k-in-a-row game: board size, line length, players, gravity and
+/// the win rule (`"freestyle"`, `"standard"`, `"renju"`). Validated once at
+/// construction; immutable, hashable, comparable with `==`, picklable.
 #[pyclass(module = "inarow._native", name = "Rules", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -80,16 +81,32 @@ impl CarriesRules for Rules {
 }
 rules_properties!(Rules);
 
-/// The five rule keywords as `Rules(...)` and `repr(board)` spell them.
+/// The rule keywords as `Rules(...)` spells them (`rule=` only where it is not
+/// freestyle, the default).
 pub(crate) fn rules_kwargs(r: &CoreRules) -> String {
+    let rule = match r.rule() {
+        WinRule::Freestyle => String::new(),
+        other => format!(", rule={:?}", other.name()),
+    };
     format!(
-        "width={}, height={}, k={}, players={}, gravity={}",
+        "width={}, height={}, k={}, players={}, gravity={}{rule}",
         r.width(),
         r.height(),
         r.k(),
         r.players(),
         if r.gravity() { "True" } else { "False" }
     )
+}
+
+/// The arguments that rebuild a board of rules `r` in `Board(...)` or
+/// `Board.from_moves(...)`: the five keywords, or `rules=Rules(...)` where the
+/// win rule is not freestyle (no keyword spells it).
+pub(crate) fn board_rules_args(r: &CoreRules) -> String {
+    if r.is_freestyle() {
+        rules_kwargs(r)
+    } else {
+        format!("rules=Rules({})", rules_kwargs(r))
+    }
 }
 
 /// The rules of a call that takes `rules=` or the five keywords: `rules` (an
@@ -103,7 +120,15 @@ pub(crate) fn rules_or_keywords(
 ) -> PyResult<CoreRules> {
     let [width, height, k, players, gravity] = keywords;
     let Some(given) = rules.filter(|r| !r.is_none()) else {
-        return rules_from_args(width, height, k, players, gravity, defaults);
+        return rules_from_args(
+            width,
+            height,
+            k,
+            players,
+            gravity,
+            defaults,
+            WinRule::Freestyle,
+        );
     };
     let r = rules_value(given, "rules")?;
     let conflict = |name: &str, obj: &Bound<'_, PyAny>| {
@@ -147,21 +172,28 @@ pub(crate) fn rules_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<CoreRu
 
 #[pymethods]
 impl Rules {
-    /// `Rules(width=7, height=6, k=4, players=2, gravity=True)`. Raises
+    /// `Rules(width=7, height=6, k=4, players=2, gravity=True, rule="freestyle")`.
+    /// `rule`: `"freestyle"` (k or more in a row win), `"standard"` (exactly k; an
+    /// overline does not end the game) or `"renju"` (2 players, k = 5, free
+    /// placement: black wins with exactly five and may not play an overline, a
+    /// double four or a double three; white wins with five or more). Raises
     /// `InvalidRulesError` (a `ValueError`) for values beyond the limits
-    /// (1 <= width, height <= 64; 1 <= k <= max(width, height); 2 <= players <= 16)
-    /// and `TypeError` for non-integers (bools included) or a non-bool `gravity`.
+    /// (1 <= width, height <= 64; 1 <= k <= max(width, height); 2 <= players <= 16),
+    /// an unknown rule or one the other fields do not allow, and `TypeError` for
+    /// non-integers (bools included), a non-bool `gravity` or a non-str `rule`.
     #[new]
-    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None),
-           text_signature = "(width=7, height=6, k=4, players=2, gravity=True)")]
+    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None, rule=None),
+           text_signature = "(width=7, height=6, k=4, players=2, gravity=True, rule='freestyle')")]
     fn new(
         width: Option<&Bound<'_, PyAny>>,
         height: Option<&Bound<'_, PyAny>>,
         k: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
         gravity: Option<&Bound<'_, PyAny>>,
+        rule: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Rules> {
-        Ok(rules_from_args(width, height, k, players, gravity, DEFAULTS)?.into())
+        let rule = rule.map(rule_arg).transpose()?.unwrap_or_default();
+        Ok(rules_from_args(width, height, k, players, gravity, DEFAULTS, rule)?.into())
     }
 
     /// Connect Four: 7x6, 4 in a row, gravity.
@@ -176,10 +208,15 @@ impl Rules {
         CoreRules::tic_tac_toe().into()
     }
 
-    /// Gomoku: `size`x`size` (15 by default), 5 in a row, free placement.
+    /// Gomoku: `size`x`size` (15 by default), 5 in a row, free placement, under
+    /// `rule` (`"freestyle"`, `"standard"` or `"renju"`; see `Rules`).
     #[staticmethod]
-    #[pyo3(signature = (size=None), text_signature = "(size=15)")]
-    pub(crate) fn gomoku(size: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+    #[pyo3(signature = (size=None, rule=None), text_signature = "(size=15, rule='freestyle')")]
+    pub(crate) fn gomoku(
+        size: Option<&Bound<'_, PyAny>>,
+        rule: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Rules> {
+        let rule = rule.map(rule_arg).transpose()?.unwrap_or_default();
         let s = match size {
             None => 15,
             Some(size) => int_arg(size, "size")?.ok_or_else(|| {
@@ -190,11 +227,17 @@ impl Rules {
                 ))
             })?,
         };
-        Ok(CoreRules::gomoku(s)?.into())
+        Ok(CoreRules::gomoku_with(s, rule)?.into())
+    }
+
+    /// The win rule: `"freestyle"`, `"standard"` or `"renju"`.
+    #[getter]
+    fn rule(&self) -> &'static str {
+        self.rules.rule().name()
     }
 
     /// These rules with the given fields changed (validated like `Rules(...)`).
-    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None))]
+    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None, rule=None))]
     fn replace(
         &self,
         width: Option<&Bound<'_, PyAny>>,
@@ -202,7 +245,12 @@ impl Rules {
         k: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
         gravity: Option<&Bound<'_, PyAny>>,
+        rule: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Rules> {
+        let rule = match rule {
+            Some(rule) => rule_arg(rule)?,
+            None => self.rules.rule(),
+        };
         let r = &self.rules;
         let own = (
             r.width() as i64,
@@ -211,10 +259,14 @@ impl Rules {
             r.players() as i64,
             r.gravity(),
         );
-        Ok(rules_from_args(width, height, k, players, gravity, own)?.into())
+        Ok(rules_from_args(width, height, k, players, gravity, own, rule)?.into())
     }
 
-    /// The five fields as a dict: `Board(**rules.to_dict())` spells the keyword form.
+    /// The fields as a dict: `Rules(**rules.to_dict())` rebuilds the rules. The
+    /// five keywords, and `"rule"` where it is not freestyle: for freestyle rules
+    /// `Board(**rules.to_dict())` spells the keyword form; other rules go by
+    /// `rules=` (a board's keywords have no `rule`, so they are refused, never
+    /// silently played as freestyle).
     #[pyo3(name = "to_dict")]
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -223,13 +275,23 @@ impl Rules {
         d.set_item("k", self.rules.k())?;
         d.set_item("players", self.rules.players())?;
         d.set_item("gravity", self.rules.gravity())?;
+        if !self.rules.is_freestyle() {
+            d.set_item("rule", self.rules.rule().name())?;
+        }
         Ok(d)
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let r = slf.get().rules;
-        let args = (r.width(), r.height(), r.k(), r.players(), r.gravity());
+        let args = (
+            r.width(),
+            r.height(),
+            r.k(),
+            r.players(),
+            r.gravity(),
+            r.rule().name(),
+        );
         (slf.get_type(), args).into_pyobject(py)
     }
 

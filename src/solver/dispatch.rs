@@ -14,10 +14,16 @@ use crate::game::Game;
 use crate::rules::Rules;
 
 impl Solver {
-    /// Whether the solver covers `rules`: 2 players, and with gravity a board
+    /// Whether the solver covers `rules`: the freestyle rule, 2 players, and with gravity a board
     /// whose layout fits one word (`width * (height + 1) <= 64`), without gravity
     /// one of at most 64 cells; otherwise [`SolveError::Unsupported`] saying why.
     pub fn check_rules(rules: &Rules) -> Result<(), SolveError> {
+        if !rules.is_freestyle() {
+            return Err(SolveError::Unsupported(format!(
+                "the solver covers the freestyle rule (k or more in a row), not rule=\"{}\" ({rules})",
+                rules.rule()
+            )));
+        }
         if rules.players() != 2 {
             return Err(SolveError::Unsupported(format!(
                 "the solver covers 2 players (with gravity width * (height + 1) <= 64, \

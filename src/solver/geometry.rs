@@ -185,34 +185,10 @@ impl Geometry {
         r & (self.board() ^ mask)
     }
 
-    /// Any `k`: a cell completes a line if it has `i` stones on one side and
-    /// `k - 1 - i` on the other, along some direction.
+    /// Any `k`: [`crate::lines::winning_cells`], among the empty cells.
     fn winning_cells_any(&self, p: u64, mask: u64) -> u64 {
         let empty = self.board() & !mask;
-        let k = self.k;
-        if k == 1 {
-            return empty;
-        }
-        let mut r = 0u64;
-        let mut left = [0u64; MAX_K as usize];
-        let mut right = [0u64; MAX_K as usize];
-        for d in self.layout.line_steps() {
-            if d == 0 {
-                continue;
-            }
-            let d = d as u32;
-            left[0] = !0;
-            right[0] = !0;
-            for i in 1..k as usize {
-                let s = (i as u32).saturating_mul(d);
-                left[i] = left[i - 1] & shl(p, s);
-                right[i] = right[i - 1] & shr(p, s);
-            }
-            for i in 0..k as usize {
-                r |= left[i] & right[k as usize - 1 - i];
-            }
-        }
-        r & empty
+        crate::lines::winning_cells(p, self.layout.line_steps(), self.k as usize) & empty
     }
 
     /// The four line directions as bit shifts, in the layout's order.

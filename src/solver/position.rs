@@ -104,7 +104,7 @@ impl Position {
         cells: &[u8],
     ) -> Result<Position, SolveError> {
         let geo = Geometry::new(width, height, k)?;
-        let set_up = validate_cells(&geo.layout, 2, true, cells)
+        let set_up = validate_cells(&geo.layout, 2, true, crate::WinRule::Freestyle, cells)
             .map_err(|e| SolveError::InvalidPosition(e.0))?;
         let (first, second) = (set_up.stones[0], set_up.stones[1]);
         Ok(Position {

@@ -8,6 +8,7 @@
 //! `k`: a threat of `k - 1`) is a move that creates such a cell.
 
 use crate::game::Game;
+use crate::lines::WindowTable;
 use crate::rng::splitmix64;
 use crate::rules::Rules;
 
@@ -31,22 +32,12 @@ fn window_weights(k: usize) -> Vec<i64> {
     w
 }
 
-/// A window: its first cell and the step between its cells (row-major).
-#[derive(Clone, Copy, Debug)]
-struct Window {
-    start: u32,
-    step: i32,
-}
-
 /// A free-placement position of two players (see the module docs).
 #[derive(Clone, Debug)]
 pub struct ThreatBoard {
     rules: Rules,
     k: usize,
-    windows: Vec<Window>,
-    /// The windows through each cell (CSR: `through_start[c]..through_start[c + 1]`).
-    through_start: Vec<u32>,
-    through: Vec<u32>,
+    windows: WindowTable,
     /// `counts[window][p]`: stones of player `p` in the window.
     counts: Vec<[u8; 2]>,
     /// Owner per cell, row-major: 0 empty, else 1-based player.
@@ -71,40 +62,7 @@ impl ThreatBoard {
     /// An empty board for `rules` (2 players, no gravity: the caller checks).
     pub fn new(rules: Rules) -> ThreatBoard {
         let (w, h, k) = (rules.width(), rules.height(), rules.k());
-        let mut windows = Vec::new();
-        let mut members: Vec<Vec<u32>> = vec![Vec::new(); w * h];
-        let directions: &[(isize, isize)] = if k == 1 {
-            &[(0, 1)]
-        } else {
-            &[(0, 1), (1, 0), (1, 1), (1, -1)]
-        };
-        for &(dr, dc) in directions {
-            for row in 0..h as isize {
-                for col in 0..w as isize {
-                    let (end_r, end_c) = (row + dr * (k as isize - 1), col + dc * (k as isize - 1));
-                    if !(0..h as isize).contains(&end_r) || !(0..w as isize).contains(&end_c) {
-                        continue;
-                    }
-                    let start = row as usize * w + col as usize;
-                    let step = (dr * w as isize + dc) as i32;
-                    for i in 0..k {
-                        members[(start as isize + step as isize * i as isize) as usize]
-                            .push(windows.len() as u32);
-                    }
-                    windows.push(Window {
-                        start: start as u32,
-                        step,
-                    });
-                }
-            }
-        }
-        let mut through_start = Vec::with_capacity(w * h + 1);
-        let mut through = Vec::new();
-        through_start.push(0);
-        for m in members {
-            through.extend(m);
-            through_start.push(through.len() as u32);
-        }
+        let windows = WindowTable::new(w, h, k);
         let zobrist = (0..w * h)
             .map(|c| {
                 let base = splitmix64(0x7448_5245_4154_5300 ^ c as u64);
@@ -117,8 +75,6 @@ impl ThreatBoard {
             k,
             counts: vec![[0; 2]; windows.len()],
             windows,
-            through_start,
-            through,
             cells: vec![0; w * h],
             zobrist,
             weights: window_weights(k),
@@ -272,9 +228,7 @@ impl ThreatBoard {
         for wi in 0..self.windows.len() {
             let c = self.counts[wi];
             if (min..=max).contains(&(c[player] as usize)) && c[1 - player] == 0 {
-                let Window { start, step } = self.windows[wi];
-                for i in 0..self.k {
-                    let cell = (start as isize + step as isize * i as isize) as usize;
+                for cell in self.windows.window(wi).cells(self.k) {
                     if self.cells[cell] == 0 && self.marks[cell] != self.mark {
                         self.marks[cell] = self.mark;
                         out.push(cell);
@@ -317,13 +271,13 @@ impl ThreatBoard {
 
     #[inline]
     fn windows_through(&self, cell: usize) -> &[u32] {
-        &self.through[self.through_start[cell] as usize..self.through_start[cell + 1] as usize]
+        self.windows.through(cell)
     }
 
     fn empty_cells_of(&self, wi: usize) -> impl Iterator<Item = usize> + '_ {
-        let Window { start, step } = self.windows[wi];
-        (0..self.k)
-            .map(move |i| (start as isize + step as isize * i as isize) as usize)
+        self.windows
+            .window(wi)
+            .cells(self.k)
             .filter(|&cell| self.cells[cell] == 0)
     }
 
@@ -340,8 +294,8 @@ impl ThreatBoard {
         self.cells[cell] = p as u8 + 1;
         self.stones += 1;
         self.hash ^= self.zobrist[cell][p];
-        for i in self.through_start[cell]..self.through_start[cell + 1] {
-            let wi = self.through[i as usize] as usize;
+        for &wi in self.windows.through(cell) {
+            let wi = wi as usize;
             let c = self.counts[wi];
             let (mine, theirs) = (c[p], c[1 - p]);
             if theirs == 0 {
@@ -371,8 +325,8 @@ impl ThreatBoard {
         self.cells[cell] = 0;
         self.stones -= 1;
         self.hash ^= self.zobrist[cell][p];
-        for i in self.through_start[cell]..self.through_start[cell + 1] {
-            let wi = self.through[i as usize] as usize;
+        for &wi in self.windows.through(cell) {
+            let wi = wi as usize;
             let c = self.counts[wi];
             let (mine, theirs) = (c[p] - 1, c[1 - p]);
             if theirs == 0 {

@@ -104,7 +104,7 @@ impl FreePosition {
     ) -> Result<FreePosition, SolveError> {
         Geometry::new(width, height, k)?;
         let layout = Layout::new(width, height, k);
-        let set_up = validate_cells(&layout, 2, false, cells)
+        let set_up = validate_cells(&layout, 2, false, crate::WinRule::Freestyle, cells)
             .map_err(|e| SolveError::InvalidPosition(e.0))?;
         let mut stones = [0u64; 2];
         for (i, &c) in cells.iter().enumerate() {

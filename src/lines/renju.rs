@@ -1,0 +1,395 @@
+//! Renju's forbidden moves: which empty cells black may not play.
+//!
+//! Black (the first player) may not make an overline (six or more in a row), a
+//! double four (two fours at once, also two in one line as in `X.XXX.X`) or a
+//! double three (two threes at once), unless the move makes exactly five, which
+//! wins. The definitions are those of the Piskvork judge (renju's international
+//! rules):
+//!
+//! - a **four** is a line where one more black stone makes exactly five; the move
+//!   makes as many fours in a line as it has cells that complete such a five
+//!   through it (an open `.XXXX.` is one four with two such cells);
+//! - a **three** is a line where one more black stone makes a straight four (four in
+//!   a row with both ends empty, each end completing exactly five) **by a move that
+//!   is itself allowed**: not forbidden and not a five. That last clause is
+//!   recursive: the judge plays the move and judges the cell that would make the
+//!   straight four.
+//!
+//! The judge reads a [`Grid`], a plain row-major board, and is written apart from
+//! the bit layouts so that any engine (and a test) can hand it a position.
+
+use std::fmt;
+
+/// The forbidden shapes, in the order the judge looks for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Forbidden {
+    Overline,
+    DoubleFour,
+    DoubleThree,
+}
+
+impl Forbidden {
+    /// The shape's name: `"overline"`, `"double four"`, `"double three"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Forbidden::Overline => "overline",
+            Forbidden::DoubleFour => "double four",
+            Forbidden::DoubleThree => "double three",
+        }
+    }
+}
+
+impl fmt::Display for Forbidden {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const BLACK: u8 = 1;
+pub(crate) const WHITE: u8 = 2;
+/// Beyond the board's edge.
+const WALL: u8 = 3;
+
+/// The four line directions as (row, col) steps.
+const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+/// How far along a line the judge reads on each side of the cell it judges.
+const REACH: isize = 6;
+const SPAN: usize = 2 * REACH as usize + 1;
+const MID: usize = REACH as usize;
+
+/// What black's stone on a cell would do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Neither a five nor forbidden.
+    Allowed,
+    /// Exactly five in a row: a win, whatever else it makes.
+    Five,
+    Forbidden(Forbidden),
+}
+
+/// A board as the judge reads it: `height` rows of `width` cells, row-major, each
+/// [`EMPTY`], [`BLACK`] or [`WHITE`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Grid {
+    width: usize,
+    height: usize,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    /// The empty board.
+    pub fn new(width: usize, height: usize) -> Grid {
+        Grid {
+            width,
+            height,
+            cells: vec![EMPTY; width * height],
+        }
+    }
+
+    /// Sets the cell `(row, col)` to `value` (`EMPTY`, `BLACK` or `WHITE`).
+    #[inline]
+    pub fn set(&mut self, row: usize, col: usize, value: u8) {
+        self.cells[row * self.width + col] = value;
+    }
+
+    /// The cell `(row, col)`.
+    #[inline]
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * self.width + col]
+    }
+
+    #[inline]
+    fn at(&self, row: isize, col: isize) -> u8 {
+        if row < 0 || col < 0 || row >= self.height as isize || col >= self.width as isize {
+            WALL
+        } else {
+            self.cells[row as usize * self.width + col as usize]
+        }
+    }
+
+    /// Why black may not play the empty cell `(row, col)`, or `None` where it may
+    /// (a move that makes exactly five is never forbidden).
+    pub fn forbidden(&mut self, row: usize, col: usize) -> Option<Forbidden> {
+        debug_assert_eq!(self.get(row, col), EMPTY);
+        match self.verdict(row as isize, col as isize) {
+            Verdict::Forbidden(f) => Some(f),
+            Verdict::Allowed | Verdict::Five => None,
+        }
+    }
+
+    /// The cells of the line through `(row, col)` along `d`, from `REACH` cells
+    /// before it to `REACH` after (`MID` is the cell itself).
+    fn line(&self, row: isize, col: isize, (dr, dc): (isize, isize)) -> [u8; SPAN] {
+        let mut out = [WALL; SPAN];
+        for (i, cell) in out.iter_mut().enumerate() {
+            let t = i as isize - REACH;
+            *cell = self.at(row + t * dr, col + t * dc);
+        }
+        out
+    }
+
+    /// Black stones within five cells of `(row, col)` along its four lines: a
+    /// five, an overline, two fours or two threes through it all need four.
+    fn black_nearby(&self, row: isize, col: isize) -> usize {
+        let mut n = 0;
+        for (dr, dc) in DIRECTIONS {
+            for t in (-5..=5).filter(|&t| t != 0) {
+                n += usize::from(self.at(row + t * dr, col + t * dc) == BLACK);
+            }
+        }
+        n
+    }
+
+    /// What black's stone on the empty `(row, col)` would do: played, judged and
+    /// taken back (the grid is unchanged after).
+    fn verdict(&mut self, row: isize, col: isize) -> Verdict {
+        if self.black_nearby(row, col) < 4 {
+            return Verdict::Allowed;
+        }
+        let index = row as usize * self.width + col as usize;
+        self.cells[index] = BLACK;
+        let verdict = self.judge_placed(row, col);
+        self.cells[index] = EMPTY;
+        verdict
+    }
+
+    /// The verdict on black's stone just placed at `(row, col)`.
+    fn judge_placed(&mut self, row: isize, col: isize) -> Verdict {
+        let lines = DIRECTIONS.map(|d| self.line(row, col, d));
+        let runs = lines.map(|l| run_through(&l, MID));
+        if runs.contains(&5) {
+            return Verdict::Five;
+        }
+        if runs.iter().any(|&r| r >= 6) {
+            return Verdict::Forbidden(Forbidden::Overline);
+        }
+        let fours: usize = lines.iter().map(fours_in).sum();
+        if fours >= 2 {
+            return Verdict::Forbidden(Forbidden::DoubleFour);
+        }
+        let mut threes = 0;
+        for (line, d) in lines.iter().zip(DIRECTIONS) {
+            if self.is_three(line, row, col, d) {
+                threes += 1;
+                if threes == 2 {
+                    return Verdict::Forbidden(Forbidden::DoubleThree);
+                }
+            }
+        }
+        Verdict::Allowed
+    }
+
+    /// Whether `line` (through black's stone at `(row, col)` along `d`) is a
+    /// three: one more black stone on it makes a straight four, and black may
+    /// play that stone (the recursive clause).
+    fn is_three(&mut self, line: &[u8; SPAN], row: isize, col: isize, d: (isize, isize)) -> bool {
+        for t in -4..=4isize {
+            let e = (MID as isize + t) as usize;
+            if t == 0 || line[e] != EMPTY {
+                continue;
+            }
+            let mut with = *line;
+            with[e] = BLACK;
+            if !makes_straight_four(&with, e)
+                || self.verdict(row + t * d.0, col + t * d.1) != Verdict::Allowed
+            {
+                continue;
+            }
+            return true;
+        }
+        false
+    }
+}
+
+/// The length of the run of black stones through `at` (which holds one).
+fn run_through(line: &[u8; SPAN], at: usize) -> usize {
+    let up = line[at + 1..].iter().take_while(|&&c| c == BLACK).count();
+    let down = line[..at].iter().rev().take_while(|&&c| c == BLACK).count();
+    up + 1 + down
+}
+
+/// The first and last index of the run of black stones through `at`.
+fn run_ends(line: &[u8; SPAN], at: usize) -> (usize, usize) {
+    let up = line[at + 1..].iter().take_while(|&&c| c == BLACK).count();
+    let down = line[..at].iter().rev().take_while(|&&c| c == BLACK).count();
+    (at - down, at + up)
+}
+
+/// The fours black's stone in the middle of `line` makes along it: the empty
+/// cells within four of it where one more stone makes exactly five through it,
+/// an open four (two such cells five apart) counting once.
+fn fours_in(line: &[u8; SPAN]) -> usize {
+    let mut cells = [0usize; 2];
+    let mut n = 0;
+    for e in MID - 4..=MID + 4 {
+        if line[e] != EMPTY {
+            continue;
+        }
+        let mut with = *line;
+        with[e] = BLACK;
+        if run_through(&with, MID) == 5 {
+            // At most one such cell on each side of the stone.
+            cells[n.min(1)] = e;
+            n += 1;
+        }
+    }
+    match n {
+        2 if cells[1] - cells[0] == 5 => 1,
+        n => n,
+    }
+}
+
+/// Whether black's stone at `e` (just added to `line`, beside the stone in the
+/// middle) makes a straight four through the middle: exactly four in a row, both
+/// ends empty, and each end completing exactly five.
+fn makes_straight_four(line: &[u8; SPAN], e: usize) -> bool {
+    if run_through(line, MID) != 4 {
+        return false;
+    }
+    let (first, last) = run_ends(line, MID);
+    if !(first..=last).contains(&e) || first < 2 || last + 2 >= SPAN {
+        return false;
+    }
+    line[first - 1] == EMPTY
+        && line[last + 1] == EMPTY
+        && line[first - 2] != BLACK
+        && line[last + 2] != BLACK
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A grid from rows of `x` (black), `o` (white) and `.`.
+    fn grid(rows: &[&str]) -> Grid {
+        let mut g = Grid::new(rows[0].len(), rows.len());
+        for (r, line) in rows.iter().enumerate() {
+            for (c, ch) in line.chars().enumerate() {
+                g.set(
+                    r,
+                    c,
+                    match ch {
+                        'x' => BLACK,
+                        'o' => WHITE,
+                        _ => EMPTY,
+                    },
+                );
+            }
+        }
+        g
+    }
+
+    /// The verdict on the cell marked `?`.
+    fn judge(rows: &[&str]) -> Option<Forbidden> {
+        let at = rows
+            .iter()
+            .enumerate()
+            .find_map(|(r, l)| l.find('?').map(|c| (r, c)))
+            .expect("a ? cell");
+        let clean: Vec<String> = rows.iter().map(|l| l.replace('?', ".")).collect();
+        let refs: Vec<&str> = clean.iter().map(String::as_str).collect();
+        let mut g = grid(&refs);
+        let before = g.clone();
+        let verdict = g.forbidden(at.0, at.1);
+        assert_eq!(g, before, "the judge leaves the grid as it found it");
+        verdict
+    }
+
+    #[test]
+    fn overline_is_forbidden_but_a_five_wins_whatever_else_it_makes() {
+        assert_eq!(judge(&["...xxx?xx....."]), Some(Forbidden::Overline));
+        assert_eq!(judge(&["....xx?xx....."]), None);
+        // An exact five beside an overline in another direction is a five.
+        assert_eq!(
+            judge(&[
+                "......x.......",
+                "......x.......",
+                "......x.......",
+                "......x.......",
+                "..xxx.?xx.....",
+                "..............",
+                "..............",
+            ]),
+            None
+        );
+    }
+
+    #[test]
+    fn double_fours_across_and_along_one_line() {
+        assert_eq!(
+            judge(&[
+                "......x.......",
+                "......x.......",
+                "......x.......",
+                "..............",
+                "...xxx?.......",
+                "..............",
+            ]),
+            Some(Forbidden::DoubleFour)
+        );
+        assert_eq!(judge(&["..x.xx?.x....."]), Some(Forbidden::DoubleFour));
+        assert_eq!(judge(&[".xx.x?.xx....."]), Some(Forbidden::DoubleFour));
+        // A straight four is one four.
+        assert_eq!(judge(&["....xx?x......"]), None);
+    }
+
+    #[test]
+    fn double_threes_count_only_threes_that_can_become_straight_fours() {
+        let open = [
+            "..............",
+            "......x.......",
+            "......x.......",
+            "..............",
+            "....xx?.......",
+            "..............",
+            "..............",
+        ];
+        assert_eq!(judge(&open), Some(Forbidden::DoubleThree));
+        // White closes one end of the horizontal three: it can only become a
+        // four that is not straight, so it is no three.
+        let closed = [
+            "..............",
+            "......x.......",
+            "......x.......",
+            "..............",
+            "..oxx?........",
+            "..............",
+            "..............",
+        ];
+        assert_eq!(judge(&closed), None);
+        // Split threes count too.
+        let split = [
+            "..............",
+            "......x.......",
+            "..............",
+            "......x.......",
+            "...x.x?.......",
+            "..............",
+            "..............",
+        ];
+        assert_eq!(judge(&split), Some(Forbidden::DoubleThree));
+    }
+
+    #[test]
+    fn a_three_whose_straight_four_would_be_forbidden_is_no_three() {
+        // Found by comparing the Piskvork judge with a variant that counts every
+        // three: the cell makes two threes, but one of them becomes a straight
+        // four only by a move forbidden to black, so it is no three and the cell
+        // is allowed (the judge of pip renju agrees).
+        let rows = [
+            "...........",
+            "o..o.......",
+            ".x....o....",
+            "...xxoo....",
+            ".x....o....",
+            ".ox.oxo....",
+            ".xoxox..o..",
+            "oxxx.......",
+            "x...o......",
+            "..x?x......",
+            "..o........",
+        ];
+        assert_eq!(judge(&rows), None);
+    }
+}

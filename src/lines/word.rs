@@ -1,0 +1,142 @@
+//! The line tests of a one-word set of cells ([`Bitboard`], on the spare-bit
+//! layout of `crate::layout::Layout`): the freestyle rule's fast path, which the
+//! game core, the random playouts and the gravity solver share.
+
+use crate::bitboard::Bitboard;
+
+impl Bitboard {
+    /// The first cells of the runs of `k` cells of this set at `step` bits apart:
+    /// the doubling trick, `O(log k)` shift-ands. `step * (k - 1)` must stay below
+    /// 64, which holds for the `crate::layout::Layout::line_steps`
+    /// of the board and its `k`.
+    #[inline(always)]
+    pub fn line_starts(self, step: usize, k: usize) -> Bitboard {
+        let mut m = self.0;
+        let mut run = 1;
+        while run < k {
+            let t = run.min(k - run);
+            m &= m >> (t * step);
+            run += t;
+        }
+        Bitboard(m)
+    }
+
+    /// Whether the set holds `k` in a row along one of `steps` (0 = no line
+    /// along that direction).
+    #[inline(always)]
+    pub fn has_line(self, steps: [usize; 4], k: usize) -> bool {
+        self.line_step(steps, k).is_some()
+    }
+
+    /// The first of `steps` along which the set holds `k` in a row.
+    #[inline(always)]
+    pub fn line_step(self, steps: [usize; 4], k: usize) -> Option<usize> {
+        steps
+            .into_iter()
+            .find(|&s| s != 0 && !self.line_starts(s, k).is_empty())
+    }
+}
+
+/// The cells where one more stone of `stones` completes `k` in a row along one of
+/// `steps` (0 = no line along that direction), occupied or not: per direction, the
+/// cells with `a` stones right below them and `k - 1 - a` right above, for some `a`
+/// (`O(k)` shift-ands each). Bits past the layout's cells may be set: the caller
+/// masks with its empty or playable cells. `k <= 64`.
+#[inline]
+pub(crate) fn winning_cells(stones: u64, steps: [usize; 4], k: usize) -> u64 {
+    debug_assert!((1..=64).contains(&k));
+    let mut wins = 0u64;
+    let mut below = [0u64; 64];
+    for step in steps {
+        if step == 0 {
+            continue;
+        }
+        below[0] = !0;
+        for a in 1..k {
+            below[a] = below[a - 1] & stones.checked_shl((a * step) as u32).unwrap_or(0);
+        }
+        let mut above = !0u64;
+        for b in 0..k {
+            if b > 0 {
+                above &= stones.checked_shr((b * step) as u32).unwrap_or(0);
+            }
+            wins |= below[k - 1 - b] & above;
+        }
+    }
+    wins
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs of `k` at `step`, by looking at every start.
+    fn brute_starts(x: u64, step: usize, k: usize) -> u64 {
+        (0..64)
+            .filter(|&b| (0..k).all(|i| b + i * step < 64 && x >> (b + i * step) & 1 == 1))
+            .map(|b| 1u64 << b)
+            .sum()
+    }
+
+    #[test]
+    fn line_starts_match_brute_force() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let dense = x | x.rotate_left(7) | x.rotate_left(29);
+            for (step, k) in [
+                (1, 1),
+                (1, 4),
+                (7, 4),
+                (8, 3),
+                (6, 5),
+                (1, 9),
+                (3, 13),
+                (2, 30),
+            ] {
+                assert_eq!(
+                    Bitboard(dense).line_starts(step, k).0,
+                    brute_starts(dense, step, k),
+                    "{dense:#x} step {step} k {k}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn has_line_skips_missing_directions() {
+        let row = Bitboard(1 | 1 << 7 | 1 << 14 | 1 << 21);
+        assert!(row.has_line([1, 7, 8, 6], 4));
+        assert_eq!(row.line_step([1, 7, 8, 6], 4), Some(7));
+        assert!(!row.has_line([1, 0, 8, 6], 4));
+        assert!(!row.has_line([1, 7, 8, 6], 5));
+    }
+
+    #[test]
+    fn winning_cells_complete_a_line_by_brute_force() {
+        // 7x6 (stride 7): every empty playable cell, tried one by one.
+        let layout = crate::layout::Layout::new(7, 6, 4);
+        let board = layout.board().0;
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..500 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let stones = x & x.rotate_left(11) & board;
+            if Bitboard(stones).has_line(layout.line_steps(), 4) {
+                continue; // every cell would "make" the line already there
+            }
+            let wins = winning_cells(stones, layout.line_steps(), 4) & board & !stones;
+            for bit in 0..64 {
+                let cell = 1u64 << bit;
+                if board & cell == 0 || stones & cell != 0 {
+                    continue;
+                }
+                let makes = Bitboard(stones | cell).has_line(layout.line_steps(), 4);
+                assert_eq!(wins & cell != 0, makes, "{stones:#x} bit {bit}");
+            }
+        }
+    }
+}
