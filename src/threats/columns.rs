@@ -140,11 +140,7 @@ impl<'a> ColumnProver<'a> {
 
 impl ThreatSearch for ColumnProver<'_> {
     fn out_of_budget(&mut self) -> bool {
-        if !self.stopped {
-            self.nodes += 1;
-            self.stopped = self.stop.reached(self.nodes);
-        }
-        self.stopped
+        self.stop.count(&mut self.nodes, &mut self.stopped)
     }
 
     fn stopped(&self) -> bool {

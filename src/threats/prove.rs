@@ -38,6 +38,17 @@ impl Stop<'_> {
                 && (self.deadline.is_some_and(|d| Instant::now() >= d)
                     || self.cancel.load(Ordering::Relaxed)))
     }
+
+    /// Counts a node of a search that has counted `nodes` and is `stopped` or not;
+    /// whether it must stop (it then stays stopped).
+    #[inline]
+    pub fn count(&self, nodes: &mut u64, stopped: &mut bool) -> bool {
+        if !*stopped {
+            *nodes += 1;
+            *stopped = self.reached(*nodes);
+        }
+        *stopped
+    }
 }
 
 /// Positions where an attacker was shown to have no win of a kind within a depth:
@@ -183,11 +194,7 @@ impl<'a> Prover<'a> {
 impl ThreatSearch for Prover<'_> {
     #[inline]
     fn out_of_budget(&mut self) -> bool {
-        if !self.stopped {
-            self.nodes += 1;
-            self.stopped = self.stop.reached(self.nodes);
-        }
-        self.stopped
+        self.stop.count(&mut self.nodes, &mut self.stopped)
     }
 
     fn stopped(&self) -> bool {
