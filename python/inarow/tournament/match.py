@@ -174,7 +174,7 @@ def make_player(
             agent = native.Agent.threats(
                 1.0 if own_time is None else own_time, own_nodes, seed, own_threads
             )
-            return lambda board: agent(native.Board.from_bytes(board.to_bytes()))
+            return lambda board: agent(_handed_over(native, board))
 
         return _AgentPlayer(spec, make_threats)
     return _AgentPlayer(spec, lambda seed: inarow.agents.named(spec, seed=seed))
@@ -185,7 +185,7 @@ _NATIVES: dict[str, Any] = {}
 
 def _load_native(path: str) -> Any:
     """Another build of inarow's extension module, loaded under a name of its own (its
-    classes are its own: boards are handed over as bytes)."""
+    classes are its own: boards are handed over as their moves)."""
     path = os.path.abspath(path)
     if path not in _NATIVES:
         name = f"_inarow_build_{len(_NATIVES)}._native"
@@ -196,6 +196,17 @@ def _load_native(path: str) -> Any:
         spec.loader.exec_module(module)
         _NATIVES[path] = module
     return _NATIVES[path]
+
+
+def _handed_over(native: Any, board: inarow.Board) -> Any:
+    """``board`` as a board of another build: its moves replayed there (a build of
+    another byte format reads them too). Freestyle only, as older builds know no
+    other rule."""
+    if getattr(board.rules, "rule", "freestyle") != "freestyle":
+        return native.Board.from_bytes(board.to_bytes())
+    return native.Board.from_moves(
+        board.moves, width=board.width, height=board.height, k=board.k, gravity=False
+    )
 
 
 def game_seed(seed: int, pair: int, a_seat: int, who: str) -> int:
