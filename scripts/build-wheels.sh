@@ -37,8 +37,11 @@ if [ ! -x "$TOOLS/bin/maturin" ] || [ ! -x "$TOOLS/bin/auditwheel" ] ||
     python3 -m venv "$TOOLS"
     "$TOOLS/bin/python" -m pip install --quiet --disable-pip-version-check "$MATURIN" "$ZIG" "$AUDITWHEEL"
 fi
-# maturin runs zig as `python -m ziglang`, with the python it finds first on PATH.
-export PATH="$TOOLS/bin:$PATH"
+# maturin finds zig on PATH, else as `python -m ziglang` with the active virtual
+# environment's python: put the package's zig binary first on PATH and make the tools'
+# environment the active one, whatever environment the caller has activated.
+ZIG_DIR="$("$TOOLS/bin/python" -c 'import os, ziglang; print(os.path.dirname(ziglang.__file__))')"
+export PATH="$TOOLS/bin:$ZIG_DIR:$PATH" VIRTUAL_ENV="$TOOLS"
 
 mkdir -p "$DIST"
 start=$SECONDS
