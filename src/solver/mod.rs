@@ -50,7 +50,7 @@
 //! # Techniques
 //!
 //! One line each, with its measured effect on Pons' 7x6 sets or the empty board
-//! (how each came about, and what was tried and dropped: BENCHMARKS.md, "Solver
+//! (how each came about, and what was tried and dropped: docs/how-we-got-here.md, "Solver
 //! techniques: history").
 //!
 //! * Two bitboards per position in the shared `Layout` (the crate's private `layout` module)
@@ -97,7 +97,7 @@
 //!   positions of ply 13 on 2 cores: p99 56.7 -> 37.1 ms); a position's book
 //!   outcome bounds its exact search.
 //!
-//! Today's figures per set and for the empty board: BENCHMARKS.md.
+//! Today's figures per set and for the empty board: docs/solver-benchmarks.md.
 
 mod analysis;
 mod best_move;

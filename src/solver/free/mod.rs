@@ -53,7 +53,7 @@
 //! * Moves ordered by the lines through them: own stones on lines the opponent
 //!   has not blocked, opponent stones on lines free of own stones.
 //!
-//! Measured figures: BENCHMARKS.md, "Free-placement solver".
+//! Measured figures: docs/solver-benchmarks.md, "Free-placement solver".
 
 mod geometry;
 mod pairing;
