@@ -69,10 +69,8 @@ def main() -> None:
         times.append(min(seconds, args.limit) if done else args.limit)
         finished += done
         nodes.append(searched)
-        print(
-            f"{i + 1:3d} {board.moves} {'%.3f s' % seconds if done else 'over the limit'} {searched:,} nodes",
-            flush=True,
-        )
+        took = f"{seconds:.3f} s" if done else "over the limit"
+        print(f"{i + 1:3d} {board.moves} {took} {searched:,} nodes", flush=True)
     print(
         f"\n{args.size}x{args.size}, k = {args.k}, {args.stones} random stones, seed {args.seed}: "
         f"{finished} of {args.positions} analyzed within {args.limit:g} s; time p50 "
