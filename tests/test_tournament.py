@@ -349,3 +349,24 @@ def test_the_games_score_has_wilson_interval():
     e = stats.wilson_estimate(3, 23)
     assert (e.low, e.high) == pytest.approx(inarow.evaluate.wilson_interval(3, 23))
     assert e.low > 0 and e.elo_low > -math.inf
+
+
+@pytest.mark.parametrize("rule", ["standard", "renju"])
+def test_an_engine_that_does_not_play_the_rule_is_refused_before_any_game(rule, tmp_path):
+    log = tmp_path / "m.jsonl"
+    with pytest.raises(inarow.UnsupportedRulesError):
+        match.run(
+            "threats",
+            "random",
+            book.load_book("renju-26")[:1],
+            pairs=1,
+            nodes=100,
+            rule=rule,
+            log=str(log),
+        )
+    assert match.read_log(str(log)) == []
+
+
+def test_the_rule_judges_the_games():
+    s = match.run("random", "random", book.load_book("renju-26")[:2], pairs=2, rule="renju")
+    assert s.games == 4

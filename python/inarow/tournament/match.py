@@ -449,6 +449,12 @@ def run(
             b, time_limit=time_limit, nodes=nodes, rule=rule, threads=threads, cwd=cwd
         )
         players.append(player_b)
+        rules = new_board(size, rule).rules
+        for p in players:
+            if isinstance(p, _AgentPlayer):
+                agent = p._make(0)
+                if hasattr(agent, "check_rules"):
+                    agent.check_rules(rules)  # UnsupportedRulesError before any game
         for pair, opening in _schedule(book, pairs):
             if sprt is not None and summarize(records, sprt).sprt.verdict != "continue":  # type: ignore[union-attr]
                 break
