@@ -58,21 +58,11 @@ RULES = {"freestyle": 0, "standard": 1, "renju": 4}
 
 
 def new_board(size: int, rule: str) -> inarow.Board:
-    """An empty ``size`` x ``size`` gomoku board (five in a row) under ``rule``.
-
-    Raises ``ValueError`` for an unknown rule, and :class:`inarow.UnsupportedRulesError`
-    where this build of inarow does not play the rule (only freestyle before the win
-    rules exist)."""
+    """An empty ``size`` x ``size`` gomoku board (five in a row) under ``rule``
+    (``freestyle``, ``standard`` or ``renju``). Raises ``ValueError`` for another rule."""
     if rule not in RULES:
         raise ValueError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
-    if rule == "freestyle":
-        return inarow.Board.gomoku(size)
-    try:
-        return inarow.Board.gomoku(size, rule=rule)  # type: ignore[call-arg]
-    except TypeError:
-        raise inarow.UnsupportedRulesError(
-            f"this build of inarow plays freestyle gomoku only, not rule={rule!r}"
-        ) from None
+    return inarow.Board.gomoku(size, rule=rule)  # type: ignore[arg-type]
 
 
 class Player:
