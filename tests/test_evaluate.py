@@ -584,6 +584,41 @@ def test_a_match_says_what_perfect_play_scores_from_the_same_openings(opponent, 
     assert "the openings (2 random plies) were, for a's seat:" in text
 
 
+def test_a_progress_callable_follows_the_reference_pass_and_can_stop_it():
+    seen = []
+    r = evaluate.match(
+        "greedy",
+        "random",
+        games=50,
+        rules="tic_tac_toe",
+        reference=True,
+        progress=lambda d, t: seen.append((d, t)),
+    )
+    assert r.reference is not None
+    assert seen.count((50, 50)) == 2  # the match's games, then the reference's
+
+    class Late(Exception):
+        pass
+
+    passes = []
+
+    def stop_in_the_reference(done, total):
+        if passes:  # the match's games are done: this is the reference's pass
+            raise Late
+        if done == total:
+            passes.append(done)
+
+    with pytest.raises(Late):
+        evaluate.match(
+            "greedy",
+            "random",
+            games=50,
+            rules="tic_tac_toe",
+            reference=True,
+            progress=stop_in_the_reference,
+        )
+
+
 def test_the_openings_values_count_what_perfect_play_gets_from_each_opening():
     r = evaluate.match("perfect", "perfect", games=200, rules="tic_tac_toe", seed=3)
     o = r.openings

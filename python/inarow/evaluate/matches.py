@@ -375,7 +375,8 @@ def match(
     (``result.openings``); ``reference=True`` also plays a perfect player in ``a``'s
     place, the same games against the same ``b`` (``result.reference``: with 2 random
     plies on tic-tac-toe it scores 0.908 against ``random``, 0.740 against ``greedy``).
-    ``str(result)`` prints both beside ``a``'s score. By default (``None``) the
+    ``str(result)`` prints both beside ``a``'s score; a ``progress`` callable follows
+    the reference's pass of the games too. By default (``None``) the
     openings are solved where that is quick (boards of at most 30 cells, and 7x6
     Connect Four within the opening book's 14 plies), and the reference is played
     where ``b`` is a built-in agent on boards of at most 16 cells (on Connect Four it
@@ -455,6 +456,9 @@ def match(
             opening_plies=opening_plies,
             openings=False,
             reference=False,
+            # A progress callable follows the reference's pass too, so one that raises
+            # to stop (a deadline) stops it; a bar covers the match's own games.
+            progress=progress if callable(progress) else False,
         )
     return MatchResult(
         games=raw["games"],
