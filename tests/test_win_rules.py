@@ -280,3 +280,16 @@ def test_adapters_pass_their_ecosystems_checkers_under_every_rule(rule):
     env = inarow.gymnasium.InARowEnv(rules=rules)
     check_env(env, skip_render_check=True)
     assert env.unwrapped.rules == rules
+
+
+@pytest.mark.parametrize("rule", ["standard", "renju"])
+def test_evaluate_match_plays_every_rule(rule):
+    rules = Rules.gomoku(9, rule=rule)
+    r = inarow.evaluate.match("random", "random", games=4, rules=rules, seed=1, opening_plies=2)
+    assert r.games == 4
+    same = inarow.evaluate.match(
+        "random", "random", games=4, rules=rules.to_dict(), seed=1, opening_plies=2
+    )
+    assert same.wins == r.wins
+    with pytest.raises(inarow.UnsupportedRulesError, match=rule):
+        inarow.evaluate.match("greedy", "random", games=2, rules=rules, seed=1)
