@@ -10,7 +10,7 @@ millions.
 
 Resumable: the next game of each (rule, size) and the counts so far are saved in
 ``--state`` (default ``runs/referee_diff.json``) after every game batch and on Ctrl-C
-(or ``kill -INT``); rerunning with the same arguments carries on. The first
+(or ``kill -INT`` / ``-TERM``); rerunning with the same arguments carries on. The first
 disagreement stops the run, prints the game (rule, size, seed, moves, board) and
 exits 1; ``tests/rule_referee.py``'s ``compare_game(size, k, rule, seed)`` replays it.
 """
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 
@@ -28,7 +29,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from rule_referee import Disagreement, compare_game  # noqa: E402
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
+    # kill -INT or -TERM saves and stops too, also where the shell started the run
+    # in the background with SIGINT ignored.
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rule", choices=["standard", "renju", "both"], default="both")
     p.add_argument("--sizes", type=int, nargs="+", default=[9, 11, 15])

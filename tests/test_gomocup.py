@@ -769,3 +769,41 @@ def test_engine_plays_a_board_of_its_rule_only(fake):
     assert "INFO rule 4" in log.read_text()
     with pytest.raises(ValueError, match="rule='caro' is not a rule"):
         fake("ok", rule="caro")
+
+
+@pytest.mark.parametrize("rule", ["standard", "renju"])
+def test_pbrain_plays_standard_and_renju_through_the_gomocup_engine(rule):
+    # inarow pbrain (the random agent plays every rule) driven by inarow.engines.Gomocup
+    # with INFO rule 1 or 4: whole games, every engine move legal under the rule.
+    engine = Gomocup([*PBRAIN, "--agent", "random", "--seed", "3"], rule=rule, timeout_turn=5)
+    try:
+        rng = np.random.default_rng(0)
+        for _ in range(2):
+            board = inarow.Board(rules=inarow.Rules.gomoku(9, rule=rule))
+            while not board.is_over:
+                if board.current_player == 1:
+                    action = engine(board)
+                else:
+                    action = int(rng.choice(board.legal_moves()))
+                assert action in board.legal_moves()
+                board.move(action)
+    finally:
+        engine.close()
+
+
+def test_pbrain_answers_error_to_a_rule_its_agent_cannot_play():
+    commands = ["START 9", "INFO rule 4", "INFO rule 1", "INFO rule 8", "BEGIN", "END"]
+    proc = subprocess.run(
+        [*PBRAIN, "--agent", "negamax:1", "--seed", "0"],
+        input="\r\n".join(commands) + "\r\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "OK" and len(lines) == 5, lines
+    assert all(line.startswith("ERROR rule") for line in lines[1:4])
+    assert "negamax agent plays the freestyle rule only" in lines[1]
+    assert "caro" in lines[3]
+    x, y = map(int, lines[4].split(","))  # BEGIN: a freestyle move
+    assert 0 <= x < 9 and 0 <= y < 9

@@ -183,13 +183,12 @@ def _played(rule: str) -> Board:
 def test_engines_that_cannot_play_a_rule_refuse_it_naming_it(rule):
     b = _played(rule)
     refusals = [
-        lambda: inarow.agents.greedy(seed=0)(b),
         lambda: inarow.agents.negamax(2, seed=0)(b),
         lambda: inarow.agents.threats(nodes=1000)(b),
         lambda: inarow.agents.perfect()(b),
         lambda: inarow.Solver(tt_bytes=1 << 20).solve(b),
         lambda: inarow.threats.find_win(b),
-        lambda: inarow.VecEnv(2, rules=b.rules, seed=0, opponent="greedy"),
+        lambda: inarow.VecEnv(2, rules=b.rules, seed=0, opponent="negamax:1"),
         lambda: inarow.agents.pretrained("15x15_k5_free")(Board(rules=Rules.gomoku(rule=rule))),
     ]
     for refuse in refusals:
@@ -280,3 +279,48 @@ def test_adapters_pass_their_ecosystems_checkers_under_every_rule(rule):
     env = inarow.gymnasium.InARowEnv(rules=rules)
     check_env(env, skip_render_check=True)
     assert env.unwrapped.rules == rules
+
+
+@pytest.mark.parametrize("rule", ["standard", "renju"])
+def test_evaluate_match_plays_every_rule(rule):
+    rules = Rules.gomoku(9, rule=rule)
+    r = inarow.evaluate.match("random", "random", games=4, rules=rules, seed=1, opening_plies=2)
+    assert r.games == 4
+    same = inarow.evaluate.match(
+        "random", "random", games=4, rules=rules.to_dict(), seed=1, opening_plies=2
+    )
+    assert same.wins == r.wins
+    with pytest.raises(inarow.UnsupportedRulesError, match=rule):
+        inarow.evaluate.match("negamax:1", "random", games=2, rules=rules, seed=1)
+
+
+def test_greedy_plays_every_rule_by_the_rule():
+    # Standard: black threatens an exact five at (2, 2); its six at (0, 3) would be
+    # no line, so white's only safe move is the block. Under freestyle both threaten.
+    rows = ["." * 9] * 9
+    rows = list(rows)
+    rows[0] = "xxx.xx..."
+    rows[2] = "xx.xx...."
+    rows[8] = "o.o.o.o.o"
+    rows[7] = "o.o.o...."
+    grid = np.array([[{"x": 1, "o": 2}.get(ch, 0) for ch in row] for row in rows])
+    standard = Board.from_numpy(grid, rules=Rules.gomoku(9, rule="standard"))
+    free = Board.from_numpy(grid, rules=Rules.gomoku(9))
+    assert standard.current_player == 2
+    for seed in range(5):
+        assert inarow.agents.greedy(seed=seed)(standard) == 2 * 9 + 2
+        assert inarow.agents.greedy(seed=seed)(free) in (3, 2 * 9 + 2)
+    # Renju: greedy never plays a forbidden cell, and blocks white's four.
+    rows = ["." * 9] * 9
+    rows = list(rows)
+    rows[4] = "xxx.xx..."  # 39: black's overline, forbidden
+    rows[6] = "....oooo."  # white threatens 6*9+3 and 6*9+8
+    rows[8] = "o.o......"
+    rows[0] = "x........"
+    grid = np.array([[{"x": 1, "o": 2}.get(ch, 0) for ch in row] for row in rows])
+    renju = Board.from_numpy(grid, rules=Rules.gomoku(9, rule="renju"))
+    assert renju.current_player == 1 and (39, "overline") in renju.forbidden_moves()
+    for seed in range(10):
+        assert inarow.agents.greedy(seed=seed)(renju) in (6 * 9 + 3, 6 * 9 + 8)
+    r = inarow.evaluate.match("greedy", "random", games=4, rules=renju.rules, seed=2)
+    assert r.games == 4

@@ -574,6 +574,8 @@ def play_match(
     opening_plies: _Int | None = None,
     first_game: _Int | None = None,
     keep_games: bool | Literal["losses"] | None = None,
+    *,
+    rules: Rules | None = None,
 ) -> dict[str, Any]: ...
 def match_openings(
     games: _Int,
@@ -586,4 +588,6 @@ def match_openings(
     swap: bool | None = None,
     opening_plies: _Int | None = None,
     first_game: _Int | None = None,
+    *,
+    rules: Rules | None = None,
 ) -> list[tuple[list[int], int, int]]: ...

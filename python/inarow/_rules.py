@@ -44,11 +44,14 @@ def read_rules(rules: RulesLike) -> inarow.Rules:
             )
         return rules.rules
     if isinstance(rules, Mapping):
-        unknown = set(rules) - {"width", "height", "k", "players", "gravity"}
+        unknown = set(rules) - {"width", "height", "k", "players", "gravity", "rule"}
         if unknown:
             raise ValueError(
-                f"rules has unknown keys {sorted(unknown)}: allowed width, height, k, players, gravity"
+                f"rules has unknown keys {sorted(unknown)}: allowed width, height, k, players, "
+                "gravity, rule"
             )
+        if "rule" in rules:  # a board's keywords have no rule
+            return inarow.Rules(**rules)
         return Board(**rules).rules  # validates, with the Board's messages
     raise TypeError(
         "rules must be None (Connect Four), a game name, a dict of Board arguments or an "

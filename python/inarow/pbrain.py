@@ -2,8 +2,10 @@
 protocol on stdin/stdout, so piskvork, GomocupJudge or :class:`inarow.engines.Gomocup`
 can run it.
 
-The brain plays freestyle gomoku (five or more in a row wins: ``INFO rule 0``) on
-any board from 5 to ``inarow.MAX_SIDE`` cells a side (``START n`` or
+The brain plays freestyle gomoku (five or more in a row wins: ``INFO rule 0``),
+and exactly five (``INFO rule 1``) or renju (``INFO rule 4``) with an agent that
+plays them (today the random and greedy agents; otherwise ``ERROR``, and the brain plays on by
+its rule), on any board from 5 to ``inarow.MAX_SIDE`` cells a side (``START n`` or
 ``RECTSTART w,h``). Piskvork's ``x,y`` is column ``x``, row ``y`` (from 0, row 0
 the top row): the action ``y * width + x``. Every reply is one flushed line;
 an unknown command gets ``UNKNOWN``, a malformed one ``ERROR``, and the brain
@@ -141,6 +143,8 @@ class _Brain:
         self.time_limit = time_limit
         self.board: Board | None = None
         self.info: dict[str, int] = {}
+        #: The game's rule (``INFO rule``): "freestyle", "standard" or "renju".
+        self.rule = "freestyle"
 
     def say(self, line: str) -> None:
         self.out.write(line + "\n")
@@ -199,7 +203,7 @@ class _Brain:
                 f"unsupported size {width}x{height}: inarow plays boards of 1 to "
                 f"{inarow.MAX_SIDE} cells a side, at least 5 one way"
             )
-        board = Board(width=width, height=height, k=5, players=2, gravity=False)
+        board = Board(rules=inarow.Rules(width, height, 5, 2, False, rule=self.rule))
         # An agent with `rules` (a network: the rules it learned; a Rules or a dict of
         # its fields) plays those only.
         plays = getattr(self.agent, "rules", None)
@@ -214,7 +218,7 @@ class _Brain:
 
     def restart(self, rest: str) -> None:
         board = self.need_board()
-        self.board = Board(board.width, board.height, k=5, players=2, gravity=False)
+        self.board = Board(rules=board.rules)
         self.say("OK")
 
     def set_info(self, rest: str) -> None:
@@ -224,14 +228,43 @@ class _Brain:
             return  # game_type, folder, evaluate and unknown keys need nothing
         number = _integer(value, f"INFO {key} needs an integer, got {value.strip()!r}")
         self.info[key] = number
-        unsupported = number & (
-            _piskvork.RULE_EXACTLY_FIVE | _piskvork.RULE_RENJU | _piskvork.RULE_CARO
-        )
-        if key == "rule" and unsupported:
+        if key == "rule":
+            self.set_rule(number)
+
+    def set_rule(self, number: int) -> None:
+        """``INFO rule``: 0 freestyle, 1 exactly five (standard), 4 renju, on an empty
+        board, where the agent plays it (it is asked for a move on an empty board of
+        the rule); anything else (caro, an agent that refuses) is an ``ERROR``, and
+        the brain plays on by its rule."""
+        if number & _piskvork.RULE_RENJU:
+            rule = "renju"
+        elif number & _piskvork.RULE_EXACTLY_FIVE:
+            rule = "standard"
+        else:
+            rule = "freestyle"
+        if rule == self.rule and not number & _piskvork.RULE_CARO:
+            return
+        board = self.board
+        if number & _piskvork.RULE_CARO:
+            problem = "caro is not one of inarow's rules"
+        elif board is not None and board.num_stones:
+            problem = "the rule changes on an empty board only (send it before the moves)"
+        else:
+            width, height = (board.width, board.height) if board is not None else (15, 15)
+            empty = Board(rules=inarow.Rules(width, height, 5, 2, False, rule=rule))
+            try:
+                if rule != "freestyle":  # every agent plays freestyle
+                    self.agent(empty.copy())
+                problem = ""
+            except Exception as e:  # the agent's refusal (UnsupportedRulesError...)
+                problem = f"the agent does not play it: {type(e).__name__}: {e}"
+        if problem:
             raise _BrainError(
-                f"rule {number} is not supported: inarow plays freestyle (rule 0, five or "
-                "more in a row wins), and plays on by it"
+                f"rule {number} is not supported: {problem}; inarow plays on by rule={self.rule!r}"
             )
+        self.rule = rule
+        if board is not None:
+            self.board = empty
 
     def begin(self, rest: str) -> None:
         board = self.need_board()
@@ -377,7 +410,7 @@ def _alternate(own: list[int], opponent: list[int], board: Board) -> Board:
             f"BOARD: {len(own)} own and {len(opponent)} opponent stones: the brain is to "
             "move, so it has as many stones as the opponent or one fewer"
         )
-    position = Board(board.width, board.height, k=5, players=2, gravity=False)
+    position = Board(rules=board.rules)
     try:
         for index, action in enumerate(first):
             position.move(action)

@@ -122,14 +122,15 @@ impl Agent {
         )
     }
 
-    /// Whether the agent plays `rules`. The random agent plays every rule; the
-    /// others the freestyle rule only (their line evaluation, the solver and the
+    /// Whether the agent plays `rules`. The random and greedy agents play every
+    /// rule (greedy on the game itself beyond freestyle); the others the freestyle
+    /// rule only (their line evaluation, the solver and the
     /// threat search count `k` or more in a row and know no forbidden cell). The
     /// perfect agent needs the solver's rules (2 players; with gravity `width *
     /// (height + 1) <= 64`, without gravity `width * height <= 64`), the threats
     /// agent 2 players.
     pub fn check_rules(&self, rules: &Rules) -> Result<(), AgentError> {
-        if !rules.is_freestyle() && *self != Agent::Random {
+        if !rules.is_freestyle() && !matches!(self, Agent::Random | Agent::Greedy) {
             let name = match self {
                 Agent::Random => "random",
                 Agent::Greedy => "greedy",
@@ -139,7 +140,7 @@ impl Agent {
             };
             return Err(AgentError::Unsupported(format!(
                 "the {name} agent plays the freestyle rule only (k or more in a row), not \
-                 rule=\"{}\" ({rules}); the random agent and MCTS play every rule",
+                 rule=\"{}\" ({rules}); the random and greedy agents and MCTS play every rule",
                 rules.rule()
             )));
         }
@@ -226,6 +227,9 @@ impl AgentWorker {
         }
         match self.agent {
             Agent::Random => Ok(game.random_action(rng)),
+            Agent::Greedy if !game.rules().is_freestyle() => {
+                Ok(greedy::choose_game(game, &mut self.legal, rng))
+            }
             Agent::Greedy => {
                 let board = Self::line_board(&mut self.board, game);
                 Ok(greedy::choose(board, &mut self.legal, rng))

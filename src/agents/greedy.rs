@@ -1,6 +1,7 @@
 //! The greedy agent: one move of look-ahead for itself, one for the next player.
 
 use super::LineBoard;
+use crate::game::Game;
 use crate::rng::Rng;
 
 /// In order: a move that wins at once; else a move after which the next player
@@ -56,6 +57,49 @@ pub fn choose(board: &LineBoard, legal: &mut Vec<usize>, rng: &mut Rng) -> usize
         .iter()
         .copied()
         .filter(|&a| threats.contains(&cell(a)))
+        .collect();
+    if !blocks.is_empty() {
+        return rng.pick(&blocks);
+    }
+    rng.pick(legal)
+}
+
+/// [`choose`] on the game itself, under any win rule (standard and renju: what
+/// completes a line and which cells are legal are the game's): a move that wins at
+/// once; else one after which the next player cannot win at once; else one onto a
+/// cell where the next player would win; else any legal move. Random among the
+/// candidates of the first non-empty class. `game` is not over.
+pub fn choose_game(game: &Game, legal: &mut Vec<usize>, rng: &mut Rng) -> usize {
+    let me = game.to_move();
+    let next = (me + 1) % game.rules().players();
+    legal.clear();
+    game.for_each_legal(|a| legal.push(a));
+    let wins: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&a| game.wins_at(me, a))
+        .collect();
+    if !wins.is_empty() {
+        return rng.pick(&wins);
+    }
+    let mut after = game.clone();
+    let safe: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&a| {
+            after.play_unchecked(a);
+            let safe = after.is_over() || after.count_wins(next, 1) == 0;
+            after.undo().expect("the move just played");
+            safe
+        })
+        .collect();
+    if !safe.is_empty() {
+        return rng.pick(&safe);
+    }
+    let blocks: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&a| game.wins_at(next, a))
         .collect();
     if !blocks.is_empty() {
         return rng.pick(&blocks);

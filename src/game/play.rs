@@ -54,18 +54,7 @@ impl Game {
         if !self.renju_black() || self.is_over() {
             return Vec::new();
         }
-        let mut grid = self.renju_grid();
-        let w = self.rules.width();
-        let mut out = Vec::new();
-        for a in 0..self.rules.num_cells() {
-            let (row, col) = (a / w, a % w);
-            if grid.get(row, col) == 0 {
-                if let Some(kind) = grid.forbidden(row, col) {
-                    out.push((a, kind));
-                }
-            }
-        }
-        out
+        self.renju_grid().forbidden_cells()
     }
 
     /// The board as renju's judge reads it (black is player 0).
@@ -83,10 +72,19 @@ impl Game {
     /// Renju, black to move: the empty cells black may play, in ascending order.
     fn for_each_allowed(&self, mut f: impl FnMut(usize)) {
         let mut grid = self.renju_grid();
+        let mut forbidden = grid
+            .forbidden_cells()
+            .into_iter()
+            .map(|(a, _)| a)
+            .peekable();
         let w = self.rules.width();
         for a in 0..self.rules.num_cells() {
-            let (row, col) = (a / w, a % w);
-            if grid.get(row, col) == 0 && grid.forbidden(row, col).is_none() {
+            if grid.get(a / w, a % w) != 0 {
+                continue;
+            }
+            if forbidden.peek() == Some(&a) {
+                forbidden.next();
+            } else {
                 f(a);
             }
         }
@@ -249,6 +247,8 @@ impl Game {
 
     /// Renju: whether black has an empty cell that is not forbidden.
     pub(super) fn black_has_a_move(&self) -> bool {
+        // The first allowed cell ends the scan: most cells are far from black's
+        // stones and allowed at a glance.
         let mut grid = self.renju_grid();
         let w = self.rules.width();
         (0..self.rules.num_cells())

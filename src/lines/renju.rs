@@ -118,6 +118,45 @@ impl Grid {
         }
     }
 
+    /// Every empty cell black may not play, row-major (`row * width + col`), with
+    /// why. Only cells whose lines hold the black stones a forbidden shape needs
+    /// are judged: five others within five cells along one line (an overline),
+    /// four within four along one (two fours in one line), or two lines each with
+    /// two within three (a three) or three within four (a four). The counts come
+    /// from the stones, not cell by cell.
+    pub fn forbidden_cells(&mut self) -> Vec<(usize, Forbidden)> {
+        let (w, h) = (self.width as isize, self.height as isize);
+        // Per cell and direction: black stones within 3, 4 and 5 cells.
+        let mut near = vec![[[0u8; 4]; 3]; self.cells.len()];
+        for (i, _) in self.cells.iter().enumerate().filter(|(_, &c)| c == BLACK) {
+            let (row, col) = ((i / self.width) as isize, (i % self.width) as isize);
+            for (d, (dr, dc)) in DIRECTIONS.into_iter().enumerate() {
+                for t in (-5..=5isize).filter(|&t| t != 0) {
+                    let (r, c) = (row + t * dr, col + t * dc);
+                    if (0..h).contains(&r) && (0..w).contains(&c) {
+                        let counts = &mut near[(r * w + c) as usize];
+                        for (within, count) in counts.iter_mut().enumerate() {
+                            if t.unsigned_abs() <= 3 + within {
+                                count[d] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (i, [c3, c4, c5]) in near.iter().enumerate() {
+            let lines = (0..4).filter(|&d| c3[d] >= 2 || c4[d] >= 3).count();
+            let may = lines >= 2 || c4.iter().any(|&n| n >= 4) || c5.iter().any(|&n| n >= 5);
+            if may && self.cells[i] == EMPTY {
+                if let Some(kind) = self.forbidden(i / self.width, i % self.width) {
+                    out.push((i, kind));
+                }
+            }
+        }
+        out
+    }
+
     /// The cells of the line through `(row, col)` along `d`, from `REACH` cells
     /// before it to `REACH` after (`MID` is the cell itself).
     fn line(&self, row: isize, col: isize, (dr, dc): (isize, isize)) -> [u8; SPAN] {
@@ -293,6 +332,16 @@ mod tests {
         let before = g.clone();
         let verdict = g.forbidden(at.0, at.1);
         assert_eq!(g, before, "the judge leaves the grid as it found it");
+        // The whole-board scan agrees with the judge cell by cell.
+        let mut each = Vec::new();
+        for i in 0..g.cells.len() {
+            if g.cells[i] == EMPTY {
+                if let Some(kind) = g.forbidden(i / g.width, i % g.width) {
+                    each.push((i, kind));
+                }
+            }
+        }
+        assert_eq!(g.forbidden_cells(), each);
         verdict
     }
 

@@ -7,13 +7,13 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyTuple};
 
-use super::args::{bool_arg, int_arg, int_value, ranged_int, rules_from_args, IntValue, DEFAULTS};
+use super::args::{bool_arg, int_arg, int_value, ranged_int, IntValue, DEFAULTS};
 use super::args::{seed_arg, shown, str_arg, threads_arg};
 use super::board::{game_arg, Board};
 use super::book::shipped_book;
 use super::errors::{IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
-use super::rules::rules_value;
+use super::rules::{rules_or_keywords, rules_value};
 use crate::agents::{
     choose_many, game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec,
     AgentError, AgentWorker, Keep, MatchConfig, MatchResult, MAX_DEPTH, MAX_THREATS_NODES,
@@ -25,7 +25,6 @@ use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES};
 use crate::threads::cores;
 use crate::threats::{Budget, MAX_THREADS as THREATS_MAX_THREADS};
 use crate::watch::CancelToken;
-use crate::WinRule;
 use crate::{Game, Rng};
 use std::time::Duration;
 
@@ -558,7 +557,7 @@ fn short_repr(obj: &Bound<'_, PyAny>) -> String {
 #[pyfunction]
 #[pyo3(signature = (a, b, games, width=None, height=None, k=None, players=None, gravity=None,
                     seed=None, swap=None, threads=None, progress=None, opening_plies=None,
-                    first_game=None, keep_games=None))]
+                    first_game=None, keep_games=None, *, rules=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
@@ -577,18 +576,11 @@ pub fn play_match<'py>(
     opening_plies: Option<&Bound<'py, PyAny>>,
     first_game: Option<&Bound<'py, PyAny>>,
     keep_games: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (side_a, side_b) = (side(a, "a")?, side(b, "b")?);
     let keep = keep_arg(keep_games)?;
-    let rules = rules_from_args(
-        width,
-        height,
-        k,
-        players,
-        gravity,
-        DEFAULTS,
-        WinRule::Freestyle,
-    )?;
+    let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
     let games = match int_arg(games, "games")? {
         Some(g) if (1..=MAX_GAMES).contains(&g) => g as u64,
         _ => {
@@ -747,7 +739,7 @@ fn keep_arg(keep: Option<&Bound<'_, PyAny>>) -> PyResult<Keep> {
 /// `opening_plies` and games.
 #[pyfunction]
 #[pyo3(signature = (games, width=None, height=None, k=None, players=None, gravity=None,
-                    seed=None, swap=None, opening_plies=None, first_game=None))]
+                    seed=None, swap=None, opening_plies=None, first_game=None, *, rules=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn match_openings(
     games: &Bound<'_, PyAny>,
@@ -760,16 +752,9 @@ pub fn match_openings(
     swap: Option<&Bound<'_, PyAny>>,
     opening_plies: Option<&Bound<'_, PyAny>>,
     first_game: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(Vec<usize>, usize, u64)>> {
-    let rules = rules_from_args(
-        width,
-        height,
-        k,
-        players,
-        gravity,
-        DEFAULTS,
-        WinRule::Freestyle,
-    )?;
+    let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
     let games = ranged_int::<PyValueError>(Some(games), "games", 1, MAX_GAMES, 1)? as u64;
     let first_game =
         ranged_int::<PyValueError>(first_game, "first_game", 0, MAX_GAMES - games as i64, 0)?

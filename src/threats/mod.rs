@@ -50,7 +50,7 @@ pub fn check_players(rules: &Rules) -> Result<(), AgentError> {
     if !rules.is_freestyle() {
         return Err(AgentError::Unsupported(format!(
             "the threat search plays the freestyle rule (k or more in a row), not rule=\"{}\" \
-             ({rules}); the random agent and MCTS play every rule",
+             ({rules}); the random and greedy agents and MCTS play every rule",
             rules.rule()
         )));
     }

@@ -242,7 +242,9 @@ def _games_arg(games: Any) -> int:
 
 def _match_chunk(a: Any, b: Any, first_game: int, games: int, rules: dict, settings: dict) -> Any:
     """A Ray task: games ``first_game .. first_game + games`` of the match."""
-    raw = _native.play_match(a, b, games, first_game=first_game, **settings, **rules)
+    raw = _native.play_match(
+        a, b, games, first_game=first_game, **settings, rules=inarow.Rules(**rules)
+    )
     return raw, raw["seconds"]
 
 
@@ -414,7 +416,7 @@ def match(
                 progress=callback,
                 opening_plies=opening_plies,
                 keep_games=keep,
-                **r,
+                rules=inarow.Rules(**r),
             )
         else:
             settings = dict(
@@ -522,7 +524,9 @@ def _opening_values(games: int, rules: dict, seed: int, swap: bool, plies: int) 
     """The openings of a match's games, solved: won, drawn, lost for ``a``'s seat."""
     solver = inarow.Solver(tt_bytes=64 << 20, threads=1)
     counts = [0, 0, 0]  # won, drawn, lost
-    openings = _native.match_openings(games, seed=seed, swap=swap, opening_plies=plies, **rules)
+    openings = _native.match_openings(
+        games, seed=seed, swap=swap, opening_plies=plies, rules=inarow.Rules(**rules)
+    )
     values: dict[tuple[int, ...], int] = {}  # opening -> value for player 1
     for moves, seat, n in openings:
         key = tuple(moves)
