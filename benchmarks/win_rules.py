@@ -10,19 +10,11 @@ The table is in BENCHMARKS.md ("Win rules").
 
 from __future__ import annotations
 
-import argparse
-import time
+import harness
 
 import inarow
 
-
-def best(f, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
+best = harness.best_of
 
 
 def steps(rules: inarow.Rules, envs: int, n: int):
@@ -37,10 +29,11 @@ def steps(rules: inarow.Rules, envs: int, n: int):
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--label", default="this build")
-    p.add_argument("--repeat", type=int, default=5)
+    p = harness.parser(__doc__)
+    p.add_argument("--label", default="this build", help="the name the table gives this build")
+    p.add_argument("--repeat", type=int, default=5, help="timings of each, the best kept")
     args = p.parse_args()
+    harness.print_machine()
     has_rule = "rule" in inarow.Rules.gomoku.__text_signature__
     gomoku = {
         rule: inarow.Rules.gomoku(15, rule=rule) if has_rule else inarow.Rules.gomoku(15)
