@@ -223,6 +223,9 @@ def train(
     # The last evaluation's duration: the time kept free for the final one, so that
     # `minutes` bounds the whole session, evaluations included.
     eval_seconds = 0.0
+    # Whether the last evaluation ran to its deadline: its length then says nothing of
+    # what a whole one takes.
+    eval_cut = False
     games_at_eval: int | None = None
     bar = _progress_bar(progress, budget)
     last_row: dict[str, Any] = {}
@@ -279,13 +282,14 @@ def train(
     since_eval = dict(drawn=0, finished=0)  # self-play games since the last evaluation
 
     def log_evaluation(final: bool = False) -> None:
-        nonlocal eval_seconds, games_at_eval
+        nonlocal eval_seconds, eval_cut, games_at_eval
         t_eval = time.monotonic()
         counters["evaluations"] += 1
         # Cut at the session's end, except that the final evaluation may take the
-        # time the loop kept free for it (about the last one's length, 1.5x).
+        # time the loop kept free for it (about the last one's length, 1.5x), when the
+        # last one ran whole.
         deadline = start + budget
-        if final and eval_seconds > 0:
+        if final and eval_seconds > 0 and not eval_cut:
             deadline = max(deadline, t_eval + 1.5 * eval_seconds)
         # The yardstick measures the network as it is exported and shipped: in
         # float32, whatever precision self-play runs in.
@@ -297,6 +301,7 @@ def train(
             deadline=deadline,
         )
         eval_seconds = time.monotonic() - t_eval
+        eval_cut = time.monotonic() >= deadline
         games_at_eval = counters["games"]
         row.update(
             seconds=now_seconds(),
