@@ -25,7 +25,6 @@ means, ``-400 log10(1/score - 1)``, with the interval mapped the same way.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import shlex
 import sys
@@ -37,15 +36,7 @@ import inarow
 from inarow.engines import EngineError, Gomocup
 from inarow.evaluate import wilson_interval
 from inarow.pbrain import BestWithinTime, DeepeningNegamax
-
-
-def elo(score: float) -> float:
-    """The Elo difference a score (0..1) means; infinite at 0 and 1."""
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
+from inarow.tournament.stats import elo
 
 
 def opening(size: int, stones: int, radius: int, rng: random.Random) -> list[int]:
