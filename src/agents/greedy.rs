@@ -42,26 +42,17 @@ pub fn choose(board: &LineBoard, legal: &mut Vec<usize>, rng: &mut Rng) -> usize
     // With gravity a move also opens the cell above it to the next player.
     let opens_threat =
         |c: usize| rules.gravity() && c >= width && board.completes_line(c - width, next);
-    let safe: Vec<usize> = legal
-        .iter()
-        .copied()
-        .filter(|&a| {
-            let c = cell(a);
-            threats.iter().all(|&t| t == c) && !opens_threat(c)
-        })
-        .collect();
-    if !safe.is_empty() {
-        return rng.pick(&safe);
-    }
-    let blocks: Vec<usize> = legal
-        .iter()
-        .copied()
-        .filter(|&a| threats.contains(&cell(a)))
-        .collect();
-    if !blocks.is_empty() {
-        return rng.pick(&blocks);
-    }
-    rng.pick(legal)
+    pick_first_class(
+        legal,
+        rng,
+        [
+            &mut |a| {
+                let c = cell(a);
+                threats.iter().all(|&t| t == c) && !opens_threat(c)
+            },
+            &mut |a| threats.contains(&cell(a)),
+        ],
+    )
 }
 
 /// [`choose`] on the game itself, under any win rule (standard and renju: what
@@ -83,26 +74,33 @@ pub fn choose_game(game: &Game, legal: &mut Vec<usize>, rng: &mut Rng) -> usize 
         return rng.pick(&wins);
     }
     let mut after = game.clone();
-    let safe: Vec<usize> = legal
-        .iter()
-        .copied()
-        .filter(|&a| {
-            after.play_unchecked(a);
-            let safe = after.is_over() || after.count_wins(next, 1) == 0;
-            after.undo().expect("the move just played");
-            safe
-        })
-        .collect();
-    if !safe.is_empty() {
-        return rng.pick(&safe);
-    }
-    let blocks: Vec<usize> = legal
-        .iter()
-        .copied()
-        .filter(|&a| game.wins_at(next, a))
-        .collect();
-    if !blocks.is_empty() {
-        return rng.pick(&blocks);
+    pick_first_class(
+        legal,
+        rng,
+        [
+            &mut |a| {
+                after.play_unchecked(a);
+                let safe = after.is_over() || after.count_wins(next, 1) == 0;
+                after.undo().expect("the move just played");
+                safe
+            },
+            &mut |a| game.wins_at(next, a),
+        ],
+    )
+}
+
+/// A random legal move of the first class (tested in order) that has one, else a
+/// random legal move: the greedy agent's order after its winning moves.
+fn pick_first_class(
+    legal: &[usize],
+    rng: &mut Rng,
+    classes: [&mut dyn FnMut(usize) -> bool; 2],
+) -> usize {
+    for class in classes {
+        let members: Vec<usize> = legal.iter().copied().filter(|&a| class(a)).collect();
+        if !members.is_empty() {
+            return rng.pick(&members);
+        }
     }
     rng.pick(legal)
 }
