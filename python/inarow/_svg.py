@@ -53,6 +53,36 @@ def _hex(rgb: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
+def _ring(row: int, col: int, win: set[Any], last: Any, cell: int, plain: str) -> tuple[str, str]:
+    """The class suffix and stroke of the stone at ``(row, col)``: green on the
+    winning line, white on the last stone, else ``plain``."""
+    if (row, col) in win:
+        return " win", f'stroke="{_hex(WIN_COLOR)}" stroke-width="{cell * 0.1:g}"'
+    if last is not None and (row, col) == tuple(last):
+        return " last", f'stroke="{_hex(LAST_COLOR)}" stroke-width="{cell * 0.1:g}"'
+    return "", plain
+
+
+def _line_marks(line: list[Any], win: set[Any], last: Any, cell: int, x: Any, y: Any) -> list[str]:
+    """The stroke joining the winning line's ends, and a dot on the deciding stone
+    when it lies on the line; ``x(col)`` and ``y(row)`` place a cell's centre."""
+    out = []
+    if len(line) >= 2:
+        (r0, c0), (r1, c1) = line[0], line[-1]
+        out.append(
+            f'<line class="winning-line" x1="{x(c0):g}" y1="{y(r0):g}" x2="{x(c1):g}" '
+            f'y2="{y(r1):g}" stroke="{_hex(WIN_COLOR)}" stroke-width="{cell * 0.12:g}" '
+            'stroke-linecap="round" opacity="0.8"/>'
+        )
+    if last is not None and tuple(last) in win:
+        lr, lc = last
+        out.append(
+            f'<circle class="last-marker" cx="{x(lc):g}" cy="{y(lr):g}" r="{cell * 0.08:g}" '
+            f'fill="{_hex(LAST_COLOR)}"/>'
+        )
+    return out
+
+
 def board_svg(board: Any, size: int | None = None) -> str | None:
     """An SVG drawing of `board` (an ``inarow.Board``): discs coloured per player,
     the last stone ringed in white, the winning line (if any) ringed in green and
@@ -88,30 +118,12 @@ def board_svg(board: Any, size: int | None = None) -> str | None:
             cx, cy = col * cell + cell / 2, row * cell + cell / 2
             fill = EMPTY_COLOR if owner == 0 else PLAYER_COLORS[owner - 1]
             attrs = f'cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="{_hex(fill)}"'
-            cls = f"p{owner}" if owner else "empty"
-            stroke = ""
-            if (row, col) in win:
-                cls += " win"
-                stroke = f' stroke="{_hex(WIN_COLOR)}" stroke-width="{cell * 0.1:g}"'
-            elif last is not None and (row, col) == tuple(last):
-                cls += " last"
-                stroke = f' stroke="{_hex(LAST_COLOR)}" stroke-width="{cell * 0.1:g}"'
-            out.append(f'<circle class="{cls}" {attrs}{stroke}/>')
-    if len(line) >= 2:
-        (r0, c0), (r1, c1) = line[0], line[-1]
-        out.append(
-            f'<line class="winning-line" x1="{c0 * cell + cell / 2:g}" '
-            f'y1="{r0 * cell + cell / 2:g}" x2="{c1 * cell + cell / 2:g}" '
-            f'y2="{r1 * cell + cell / 2:g}" stroke="{_hex(WIN_COLOR)}" '
-            f'stroke-width="{cell * 0.12:g}" stroke-linecap="round" opacity="0.8"/>'
-        )
-    if last is not None and tuple(last) in win:
-        # The deciding stone is on the line: mark it with a small white dot as well.
-        lr, lc = last
-        out.append(
-            f'<circle class="last-marker" cx="{lc * cell + cell / 2:g}" '
-            f'cy="{lr * cell + cell / 2:g}" r="{cell * 0.08:g}" fill="{_hex(LAST_COLOR)}"/>'
-        )
+            suffix, stroke = _ring(row, col, win, last, cell, "")
+            cls = (f"p{owner}" if owner else "empty") + suffix
+            out.append(f'<circle class="{cls}" {attrs}{(" " + stroke) if stroke else ""}/>')
+    out += _line_marks(
+        line, win, last, cell, lambda c: c * cell + cell / 2, lambda r: r * cell + cell / 2
+    )
     out.append("</svg>")
     return "".join(out)
 
@@ -167,30 +179,12 @@ def _grid_svg(board: Any, cell: int) -> str:
             owner = cells[row][col]
             if not owner:
                 continue
-            cls = f"p{owner}"
-            ring = f'stroke="{line_color}" stroke-width="{max(cell * 0.02, 0.5):g}"'
-            if (row, col) in win:
-                cls += " win"
-                ring = f'stroke="{_hex(WIN_COLOR)}" stroke-width="{cell * 0.1:g}"'
-            elif last is not None and (row, col) == tuple(last):
-                cls += " last"
-                ring = f'stroke="{_hex(LAST_COLOR)}" stroke-width="{cell * 0.1:g}"'
+            plain = f'stroke="{line_color}" stroke-width="{max(cell * 0.02, 0.5):g}"'
+            suffix, ring = _ring(row, col, win, last, cell, plain)
             out.append(
-                f'<circle class="{cls}" cx="{x(col):g}" cy="{y(row):g}" r="{radius:g}" '
-                f'fill="{_hex(PLAYER_COLORS[owner - 1])}" {ring}/>'
+                f'<circle class="p{owner}{suffix}" cx="{x(col):g}" cy="{y(row):g}" '
+                f'r="{radius:g}" fill="{_hex(PLAYER_COLORS[owner - 1])}" {ring}/>'
             )
-    if len(line) >= 2:
-        (r0, c0), (r1, c1) = line[0], line[-1]
-        out.append(
-            f'<line class="winning-line" x1="{x(c0):g}" y1="{y(r0):g}" x2="{x(c1):g}" '
-            f'y2="{y(r1):g}" stroke="{_hex(WIN_COLOR)}" stroke-width="{cell * 0.12:g}" '
-            'stroke-linecap="round" opacity="0.8"/>'
-        )
-    if last is not None and tuple(last) in win:
-        lr, lc = last
-        out.append(
-            f'<circle class="last-marker" cx="{x(lc):g}" cy="{y(lr):g}" r="{cell * 0.08:g}" '
-            f'fill="{_hex(LAST_COLOR)}"/>'
-        )
+    out += _line_marks(line, win, last, cell, x, y)
     out.append("</svg>")
     return "".join(out)
