@@ -21,6 +21,19 @@ impl Bitboard {
         Bitboard(m)
     }
 
+    /// The first cells of the runs of exactly `k` cells of this set at `step`
+    /// bits apart: runs of `k` starting in `starts` with no cell of the set just
+    /// before or just after them on the same line. `longer` holds the first cells
+    /// of the board's runs of `k + 1` cells along `step`, so that "just before"
+    /// and "just after" never wrap across an edge (on a layout with spare bits,
+    /// where nothing wraps, `starts` and `longer` may be every bit).
+    #[inline(always)]
+    pub fn exact_line_starts(self, step: usize, k: usize, starts: u64, longer: u64) -> Bitboard {
+        let runs = self.line_starts(step, k).0 & starts;
+        let overlines = self.line_starts(step, k + 1).0 & longer;
+        Bitboard(runs & !overlines & !(overlines << step))
+    }
+
     /// Whether the set holds `k` in a row along one of `steps` (0 = no line
     /// along that direction).
     #[inline(always)]
@@ -101,6 +114,77 @@ mod tests {
                     brute_starts(dense, step, k),
                     "{dense:#x} step {step} k {k}"
                 );
+            }
+        }
+    }
+
+    /// Runs of exactly `k` at `step` on a `width`-wide board of `cells` cells
+    /// (row-major, no spare bits), by walking each start along `(dr, dc)`.
+    fn brute_exact(x: u64, width: usize, cells: usize, (dr, dc): (i64, i64), k: usize) -> u64 {
+        let (w, h) = (width as i64, (cells / width) as i64);
+        let on = |r: i64, c: i64| (0..h).contains(&r) && (0..w).contains(&c);
+        let stone = |r: i64, c: i64| on(r, c) && x >> (r * w + c) & 1 == 1;
+        let mut out = 0;
+        for r in 0..h {
+            for c in 0..w {
+                let k = k as i64;
+                let fits = on(r + dr * (k - 1), c + dc * (k - 1));
+                if fits
+                    && (0..k).all(|i| stone(r + dr * i, c + dc * i))
+                    && !stone(r - dr, c - dc)
+                    && !stone(r + dr * k, c + dc * k)
+                {
+                    out |= 1 << (r * w + c);
+                }
+            }
+        }
+        out
+    }
+
+    /// The starts of `k`-cell windows along `(dr, dc)` on that board.
+    fn window_starts(width: usize, cells: usize, (dr, dc): (i64, i64), k: usize) -> u64 {
+        let (w, h, k) = (width as i64, (cells / width) as i64, k as i64);
+        let mut out = 0;
+        for r in 0..h {
+            for c in 0..w {
+                let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                if (0..h).contains(&er) && (0..w).contains(&ec) {
+                    out |= 1 << (r * w + c);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn exact_line_starts_match_brute_force_without_spare_bits() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..400 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let dense = x | x.rotate_left(9);
+            for (width, cells, k) in [(7, 49, 5), (8, 64, 5), (5, 25, 4), (4, 16, 3), (6, 42, 4)] {
+                let stones = if cells == 64 {
+                    dense
+                } else {
+                    dense & ((1 << cells) - 1)
+                };
+                for (dr, dc) in [(1i64, 0i64), (0, 1), (1, 1), (1, -1)] {
+                    let step = (dr * width as i64 + dc) as usize;
+                    let got = Bitboard(stones).exact_line_starts(
+                        step,
+                        k,
+                        window_starts(width, cells, (dr, dc), k),
+                        window_starts(width, cells, (dr, dc), k + 1),
+                    );
+                    assert_eq!(
+                        got.0,
+                        brute_exact(stones, width, cells, (dr, dc), k),
+                        "{stones:#x} {width}x{} k {k} ({dr}, {dc})",
+                        cells / width
+                    );
+                }
             }
         }
     }

@@ -11,18 +11,30 @@ use super::free::{FreePosition, FreeSolver};
 use super::position::Position;
 use super::state::Solver;
 use crate::game::Game;
-use crate::rules::Rules;
+use crate::rules::{Rules, WinRule};
 
 impl Solver {
-    /// Whether the solver covers `rules`: the freestyle rule, 2 players, and with gravity a board
-    /// whose layout fits one word (`width * (height + 1) <= 64`), without gravity
-    /// one of at most 64 cells; otherwise [`SolveError::Unsupported`] saying why.
+    /// Whether the solver covers `rules`: 2 players; with gravity the freestyle
+    /// rule on a board whose layout fits one word (`width * (height + 1) <= 64`),
+    /// without gravity the freestyle or standard rule on at most 64 cells;
+    /// otherwise [`SolveError::Unsupported`] saying why.
     pub fn check_rules(rules: &Rules) -> Result<(), SolveError> {
-        if !rules.is_freestyle() {
-            return Err(SolveError::Unsupported(format!(
-                "the solver covers the freestyle rule (k or more in a row), not rule=\"{}\" ({rules})",
-                rules.rule()
-            )));
+        match rules.rule() {
+            WinRule::Freestyle => {}
+            WinRule::Standard if !rules.gravity() => {}
+            WinRule::Standard => {
+                return Err(SolveError::Unsupported(format!(
+                    "the solver covers rule=\"standard\" without gravity only (the \
+                     free-placement solver); with gravity rule=\"freestyle\", got {rules}"
+                )))
+            }
+            WinRule::Renju => {
+                return Err(SolveError::Unsupported(format!(
+                    "the solver covers rule=\"freestyle\" and, without gravity, \
+                     rule=\"standard\"; not rule=\"renju\" (black's forbidden moves are not \
+                     searched), got {rules}"
+                )))
+            }
         }
         if rules.players() != 2 {
             return Err(SolveError::Unsupported(format!(

@@ -17,6 +17,7 @@
 //! ```
 
 use super::super::error::SolveError;
+use crate::bitboard::Bitboard;
 
 /// Most cells a free-placement board may have: one word.
 pub const MAX_FREE_CELLS: usize = 64;
@@ -27,6 +28,9 @@ pub(crate) struct Geometry {
     pub width: usize,
     pub height: usize,
     pub k: usize,
+    /// Whether a line is exactly `k` (the standard rule; an overline is no line)
+    /// rather than `k` or more (freestyle), for both players.
+    pub exact: bool,
     /// Number of cells.
     pub cells: i32,
     /// Every cell.
@@ -36,6 +40,9 @@ pub(crate) struct Geometry {
     pub steps: [u32; 4],
     /// The first cells of the lines along each direction.
     pub starts: [u64; 4],
+    /// The first cells of the runs of `k + 1` cells along each direction (the
+    /// exact test's overlines).
+    pub longer_starts: [u64; 4],
     /// Every line, as its cells, direction by direction.
     pub lines: Vec<u64>,
     /// The direction of each line (0..4, the order of `steps`).
@@ -48,10 +55,10 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
-    /// The geometry of a `width` x `height` board with lines of `k`, any `k >= 1`;
-    /// boards of more than [`MAX_FREE_CELLS`] cells or a zero side are
-    /// [`SolveError::Unsupported`].
-    pub fn new(width: usize, height: usize, k: usize) -> Result<Geometry, SolveError> {
+    /// The geometry of a `width` x `height` board with lines of `k`, any `k >= 1`,
+    /// exactly `k` long where `exact`; boards of more than [`MAX_FREE_CELLS`]
+    /// cells or a zero side are [`SolveError::Unsupported`].
+    pub fn new(width: usize, height: usize, k: usize, exact: bool) -> Result<Geometry, SolveError> {
         if width == 0 || height == 0 || k == 0 {
             return Err(SolveError::Unsupported(format!(
                 "sides and k must be at least 1, got {width}x{height}, k = {k}"
@@ -75,6 +82,7 @@ impl Geometry {
         let deltas: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
         let mut steps = [0u32; 4];
         let mut starts = [0u64; 4];
+        let mut longer_starts = [0u64; 4];
         let mut lines = Vec::new();
         let mut line_directions = Vec::new();
         let kk = k as i64;
@@ -82,6 +90,9 @@ impl Geometry {
             steps[d] = (dr * w + dc) as u32;
             for r in 0..h {
                 for c in 0..w {
+                    if (0..h).contains(&(r + dr * kk)) && (0..w).contains(&(c + dc * kk)) {
+                        longer_starts[d] |= 1 << (r * w + c);
+                    }
                     let (er, ec) = (r + dr * (kk - 1), c + dc * (kk - 1));
                     if !(0..h).contains(&er) || !(0..w).contains(&ec) {
                         continue;
@@ -97,10 +108,12 @@ impl Geometry {
             width,
             height,
             k,
+            exact,
             cells: cells as i32,
             board,
             steps,
             starts,
+            longer_starts,
             lines,
             line_directions,
             map,
@@ -108,18 +121,48 @@ impl Geometry {
         })
     }
 
-    /// Whether `stones` hold a line.
+    /// Whether `stones` hold a line (exactly `k` where `exact`: the shared
+    /// one-word test of `crate::lines`).
     #[inline]
     pub fn has_line(&self, stones: u64) -> bool {
         (0..4).any(|d| {
-            self.starts[d] != 0 && self.starts[d] & runs(stones, self.steps[d], self.k) != 0
+            let (step, starts) = (self.steps[d] as usize, self.starts[d]);
+            starts != 0
+                && if self.exact {
+                    !Bitboard(stones)
+                        .exact_line_starts(step, self.k, starts, self.longer_starts[d])
+                        .is_empty()
+                } else {
+                    starts & runs(stones, self.steps[d], self.k) != 0
+                }
         })
     }
 
     /// The empty cells where one more stone of `stones` makes a line (`empty`:
-    /// the empty cells).
+    /// the empty cells). Under `exact`, `stones` must hold no line (as in every
+    /// position of a game not over): each cell where a stone makes `k` or more
+    /// is then kept if the set with it holds a line of exactly `k`.
     #[inline]
     pub fn winning_cells(&self, stones: u64, empty: u64) -> u64 {
+        let reach = self.reaching_cells(stones, empty);
+        if !self.exact || reach == 0 {
+            return reach;
+        }
+        let mut out = 0;
+        let mut rest = reach;
+        while rest != 0 {
+            let cell = rest & rest.wrapping_neg();
+            rest ^= cell;
+            if self.has_line(stones | cell) {
+                out |= cell;
+            }
+        }
+        out
+    }
+
+    /// The empty cells where one more stone of `stones` makes `k` or more in a row.
+    #[inline]
+    fn reaching_cells(&self, stones: u64, empty: u64) -> u64 {
         let mut out = 0;
         for d in 0..4 {
             let starts = self.starts[d];
@@ -199,17 +242,10 @@ fn gaps_long(stones: u64, starts: u64, step: u32, k: usize) -> u64 {
 }
 
 /// The cells where `k` stones of `stones` start at `step` apart (the doubling
-/// trick). Bits outside the board's starts mean nothing.
+/// trick of `crate::lines`). Bits outside the board's starts mean nothing.
 #[inline(always)]
 fn runs(stones: u64, step: u32, k: usize) -> u64 {
-    let mut m = stones;
-    let mut run = 1;
-    while run < k {
-        let t = run.min(k - run);
-        m &= m >> (t as u32 * step);
-        run += t;
-    }
-    m
+    Bitboard(stones).line_starts(step as usize, k).0
 }
 
 /// The image of cell `(r, c)` of a `w` x `h` board under symmetry `s`: 0

@@ -60,6 +60,8 @@ mod pairing;
 mod position;
 mod search;
 mod solver;
+#[cfg(test)]
+mod standard_tests;
 mod table;
 #[cfg(test)]
 mod tests;

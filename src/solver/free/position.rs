@@ -5,10 +5,12 @@ use super::super::error::SolveError;
 use super::geometry::{Geometry, MAX_FREE_CELLS};
 use crate::game::{validate_cells, Game};
 use crate::layout::Layout;
-use crate::rules::Rules;
+use crate::lines::line_is_exact;
+use crate::rules::{Rules, WinRule};
 
 /// A position of a 2-player free-placement k-in-a-row game (tic-tac-toe, m,n,k
-/// games) on at most [`MAX_FREE_CELLS`] cells.
+/// games) on at most [`MAX_FREE_CELLS`] cells, under the freestyle rule (`k` or
+/// more in a row) or the standard rule (exactly `k`, for both players).
 ///
 /// Cell `row * width + col` (row 0 the top row) is bit `row * width + col` of
 /// `current` (the side to move's stones) and `mask` (all stones). Built only by
@@ -18,6 +20,8 @@ pub struct FreePosition {
     pub(crate) width: usize,
     pub(crate) height: usize,
     pub(crate) k: usize,
+    /// The win rule: [`WinRule::Freestyle`] or [`WinRule::Standard`].
+    pub(crate) rule: WinRule,
     pub(crate) current: u64,
     pub(crate) mask: u64,
     pub(crate) moves: u32,
@@ -26,13 +30,26 @@ pub struct FreePosition {
 }
 
 impl FreePosition {
-    /// The empty `width` x `height` board with lines of `k`.
+    /// The empty `width` x `height` board with lines of `k` (the freestyle rule).
     pub fn new(width: usize, height: usize, k: usize) -> Result<FreePosition, SolveError> {
-        Geometry::new(width, height, k)?;
+        FreePosition::with_rule(width, height, k, WinRule::Freestyle)
+    }
+
+    /// The empty `width` x `height` board with lines of `k` under `rule`
+    /// (freestyle or standard; renju is [`SolveError::Unsupported`]).
+    pub fn with_rule(
+        width: usize,
+        height: usize,
+        k: usize,
+        rule: WinRule,
+    ) -> Result<FreePosition, SolveError> {
+        check_rule(rule)?;
+        Geometry::new(width, height, k, exact(rule))?;
         Ok(FreePosition {
             width,
             height,
             k,
+            rule,
             current: 0,
             mask: 0,
             moves: 0,
@@ -41,9 +58,10 @@ impl FreePosition {
     }
 
     /// Whether the free-placement solver handles `rules`: 2 players, no gravity,
-    /// at most [`MAX_FREE_CELLS`] cells; otherwise [`SolveError::Unsupported`]
-    /// saying why.
+    /// at most [`MAX_FREE_CELLS`] cells, the freestyle or standard rule;
+    /// otherwise [`SolveError::Unsupported`] saying why.
     pub fn check_rules(rules: &Rules) -> Result<(), SolveError> {
+        check_rule(rules.rule())?;
         if rules.players() != 2 || rules.gravity() {
             return Err(SolveError::Unsupported(format!(
                 "the free-placement solver covers 2 players without gravity, got players={}, \
@@ -61,7 +79,13 @@ impl FreePosition {
                 rules.height()
             )));
         }
-        Geometry::new(rules.width(), rules.height(), rules.k()).map(|_| ())
+        Geometry::new(
+            rules.width(),
+            rules.height(),
+            rules.k(),
+            exact(rules.rule()),
+        )
+        .map(|_| ())
     }
 
     /// The position of `game`, whose rules must pass [`FreePosition::check_rules`].
@@ -86,6 +110,7 @@ impl FreePosition {
             width: w,
             height: h,
             k: r.k(),
+            rule: r.rule(),
             current: stones[game.to_move()],
             mask: stones[0] | stones[1],
             moves: game.stones_on_board() as u32,
@@ -95,16 +120,28 @@ impl FreePosition {
 
     /// A position from its cells, row-major, row 0 the top row: 0 empty, 1 first
     /// player, 2 second player, checked as [`Game::from_cells`] checks them
-    /// ([`SolveError::InvalidPosition`]).
+    /// ([`SolveError::InvalidPosition`]); the freestyle rule.
     pub fn from_cells(
         width: usize,
         height: usize,
         k: usize,
         cells: &[u8],
     ) -> Result<FreePosition, SolveError> {
-        Geometry::new(width, height, k)?;
+        FreePosition::from_cells_with_rule(width, height, k, WinRule::Freestyle, cells)
+    }
+
+    /// [`FreePosition::from_cells`] under `rule` (freestyle or standard).
+    pub fn from_cells_with_rule(
+        width: usize,
+        height: usize,
+        k: usize,
+        rule: WinRule,
+        cells: &[u8],
+    ) -> Result<FreePosition, SolveError> {
+        check_rule(rule)?;
+        Geometry::new(width, height, k, exact(rule))?;
         let layout = Layout::new(width, height, k);
-        let set_up = validate_cells(&layout, 2, false, crate::WinRule::Freestyle, cells)
+        let set_up = validate_cells(&layout, 2, false, rule, cells)
             .map_err(|e| SolveError::InvalidPosition(e.0))?;
         let mut stones = [0u64; 2];
         for (i, &c) in cells.iter().enumerate() {
@@ -116,6 +153,7 @@ impl FreePosition {
             width,
             height,
             k,
+            rule,
             current: stones[set_up.to_move],
             mask: stones[0] | stones[1],
             moves: set_up.stones_on_board as u32,
@@ -124,15 +162,27 @@ impl FreePosition {
     }
 
     /// The position after playing `cells` (each `row * width + col`) from the
-    /// empty board. An occupied or out-of-range cell is [`SolveError::IllegalMove`],
-    /// a move after the game ended [`SolveError::GameOver`].
+    /// empty board (the freestyle rule). An occupied or out-of-range cell is
+    /// [`SolveError::IllegalMove`], a move after the game ended
+    /// [`SolveError::GameOver`].
     pub fn from_moves(
         width: usize,
         height: usize,
         k: usize,
         cells: &[usize],
     ) -> Result<FreePosition, SolveError> {
-        let mut pos = FreePosition::new(width, height, k)?;
+        FreePosition::from_moves_with_rule(width, height, k, WinRule::Freestyle, cells)
+    }
+
+    /// [`FreePosition::from_moves`] under `rule` (freestyle or standard).
+    pub fn from_moves_with_rule(
+        width: usize,
+        height: usize,
+        k: usize,
+        rule: WinRule,
+        cells: &[usize],
+    ) -> Result<FreePosition, SolveError> {
+        let mut pos = FreePosition::with_rule(width, height, k, rule)?;
         for &cell in cells {
             pos.play(cell)?;
         }
@@ -156,7 +206,7 @@ impl FreePosition {
         if !self.can_play(cell) {
             return Err(SolveError::IllegalMove(format!("cell {cell} is taken")));
         }
-        let geo = Geometry::new(self.width, self.height, self.k)?;
+        let geo = Geometry::new(self.width, self.height, self.k, exact(self.rule))?;
         self.play_unchecked(&geo, cell);
         Ok(())
     }
@@ -208,6 +258,10 @@ impl FreePosition {
         self.k
     }
 
+    pub fn rule(&self) -> WinRule {
+        self.rule
+    }
+
     /// The cells, row-major, row 0 the top row: 0 empty, 1 first player, 2 second.
     pub fn to_cells(&self) -> Vec<u8> {
         let first = if self.moves % 2 == 0 {
@@ -223,4 +277,24 @@ impl FreePosition {
             })
             .collect()
     }
+}
+
+/// Refuses the rules the free-placement solver does not play: renju (black's
+/// forbidden moves are no part of its search).
+fn check_rule(rule: WinRule) -> Result<(), SolveError> {
+    if rule == WinRule::Renju {
+        return Err(SolveError::Unsupported(
+            "the free-placement solver covers rule=\"freestyle\" and rule=\"standard\", not \
+             rule=\"renju\" (black's forbidden moves are not searched)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether lines are exactly `k` under `rule` (freestyle or standard: the same
+/// for both players).
+pub(crate) fn exact(rule: WinRule) -> bool {
+    debug_assert_eq!(line_is_exact(rule, 0), line_is_exact(rule, 1));
+    line_is_exact(rule, 0)
 }

@@ -8,7 +8,7 @@ use super::super::deadline::Deadline;
 use super::super::driver::{search_moves, MoveSearch, Searched};
 use super::super::error::SolveError;
 use super::geometry::Geometry;
-use super::position::FreePosition;
+use super::position::{exact, FreePosition};
 use super::search::{Node, Search};
 use super::table::Table;
 
@@ -208,15 +208,19 @@ impl FreeSolver {
 
     /// Sets the solver's shape to `pos`'s, emptying the table when it changes.
     fn use_shape(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
-        let same = self
-            .geometry
-            .as_ref()
-            .is_some_and(|g| (g.width, g.height, g.k) == (pos.width, pos.height, pos.k));
+        let same = self.geometry.as_ref().is_some_and(|g| {
+            (g.width, g.height, g.k, g.exact) == (pos.width, pos.height, pos.k, exact(pos.rule))
+        });
         if !same {
             if self.geometry.is_some() {
                 self.table.clear();
             }
-            self.geometry = Some(Geometry::new(pos.width, pos.height, pos.k)?);
+            self.geometry = Some(Geometry::new(
+                pos.width,
+                pos.height,
+                pos.k,
+                exact(pos.rule),
+            )?);
         }
         Ok(())
     }
