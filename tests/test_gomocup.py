@@ -792,6 +792,7 @@ def test_pbrain_plays_standard_and_renju_through_the_gomocup_engine(rule):
 
 
 def test_pbrain_answers_error_to_a_rule_its_agent_cannot_play():
+    # Negamax plays every rule: exactly five and renju are taken, caro is no rule.
     commands = ["START 9", "INFO rule 4", "INFO rule 1", "INFO rule 8", "BEGIN", "END"]
     proc = subprocess.run(
         [*PBRAIN, "--agent", "negamax:1", "--seed", "0"],
@@ -801,9 +802,18 @@ def test_pbrain_answers_error_to_a_rule_its_agent_cannot_play():
         timeout=30,
     )
     lines = proc.stdout.splitlines()
-    assert lines[0] == "OK" and len(lines) == 5, lines
-    assert all(line.startswith("ERROR rule") for line in lines[1:4])
-    assert "negamax agent plays the freestyle rule only" in lines[1]
-    assert "caro" in lines[3]
-    x, y = map(int, lines[4].split(","))  # BEGIN: a freestyle move
+    assert lines[0] == "OK" and len(lines) == 3, lines
+    assert lines[1].startswith("ERROR rule 8") and "caro" in lines[1]
+    x, y = map(int, lines[2].split(","))  # BEGIN: a move under exactly five
     assert 0 <= x < 9 and 0 <= y < 9
+    # The perfect agent does not play renju: the brain says so and keeps its rule.
+    proc = subprocess.run(
+        [*PBRAIN, "--agent", "perfect", "--seed", "0"],
+        input="\r\n".join(["START 9", "INFO rule 4", "END"]) + "\r\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "OK" and len(lines) == 2, lines
+    assert lines[1].startswith("ERROR rule 4") and "does not play it" in lines[1]

@@ -183,12 +183,10 @@ def _played(rule: str) -> Board:
 def test_engines_that_cannot_play_a_rule_refuse_it_naming_it(rule):
     b = _played(rule)
     refusals = [
-        lambda: inarow.agents.negamax(2, seed=0)(b),
         lambda: inarow.agents.threats(nodes=1000)(b),
         lambda: inarow.agents.perfect()(b),
         lambda: inarow.Solver(tt_bytes=1 << 20).solve(b),
         lambda: inarow.threats.find_win(b),
-        lambda: inarow.VecEnv(2, rules=b.rules, seed=0, opponent="negamax:1"),
         lambda: inarow.agents.pretrained("15x15_k5_free")(Board(rules=Rules.gomoku(rule=rule))),
     ]
     for refuse in refusals:
@@ -213,6 +211,24 @@ def test_random_agents_vec_env_opponents_and_mcts_play_every_rule(rule):
     search = inarow.MCTS(b.rules, num_simulations=32, seed=0)
     result = search.run([b], "rollout")
     assert int(np.argmax(result.policy[0])) in b.legal_moves()
+    assert inarow.agents.negamax(2, seed=0)(b) in b.legal_moves()
+    env = inarow.VecEnv(2, rules=b.rules, seed=0, opponent="negamax:1")
+    env.reset(seed=0)
+    env.step(env.random_actions())
+
+
+def test_negamax_never_plays_a_forbidden_cell():
+    # Black to move; 39 completes black's six (an overline), forbidden under renju,
+    # and a win under freestyle.
+    rows = ["." * 9] * 9
+    rows[4] = "xxx.xx..."
+    rows[8] = "o.o.o.o.o"
+    grid = np.array([[{"x": 1, "o": 2}.get(ch, 0) for ch in row] for row in rows])
+    for rule, expect in [("renju", False), ("freestyle", True)]:
+        b = Board.from_numpy(grid, rules=Rules.gomoku(9, rule=rule))
+        moves = {inarow.agents.negamax(2, seed=s)(b) for s in range(5)}
+        assert moves <= set(b.legal_moves())
+        assert (moves == {39}) == expect, (rule, moves)
 
 
 def test_mcts_never_plays_a_forbidden_cell():
@@ -290,8 +306,10 @@ def test_evaluate_match_plays_every_rule(rule):
         "random", "random", games=4, rules=rules.to_dict(), seed=1, opening_plies=2
     )
     assert same.wins == r.wins
-    with pytest.raises(inarow.UnsupportedRulesError, match=rule):
-        inarow.evaluate.match("negamax:1", "random", games=2, rules=rules, seed=1)
+    r = inarow.evaluate.match("negamax:1", "random", games=2, rules=rules, seed=1)
+    assert r.games == 2
+    with pytest.raises(inarow.UnsupportedRulesError):
+        inarow.evaluate.match("perfect", "random", games=2, rules=rules, seed=1)
 
 
 def test_greedy_plays_every_rule_by_the_rule():

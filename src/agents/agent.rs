@@ -122,15 +122,18 @@ impl Agent {
         )
     }
 
-    /// Whether the agent plays `rules`. The random and greedy agents play every
-    /// rule (greedy on the game itself beyond freestyle); the others the freestyle
-    /// rule only (their line evaluation, the solver and the
-    /// threat search count `k` or more in a row and know no forbidden cell). The
+    /// Whether the agent plays `rules`. The random, greedy and negamax agents play
+    /// every rule (greedy on the game itself beyond freestyle, negamax on a
+    /// [`LineBoard`] that knows the rule's lines and renju's forbidden cells); the
+    /// others the freestyle rule only (the solver and the threat search count `k`
+    /// or more in a row and know no forbidden cell). The
     /// perfect agent needs the solver's rules (2 players; with gravity `width *
     /// (height + 1) <= 64`, without gravity `width * height <= 64`), the threats
     /// agent 2 players.
     pub fn check_rules(&self, rules: &Rules) -> Result<(), AgentError> {
-        if !rules.is_freestyle() && !matches!(self, Agent::Random | Agent::Greedy) {
+        if !rules.is_freestyle()
+            && !matches!(self, Agent::Random | Agent::Greedy | Agent::Negamax { .. })
+        {
             let name = match self {
                 Agent::Random => "random",
                 Agent::Greedy => "greedy",

@@ -7,6 +7,10 @@
 //! root player maximises; every other player minimises (with 2 players this is
 //! negamax; with 3 or more it is the *paranoid* assumption: the others act as one
 //! coalition against the root player).
+//!
+//! Every win rule: the board's lines are the rule's ([`LineBoard`]), and under
+//! renju black's forbidden cells are never searched; a position where black has
+//! only forbidden cells is a draw, as in the game.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -24,6 +28,8 @@ const POLL_NODES: u64 = 1 << 12;
 #[derive(Default)]
 pub struct Scratch {
     moves: Vec<Vec<(usize, usize, i64)>>,
+    /// Renju: black's forbidden cells at the node being expanded.
+    forbidden: Vec<usize>,
     nodes: u64,
 }
 
@@ -130,7 +136,10 @@ pub fn choose_within(
 pub fn forced_move(board: &LineBoard) -> Option<usize> {
     let rules = *board.rules();
     let me = board.to_move();
-    let cells: Vec<(usize, usize)> = (0..rules.num_actions())
+    let mut legal = Vec::new();
+    board.legal_actions(&mut legal);
+    let cells: Vec<(usize, usize)> = legal
+        .into_iter()
         .filter_map(|a| Some((a, board.cell_of(a)?)))
         .collect();
     if let Some(&(a, _)) = cells.iter().find(|&&(_, c)| board.completes_line(c, me)) {
@@ -217,8 +226,13 @@ impl Search<'_> {
             -(dc.max(dr) * 64 + dc + dr)
         };
         let n = rules.num_actions();
+        let mut forbidden = std::mem::take(&mut self.scratch.forbidden);
+        self.board.forbidden_cells(&mut forbidden);
         for a in 0..n {
             if let Some(cell) = self.board.cell_of(a) {
+                if forbidden.binary_search(&cell).is_ok() {
+                    continue;
+                }
                 let key = if sort {
                     self.board.move_value(cell, mover) * 256 + centre(a)
                 } else {
@@ -227,6 +241,7 @@ impl Search<'_> {
                 moves.push((a, cell, key));
             }
         }
+        self.scratch.forbidden = forbidden;
         moves.sort_by_key(|&(a, _, key)| (std::cmp::Reverse(key), a));
         moves
     }
@@ -285,6 +300,11 @@ impl Search<'_> {
         }
         let maximise = self.board.to_move() == self.root;
         let moves = self.ordered_moves(ply, depth > 1);
+        if moves.is_empty() {
+            // Renju: black has only forbidden cells, a draw.
+            self.scratch.moves[ply] = moves;
+            return Ok(0);
+        }
         let mut best = if maximise { -INFINITY } else { INFINITY };
         let mut result = Ok(());
         for &(_, cell, _) in &moves {
@@ -310,3 +330,7 @@ impl Search<'_> {
         result.map(|()| best)
     }
 }
+
+#[cfg(test)]
+#[path = "negamax_rule_tests.rs"]
+mod rule_tests;

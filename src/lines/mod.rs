@@ -23,7 +23,7 @@ mod windows;
 mod word;
 
 pub use renju::Forbidden;
-pub(crate) use windows::WindowTable;
+pub(crate) use windows::{WindowTable, NO_CELL};
 pub(crate) use word::winning_cells;
 
 use crate::bitboard::{Bitboard, Cells};

@@ -8,6 +8,12 @@
 //! listed direction by direction (horizontal, vertical, falling diagonal, rising
 //! diagonal), each by its first cell in row-major order; with `k = 1` a cell is
 //! one window (one direction), not four.
+//!
+//! A window's *flanks* are the cells just beyond its two ends along its line
+//! (where on the board). Under an exact rule a window of `k` stones of one player
+//! is a line only while neither flank holds that player's stone (else the run is
+//! an overline): the table lists each window's flanks and the windows each cell
+//! flanks.
 
 /// A window: its first cell and the step between its cells (row-major).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +37,16 @@ pub(crate) struct WindowTable {
     /// The windows through each cell (CSR: `through_start[c]..through_start[c + 1]`).
     through_start: Vec<u32>,
     through: Vec<u32>,
+    /// Per window, the cells just before its first and after its last cell
+    /// ([`NO_CELL`] off the board).
+    flanks: Vec<[u32; 2]>,
+    /// The windows each cell flanks (CSR, as `through`).
+    flanked_start: Vec<u32>,
+    flanked: Vec<u32>,
 }
+
+/// A flank beyond the board's edge.
+pub(crate) const NO_CELL: u32 = u32::MAX;
 
 impl WindowTable {
     /// The windows of `k` cells of a `width` x `height` board.
@@ -42,37 +57,49 @@ impl WindowTable {
         } else {
             &[(0, 1), (1, 0), (1, 1), (1, -1)]
         };
+        let on_board = |r: isize, c: isize| (0..h).contains(&r) && (0..w).contains(&c);
         let mut windows = Vec::new();
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); width * height];
+        let mut flanks = Vec::new();
+        let mut flanking: Vec<Vec<u32>> = vec![Vec::new(); width * height];
         for &(dr, dc) in directions {
             for row in 0..h {
                 for col in 0..w {
                     let (end_r, end_c) = (row + dr * (k as isize - 1), col + dc * (k as isize - 1));
-                    if !(0..h).contains(&end_r) || !(0..w).contains(&end_c) {
+                    if !on_board(end_r, end_c) {
                         continue;
                     }
                     let window = Window {
                         start: (row * w + col) as u32,
                         step: (dr * w + dc) as i32,
                     };
+                    let index = windows.len() as u32;
                     for cell in window.cells(k) {
-                        members[cell].push(windows.len() as u32);
+                        members[cell].push(index);
                     }
+                    let ends = [(row - dr, col - dc), (end_r + dr, end_c + dc)];
+                    flanks.push(ends.map(|(r, c)| {
+                        if on_board(r, c) {
+                            let cell = (r * w + c) as usize;
+                            flanking[cell].push(index);
+                            cell as u32
+                        } else {
+                            NO_CELL
+                        }
+                    }));
                     windows.push(window);
                 }
             }
         }
-        let mut through_start = Vec::with_capacity(width * height + 1);
-        let mut through = Vec::new();
-        through_start.push(0);
-        for m in members {
-            through.extend(m);
-            through_start.push(through.len() as u32);
-        }
+        let (through_start, through) = compressed(members);
+        let (flanked_start, flanked) = compressed(flanking);
         WindowTable {
             windows,
             through_start,
             through,
+            flanks,
+            flanked_start,
+            flanked,
         }
     }
 
@@ -93,6 +120,31 @@ impl WindowTable {
     pub fn through(&self, cell: usize) -> &[u32] {
         &self.through[self.through_start[cell] as usize..self.through_start[cell + 1] as usize]
     }
+
+    /// The cells just before window `index`'s first cell and after its last
+    /// ([`NO_CELL`] off the board).
+    #[inline]
+    pub fn flanks(&self, index: usize) -> [u32; 2] {
+        self.flanks[index]
+    }
+
+    /// The windows `cell` flanks.
+    #[inline]
+    pub fn flanked_by(&self, cell: usize) -> &[u32] {
+        &self.flanked[self.flanked_start[cell] as usize..self.flanked_start[cell + 1] as usize]
+    }
+}
+
+/// Per-cell lists as one array and the start of each cell's list (with the end).
+fn compressed(lists: Vec<Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
+    let mut starts = Vec::with_capacity(lists.len() + 1);
+    let mut all = Vec::new();
+    starts.push(0);
+    for list in lists {
+        all.extend(list);
+        starts.push(all.len() as u32);
+    }
+    (starts, all)
 }
 
 #[cfg(test)]
@@ -140,6 +192,44 @@ mod tests {
             }
             let listed: usize = (0..w * h).map(|c| table.through(c).len()).sum();
             assert_eq!(listed, expected.len() * k);
+        }
+    }
+
+    #[test]
+    fn flanks_are_the_cells_just_beyond_each_end_on_the_board() {
+        for (w, h, k) in [(7, 6, 4), (5, 5, 5), (9, 3, 2), (1, 5, 1), (6, 6, 3)] {
+            let table = WindowTable::new(w, h, k);
+            let (wi, hi) = (w as isize, h as isize);
+            let mut flanked = vec![Vec::new(); w * h];
+            for i in 0..table.len() {
+                let window = table.window(i);
+                let cells: Vec<usize> = window.cells(k).collect();
+                let (r0, c0) = ((cells[0] / w) as isize, (cells[0] % w) as isize);
+                // The direction from the step: right, down, down-right, down-left.
+                let (dr, dc) = match window.step {
+                    1 => (0, 1),
+                    s if s == w as i32 => (1, 0),
+                    s if s == w as i32 + 1 => (1, 1),
+                    _ => (1, -1),
+                };
+                let (dr, dc) = if k == 1 { (0, 1) } else { (dr, dc) };
+                let beyond = |t: isize| {
+                    let (r, c) = (r0 + dr * t, c0 + dc * t);
+                    if (0..hi).contains(&r) && (0..wi).contains(&c) {
+                        (r * wi + c) as u32
+                    } else {
+                        NO_CELL
+                    }
+                };
+                let expect = [beyond(-1), beyond(k as isize)];
+                assert_eq!(table.flanks(i), expect, "{w}x{h} k={k} window {i}");
+                for cell in expect.into_iter().filter(|&c| c != NO_CELL) {
+                    flanked[cell as usize].push(i as u32);
+                }
+            }
+            for (cell, expect) in flanked.iter().enumerate() {
+                assert_eq!(table.flanked_by(cell), expect.as_slice());
+            }
         }
     }
 }
