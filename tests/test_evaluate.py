@@ -621,7 +621,7 @@ def test_a_progress_callable_follows_the_reference_pass_and_can_stop_it():
 
 def test_the_openings_values_count_what_perfect_play_gets_from_each_opening():
     r = evaluate.match("perfect", "perfect", games=200, rules="tic_tac_toe", seed=3)
-    o = r.openings
+    o = r.opening_values
     assert o is not None and o.won + o.drawn + o.lost == o.games == 200
     # Each opening from both seats: what one seat wins the other loses.
     assert o.won == o.lost
@@ -632,21 +632,21 @@ def test_the_openings_values_count_what_perfect_play_gets_from_each_opening():
     # empty board is a first-player win); its reference, tens of times the cost of a
     # match of fast agents, is played only when asked for.
     c4 = evaluate.match("greedy", "random", games=4, opening_plies=0, seed=0)
-    assert (c4.openings.won, c4.openings.lost) == (2, 2) and c4.reference is None
+    assert (c4.opening_values.won, c4.opening_values.lost) == (2, 2) and c4.reference is None
     c4 = evaluate.match("greedy", "random", games=4, seed=0, reference=True)
     assert c4.reference.games == 4
 
 
-def test_openings_and_reference_are_off_where_asked_or_beyond_the_solver():
-    r = evaluate.match("greedy", "random", games=10, rules="tic_tac_toe", openings=False)
-    assert r.openings is None and r.reference is not None
+def test_opening_values_and_reference_are_off_where_asked_or_beyond_the_solver():
+    r = evaluate.match("greedy", "random", games=10, rules="tic_tac_toe", opening_values=False)
+    assert r.opening_values is None and r.reference is not None
     r = evaluate.match("greedy", "random", games=10, rules="tic_tac_toe", reference=False)
-    assert r.reference is None and r.openings is not None
+    assert r.reference is None and r.opening_values is not None
     r = evaluate.match("greedy", "random", games=10, rules="gomoku")
-    assert r.openings is None and r.reference is None
+    assert r.opening_values is None and r.reference is None
     assert "perfect" not in str(r)
-    with pytest.raises(inarow.UnsupportedRulesError, match="openings=True needs rules"):
-        evaluate.match("greedy", "random", games=10, rules="gomoku", openings=True)
+    with pytest.raises(inarow.UnsupportedRulesError, match="opening_values=True needs rules"):
+        evaluate.match("greedy", "random", games=10, rules="gomoku", opening_values=True)
     with pytest.raises(TypeError, match="reference must be None, True or False"):
         evaluate.match("greedy", "random", games=10, reference="yes")
 

@@ -33,6 +33,14 @@ def test_a_match_of_built_in_agents_on_the_cluster_equals_the_local_one(cluster)
     _same(local, evaluate.match("negamax:2", "greedy", games=200, seed=7, ray="auto"))
 
 
+def test_a_match_over_a_set_of_openings_on_the_cluster_equals_the_local_one(cluster):
+    rules = inarow.Rules(5, 5, 4, gravity=False, rule="freestyle")
+    settings = dict(games=40, seed=3, rules=rules, openings=[[12], [0, 24], [6]], keep_games=True)
+    local = evaluate.match("negamax:1", "random", **settings)
+    _same(local, evaluate.match("negamax:1", "random", ray="", chunk_games=7, **settings))
+    assert local.openings == "3 openings given"
+
+
 def test_progress_counts_finished_chunks(cluster):
     calls = []
     evaluate.match(

@@ -576,6 +576,7 @@ def play_match(
     keep_games: bool | Literal["losses"] | None = None,
     *,
     rules: Rules | None = None,
+    openings: Iterable[Iterable[_Int]] | None = None,
 ) -> dict[str, Any]: ...
 def match_openings(
     games: _Int,
@@ -590,4 +591,5 @@ def match_openings(
     first_game: _Int | None = None,
     *,
     rules: Rules | None = None,
+    openings: Iterable[Iterable[_Int]] | None = None,
 ) -> list[tuple[list[int], int, int]]: ...

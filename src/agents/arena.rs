@@ -10,9 +10,10 @@
 //! `r * players .. (r + 1) * players` form round `r` and share the streams of each
 //! seat, so with 2 players `match(a, b)` and `match(b, a)` play exactly the same
 //! games with the agents' seats exchanged (a's wins in one are its losses in the
-//! other). Without `swap` every game is its own round. With `opening_plies`, the
-//! games of a round also start from the same random opening; a game the opening
-//! already decided counts like any other.
+//! other). Without `swap` every game is its own round. The games of a round also
+//! start from the same opening ([`Openings`]): random moves drawn for the round, or
+//! the next opening of a fixed set (round `r` plays opening `r % len`); a game the
+//! opening already decided counts like any other.
 //!
 //! A match can be played in chunks (on several machines): `first_game` makes a
 //! chunk play the games `first_game .. first_game + games` exactly as the whole
@@ -41,13 +42,58 @@ pub struct MatchConfig {
     pub swap: bool,
     /// Worker threads (at least 1).
     pub threads: usize,
-    /// Uniformly random moves that open every game before the agents play (the same
-    /// opening for every game of a round, so each is played from every seat).
-    pub opening_plies: usize,
+    /// The moves that open every game before the agents play (the same opening for
+    /// every game of a round, so each is played from every seat).
+    pub openings: Openings,
     /// The perfect agent's opening book.
     pub book: Option<Arc<Book>>,
     /// Which finished games to keep, moves and all ([`MatchResult::kept`]).
     pub keep: Keep,
+}
+
+/// How a match's games open (the same opening for every game of a round).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// This many uniformly random moves, drawn for each round from the match's seed.
+    Random(usize),
+    /// A fixed set of move sequences: round `r` opens with `set[r % set.len()]`.
+    /// Not empty, and each sequence legal under the match's rules
+    /// ([`Openings::check`]).
+    Set(Arc<[Vec<usize>]>),
+}
+
+impl Openings {
+    /// Whether every opening of a set is legal under `rules`: `Err` names the first
+    /// bad opening (its index in the set) and move (from 1), and why.
+    pub fn check(&self, rules: &Rules) -> Result<(), String> {
+        let Openings::Set(set) = self else {
+            return Ok(());
+        };
+        if set.is_empty() {
+            return Err("the set of openings is empty".into());
+        }
+        let mut game = Game::new(*rules);
+        for (i, moves) in set.iter().enumerate() {
+            game.reset();
+            for (j, &action) in moves.iter().enumerate() {
+                if let Err(e) = game.play(action) {
+                    return Err(format!(
+                        "opening {i}: move {} (action {action}) is illegal: {e}",
+                        j + 1
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The opening of round `round`'s games, for a set (`None` for random openings).
+    pub fn of_round(&self, round: u64) -> Option<&[usize]> {
+        match self {
+            Openings::Random(_) => None,
+            Openings::Set(set) => Some(&set[(round % set.len() as u64) as usize]),
+        }
+    }
 }
 
 /// Which games a match keeps.
@@ -221,7 +267,7 @@ pub fn seat_of_a(game: u64, players: usize, swap: bool) -> usize {
 
 /// The generator of the agent at `seat` in game `game`: one stream per (round, seat).
 pub fn game_rng(seed: u64, game: u64, players: usize, swap: bool, seat: usize) -> Rng {
-    let round = if swap { game / players as u64 } else { game };
+    let round = round_of(game, players, swap);
     Rng::new(
         seed,
         round
@@ -230,21 +276,39 @@ pub fn game_rng(seed: u64, game: u64, players: usize, swap: bool, seat: usize) -
     )
 }
 
-/// The random opening of game `game`: shared by the games of its round.
-pub fn play_opening(game: &mut Game, config: &MatchConfig, index: u64) {
-    let players = game.rules().players();
-    let round = if config.swap {
+/// The round of game `index`: its `players` games (with `swap`) share the agents'
+/// streams and the opening.
+pub fn round_of(index: u64, players: usize, swap: bool) -> u64 {
+    if swap {
         index / players as u64
     } else {
         index
-    };
-    let mut rng = Rng::new(config.seed ^ 0x6F70_656E_696E_6773, round);
-    for _ in 0..config.opening_plies {
-        if game.is_over() {
-            break;
+    }
+}
+
+/// The opening of game `index`, shared by the games of its round: played on `game`
+/// (a fresh one). The moves of a set are played checked: an illegal one (a set not
+/// passed through [`Openings::check`]) is left out, with the rest of its opening.
+pub fn play_opening(game: &mut Game, config: &MatchConfig, index: u64) {
+    let round = round_of(index, game.rules().players(), config.swap);
+    match &config.openings {
+        Openings::Random(plies) => {
+            let mut rng = Rng::new(config.seed ^ 0x6F70_656E_696E_6773, round);
+            for _ in 0..*plies {
+                if game.is_over() {
+                    break;
+                }
+                let a = game.random_action(&mut rng);
+                game.play_unchecked(a);
+            }
         }
-        let a = game.random_action(&mut rng);
-        game.play_unchecked(a);
+        Openings::Set(_) => {
+            for &a in config.openings.of_round(round).unwrap_or_default() {
+                if game.play(a).is_err() {
+                    break;
+                }
+            }
+        }
     }
 }
 
@@ -262,6 +326,10 @@ pub fn play_match(
         agent.validate()?;
         agent.check_rules(&rules)?;
     }
+    config
+        .openings
+        .check(&rules)
+        .map_err(AgentError::InvalidConfig)?;
     let next = AtomicU64::new(0);
     let failure: Mutex<Option<AgentError>> = Mutex::new(None);
     let total = Mutex::new(MatchResult::new(rules.players()));

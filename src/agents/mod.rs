@@ -27,7 +27,8 @@ mod perfect;
 pub use crate::error::AgentError;
 pub use agent::{Agent, AgentWorker, MAX_DEPTH, MAX_THREATS_NODES, MAX_THREATS_SECONDS};
 pub use arena::{
-    game_rng, play_match, play_opening, seat_of_a, Keep, KeptGame, MatchConfig, MatchResult, Tally,
+    game_rng, play_match, play_opening, round_of, seat_of_a, Keep, KeptGame, MatchConfig,
+    MatchResult, Openings, Tally,
 };
 pub use lines::{window_weight, LineBoard};
 pub use many::choose_many;

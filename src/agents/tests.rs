@@ -498,7 +498,7 @@ fn run(
         seed,
         swap,
         threads,
-        opening_plies,
+        openings: Openings::Random(opening_plies),
         book: None,
         keep: Default::default(),
     };
@@ -551,7 +551,7 @@ fn chunks_from_first_game_merge_into_the_whole_match() {
             seed: 11,
             swap,
             threads: 2,
-            opening_plies: 2,
+            openings: Openings::Random(2),
             book: None,
             keep: Default::default(),
         };
@@ -568,6 +568,95 @@ fn chunks_from_first_game_merge_into_the_whole_match() {
         // A chunk is not the start of the match.
         assert_ne!(play(&config(7, 54)), play(&config(0, 54)));
     }
+}
+
+#[test]
+fn a_set_of_openings_opens_each_round_in_turn_from_every_seat() {
+    let rules = Rules::new(3, 3, 3, 2, false).unwrap();
+    let set: Vec<Vec<usize>> = vec![vec![4], vec![0, 8], vec![]];
+    let config = MatchConfig {
+        games: 13,
+        first_game: 0,
+        seed: 3,
+        swap: true,
+        threads: 2,
+        openings: Openings::Set(set.clone().into()),
+        book: None,
+        keep: Keep::All,
+    };
+    let r = play_match(
+        rules,
+        &Agent::Greedy,
+        &Agent::Random,
+        &config,
+        &AtomicU64::new(0),
+        &no_cancel(),
+    )
+    .unwrap();
+    assert_eq!(r.kept.len(), 13);
+    for g in &r.kept {
+        // Round i / 2 plays opening (i / 2) % 3, game i seats a at i % 2.
+        let opening = &set[(g.index as usize / 2) % 3];
+        assert_eq!(&g.moves[..opening.len()], &opening[..], "game {}", g.index);
+        assert_eq!(g.seat, g.index as usize % 2);
+    }
+    // Without swap every game is a round: game i plays opening i % 3, a moves first.
+    let fixed = MatchConfig {
+        swap: false,
+        ..config.clone()
+    };
+    let r = play_match(
+        rules,
+        &Agent::Greedy,
+        &Agent::Random,
+        &fixed,
+        &AtomicU64::new(0),
+        &no_cancel(),
+    )
+    .unwrap();
+    for g in &r.kept {
+        let opening = &set[g.index as usize % 3];
+        assert_eq!(&g.moves[..opening.len()], &opening[..]);
+        assert_eq!(g.seat, 0);
+    }
+}
+
+#[test]
+fn a_bad_set_of_openings_is_refused_naming_the_opening_and_move() {
+    let rules = Rules::new(3, 3, 3, 2, false).unwrap();
+    let check = |set: Vec<Vec<usize>>| Openings::Set(set.into()).check(&rules);
+    assert_eq!(check(vec![vec![4], vec![0, 1]]), Ok(()));
+    assert_eq!(check(vec![]), Err("the set of openings is empty".into()));
+    let occupied = check(vec![vec![4], vec![0, 0]]).unwrap_err();
+    assert!(
+        occupied.starts_with("opening 1: move 2 (action 0)"),
+        "{occupied}"
+    );
+    let off = check(vec![vec![9]]).unwrap_err();
+    assert!(off.starts_with("opening 0: move 1 (action 9)"), "{off}");
+    // A move after the opening already won.
+    let late = check(vec![vec![0, 3, 1, 4, 2, 5]]).unwrap_err();
+    assert!(late.starts_with("opening 0: move 6 (action 5)"), "{late}");
+    // play_match refuses such a set before playing.
+    let config = MatchConfig {
+        games: 2,
+        first_game: 0,
+        seed: 0,
+        swap: true,
+        threads: 1,
+        openings: Openings::Set(vec![vec![0, 0]].into()),
+        book: None,
+        keep: Keep::Nothing,
+    };
+    let r = play_match(
+        rules,
+        &Agent::Random,
+        &Agent::Random,
+        &config,
+        &AtomicU64::new(0),
+        &no_cancel(),
+    );
+    assert!(matches!(r, Err(AgentError::InvalidConfig(_))), "{r:?}");
 }
 
 #[test]
@@ -607,7 +696,7 @@ fn a_cancelled_match_stops() {
         seed: 0,
         swap: true,
         threads: 2,
-        opening_plies: 0,
+        openings: Openings::Random(0),
         book: None,
         keep: Default::default(),
     };
@@ -631,7 +720,7 @@ fn bad_parameters_are_refused() {
         seed: 0,
         swap: true,
         threads: 1,
-        opening_plies: 0,
+        openings: Openings::Random(0),
         book: None,
         keep: Default::default(),
     };
@@ -698,7 +787,7 @@ fn random_openings_diversify_deterministic_agents_and_are_shared_by_a_round() {
         seed: 3,
         swap: true,
         threads: 1,
-        opening_plies: 6,
+        openings: Openings::Random(6),
         book: None,
         keep: Default::default(),
     };

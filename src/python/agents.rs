@@ -16,8 +16,8 @@ use super::interrupt::run_interruptible;
 use super::rules::{rules_or_keywords, rules_value};
 use crate::agents::{
     choose_many, game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec,
-    AgentError, AgentWorker, Keep, MatchConfig, MatchResult, MAX_DEPTH, MAX_THREATS_NODES,
-    MAX_THREATS_SECONDS,
+    AgentError, AgentWorker, Keep, MatchConfig, MatchResult, Openings, MAX_DEPTH,
+    MAX_THREATS_NODES, MAX_THREATS_SECONDS,
 };
 use crate::batch::{opponent_named, OPPONENT_NAMES};
 use crate::solver::book::Book;
@@ -557,7 +557,7 @@ fn short_repr(obj: &Bound<'_, PyAny>) -> String {
 #[pyfunction]
 #[pyo3(signature = (a, b, games, width=None, height=None, k=None, players=None, gravity=None,
                     seed=None, swap=None, threads=None, progress=None, opening_plies=None,
-                    first_game=None, keep_games=None, *, rules=None))]
+                    first_game=None, keep_games=None, *, rules=None, openings=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
@@ -577,6 +577,7 @@ pub fn play_match<'py>(
     first_game: Option<&Bound<'py, PyAny>>,
     keep_games: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'py, PyAny>>,
+    openings: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (side_a, side_b) = (side(a, "a")?, side(b, "b")?);
     let keep = keep_arg(keep_games)?;
@@ -604,19 +605,7 @@ pub fn play_match<'py>(
         },
     };
     let seed = seed_arg(seed)?.unwrap_or(0);
-    let cells = rules.num_cells() as i64;
-    let opening_plies = match opening_plies.filter(|o| !o.is_none()) {
-        None => 0,
-        Some(o) => match int_arg(o, "opening_plies")? {
-            Some(v) if (0..=cells).contains(&v) => v as usize,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "opening_plies={} is out of range: allowed 0..={cells} (the board's cells)",
-                    o.repr()?
-                )))
-            }
-        },
-    };
+    let openings = openings_arg(openings, opening_plies, &rules)?;
     let swap = swap
         .map(|s| bool_arg(s, "swap"))
         .transpose()?
@@ -646,7 +635,7 @@ pub fn play_match<'py>(
         seed,
         swap,
         threads,
-        opening_plies,
+        openings,
         book,
         keep,
     };
@@ -739,7 +728,8 @@ fn keep_arg(keep: Option<&Bound<'_, PyAny>>) -> PyResult<Keep> {
 /// `opening_plies` and games.
 #[pyfunction]
 #[pyo3(signature = (games, width=None, height=None, k=None, players=None, gravity=None,
-                    seed=None, swap=None, opening_plies=None, first_game=None, *, rules=None))]
+                    seed=None, swap=None, opening_plies=None, first_game=None, *, rules=None,
+                    openings=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn match_openings(
     games: &Bound<'_, PyAny>,
@@ -753,15 +743,14 @@ pub fn match_openings(
     opening_plies: Option<&Bound<'_, PyAny>>,
     first_game: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
+    openings: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(Vec<usize>, usize, u64)>> {
     let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
     let games = ranged_int::<PyValueError>(Some(games), "games", 1, MAX_GAMES, 1)? as u64;
     let first_game =
         ranged_int::<PyValueError>(first_game, "first_game", 0, MAX_GAMES - games as i64, 0)?
             as u64;
-    let cells = rules.num_cells() as i64;
-    let opening_plies =
-        ranged_int::<PyValueError>(opening_plies, "opening_plies", 0, cells, 0)? as usize;
+    let openings = openings_arg(openings, opening_plies, &rules)?;
     let swap = swap
         .map(|s| bool_arg(s, "swap"))
         .transpose()?
@@ -772,7 +761,7 @@ pub fn match_openings(
         seed: seed_arg(seed)?.unwrap_or(0),
         swap,
         threads: 1,
-        opening_plies,
+        openings,
         book: None,
         keep: Keep::Nothing,
     };
@@ -792,6 +781,61 @@ pub fn match_openings(
         out[slot].2 += 1;
     }
     Ok(out)
+}
+
+/// How a match's games open: `openings` (a set: a sequence of move sequences, each
+/// legal under `rules`, else `ValueError` naming the opening and the move), or
+/// `opening_plies` random moves (default 0); not both.
+fn openings_arg(
+    openings: Option<&Bound<'_, PyAny>>,
+    opening_plies: Option<&Bound<'_, PyAny>>,
+    rules: &crate::Rules,
+) -> PyResult<Openings> {
+    let opening_plies = opening_plies.filter(|o| !o.is_none());
+    let Some(set) = openings.filter(|o| !o.is_none()) else {
+        let cells = rules.num_cells() as i64;
+        let plies =
+            ranged_int::<PyValueError>(opening_plies, "opening_plies", 0, cells, 0)? as usize;
+        return Ok(Openings::Random(plies));
+    };
+    if let Some(o) = opening_plies {
+        return Err(PyValueError::new_err(format!(
+            "opening_plies={} and openings= exclude each other: a set of openings replaces \
+             the random ones",
+            shown(o)
+        )));
+    }
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for (i, opening) in set.try_iter()?.enumerate() {
+        let opening = opening?;
+        let mut moves = Vec::new();
+        let items = opening.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "openings[{i}] must be a sequence of actions, got {}",
+                short_repr(&opening)
+            ))
+        })?;
+        for (j, action) in items.enumerate() {
+            let action = action?;
+            match int_arg(&action, &format!("openings[{i}][{j}]"))? {
+                Some(v) if v >= 0 => moves.push(v as usize),
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "openings: opening {i}: move {} ({}) is out of range: allowed 0..={}",
+                        j + 1,
+                        shown(&action),
+                        rules.num_actions() - 1
+                    )))
+                }
+            }
+        }
+        out.push(moves);
+    }
+    let openings = Openings::Set(out.into());
+    openings
+        .check(rules)
+        .map_err(|e| PyValueError::new_err(format!("openings: {e}")))?;
+    Ok(openings)
 }
 
 /// The match on this thread, one game after the other (some side is Python).

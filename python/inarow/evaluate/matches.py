@@ -18,6 +18,7 @@ from inarow._rules import RulesLike, read_rules
 
 from ._agent_calls import check_ray_args, require_picklable
 from .intervals import rate, wilson_interval
+from .openings import OpeningSet, OpeningsLike, opening_set
 
 __all__ = [
     "KeptGame",
@@ -106,7 +107,7 @@ class OpeningValues:
 class KeptGame:
     """A game a match kept (``keep_games=``): its moves, the opening's first, as
     :meth:`inarow.Board.from_moves` takes them (columns with gravity, ``row * width
-    + col`` without)."""
+    + col`` without), and which opening began it."""
 
     #: Its index in the match (game ``i`` of ``match(..., seed=s)`` replays it).
     index: int
@@ -115,9 +116,12 @@ class KeptGame:
     #: The winner (1-based), 0 for a draw.
     winner: int
     moves: tuple[int, ...]
-    #: The random moves that opened it (the first ``opening_plies`` of ``moves``).
+    #: The moves that opened it (the first ``opening_plies`` of ``moves``).
     opening_plies: int
     rules: dict = field(default_factory=dict)
+    #: The opening's label in the match's set of openings (``"1D-kansei"``,
+    #: ``"openings[3]"``); ``""`` for a random opening.
+    opening: str = ""
 
     @property
     def result(self) -> str:
@@ -148,18 +152,35 @@ class MatchResult(SeatResult):
     rules: dict = field(default_factory=dict)
     seed: int = 0
     swap: bool = True
+    #: The random moves that opened each round's games (0 with a set of openings).
     opening_plies: int = 2
     #: Every game from each seat of ``a`` was one and the same game (deterministic
     #: agents from one opening): the score measures one game per seat.
     repeats_one_game: bool = False
+    #: The set of openings the games began with, as ``openings=`` named it (a book's
+    #: name such as ``"renju-26"``, or ``"N openings given"``); None: random openings
+    #: of ``opening_plies`` moves.
+    openings: str | None = None
     #: Where the solver covers the rules: what the openings decided for ``a``'s
-    #: seat (None where it was not computed: see ``openings=`` of :func:`match`).
-    openings: OpeningValues | None = None
+    #: seat (None where it was not computed: see ``opening_values=`` of :func:`match`).
+    opening_values: OpeningValues | None = None
     #: A perfect player's results in ``a``'s place: the same games (openings, seats,
     #: seeds) against the same ``b`` (None where not played: ``reference=``).
     reference: SeatResult | None = None
     #: The games kept with ``keep_games=``, by index.
     kept: tuple[KeptGame, ...] = ()
+
+    @property
+    def opening_text(self) -> str:
+        """How the games opened, in words: the set, or the random plies."""
+        seats = "from every seat" if self.swap else "a moving first"
+        if self.openings is not None:
+            return f"{self.openings}, each opening in turn {seats}"
+        return f"{self.opening_plies} random plies, each opening {seats}"
+
+    @property
+    def _openings_short(self) -> str:
+        return self.openings or f"{self.opening_plies} random plies"
 
     @property
     def games_per_minute(self) -> float:
@@ -172,7 +193,7 @@ class MatchResult(SeatResult):
         rows = [self._line("all")]
         rows += [s._line(f"player {s.seat}") for s in self.seats if s.games]
         text = (
-            f"a = {self.a}\nb = {self.b}\n{head}\n"
+            f"a = {self.a}\nb = {self.b}\nopenings: {self.opening_text}\n{head}\n"
             + "\n".join(rows)
             + f"\nscore of a: {self.score:.3f}; {self.moves} moves in {self.seconds:.2f} s"
         )
@@ -182,10 +203,10 @@ class MatchResult(SeatResult):
                 f"\nscore of a perfect player in a's place: {r.score:.3f} "
                 f"({r.wins} won, {r.draws} drawn, {r.losses} lost: the same openings and b)"
             )
-        if self.openings is not None:
-            o = self.openings
+        if self.opening_values is not None:
+            o = self.opening_values
             text += (
-                f"\nthe openings ({self.opening_plies} random plies) were, for a's seat: "
+                f"\nthe openings ({self._openings_short}) were, for a's seat: "
                 f"{o.won} won, {o.drawn} drawn, {o.lost} lost under perfect play "
                 f"(the most any agent can score against a perfect b: {o.score:.3f})"
             )
@@ -317,20 +338,23 @@ def _merge_match_counts(parts: Sequence[dict[str, Any]], players: int) -> dict[s
 def match(
     a: Callable[[Board], int],
     b: Callable[[Board], int],
-    games: int = 1000,
+    games: int | None = None,
     rules: RulesLike = None,
     seed: int = 0,
     swap: bool = True,
     threads: int | None = None,
     progress: bool | Callable[[int, int], Any] = False,
-    opening_plies: int = 2,
+    opening_plies: int | None = None,
     ray: str | None = None,
     chunk_games: int | None = None,
     keep_games: bool | str = False,
-    openings: bool | None = None,
+    openings: OpeningsLike | None = None,
+    opening_values: bool | None = None,
     reference: bool | None = None,
 ) -> MatchResult:
     """Plays ``games`` games of agent ``a`` against agent ``b``; ``a``'s results.
+    ``games``: by default 1000, or with a set of ``openings`` one round per opening
+    (each opening once from every seat).
 
     ``a`` and ``b``: agents ``agent(board) -> action``, or the names the envs'
     ``opponent=`` takes (``"negamax:1"``, ``"greedy"``, ``"perfect"``... see
@@ -353,6 +377,22 @@ def match(
     one game per seat over and over; such a match warns
     (:class:`RepeatedGameWarning`) and says so in ``repeats_one_game``.
 
+    ``openings=``: a fixed set of openings instead, for boards where random moves
+    leave one side lost (15x15 gomoku): a shipped book's name (``"freestyle-15"``: 50
+    balanced centre openings; ``"renju-26"``: the 26 canonical renju openings; both
+    for 15x15, see :mod:`inarow.tournament.book`) or a book file's path, a book's
+    openings (``inarow.tournament.load_book``), or a sequence of move sequences
+    (actions). Round ``r`` (the ``players`` games of a round seat ``a`` at every seat
+    in turn; without ``swap`` every game is a round) opens with opening ``r %
+    len(set)``, so ``games = len(set) * players`` (the default) plays each opening
+    once from every seat; more games cycle through the set again (deterministic
+    agents then replay the same games). Every opening is played under ``rules``
+    before the match starts: ``ValueError`` naming the opening and its first illegal
+    move (an occupied cell, a forbidden one under renju, a move after the game is
+    over). ``opening_plies`` is then not to be given (``ValueError``). The result
+    names the set (``result.openings``, and ``str(result)``); a kept game, its
+    opening (``kept[i].opening``).
+
     Deterministic for ``seed``: in game ``i`` the agent at each seat draws from its
     own stream of ``seed`` (built-in agents' own generators are not used), so the
     result does not depend on ``threads`` (default: all cores). Two built-in agents
@@ -372,9 +412,9 @@ def match(
     games of finished tasks; Ctrl-C cancels the tasks still running.
 
     What the openings decided (2 players, where :meth:`inarow.Solver.supports` the
-    rules): ``openings=True`` solves each opening and counts the games whose
+    rules): ``opening_values=True`` solves each opening and counts the games whose
     opening is won, drawn or lost for ``a``'s seat under perfect play
-    (``result.openings``); ``reference=True`` also plays a perfect player in ``a``'s
+    (``result.opening_values``); ``reference=True`` also plays a perfect player in ``a``'s
     place, the same games against the same ``b`` (``result.reference``: with 2 random
     plies on tic-tac-toe it scores 0.908 against ``random``, 0.740 against ``greedy``).
     ``str(result)`` prints both beside ``a``'s score; a ``progress`` callable follows
@@ -390,14 +430,37 @@ def match(
     :class:`KeptGame` records in ``result.kept`` (by index; ``kept[i].board()`` is the
     final position, ``kept[i].moves`` opens in :meth:`inarow.Board.from_moves`).
 
-    Raises ``ValueError`` for ``games`` outside 1..=2**40, ``TypeError`` for agents
-    that are not callable, :class:`inarow.UnsupportedRulesError` for a ``perfect``
+    Raises ``ValueError`` for ``games`` outside 1..=2**40 and for a bad set of
+    openings, ``TypeError`` for agents that are not callable, :class:`inarow.UnsupportedRulesError` for a ``perfect``
     agent on rules beyond the solver. Ctrl-C stops the match.
     """
     r = _rules_dict(rules)
     a, b = (_agent_arg(x, r) for x in (a, b))
     keep = _keep_arg(keep_games)
-    want_openings, want_reference = _reference_args(openings, reference, r, opening_plies, b)
+    book = None
+    if openings is not None:
+        if opening_plies is not None:
+            raise ValueError(
+                f"opening_plies={opening_plies!r} and openings= exclude each other: a set of "
+                "openings replaces the random ones"
+            )
+        book = opening_set(openings, inarow.Rules(**r))
+        opening_plies = 0
+        if games is None:
+            games = len(book) * (inarow.Rules(**r).players if swap else 1)
+    elif opening_plies is None:
+        opening_plies = 2
+    if games is None:
+        games = 1000
+    # What opens the games, as the native match takes it.
+    opening_arg = (
+        dict(opening_plies=opening_plies)
+        if book is None
+        else dict(openings=[list(m) for m in book.moves])
+    )
+    want_openings, want_reference = _reference_args(
+        opening_values, reference, r, _longest_opening(book, opening_plies), b
+    )
     if ray is not None:
         check_ray_args(ray, chunk_games, "chunk_games")
         games = _games_arg(games)
@@ -414,17 +477,17 @@ def match(
                 swap=swap,
                 threads=threads,
                 progress=callback,
-                opening_plies=opening_plies,
                 keep_games=keep,
                 rules=inarow.Rules(**r),
+                **opening_arg,
             )
         else:
             settings = dict(
                 seed=seed,
                 swap=swap,
                 threads=threads or 1,
-                opening_plies=opening_plies,
                 keep_games=keep,
+                **opening_arg,
             )
             raw = _match_on_ray(ray, a, b, games, r, settings, chunk_games, callback)
     finally:
@@ -435,17 +498,18 @@ def match(
         for i, (g, w, d, lo) in enumerate(raw["seats"])
     )
     if raw["repeats_one_game"]:
+        how = f"opening_plies={opening_plies}" if book is None else f"openings: {book}"
+        cure = "random openings (opening_plies=2 or more)" if book is None else "more openings"
         warnings.warn(
             f"every game of this match from each seat was the same game ({raw['games']} games, "
-            f"opening_plies={opening_plies}): the agents are deterministic, so the score "
-            "describes one game per seat; give random openings (opening_plies=2 or more) "
-            "for a score of the agents",
+            f"{how}): the agents are deterministic, so the score describes one game per "
+            f"seat; give {cure} for a score of the agents",
             RepeatedGameWarning,
             stacklevel=2,
         )
     values = ref = None
     if want_openings:
-        values = _opening_values(raw["games"], r, seed, swap, opening_plies)
+        values = _opening_values(raw["games"], r, seed, swap, opening_arg)
     if want_reference:
         ref = match(
             inarow.agents.perfect(),
@@ -455,8 +519,9 @@ def match(
             seed=seed,
             swap=swap,
             threads=threads,
-            opening_plies=opening_plies,
-            openings=False,
+            opening_plies=None if book is not None else opening_plies,
+            openings=book,
+            opening_values=False,
             reference=False,
             # A progress callable follows the reference's pass too, so one that raises
             # to stop (a deadline) stops it; a bar covers the match's own games.
@@ -477,13 +542,38 @@ def match(
         swap=swap,
         opening_plies=opening_plies,
         repeats_one_game=raw["repeats_one_game"],
-        openings=values,
+        openings=None if book is None else book.name,
+        opening_values=values,
         reference=None if ref is None else SeatResult(ref.games, ref.wins, ref.draws, ref.losses),
         kept=tuple(
-            KeptGame(index, seat, winner, tuple(moves), min(opening_plies, len(moves)), r)
+            _kept_game(index, seat, winner, moves, r, book, opening_plies, swap)
             for index, seat, winner, moves in raw["kept"]
         ),
     )
+
+
+def _kept_game(
+    index: int,
+    seat: int,
+    winner: int,
+    moves: Sequence[int],
+    rules: dict,
+    book: OpeningSet | None,
+    plies: int,
+    swap: bool,
+) -> KeptGame:
+    """A kept game, with the opening it began with."""
+    if book is None:
+        return KeptGame(index, seat, winner, tuple(moves), min(plies, len(moves)), rules)
+    round_ = index // inarow.Rules(**rules).players if swap else index
+    which = round_ % len(book)
+    plies = len(book.moves[which])
+    return KeptGame(index, seat, winner, tuple(moves), plies, rules, book.labels[which])
+
+
+def _longest_opening(book: OpeningSet | None, plies: Any) -> Any:
+    """The most moves an opening of the match has."""
+    return plies if book is None else max(len(m) for m in book.moves)
 
 
 def _keep_arg(keep_games: Any) -> bool | str:
@@ -498,15 +588,16 @@ def _keep_arg(keep_games: Any) -> bool | str:
 def _reference_args(
     openings: bool | None, reference: bool | None, rules: dict, plies: Any, b: Any
 ) -> tuple[bool, bool]:
-    """Whether to solve the openings and to play the perfect reference (see ``match``)."""
-    for value, name in ((openings, "openings"), (reference, "reference")):
+    """Whether to solve the openings and to play the perfect reference (see ``match``);
+    ``plies``: the longest opening."""
+    for value, name in ((openings, "opening_values"), (reference, "reference")):
         if value is not None and not isinstance(value, bool):
             raise TypeError(f"{name} must be None, True or False, got {value!r}")
     rules_ = inarow.Rules(**rules)
     covered = inarow.Solver.supports(rules_)
     if (openings or reference) and not covered:
         raise inarow.UnsupportedRulesError(
-            f"{'openings' if openings else 'reference'}=True needs rules the solver covers "
+            f"{'opening_values' if openings else 'reference'}=True needs rules the solver covers "
             "(2 players; with gravity width * (height + 1) <= 64, without gravity width * "
             f"height <= 64), got {rules_!r}"
         )
@@ -516,16 +607,32 @@ def _reference_args(
         in_book = connect_four and isinstance(plies, int) and plies <= 14
         openings = covered and (cells <= 30 or in_book)
     if reference is None:
-        reference = covered and isinstance(b, inarow.agents.Agent) and cells <= 16
+        reference = (
+            covered
+            and isinstance(b, inarow.agents.Agent)
+            and cells <= 16
+            and _perfect_plays(rules_)
+        )
     return openings, reference
 
 
-def _opening_values(games: int, rules: dict, seed: int, swap: bool, plies: int) -> OpeningValues:
+def _perfect_plays(rules: inarow.Rules) -> bool:
+    """Whether the perfect agent (the reference) plays ``rules``."""
+    try:
+        inarow.agents.perfect().check_rules(rules)
+    except inarow.UnsupportedRulesError:
+        return False
+    return True
+
+
+def _opening_values(
+    games: int, rules: dict, seed: int, swap: bool, opening_arg: dict
+) -> OpeningValues:
     """The openings of a match's games, solved: won, drawn, lost for ``a``'s seat."""
     solver = inarow.Solver(tt_bytes=64 << 20, threads=1)
     counts = [0, 0, 0]  # won, drawn, lost
     openings = _native.match_openings(
-        games, seed=seed, swap=swap, opening_plies=plies, rules=inarow.Rules(**rules)
+        games, seed=seed, swap=swap, rules=inarow.Rules(**rules), **opening_arg
     )
     values: dict[tuple[int, ...], int] = {}  # opening -> value for player 1
     for moves, seat, n in openings:
