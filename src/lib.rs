@@ -40,6 +40,7 @@ pub mod agents;
 pub mod batch;
 pub mod mcts;
 pub mod net;
+pub mod proof;
 pub mod solver;
 pub mod threats;
 

@@ -58,6 +58,7 @@
 mod geometry;
 mod pairing;
 mod position;
+mod proof;
 mod search;
 mod solver;
 #[cfg(test)]
@@ -68,4 +69,5 @@ mod tests;
 
 pub use geometry::MAX_FREE_CELLS;
 pub use position::FreePosition;
+pub use proof::ProofSummary;
 pub use solver::{centre_first, FreeSolver};

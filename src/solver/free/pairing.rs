@@ -21,6 +21,37 @@ const MAX_GROUPS: usize = 32;
 /// number at least two, so one pair there covers them all; groups are grown
 /// greedily from the start of each run.
 pub(super) fn defender_pairs(geo: &Geometry, defender: u64, empty: u64) -> bool {
+    let mut owner = [u8::MAX; 64];
+    match_pairs(geo, defender, empty, &mut owner)
+}
+
+/// The pairs of [`defender_pairs`], as cells (the lower first), when it finds
+/// them: what a proof writes down for a checker to verify.
+pub(super) fn defender_pairing(geo: &Geometry, defender: u64, empty: u64) -> Option<Vec<(u8, u8)>> {
+    let mut owner = [u8::MAX; 64];
+    if !match_pairs(geo, defender, empty, &mut owner) {
+        return None;
+    }
+    // The two slots of a group hold the two cells of its pair.
+    let mut first = [u8::MAX; MAX_GROUPS];
+    let mut pairs = Vec::new();
+    for (cell, &slot) in owner.iter().enumerate() {
+        if slot == u8::MAX {
+            continue;
+        }
+        let group = slot as usize / 2;
+        if first[group] == u8::MAX {
+            first[group] = cell as u8;
+        } else {
+            pairs.push((first[group], cell as u8));
+        }
+    }
+    Some(pairs)
+}
+
+/// The matching of [`defender_pairs`]: `owner[cell]` is the slot (two per
+/// group) that took the cell, `u8::MAX` for none.
+fn match_pairs(geo: &Geometry, defender: u64, empty: u64, owner: &mut [u8; 64]) -> bool {
     let mut groups = [0u64; MAX_GROUPS];
     let mut count = 0;
     // Per direction and start cell: 1 + the group of the open window there.
@@ -58,10 +89,9 @@ pub(super) fn defender_pairs(geo: &Geometry, defender: u64, empty: u64) -> bool 
     if (all.count_ones() as usize) < 2 * count {
         return false;
     }
-    let mut owner = [u8::MAX; 64];
     for slot in 0..2 * count {
         let mut visited = 0u64;
-        if !augment(&groups[..count], slot, &mut owner, &mut visited) {
+        if !augment(&groups[..count], slot, owner, &mut visited) {
             return false;
         }
     }

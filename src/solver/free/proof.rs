@@ -1,0 +1,214 @@
+//! Writing a proof of a position's outcome (the format of `crate::proof`): per
+//! claim, the claimant's move at each position the claim reaches with the
+//! claimant to move, chosen by the solver's scores, or a pairing certificate
+//! where the pairing search finds one; every reply of the other player is
+//! followed, so the proof covers what a checker will try.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+
+use super::super::error::SolveError;
+use super::geometry::Geometry;
+use super::pairing::defender_pairing;
+use super::position::FreePosition;
+use super::solver::{centre_first, FreeSolver};
+use crate::rules::WinRule;
+
+/// What [`FreeSolver::write_proof`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofSummary {
+    /// The first player's outcome: 1 win, 0 draw, -1 loss.
+    pub outcome: i32,
+    /// Records written (moves and pairings), all claims together.
+    pub records: u64,
+    /// Of them, pairing certificates.
+    pub pairings: u64,
+}
+
+/// A claim's player and whether it is a win (else no loss).
+#[derive(Clone, Copy)]
+struct Claim {
+    /// 0 x (the first player), 1 o.
+    player: usize,
+    win: bool,
+}
+
+impl FreeSolver {
+    /// Solves `pos` and writes a proof of its outcome to `out` in the format of
+    /// `crate::proof` (checked there by `inarow::proof::check`, which shares no
+    /// code with this solver): a win claim for the winner, or a no-loss claim
+    /// for each player of a draw. The proof follows every reply, so it can hold
+    /// far more positions than the search visited: meant for boards the solver
+    /// settles in well under a million nodes. [`SolveError::Interrupted`] once
+    /// `cancel` is raised; an output error is [`SolveError::Unsupported`] naming it.
+    pub fn write_proof(
+        &mut self,
+        pos: &FreePosition,
+        out: &mut dyn Write,
+        cancel: &AtomicBool,
+    ) -> Result<ProofSummary, SolveError> {
+        let value = self.solve(pos, true, cancel)?;
+        let x_to_move = pos.moves % 2 == 0;
+        let outcome = if x_to_move { value } else { -value };
+        let rule = match pos.rule {
+            WinRule::Standard => "standard",
+            _ => "freestyle",
+        };
+        let cells: String = pos
+            .to_cells()
+            .iter()
+            .map(|&c| ['.', 'x', 'o'][c as usize])
+            .collect();
+        let mut writer = ProofWriter {
+            solver: self,
+            geometry: Geometry::new(pos.width, pos.height, pos.k, pos.rule == WinRule::Standard)?,
+            out,
+            order: centre_first(pos.width, pos.height),
+            claim: Claim {
+                player: 0,
+                win: false,
+            },
+            written: HashSet::new(),
+            records: 0,
+            pairings: 0,
+            cancel,
+        };
+        writer.line(format_args!(
+            "inarow-proof 1\nboard {} {} {} {rule}\nroot {cells}",
+            pos.width, pos.height, pos.k
+        ))?;
+        let claims: Vec<Claim> = match outcome {
+            1 => vec![Claim {
+                player: 0,
+                win: true,
+            }],
+            -1 => vec![Claim {
+                player: 1,
+                win: true,
+            }],
+            _ => (0..2).map(|player| Claim { player, win: false }).collect(),
+        };
+        for claim in claims {
+            writer.claim = claim;
+            writer.written.clear();
+            let kind = if claim.win { "win" } else { "no-loss" };
+            writer.line(format_args!("claim {} {kind}", ["x", "o"][claim.player]))?;
+            if !pos.is_over() {
+                writer.node(pos)?;
+            }
+        }
+        writer.line(format_args!("end"))?;
+        let (records, pairings) = (writer.records, writer.pairings);
+        Ok(ProofSummary {
+            outcome,
+            records,
+            pairings,
+        })
+    }
+}
+
+/// One proof being written.
+struct ProofWriter<'a> {
+    solver: &'a mut FreeSolver,
+    geometry: Geometry,
+    out: &'a mut dyn Write,
+    /// Cells nearest the centre first: the order moves are tried in.
+    order: Vec<usize>,
+    claim: Claim,
+    /// Positions (x's stones, o's stones) of this claim already covered.
+    written: HashSet<(u64, u64)>,
+    records: u64,
+    pairings: u64,
+    cancel: &'a AtomicBool,
+}
+
+impl ProofWriter<'_> {
+    fn line(&mut self, args: std::fmt::Arguments) -> Result<(), SolveError> {
+        writeln!(self.out, "{args}")
+            .map_err(|e| SolveError::Unsupported(format!("writing the proof: {e}")))
+    }
+
+    /// Covers the position `pos` (not over) for the claim.
+    fn node(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
+        let x_to_move = pos.moves % 2 == 0;
+        let (mine, theirs) = (pos.current, pos.current ^ pos.mask);
+        let (x, o) = if x_to_move {
+            (mine, theirs)
+        } else {
+            (theirs, mine)
+        };
+        if !self.written.insert((x, o)) {
+            return Ok(());
+        }
+        let claimant_to_move = x_to_move == (self.claim.player == 0);
+        let claimant = if claimant_to_move { mine } else { theirs };
+        let empty = self.geometry.board & !pos.mask;
+        if !self.claim.win {
+            if let Some(pairs) = defender_pairing(&self.geometry, claimant, empty) {
+                let cells: String = pairs.iter().map(|(a, b)| format!(" {a} {b}")).collect();
+                self.line(format_args!("{x:x} {o:x} p{cells}"))?;
+                self.records += 1;
+                self.pairings += 1;
+                return Ok(());
+            }
+        }
+        if claimant_to_move {
+            let cell = self.claimant_move(pos)?;
+            self.line(format_args!("{x:x} {o:x} m {cell}"))?;
+            self.records += 1;
+            return self.follow(pos, cell);
+        }
+        let mut replies = empty;
+        while replies != 0 {
+            let cell = replies.trailing_zeros() as usize;
+            replies &= replies - 1;
+            self.follow(pos, cell)?;
+        }
+        Ok(())
+    }
+
+    fn follow(&mut self, pos: &FreePosition, cell: usize) -> Result<(), SolveError> {
+        let mut child = *pos;
+        child.play_unchecked(&self.geometry, cell);
+        if child.is_over() {
+            return Ok(());
+        }
+        self.node(&child)
+    }
+
+    /// A move of the claimant that keeps the claim: for a win the soonest win
+    /// (the best exact score), else any move that does not lose, nearest the
+    /// centre. An error if none does (the claim was wrong: a solver fault).
+    fn claimant_move(&mut self, pos: &FreePosition) -> Result<usize, SolveError> {
+        let empty = self.geometry.board & !pos.mask;
+        let wins = self.geometry.winning_cells(pos.current, empty);
+        if wins != 0 {
+            return Ok(wins.trailing_zeros() as usize);
+        }
+        let target = if self.claim.win {
+            Some(self.solver.solve(pos, false, self.cancel)?)
+        } else {
+            None
+        };
+        for i in 0..self.order.len() {
+            let cell = self.order[i];
+            if !pos.can_play(cell) {
+                continue;
+            }
+            let mut child = *pos;
+            child.play_unchecked(&self.geometry, cell);
+            let keeps = match target {
+                Some(best) => -self.solver.solve(&child, false, self.cancel)? == best && best > 0,
+                None => child.is_over() || self.solver.solve(&child, true, self.cancel)? <= 0,
+            };
+            if keeps {
+                return Ok(cell);
+            }
+        }
+        Err(SolveError::InvalidPosition(format!(
+            "no move keeps the claim at {:?}: the solver's value was wrong",
+            pos.to_cells()
+        )))
+    }
+}
