@@ -295,6 +295,18 @@ def _pretrained_game_of(spec: str, rules: Any) -> str:
     if isinstance(rules, dict):
         rules = Rules(**rules)
     game = pretrained_game(rules)
+    if game is None and rules.rule != "freestyle":
+        board_game = pretrained_game(Rules(**{**rules.to_dict(), "rule": "freestyle"}))
+        if board_game is not None:
+            from inarow._native import UnsupportedRulesError
+
+            # Its policy and values hold under the rule of its self-play games only.
+            raise UnsupportedRulesError(
+                f"{spec!r}: the network shipped for this board ({board_game}) plays "
+                f"rule='freestyle' only, the rule it was trained under, not "
+                f"rule={rules.rule!r}; train one under it (inarow train ... --rule "
+                f"{rules.rule}) and name its network.npz"
+            )
     if game is None:
         shipped = ", ".join(
             f"{g} ({r.width}x{r.height}, k={r.k}{', gravity' if r.gravity else ''})"

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import inarow
+from inarow._rule_flags import add_rule_flags, rules_from_flags
 from inarow._rules import PRESETS
 
 __all__ = ["main"]
@@ -45,28 +46,13 @@ def _add_rules(p: argparse.ArgumentParser, players: bool = True) -> None:
         choices=sorted(PRESETS),
         help="a named game; --width, --height, ... given beside it change it",
     )
-    g.add_argument("--width", type=int, help="columns (default 7)")
-    g.add_argument("--height", type=int, help="rows (default 6)")
-    g.add_argument("--k", type=int, help="stones in a row to win (default 4)")
-    if players:
-        g.add_argument("--players", type=int, help="players (default 2)")
-        g.add_argument(
-            "--gravity",
-            action=argparse.BooleanOptionalAction,
-            default=None,
-            help="stones fall to the bottom of a column (--no-gravity: free placement)",
-        )
+    add_rule_flags(g, players)
 
 
-def _rules(args: argparse.Namespace) -> dict:
+def _rules(args: argparse.Namespace) -> inarow.Rules:
     """The rules the options name: ``--rules`` (Connect Four by default), changed by
-    the keywords given."""
-    rules = PRESETS[getattr(args, "rules", None) or "connect_four"].to_dict()
-    for key in ("width", "height", "k", "players", "gravity"):
-        value = getattr(args, key, None)
-        if value is not None:
-            rules[key] = value
-    return rules
+    the flags given (``InvalidRulesError`` for impossible rules)."""
+    return rules_from_flags(PRESETS[getattr(args, "rules", None) or "connect_four"], args)
 
 
 # ------------------------------------------------------------------------------ play
@@ -182,8 +168,7 @@ def _opponent(spec: str) -> str:
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    rules = _rules(args)
-    board = inarow.Board(**rules)
+    board = inarow.Board(rules=_rules(args))
     if args.moves:
         try:
             for action in args.moves.replace(",", " ").split():
@@ -295,11 +280,11 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 # ----------------------------------------------------------------------------- solve
 
 
-def _free_position(text: str, rules: dict) -> inarow.Board:
+def _free_position(text: str, rules: inarow.Rules) -> inarow.Board:
     """A free-placement position: moves separated by spaces or ``;``, each a cell
     ``row,col`` (both from 0, row 0 the top row, as ``str(board)`` labels them) or an
     action ``row * width + col``; ``-`` or nothing is the empty board."""
-    board = inarow.Board(**rules)
+    board = inarow.Board(rules=rules)
     width, height = board.width, board.height
     for index, move in enumerate(text.replace(";", " ").split(), 1):
         if move == "-":
@@ -337,16 +322,19 @@ def _free_position(text: str, rules: dict) -> inarow.Board:
     return board
 
 
-def _position(text: str, rules: dict) -> inarow.Board:
+def _position(text: str, rules: inarow.Rules) -> inarow.Board:
     """The board of a position: Pons' 1-based column digits with gravity, cells
     without (see :func:`_free_position`)."""
-    if rules["gravity"]:
-        return inarow.Board.from_pons(text, rules["width"], rules["height"], rules["k"])
+    if rules.gravity:
+        board = inarow.Board.from_pons(text, rules.width, rules.height, rules.k)
+        if rules.rule == "freestyle":
+            return board
+        return inarow.Board.from_moves(board.moves, rules=rules)  # the same moves, its rule
     return _free_position(text, rules)
 
 
 def _solve_line(
-    lineno: int, line: str, fields: list[str], rules: dict, weak: bool
+    lineno: int, line: str, fields: list[str], rules: inarow.Rules, weak: bool
 ) -> tuple[str, inarow.Board, int | None]:
     """One ``moves [expected_score]`` line of stdin: its board and expected score
     (win/draw/loss when ``weak``). Errors name the line and its text."""
@@ -463,11 +451,10 @@ def _analysis(moves: str, board: inarow.Board, scores: list, weak: bool) -> str:
 
 
 def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    rules = _rules(args)
-    inarow.Rules(**rules)  # impossible rules: the library's message
-    if rules["players"] != 2:
-        raise ValueError(f"the solver plays 2 players, got --players {rules['players']}")
-    if rules["gravity"] and len(args.position) > 1:
+    rules = _rules(args)  # impossible rules: the library's message
+    if rules.players != 2:
+        raise ValueError(f"the solver plays 2 players, got --players {rules.players}")
+    if rules.gravity and len(args.position) > 1:
         raise ValueError(
             f"a position with gravity is one string of Pons' column digits (e.g. 4453), "
             f"got {len(args.position)}: {' '.join(args.position)!r}"
@@ -489,7 +476,7 @@ def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             print(score if args.plain else _verdict(board, score, args.weak), file=out)
         return 0
     if hasattr(inp, "isatty") and inp.isatty():
-        what = "Pons' column digits" if rules["gravity"] else "cells 'row,col' joined by ';'"
+        what = "Pons' column digits" if rules.gravity else "cells 'row,col' joined by ';'"
         print(
             f"inarow solve: reading 'moves [expected_score]' lines from stdin (moves: {what}); "
             "Ctrl-D ends. Give a position as an argument to solve one (inarow solve --help).",
@@ -521,7 +508,7 @@ def _cmd_solve(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
 def _cmd_simulate(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     r = inarow.simulate(
         args.games,
-        **_rules(args),
+        rules=_rules(args),
         seed=args.seed,
         threads=args.threads,
         progress=not args.no_progress,
@@ -547,19 +534,19 @@ def _cmd_bench(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     cores = os.cpu_count() or 1
     threads = args.threads or cores
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    board = inarow.Board(**rules)
+    board = inarow.Board(rules=rules)
     print(
         f"inarow {inarow.__version__} bench: {threads} thread(s) on {cores} core(s), "
         f"load average {load:.2f} (1 min); rules {board.rules!r}",
         file=out,
     )
-    r = inarow.simulate(args.games, **rules, seed=0, threads=args.threads)
+    r = inarow.simulate(args.games, rules=rules, seed=0, threads=args.threads)
     print(
         f"simulate: {r.games:,} random games, {r.moves:,} moves (stones placed) in "
         f"{r.seconds:.3f} s: {r.moves_per_second:,.0f} moves/s",
         file=out,
     )
-    env = inarow.VecEnv(args.envs, **rules, seed=0, threads=args.threads)
+    env = inarow.VecEnv(args.envs, rules=rules, seed=0, threads=args.threads)
     env.reset(seed=0)
     t0 = time.perf_counter()
     for _ in range(args.steps):

@@ -182,19 +182,14 @@ class NetworkAgent:
     def _check(self, board: Board, where: str) -> None:
         if not isinstance(board, Board):
             raise TypeError(f"{where} must be an inarow.Board, got {type(board).__name__}")
-        rules = dict(
-            width=board.width,
-            height=board.height,
-            k=board.k,
-            players=board.players,
-            gravity=board.gravity,
-        )
-        if rules != self.rules:
-            raise ValueError(f"{where} has rules {rules}; this agent plays {self.rules}")
-        if board.rules.rule != "freestyle":
+        mine = inarow.Rules(**self.rules)
+        if board.rules.to_dict() | {"rule": mine.rule} != mine.to_dict() | {"rule": mine.rule}:
+            raise ValueError(f"{where} has rules {board.rules!r}; this agent plays {mine!r}")
+        if board.rules.rule != mine.rule:
+            # Its values and policy hold under the rule of its self-play games only.
             raise inarow.UnsupportedRulesError(
-                f"{where} plays rule={board.rules.rule!r}; this network plays the freestyle "
-                "rule only (k or more in a row), the rule it was trained under"
+                f"{where} plays rule={board.rules.rule!r}; this network plays "
+                f"rule={mine.rule!r} only, the rule it was trained under"
             )
         if board.is_over:
             raise inarow.IllegalMoveError(f"{where}: the game is over")

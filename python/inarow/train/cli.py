@@ -4,6 +4,7 @@ inarow train tic_tac_toe --minutes 5
 inarow train connect_four --minutes 120 --run-dir runs/c4
 inarow train connect_four --run-dir runs/c4 --resume --minutes 60
 inarow train --width 8 --height 8 --k 5 --players 3 --no-gravity --minutes 30
+inarow train gomoku --rule renju --minutes 600      # a named game under another rule
 inarow train tic_tac_toe --minutes 5 --ray          # self-play on a local Ray cluster
 """
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from inarow._extras import missing
+from inarow._rule_flags import add_rule_flags, given_rule_flags
 from inarow.train.config import GAMES, THREATS_RUNG_NODES, TrainConfig
 
 __all__ = ["add_parser", "run"]
@@ -33,7 +35,6 @@ def _named_games() -> dict[str, dict[str, Any]]:
     return {**names, **GAMES}
 
 
-_RULE_FLAGS = ("width", "height", "k", "players", "gravity")
 # Settings a flag may override: (flag name, TrainConfig field, type, help).
 _SETTINGS = [
     ("channels", int, "convolution channels of the residual tower"),
@@ -134,7 +135,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         choices=sorted(_named_games()),
         help="a named game (connect_four and tic_tac_toe have tuned defaults; the others "
         "train with the defaults of other rules); leave out and give --width/--height/--k/"
-        "--players/--no-gravity for other rules (Connect Four's where not given)",
+        "--players/--no-gravity for other rules (Connect Four's where not given); --rule "
+        "goes with either",
     )
     p.add_argument("--minutes", type=float, default=120.0, help="wall time to train (default 120)")
     p.add_argument("--run-dir", type=Path, default=None, help="default: inarow-runs/GAME")
@@ -159,17 +161,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="with --ray: GPUs per self-play actor for its network (0: CPU; 0.25: four "
         "actors share a GPU)",
     )
-    g = p.add_argument_group("rules (for other games than the named ones)")
-    g.add_argument("--width", type=int, help="columns (default 7)")
-    g.add_argument("--height", type=int, help="rows (default 6)")
-    g.add_argument("--k", type=int, help="stones in a row to win (default 4)")
-    g.add_argument("--players", type=int, help="players (default 2)")
-    g.add_argument(
-        "--gravity",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="stones fall to the bottom of a column (--no-gravity: free placement)",
-    )
+    g = p.add_argument_group("rules (for other games than the named ones; --rule for any)")
+    add_rule_flags(g)
     s = p.add_argument_group("settings (defaults per game; on --resume, the run's own)")
     for name, kind, text in _SETTINGS:
         flag = "--" + name.replace("_", "-")
@@ -205,35 +198,41 @@ def _agent_names(text: str) -> tuple[str, ...]:
 
 
 def _config(args: argparse.Namespace) -> tuple[str, TrainConfig]:
-    given_rules = {r: getattr(args, r) for r in _RULE_FLAGS if getattr(args, r) is not None}
+    given_rules = given_rule_flags(args)
+    rule = given_rules.pop("rule", None)
     if args.game is not None and given_rules:
         raise ValueError(
             f"give a game name or rules ({', '.join('--' + r for r in given_rules)}), not both"
         )
     overrides = {n: getattr(args, n) for n, _, _ in _SETTINGS if getattr(args, n) is not None}
-    if args.game in GAMES:
-        return args.game, TrainConfig.for_game(args.game, **overrides)
     if args.game is not None:
-        rules = _named_games()[args.game]
-        return args.game, TrainConfig.for_game("custom", rules=rules, **overrides)
-    rules = dict(GAMES["connect_four"], **given_rules)
+        rules = dict(_named_games()[args.game])
+    else:
+        rules = dict(GAMES["connect_four"], **given_rules)
+    if rule is not None:
+        rules["rule"] = rule
     import inarow
 
-    inarow.Board(**rules)  # validates, with the Board's messages
+    # One Rules, checked (every problem listed), in its saved form.
+    rules = inarow.Rules(**rules).to_dict()
     for name, r in GAMES.items():
         if r == rules:
             return name, TrainConfig.for_game(name, **overrides)
-    return _label(rules), TrainConfig.for_game("custom", rules=rules, **overrides)
+    label = args.game if args.game is not None and rule is None else _label(rules, args.game)
+    return label, TrainConfig.for_game("custom", rules=rules, **overrides)
 
 
-def _label(rules: dict) -> str:
-    """The name of a run of `rules`: a named game's, else the rules spelled out."""
+def _label(rules: dict, game: str | None = None) -> str:
+    """The name of a run of `rules`: a named game's, else the rules spelled out (the
+    game's name, where given, for its size); the rule last, where not freestyle."""
     for name, r in GAMES.items():
         if r == rules:
             return name
-    return "{width}x{height}_k{k}_p{players}_{g}".format(
+    rule = rules.get("rule", "freestyle")
+    size = game or "{width}x{height}_k{k}_p{players}_{g}".format(
         g="gravity" if rules["gravity"] else "free", **rules
     )
+    return size if rule == "freestyle" else f"{size}_{rule}"
 
 
 def run(args: argparse.Namespace, out: TextIO, _stdin: TextIO | None = None) -> int:

@@ -66,7 +66,7 @@ def evaluation_columns(config: TrainConfig) -> list[str]:
         ]
     if _brute_force_applies(config.rules):
         cols += ["solved_positions", "mistakes_raw", "mistakes_search"]
-    for d in config.eval_negamax_depths:
+    for d in negamax_rung_depths(config):
         cols += [f"negamax{d}_{x}" for x in RUNG_FIELDS]
     if threats_rung_applies(config):
         cols += [f"threats_{x}" for x in RUNG_FIELDS]
@@ -111,8 +111,30 @@ def _present(value: Any) -> bool:
 
 
 def threats_rung_applies(config: TrainConfig) -> bool:
-    """Whether the evaluation plays the threat engine (2 players, a node budget set)."""
-    return bool(config.eval_threats_nodes and config.eval_games) and config.rules["players"] == 2
+    """Whether the evaluation plays the threat engine (2 players, a node budget set,
+    and a rule the engine plays)."""
+    return (
+        bool(config.eval_threats_nodes and config.eval_games)
+        and config.rules["players"] == 2
+        and _plays(inarow.agents.threats(nodes=1), config.rules)
+    )
+
+
+def negamax_rung_depths(config: TrainConfig) -> tuple[int, ...]:
+    """The depths of the negamax opponents the evaluation plays: none where negamax
+    does not play the rules."""
+    if not config.eval_negamax_depths or not _plays(inarow.agents.negamax(1), config.rules):
+        return ()
+    return tuple(config.eval_negamax_depths)
+
+
+def _plays(agent: inarow.agents.Agent, rules: dict[str, Any]) -> bool:
+    """Whether a built-in agent plays ``rules`` (its rule included)."""
+    try:
+        agent.check_rules(inarow.Rules(**rules))
+    except inarow.UnsupportedRulesError:
+        return False
+    return True
 
 
 def solve_small_board(rules: dict[str, Any]) -> dict[inarow.Board, list[int | None]]:
@@ -138,7 +160,7 @@ def solve_small_board(rules: dict[str, Any]) -> dict[inarow.Board, list[int | No
         values[board.copy()] = best = max(o for o in outcome if o is not None)
         return best
 
-    solve(inarow.Board(**rules))
+    solve(inarow.Board(rules=inarow.Rules(**rules)))
     return table
 
 
@@ -208,7 +230,7 @@ def measure_strength(
         row["solved_positions"], row["mistakes_raw"] = positions, mistakes_raw
     rungs: list[tuple[str, Any]] = []
     if config.eval_games:
-        rungs += [(f"negamax{d}", inarow.agents.negamax(d)) for d in config.eval_negamax_depths]
+        rungs += [(f"negamax{d}", inarow.agents.negamax(d)) for d in negamax_rung_depths(config)]
     if threats_rung_applies(config):
         rungs.append(("threats", inarow.agents.threats(nodes=config.eval_threats_nodes, seed=seed)))
     if rungs:

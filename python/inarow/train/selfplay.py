@@ -86,7 +86,7 @@ def opponent_agents(config: TrainConfig, rng: np.random.Generator) -> list[Any]:
         except ValueError as e:
             raise ValueError(f"opponent {spec!r}: {e}") from None
         try:
-            agent(inarow.Board(**config.rules))
+            agent(inarow.Board(rules=rules))
         except Exception as e:
             raise ValueError(f"opponent {spec!r} cannot play these rules: {e}") from e
         agents.append(agent)
@@ -126,7 +126,7 @@ class SelfPlay:
         """An empty board after 0..random_opening_plies random moves, never finished."""
         plies = int(self.rng.integers(0, self.config.random_opening_plies + 1))
         while True:
-            board = inarow.Board(**self.rules)
+            board = inarow.Board(rules=inarow.Rules(**self.rules))
             for _ in range(plies):
                 board.move(int(self.rng.choice(board.legal_moves())))
                 if board.is_over:
