@@ -53,3 +53,12 @@ def test_the_shipped_networks_refuse_another_rule_naming_the_one_they_play():
     # Rules that no network plays under any rule stay a plain ValueError.
     with pytest.raises(ValueError, match="no shipped network plays"):
         inarow.agents.named("pretrained", rules=inarow.Rules.gomoku(9))
+
+
+def test_vec_env_masks_leave_out_the_cells_forbidden_to_black():
+    env = inarow.VecEnv(1, rules=RENJU, seed=0, threads=1)
+    env.reset()
+    for action in _double_three().moves:
+        env.step(np.array([action]))
+    mask = env.legal_mask()[0]
+    assert not mask[FORBIDDEN] and mask.sum() == 225 - 8 - 1
