@@ -79,3 +79,12 @@ def test_the_rule_flag_goes_with_a_named_game_or_with_rules():
     assert label == "5x5_k4_p2_free_standard"
     with pytest.raises(inarow.InvalidRulesError, match='rule="renju" needs k=5'):
         config("--no-gravity", "--rule", "renju")
+
+
+def test_the_evaluation_matches_open_from_a_book_on_15x15_gomoku():
+    from inarow.train.evaluation import match_openings
+
+    assert match_openings(inarow.Rules.gomoku().to_dict()) == "freestyle-15"
+    assert match_openings(inarow.Rules.gomoku(rule="renju").to_dict()) == "renju-26"
+    for other in (inarow.Rules.gomoku(rule="standard"), RENJU_9, inarow.Rules.connect_four()):
+        assert match_openings(other.to_dict()) is None  # 2 random plies

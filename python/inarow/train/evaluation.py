@@ -128,6 +128,20 @@ def negamax_rung_depths(config: TrainConfig) -> tuple[int, ...]:
     return tuple(config.eval_negamax_depths)
 
 
+#: The opening book of the evaluation's matches, by rule, on 15x15 gomoku (where two
+#: random stones anywhere can decide a game before the agents play).
+BOOK_OF_RULE = {"freestyle": "freestyle-15", "renju": "renju-26"}
+
+
+def match_openings(rules: dict[str, Any]) -> str | None:
+    """The set of openings the evaluation's matches play under ``rules``: a book on
+    15x15 gomoku (freestyle or renju), else None (2 random plies)."""
+    r = inarow.Rules(**rules)
+    if r == inarow.Rules.gomoku(rule=r.rule) and r.rule in BOOK_OF_RULE:
+        return BOOK_OF_RULE[r.rule]
+    return None
+
+
 def _plays(agent: inarow.agents.Agent, rules: dict[str, Any]) -> bool:
     """Whether a built-in agent plays ``rules`` (its rule included)."""
     try:
@@ -248,6 +262,7 @@ def measure_strength(
                 rules=dict(config.rules),
                 seed=seed,
                 progress=stop_when_late if deadline is not None else False,
+                openings=match_openings(config.rules),
             )
         except _OutOfTime:
             return row
