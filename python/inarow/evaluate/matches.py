@@ -431,8 +431,9 @@ def match(
     final position, ``kept[i].moves`` opens in :meth:`inarow.Board.from_moves`).
 
     Raises ``ValueError`` for ``games`` outside 1..=2**40 and for a bad set of
-    openings, ``TypeError`` for agents that are not callable, :class:`inarow.UnsupportedRulesError` for a ``perfect``
-    agent on rules beyond the solver. Ctrl-C stops the match.
+    openings, ``TypeError`` for agents that are not callable,
+    :class:`inarow.UnsupportedRulesError` for a ``perfect`` agent on rules beyond the
+    solver. Ctrl-C stops the match.
     """
     r = _rules_dict(rules)
     a, b = (_agent_arg(x, r) for x in (a, b))
