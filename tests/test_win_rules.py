@@ -183,10 +183,8 @@ def _played(rule: str) -> Board:
 def test_engines_that_cannot_play_a_rule_refuse_it_naming_it(rule):
     b = _played(rule)
     refusals = [
-        lambda: inarow.agents.threats(nodes=1000)(b),
         lambda: inarow.agents.perfect()(b),
         lambda: inarow.Solver(tt_bytes=1 << 20).solve(b),
-        lambda: inarow.threats.find_win(b),
         lambda: inarow.agents.pretrained("15x15_k5_free")(Board(rules=Rules.gomoku(rule=rule))),
     ]
     for refuse in refusals:

@@ -122,17 +122,20 @@ impl Agent {
         )
     }
 
-    /// Whether the agent plays `rules`. The random, greedy and negamax agents play
-    /// every rule (greedy on the game itself beyond freestyle, negamax on a
-    /// [`LineBoard`] that knows the rule's lines and renju's forbidden cells); the
-    /// others the freestyle rule only (the solver and the threat search count `k`
-    /// or more in a row and know no forbidden cell). The
+    /// Whether the agent plays `rules`. The random, greedy, negamax and threats
+    /// agents play every rule (greedy on the game itself beyond freestyle, negamax
+    /// on a [`LineBoard`] that knows the rule's lines and renju's forbidden cells,
+    /// the threat engine on a board that knows them too); the perfect agent the
+    /// freestyle rule only (the solver counts `k` or more in a row). The
     /// perfect agent needs the solver's rules (2 players; with gravity `width *
     /// (height + 1) <= 64`, without gravity `width * height <= 64`), the threats
     /// agent 2 players.
     pub fn check_rules(&self, rules: &Rules) -> Result<(), AgentError> {
         if !rules.is_freestyle()
-            && !matches!(self, Agent::Random | Agent::Greedy | Agent::Negamax { .. })
+            && !matches!(
+                self,
+                Agent::Random | Agent::Greedy | Agent::Negamax { .. } | Agent::Threats { .. }
+            )
         {
             let name = match self {
                 Agent::Random => "random",
@@ -143,7 +146,8 @@ impl Agent {
             };
             return Err(AgentError::Unsupported(format!(
                 "the {name} agent plays the freestyle rule only (k or more in a row), not \
-                 rule=\"{}\" ({rules}); the random and greedy agents and MCTS play every rule",
+                 rule=\"{}\" ({rules}); the random, greedy, negamax and threats agents and MCTS \
+                 play every rule",
                 rules.rule()
             )));
         }

@@ -1,16 +1,24 @@
 //! The threat engine's board: two players placing freely, every window of `k`
 //! cells with each player's stone count, a Zobrist key and a line evaluation,
-//! all kept up to date on make and unmake.
+//! all kept up to date on make and unmake, under each win rule.
 //!
-//! A *window* is `k` consecutive cells of a row, a column or a diagonal. A player
-//! *threatens* a cell when a window through it holds `k - 1` of the player's
-//! stones and nothing else: a stone there completes a line. A *four* (for any
-//! `k`: a threat of `k - 1`) is a move that creates such a cell.
+//! A *window* is `k` consecutive cells of a row, a column or a diagonal. It is
+//! *live* for a player while nothing keeps it from becoming that player's line:
+//! no stone of the other player in it, and, where the player's lines must be
+//! exactly `k` (standard; black under renju), no stone of the player on either
+//! flank (the cells just beyond its ends: filled, the window would be part of an
+//! overline). A player *threatens* a cell when a live window through it holds
+//! `k - 1` of the player's stones: a stone there completes a line. A *four* (for
+//! any `k`: a threat of `k - 1`) is a move that creates such a cell.
+//!
+//! Under renju the board also keeps the position as renju's judge reads it, to
+//! tell which empty cells black may not play ([`ThreatBoard::forbidden`]).
 
 use crate::game::Game;
-use crate::lines::WindowTable;
+use crate::lines::renju::Grid;
+use crate::lines::{line_is_exact, WindowTable};
 use crate::rng::splitmix64;
-use crate::rules::Rules;
+use crate::rules::{Rules, WinRule};
 
 /// The weights of a window holding `n` (index) stones of one player and none of
 /// the other, for lines of `k`: eightfold per stone up to `k - 2`, so one more
@@ -32,23 +40,44 @@ fn window_weights(k: usize) -> Vec<i64> {
     w
 }
 
+/// One window's counts: `[stones of player 0, of player 1, blocks of player 0,
+/// of player 1]`. A player's *blocks* are what keeps the window from being its
+/// line: the other player's stones in it, and (exact lines) the player's own
+/// stones on its flanks. The window is live for the player while they are 0.
+type Tally = [u8; 4];
+
+/// Where a player's blocks sit in a [`Tally`].
+const BLOCKS: usize = 2;
+
+/// A stone of player `p` in a window under the freestyle rule, as one addition to
+/// the tally read as a word: one more stone of `p`, one more block of the other.
+const FREE_STONE: [u32; 2] = [
+    u32::from_ne_bytes([1, 0, 0, 1]),
+    u32::from_ne_bytes([0, 1, 1, 0]),
+];
+
 /// A free-placement position of two players (see the module docs).
 #[derive(Clone, Debug)]
 pub struct ThreatBoard {
     rules: Rules,
     k: usize,
     windows: WindowTable,
-    /// `counts[window][p]`: stones of player `p` in the window.
-    counts: Vec<[u8; 2]>,
+    tallies: Vec<Tally>,
+    /// Whether each player's lines must be exactly `k`.
+    exact: [bool; 2],
+    /// Whether either's must (the freestyle rule takes a faster path).
+    any_exact: bool,
+    /// Renju: the position as the forbidden-move judge reads it.
+    renju: Option<Grid>,
     /// Owner per cell, row-major: 0 empty, else 1-based player.
     cells: Vec<u8>,
     zobrist: Vec<[u64; 2]>,
-    /// `weights[n]`: the weight of a window of `n` stones of one player only.
+    /// `weights[n]`: the weight of a live window of `n` stones.
     weights: Vec<i64>,
     hash: u64,
-    /// Sum of the weights of each player's pure windows.
+    /// Sum of the weights of each player's live windows.
     scores: [i64; 2],
-    /// Windows holding `k - 1` stones of one player and none of the other, per player.
+    /// Live windows holding `k - 1` stones of their player, per player.
     open_fours: [u32; 2],
     stones: usize,
     to_move: usize,
@@ -70,11 +99,15 @@ impl ThreatBoard {
             })
             .collect();
         let open_fours = [empty_open_fours(k, windows.len()); 2];
+        let rule = rules.rule();
         ThreatBoard {
             rules,
             k,
-            counts: vec![[0; 2]; windows.len()],
+            tallies: vec![[0; 4]; windows.len()],
             windows,
+            exact: [line_is_exact(rule, 0), line_is_exact(rule, 1)],
+            any_exact: line_is_exact(rule, 0) || line_is_exact(rule, 1),
+            renju: (rule == WinRule::Renju).then(|| Grid::new(w, h)),
             cells: vec![0; w * h],
             zobrist,
             weights: window_weights(k),
@@ -96,8 +129,11 @@ impl ThreatBoard {
     /// Sets this board to `game`'s position (same rules; keeps allocations).
     pub fn load(&mut self, game: &Game) {
         debug_assert_eq!(game.rules(), &self.rules);
-        self.counts.fill([0; 2]);
+        self.tallies.fill([0; 4]);
         self.cells.fill(0);
+        if let Some(grid) = self.renju.as_mut() {
+            *grid = Grid::new(self.rules.width(), self.rules.height());
+        }
         self.hash = 0;
         self.scores = [0; 2];
         self.open_fours = [empty_open_fours(self.k, self.windows.len()); 2];
@@ -112,7 +148,6 @@ impl ThreatBoard {
         self.to_move = game.to_move();
         self.winner = game.winner();
     }
-
     pub fn width(&self) -> usize {
         self.rules.width()
     }
@@ -138,6 +173,11 @@ impl ThreatBoard {
     pub fn hash(&self) -> u64 {
         self.hash
     }
+    /// Owner per cell, row-major: 0 empty, else 1-based player (renju's judge's
+    /// encoding: 1 black, 2 white).
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
     /// The cell's owner: 0 empty, else 1-based player.
     #[inline]
     pub fn owner(&self, cell: usize) -> u8 {
@@ -147,7 +187,7 @@ impl ThreatBoard {
     pub fn is_empty(&self, cell: usize) -> bool {
         self.cells[cell] == 0
     }
-    /// The sum of the weights of `player`'s windows that hold no stone of the other.
+    /// The sum of the weights of `player`'s live windows.
     pub fn score(&self, player: usize) -> i64 {
         self.scores[player]
     }
@@ -183,7 +223,7 @@ impl ThreatBoard {
         self.winner = None;
     }
 
-    /// Whether `player` has a window of `k - 1` stones and an empty cell.
+    /// Whether `player` has a live window of `k - 1` stones (and an empty cell).
     #[inline]
     pub fn has_threat(&self, player: usize) -> bool {
         self.open_fours[player] > 0
@@ -197,8 +237,8 @@ impl ThreatBoard {
         let need = self.k as u8 - 1;
         let mut first = None;
         for wi in 0..self.windows.len() {
-            let c = self.counts[wi];
-            if c[player] == need && c[1 - player] == 0 {
+            let t = self.tallies[wi];
+            if t[player] == need && t[BLOCKS + player] == 0 {
                 let cell = self.empty_cells_of(wi).next().expect("one cell is empty");
                 match first {
                     None => first = Some(cell),
@@ -210,8 +250,8 @@ impl ThreatBoard {
         (first, None)
     }
 
-    /// The distinct empty cells of the windows holding `min..=max` stones of
-    /// `player` and none of the other, appended to `out`. With `k - 2` (both
+    /// The distinct empty cells of `player`'s live windows holding `min..=max`
+    /// of its stones, appended to `out` (after the cells already in it). With `k - 2` (both
     /// bounds) these are `player`'s fours; with `k - 3`, the moves that make a
     /// window of `k - 2`.
     pub fn cells_of_windows_with(
@@ -226,8 +266,8 @@ impl ThreatBoard {
             self.marks[cell] = self.mark;
         }
         for wi in 0..self.windows.len() {
-            let c = self.counts[wi];
-            if (min..=max).contains(&(c[player] as usize)) && c[1 - player] == 0 {
+            let t = self.tallies[wi];
+            if (min..=max).contains(&(t[player] as usize)) && t[BLOCKS + player] == 0 {
                 for cell in self.windows.window(wi).cells(self.k) {
                     if self.cells[cell] == 0 && self.marks[cell] != self.mark {
                         self.marks[cell] = self.mark;
@@ -238,19 +278,42 @@ impl ThreatBoard {
         }
     }
 
-    /// Whether a stone of `player` on the empty `cell` makes a window of `k - 1`
-    /// (a four), and whether it completes a line.
+    /// Whether a stone of `player` on the empty `cell` makes a live window of
+    /// `k - 1` (a four), and whether it completes a line.
     pub fn four_or_win(&self, cell: usize, player: usize) -> (bool, bool) {
         let k = self.k as u8;
         let (mut four, mut win) = (false, false);
         for &wi in self.windows_through(cell) {
-            let c = self.counts[wi as usize];
-            if c[1 - player] == 0 {
-                four |= c[player] + 2 == k;
-                win |= c[player] + 1 == k;
+            let t = self.tallies[wi as usize];
+            if t[BLOCKS + player] == 0 {
+                four |= t[player] + 2 == k;
+                win |= t[player] + 1 == k;
             }
         }
         (four, win)
+    }
+
+    /// Whether renju forbids black the empty `cell` here (an overline, a double
+    /// four or a double three not making exactly five); never under the other rules.
+    #[inline]
+    pub fn forbidden(&mut self, cell: usize) -> bool {
+        let w = self.rules.width();
+        match self.renju.as_mut() {
+            Some(grid) => grid.forbidden(cell / w, cell % w).is_some(),
+            None => false,
+        }
+    }
+
+    /// Whether `player` may play the empty `cell` (renju forbids black some cells).
+    #[inline]
+    pub fn allowed(&mut self, cell: usize, player: usize) -> bool {
+        player != 0 || self.renju.is_none() || !self.forbidden(cell)
+    }
+
+    /// Whether the rule forbids `player` some cells (black under renju).
+    #[inline]
+    pub fn restricted(&self, player: usize) -> bool {
+        player == 0 && self.renju.is_some()
     }
 
     /// How much a stone of `player` on the empty `cell` is worth for ordering:
@@ -258,11 +321,12 @@ impl ThreatBoard {
     pub fn move_value(&self, cell: usize, player: usize) -> i64 {
         let mut value = 0;
         for &wi in self.windows_through(cell) {
-            let c = self.counts[wi as usize];
-            let (mine, theirs) = (c[player] as usize, c[1 - player] as usize);
-            if theirs == 0 {
+            let t = self.tallies[wi as usize];
+            let (mine, theirs) = (t[player] as usize, t[1 - player] as usize);
+            if t[BLOCKS + player] == 0 {
                 value += self.weights[mine + 1] - self.weights[mine];
-            } else if mine == 0 {
+            }
+            if t[BLOCKS + 1 - player] == 0 {
                 value += self.weights[theirs];
             }
         }
@@ -290,14 +354,35 @@ impl ThreatBoard {
     }
 
     fn place(&mut self, cell: usize, p: usize) {
-        let k = self.k as u8;
         self.cells[cell] = p as u8 + 1;
         self.stones += 1;
         self.hash ^= self.zobrist[cell][p];
+        if self.any_exact {
+            self.place_exact(cell, p);
+        } else {
+            self.place_free(cell, p);
+        }
+    }
+
+    fn remove(&mut self, cell: usize, p: usize) {
+        self.cells[cell] = 0;
+        self.stones -= 1;
+        self.hash ^= self.zobrist[cell][p];
+        if self.any_exact {
+            self.remove_exact(cell, p);
+        } else {
+            self.remove_free(cell, p);
+        }
+    }
+
+    /// The windows through `cell` after `p`'s stone lands there, freestyle: a
+    /// player's blocks are the other's stones.
+    #[inline]
+    fn place_free(&mut self, cell: usize, p: usize) {
+        let k = self.k as u8;
         for &wi in self.windows.through(cell) {
-            let wi = wi as usize;
-            let c = self.counts[wi];
-            let (mine, theirs) = (c[p], c[1 - p]);
+            let t = &mut self.tallies[wi as usize];
+            let (mine, theirs) = (t[p], t[1 - p]);
             if theirs == 0 {
                 self.scores[p] += self.weights[mine as usize + 1] - self.weights[mine as usize];
                 if mine + 1 == k - 1 {
@@ -316,19 +401,18 @@ impl ThreatBoard {
                     self.open_fours[1 - p] -= 1;
                 }
             }
-            self.counts[wi][p] = mine + 1;
+            *t = (u32::from_ne_bytes(*t) + FREE_STONE[p]).to_ne_bytes();
         }
     }
 
-    fn remove(&mut self, cell: usize, p: usize) {
+    /// [`ThreatBoard::place_free`] taken back.
+    #[inline]
+    fn remove_free(&mut self, cell: usize, p: usize) {
         let k = self.k as u8;
-        self.cells[cell] = 0;
-        self.stones -= 1;
-        self.hash ^= self.zobrist[cell][p];
         for &wi in self.windows.through(cell) {
-            let wi = wi as usize;
-            let c = self.counts[wi];
-            let (mine, theirs) = (c[p] - 1, c[1 - p]);
+            let t = &mut self.tallies[wi as usize];
+            *t = (u32::from_ne_bytes(*t) - FREE_STONE[p]).to_ne_bytes();
+            let (mine, theirs) = (t[p], t[1 - p]);
             if theirs == 0 {
                 self.scores[p] -= self.weights[mine as usize + 1] - self.weights[mine as usize];
                 if mine + 1 == k - 1 {
@@ -345,7 +429,97 @@ impl ThreatBoard {
                     self.open_fours[1 - p] += 1;
                 }
             }
-            self.counts[wi][p] = mine;
+        }
+    }
+
+    /// The windows through and flanked by `cell` after `p`'s stone lands there,
+    /// where some player's lines are exact; the judge's copy under renju.
+    fn place_exact(&mut self, cell: usize, p: usize) {
+        let k = self.k as u8;
+        let q = 1 - p;
+        for &wi in self.windows.through(cell) {
+            let t = &mut self.tallies[wi as usize];
+            let mine = t[p];
+            if t[BLOCKS + p] == 0 {
+                self.scores[p] += self.weights[mine as usize + 1] - self.weights[mine as usize];
+                if mine + 1 == k - 1 {
+                    self.open_fours[p] += 1;
+                } else if mine + 1 == k {
+                    self.open_fours[p] -= 1;
+                    self.winner = Some(p);
+                }
+            }
+            if t[BLOCKS + q] == 0 {
+                // The window was the other player's (with k = 1, an empty one too).
+                let theirs = t[q];
+                self.scores[q] -= self.weights[theirs as usize];
+                if theirs + 1 == k {
+                    self.open_fours[q] -= 1;
+                }
+            }
+            t[p] = mine + 1;
+            t[BLOCKS + q] += 1;
+        }
+        if self.exact[p] {
+            for &wi in self.windows.flanked_by(cell) {
+                let t = &mut self.tallies[wi as usize];
+                if t[BLOCKS + p] == 0 {
+                    let mine = t[p];
+                    self.scores[p] -= self.weights[mine as usize];
+                    if mine + 1 == k {
+                        self.open_fours[p] -= 1;
+                    }
+                }
+                t[BLOCKS + p] += 1;
+            }
+        }
+        if let Some(grid) = self.renju.as_mut() {
+            let w = self.rules.width();
+            grid.set(cell / w, cell % w, p as u8 + 1);
+        }
+    }
+
+    /// [`ThreatBoard::place_exact`] taken back.
+    fn remove_exact(&mut self, cell: usize, p: usize) {
+        let k = self.k as u8;
+        let q = 1 - p;
+        for &wi in self.windows.through(cell) {
+            let t = &mut self.tallies[wi as usize];
+            let mine = t[p] - 1;
+            t[p] = mine;
+            t[BLOCKS + q] -= 1;
+            if t[BLOCKS + p] == 0 {
+                self.scores[p] -= self.weights[mine as usize + 1] - self.weights[mine as usize];
+                if mine + 1 == k - 1 {
+                    self.open_fours[p] -= 1;
+                } else if mine + 1 == k {
+                    self.open_fours[p] += 1;
+                }
+            }
+            if t[BLOCKS + q] == 0 {
+                let theirs = t[q];
+                self.scores[q] += self.weights[theirs as usize];
+                if theirs + 1 == k {
+                    self.open_fours[q] += 1;
+                }
+            }
+        }
+        if self.exact[p] {
+            for &wi in self.windows.flanked_by(cell) {
+                let t = &mut self.tallies[wi as usize];
+                t[BLOCKS + p] -= 1;
+                if t[BLOCKS + p] == 0 {
+                    let mine = t[p];
+                    self.scores[p] += self.weights[mine as usize];
+                    if mine + 1 == k {
+                        self.open_fours[p] += 1;
+                    }
+                }
+            }
+        }
+        if let Some(grid) = self.renju.as_mut() {
+            let w = self.rules.width();
+            grid.set(cell / w, cell % w, 0);
         }
     }
 }

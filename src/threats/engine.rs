@@ -6,6 +6,9 @@
 //! At the root, in order: complete a line; block the opponent's only cell to
 //! complete; play the first move of a VCF, then of a VCT; drop the moves after
 //! which the opponent wins by VCF (when some move avoids it); search the rest.
+//!
+//! Every rule: the board's windows follow it, and under renju black's moves are
+//! only the cells it may play (a forced block it may not play loses).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -201,7 +204,9 @@ impl Engine {
             return win;
         }
         if let (Some(block), _) = self.board.threat_pair(them) {
-            return block;
+            if self.board.allowed(block, me) {
+                return block;
+            }
         }
         if let Some(first) = self.proven_win(&clock) {
             self.stats.proven_win = true;
@@ -295,9 +300,12 @@ impl Engine {
             .filter(|&c| self.board.is_empty(c) && self.near[c] > 0)
             .map(|c| (c, self.board.move_value(c, me)))
             .collect();
+        let board = &mut self.board;
+        roots.retain(|&(c, _)| board.allowed(c, me));
         if roots.is_empty() {
-            roots = (0..self.board.num_cells())
-                .filter(|&c| self.board.is_empty(c))
+            // (Renju: black, to move in a game not over, may play some cell.)
+            roots = (0..board.num_cells())
+                .filter(|&c| board.is_empty(c) && board.allowed(c, me))
                 .map(|c| (c, 0))
                 .collect();
         }
@@ -549,6 +557,9 @@ impl Engine {
         }
         let forced = match self.board.threat_pair(1 - me) {
             (Some(_), Some(_)) => return -(WIN - ply as i32 - 2),
+            (Some(block), None) if !self.board.allowed(block, me) => {
+                return -(WIN - ply as i32 - 2)
+            }
             (Some(block), None) => Some(block),
             _ => None,
         };
@@ -587,6 +598,11 @@ impl Engine {
                 depth - 1
             }
         };
+        if moves.is_empty() {
+            // Renju: no cell near the stones that black may play.
+            self.moves[ply] = moves;
+            return self.leaf_value(ply, stop);
+        }
         let alpha_in = alpha;
         let mut best_value = -INFINITY;
         let mut best_move = moves[0].0;
@@ -662,6 +678,7 @@ impl Engine {
         let mut cells = Vec::new();
         let threatened = prover.relevant_replies(1 - me, LEAF_VCF_DEPTH, 0, &mut cells);
         self.nodes += prover.nodes;
+        // (`relevant_replies` keeps only the cells the mover may play.)
         if threatened {
             moves.extend(cells.into_iter().map(|c| {
                 let value = if c == hint {
@@ -698,6 +715,16 @@ impl Engine {
             }
         }
         moves.sort_unstable_by_key(|&(c, v)| (std::cmp::Reverse(v), c));
+        if self.board.restricted(me) {
+            // The judge only for the best-looking cells, up to `width` allowed ones.
+            let mut kept = 0;
+            let board = &mut self.board;
+            moves.retain(|&(c, _)| {
+                let keep = kept < width && board.allowed(c, me);
+                kept += usize::from(keep);
+                keep
+            });
+        }
         moves.truncate(width);
     }
 

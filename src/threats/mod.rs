@@ -22,6 +22,9 @@ mod board;
 mod columns;
 mod engine;
 mod prove;
+mod renju;
+#[cfg(test)]
+mod rule_tests;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -43,17 +46,10 @@ use prove::{FailTable, Prover};
 /// Deepest accepted threat search, in attacker moves.
 pub const MAX_THREAT_DEPTH: u32 = 225;
 
-/// Whether the threats agent plays `rules`: the freestyle rule, 2 players. A paranoid deepening
-/// search for 3 or more drew all 12 games it played against two `negamax:2` on
-/// 8x8, k = 5 (0.2 s a move): it does not pay, so it is refused.
+/// Whether the threats agent plays `rules`: 2 players, every win rule. A paranoid
+/// deepening search for 3 or more drew all 12 games it played against two
+/// `negamax:2` on 8x8, k = 5 (0.2 s a move): it does not pay, so it is refused.
 pub fn check_players(rules: &Rules) -> Result<(), AgentError> {
-    if !rules.is_freestyle() {
-        return Err(AgentError::Unsupported(format!(
-            "the threat search plays the freestyle rule (k or more in a row), not rule=\"{}\" \
-             ({rules}); the random and greedy agents and MCTS play every rule",
-            rules.rule()
-        )));
-    }
     if rules.players() != 2 {
         return Err(AgentError::Unsupported(format!(
             "the threat engine plays 2 players, not {} ({rules}); negamax plays any number \

@@ -90,6 +90,9 @@ pub(crate) fn table_key(hash: u64, kind: ThreatKind, attacker: usize) -> u64 {
     hash ^ SALTS[kind as usize][attacker]
 }
 
+/// Mixed into the fail table's keys of strict searches under renju.
+const STRICT_SALT: u64 = 0x5EC7_0B1A_C4F1_7E5D;
+
 /// The tables a prover keeps from search to search (for one rule set).
 pub struct ProverTables {
     pub fails: FailTable,
@@ -127,6 +130,11 @@ pub struct Prover<'a> {
     /// Set once the budget, the deadline or the cancel flag stopped the search:
     /// its "no win" answers are then unproven and never recorded.
     pub stopped: bool,
+    /// Whether the search looks for a win that no defender stone off its line can
+    /// spoil (the VCT's pass line): under renju, black's moves must stay allowed
+    /// whatever white adds ([`super::renju`]), and no white four may win by a
+    /// block forbidden to black. The same search as any other under the other rules.
+    pub strict: bool,
 }
 
 impl<'a> Prover<'a> {
@@ -141,7 +149,56 @@ impl<'a> Prover<'a> {
             stop,
             nodes: 0,
             stopped: false,
+            strict: false,
         }
+    }
+
+    /// The fail table's key of `kind` for `attacker` here (a strict search under
+    /// renju keeps its own entries: it fails where the other may win).
+    fn fail_key(&self, kind: ThreatKind, attacker: usize) -> u64 {
+        let salt = if self.strict && self.board.restricted(0) {
+            STRICT_SALT
+        } else {
+            0
+        };
+        table_key(self.board.hash() ^ salt, kind, attacker)
+    }
+
+    /// Whether `attacker` may play the empty `cell` in this search: any cell, but
+    /// under renju black's allowed ones, and in a strict search those that stay
+    /// allowed whatever white adds.
+    #[inline]
+    pub fn may_play(&mut self, cell: usize, attacker: usize) -> bool {
+        if !self.board.restricted(attacker) {
+            return true;
+        }
+        if self.board.forbidden(cell) {
+            return false;
+        }
+        !self.strict || super::renju::three_shapes(self.board.cells(), self.board.width(), cell) < 2
+    }
+
+    /// Drops from `cells` those `player` may not play ([`Prover::may_play`]).
+    pub fn keep_playable(&mut self, cells: &mut Vec<usize>, player: usize) {
+        if self.board.restricted(player) {
+            cells.retain(|&c| self.may_play(c, player));
+        }
+    }
+
+    /// After `attacker`'s four, whose only block is `block`: `None` where the
+    /// defender may block there (always in a strict search); where it may not
+    /// (black, renju, a forbidden cell) `Some` of a move it may play instead (the
+    /// first allowed empty cell), after which the attacker completes, or of `None`
+    /// where it has no move at all (the game is drawn).
+    pub fn forbidden_block(&mut self, attacker: usize, block: usize) -> Option<Option<usize>> {
+        let defender = 1 - attacker;
+        if self.strict || !self.board.restricted(defender) || !self.board.forbidden(block) {
+            return None;
+        }
+        Some(
+            (0..self.board.num_cells())
+                .find(|&c| c != block && self.board.is_empty(c) && !self.board.forbidden(c)),
+        )
     }
 
     /// [`try_candidates`] with the buffer of `ply` from the pool.
@@ -202,13 +259,13 @@ impl ThreatSearch for Prover<'_> {
     }
 
     fn known_fail(&self, kind: ThreatKind, attacker: usize, depth: u32) -> bool {
-        let key = table_key(self.board.hash(), kind, attacker);
+        let key = self.fail_key(kind, attacker);
         self.tables.fails.failed(key, depth)
     }
 
     fn record_fail(&mut self, kind: ThreatKind, attacker: usize, depth: u32) {
         if !self.stopped {
-            let key = table_key(self.board.hash(), kind, attacker);
+            let key = self.fail_key(kind, attacker);
             self.tables.fails.record(key, depth);
         }
     }

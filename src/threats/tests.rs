@@ -261,12 +261,21 @@ fn engine_is_deterministic_under_a_node_budget() {
     }
 }
 
-/// Speed figures for docs/threats.md: `cargo test --release --lib threats::tests::speed -- --ignored --nocapture`.
+/// Speed figures for docs/threats.md: `cargo test --release --lib threats::tests::speed -- --ignored --nocapture`
+/// (`INAROW_SPEED_RULES=freestyle,standard,renju` picks the rules; freestyle alone by default).
 #[test]
 #[ignore]
 fn speed() {
+    let names = std::env::var("INAROW_SPEED_RULES").unwrap_or_else(|_| "freestyle".into());
+    for name in names.split(',') {
+        let rule = crate::rules::WinRule::from_name(name.trim()).expect("a rule name");
+        println!("rule={rule}");
+        speed_of(Rules::gomoku_with(15, rule).unwrap());
+    }
+}
+
+fn speed_of(rules: Rules) {
     let mut rng = Rng::new(7, 0);
-    let rules = gomoku();
     let mut games = Vec::new();
     while games.len() < 50 {
         let mut game = Game::new(rules);

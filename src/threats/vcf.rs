@@ -6,6 +6,11 @@
 //! defender with one must be blocked there, and the block must itself be a four;
 //! otherwise every four is tried. A four that leaves two cells to complete wins
 //! (the defender blocks one); one that leaves one is blocked there.
+//!
+//! The board's windows follow the rule (a four or five that would be an overline
+//! is none where lines are exact). Under renju black tries only the cells it may
+//! play, and a white four whose one block is forbidden to black wins: black must
+//! play elsewhere (the line shows the first cell it may play), and white completes.
 
 use super::prove::{Prover, ThreatKind};
 
@@ -38,13 +43,16 @@ impl Prover<'_> {
         let k = self.board.k();
         match self.board.threat_pair(1 - attacker) {
             (Some(_), Some(_)) => {}
-            (Some(block), None) if self.board.four_or_win(block, attacker).0 => {
+            (Some(block), None)
+                if self.board.four_or_win(block, attacker).0 && self.may_play(block, attacker) =>
+            {
                 moves.push(block);
             }
             (Some(_), None) => {}
             _ if k >= 2 => {
                 self.board
                     .cells_of_windows_with(attacker, k - 2, k - 2, moves);
+                self.keep_playable(moves, attacker);
                 self.order(moves, attacker);
             }
             _ => {}
@@ -69,13 +77,20 @@ impl Prover<'_> {
                 line.extend([cell, block, other]);
                 true
             }
-            (Some(block), None) => {
-                line.extend([cell, block]);
-                self.board.put(block, defender);
-                let won = self.vcf(attacker, depth - 1, ply + 1, line);
-                self.board.take(block, defender);
-                won
-            }
+            (Some(block), None) => match self.forbidden_block(attacker, block) {
+                Some(None) => false,
+                Some(Some(elsewhere)) => {
+                    line.extend([cell, elsewhere, block]);
+                    true
+                }
+                None => {
+                    line.extend([cell, block]);
+                    self.board.put(block, defender);
+                    let won = self.vcf(attacker, depth - 1, ply + 1, line);
+                    self.board.take(block, defender);
+                    won
+                }
+            },
             (None, _) => false,
         };
         self.board.take(cell, attacker);

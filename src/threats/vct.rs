@@ -9,6 +9,11 @@
 //! changes neither the pass line's fours nor its forced replies (it cannot give
 //! the defender a four along the way), so the pass line still wins. Every
 //! relevant reply is tried; the attacker must win against each.
+//!
+//! Under renju the pass line is a strict VCF ([`Prover::strict`]): black's moves
+//! along it stay allowed whatever white adds, and no white four on it wins by a
+//! block forbidden to black (a black stone elsewhere could unforbid it). Black
+//! defends only with the cells it may play.
 
 use super::prove::{Prover, ThreatKind};
 
@@ -42,11 +47,13 @@ impl Prover<'_> {
         let k = self.board.k();
         match self.board.threat_pair(1 - attacker) {
             (Some(_), Some(_)) => {}
-            (Some(block), None) => moves.push(block),
+            (Some(block), None) if self.may_play(block, attacker) => moves.push(block),
+            (Some(_), None) => {}
             // With k = 2 a lone stone is a four and there is no three below it.
             _ if k >= 2 => {
                 self.board
                     .cells_of_windows_with(attacker, k.saturating_sub(3), k - 2, moves);
+                self.keep_playable(moves, attacker);
                 self.order(moves, attacker);
             }
             _ => {}
@@ -74,10 +81,19 @@ impl Prover<'_> {
                 self.give_buffer(ply + 1, replies);
                 return true;
             }
-            (Some(block), None) => {
-                replies.push(block);
-                true
-            }
+            (Some(block), None) => match self.forbidden_block(attacker, block) {
+                Some(None) => false,
+                Some(Some(elsewhere)) => {
+                    line.extend([cell, elsewhere, block]);
+                    self.board.take(cell, attacker);
+                    self.give_buffer(ply + 1, replies);
+                    return true;
+                }
+                None => {
+                    replies.push(block);
+                    true
+                }
+            },
             (None, _) => self.relevant_replies(attacker, depth - 1, ply + 2, &mut replies),
         };
         let mut best: Option<Vec<usize>> = None;
@@ -124,7 +140,10 @@ impl Prover<'_> {
         replies: &mut Vec<usize>,
     ) -> bool {
         let mut pass_line = Vec::new();
-        if !self.vcf(attacker, depth, ply, &mut pass_line) {
+        let strict = std::mem::replace(&mut self.strict, true);
+        let passes = self.vcf(attacker, depth, ply, &mut pass_line);
+        self.strict = strict;
+        if !passes {
             return false;
         }
         let defender = 1 - attacker;
@@ -140,6 +159,7 @@ impl Prover<'_> {
             self.board.take(b, defender);
         }
         // `cells_of_windows_with` skips the cells already listed: the list is distinct.
+        self.keep_playable(replies, defender);
         self.order(replies, defender);
         true
     }
