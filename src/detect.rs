@@ -1,5 +1,7 @@
 //! The win detector on its own: which player has `k` in a row on each of many
-//! grids, with no legality check.
+//! grids, with no legality check. The line test on a grid is `crate::lines`'.
+
+use crate::lines::GridLines;
 
 /// Cells below which `winners` stays on the calling thread (about a millisecond
 /// of work: more than starting a thread costs).
@@ -46,41 +48,15 @@ pub fn winners(cells: &[i64], n: usize, h: usize, w: usize, k: usize) -> Vec<i64
     })
 }
 
+/// The grid's owner of lines of `k` or more ([`crate::lines::grid_lines`]): 0
+/// none, -1 several.
+#[inline]
 fn winner_of(grid: &[i64], h: usize, w: usize, k: usize) -> i64 {
-    let mut found = 0i64;
-    let at = |r: isize, c: isize| -> i64 {
-        if r < 0 || c < 0 || r >= h as isize || c >= w as isize {
-            0
-        } else {
-            grid[r as usize * w + c as usize]
-        }
-    };
-    for r in 0..h as isize {
-        for c in 0..w as isize {
-            let v = at(r, c);
-            if v == 0 {
-                continue;
-            }
-            for (dr, dc) in [(0isize, 1isize), (1, 0), (1, 1), (1, -1)] {
-                // Count only from the start of a run.
-                if at(r - dr, c - dc) == v {
-                    continue;
-                }
-                let mut len = 1;
-                while len < k && at(r + dr * len as isize, c + dc * len as isize) == v {
-                    len += 1;
-                }
-                if len >= k {
-                    if found == 0 || found == v {
-                        found = v;
-                    } else {
-                        return -1;
-                    }
-                }
-            }
-        }
+    match crate::lines::grid_lines(grid, h, w, k) {
+        GridLines::None => 0,
+        GridLines::One(owner) => owner,
+        GridLines::Several => -1,
     }
-    found
 }
 
 #[cfg(test)]

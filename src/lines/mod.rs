@@ -18,13 +18,15 @@
 //! `has_line` by doubling, and `winning_cells`) are the freestyle rule's fast
 //! path (`word`).
 
+mod grid;
 pub(crate) mod renju;
 mod windows;
 mod word;
 
+pub(crate) use grid::{grid_lines, GridLines};
 pub use renju::Forbidden;
 pub(crate) use windows::{WindowTable, NO_CELL};
-pub(crate) use word::winning_cells;
+pub(crate) use word::{gravity_winning_cells4, winning_cells};
 
 use crate::bitboard::{Bitboard, Cells};
 use crate::layout::Layout;

@@ -41,6 +41,20 @@ impl Bitboard {
         self.line_step(steps, k).is_some()
     }
 
+    /// Whether the set holds four in a row along one of `directions` (the
+    /// layout's four, none 0): [`Bitboard::has_line`] for `k = 4` unrolled, two
+    /// shift-ands per direction, for the gravity solver. A direction in which
+    /// four cells do not fit finds nothing (the spare bits stay empty).
+    #[inline(always)]
+    pub fn has_four(self, directions: [usize; 4]) -> bool {
+        let p = self.0;
+        directions.into_iter().any(|d| {
+            debug_assert!(d != 0);
+            let t = p & (p >> d);
+            t & (t >> (2 * d)) != 0
+        })
+    }
+
     /// The first of `steps` along which the set holds `k` in a row.
     #[inline(always)]
     pub fn line_step(self, steps: [usize; 4], k: usize) -> Option<usize> {
@@ -79,9 +93,60 @@ pub(crate) fn winning_cells(stones: u64, steps: [usize; 4], k: usize) -> u64 {
     wins
 }
 
+/// The cells where one more stone of `stones` completes four in a row on a gravity
+/// board of `stride` bits per column ([`winning_cells`] for `k = 4`, unrolled:
+/// the gravity solver's hot path). Vertically only the three cells below count:
+/// with gravity the cell above a stone is never an empty cell under it. The
+/// caller masks with the empty cells; `3 * (stride + 1) < 64`.
+#[inline(always)]
+pub(crate) fn gravity_winning_cells4(stones: u64, stride: usize) -> u64 {
+    debug_assert!(3 * (stride + 1) < 64);
+    let (p, h1) = (stones, stride as u32);
+    let mut r = (p << 1) & (p << 2) & (p << 3);
+    for d in [h1, h1 - 1, h1 + 1] {
+        let left2 = (p << d) & (p << (2 * d));
+        r |= left2 & (p << (3 * d)); // xxx.
+        r |= left2 & (p >> d); // xx.x
+        let right2 = (p >> d) & (p >> (2 * d));
+        r |= right2 & (p << d); // x.xx
+        r |= right2 & (p >> (3 * d)); // .xxx
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gravity_winning_cells4_match_the_general_ones_on_gravity_positions() {
+        // Random gravity positions on boards with 3 * (stride + 1) < 64.
+        let mut rng = crate::rng::Rng::new(9, 0);
+        for (w, h) in [(7, 6), (6, 5), (8, 7), (9, 5), (4, 4)] {
+            let layout = crate::layout::Layout::new(w, h, 4);
+            for _ in 0..300 {
+                let (mut mine, mut all) = (0u64, 0u64);
+                for _ in 0..rng.below((w * h) as u32) {
+                    let col = rng.below(w as u32) as usize;
+                    let filled = (0..h).filter(|&l| all >> layout.bit_from_bottom(col, l) & 1 == 1);
+                    let level = filled.count();
+                    if level < h {
+                        let bit = 1u64 << layout.bit_from_bottom(col, level);
+                        all |= bit;
+                        if rng.below(2) == 0 {
+                            mine |= bit;
+                        }
+                    }
+                }
+                let empty = layout.board().0 & !all;
+                assert_eq!(
+                    gravity_winning_cells4(mine, layout.stride()) & empty,
+                    winning_cells(mine, layout.line_steps(), 4) & empty,
+                    "{w}x{h} {mine:#x} {all:#x}"
+                );
+            }
+        }
+    }
 
     /// Runs of `k` at `step`, by looking at every start.
     fn brute_starts(x: u64, step: usize, k: usize) -> u64 {
@@ -185,6 +250,25 @@ mod tests {
                         cells / width
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn has_four_matches_has_line_on_a_layout() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for (w, h) in [(7, 6), (4, 3), (3, 9), (9, 5)] {
+            let layout = crate::layout::Layout::new(w, h, 4);
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let stones = Bitboard(x & x.rotate_left(5) & layout.board().0);
+                assert_eq!(
+                    stones.has_four(layout.directions()),
+                    stones.has_line(layout.line_steps(), 4),
+                    "{w}x{h} {stones:?}"
+                );
             }
         }
     }

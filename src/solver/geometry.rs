@@ -1,5 +1,6 @@
-//! What the solver adds to the [`Layout`]: the k = 4 line code, Allis' parity
-//! masks (odd threats, claimeven rows), dead stones and the mirror image.
+//! What the solver adds to the [`Layout`]: Allis' parity masks (odd threats,
+//! claimeven rows), dead stones and the mirror image. Its line tests are
+//! `crate::lines`' one-word ones (`k = 4` unrolled there).
 //!
 //! Positions fit one word (`width * (height + 1) <= 64`); the bit layout, the
 //! masks and the four directions (in their one order) are the [`Layout`]'s.
@@ -169,20 +170,10 @@ impl Geometry {
         }
     }
 
+    /// `k = 4`: [`crate::lines::gravity_winning_cells4`], among the empty cells.
     #[inline(always)]
     fn winning_cells4(&self, p: u64, mask: u64) -> u64 {
-        // Vertical: only the three stones below can make a line with an empty cell.
-        let h1 = self.h1();
-        let mut r = (p << 1) & (p << 2) & (p << 3);
-        for d in [h1, h1 - 1, h1 + 1] {
-            let left2 = (p << d) & (p << (2 * d));
-            r |= left2 & (p << (3 * d)); // xxx.
-            r |= left2 & (p >> d); // xx.x
-            let right2 = (p >> d) & (p >> (2 * d));
-            r |= right2 & (p << d); // x.xx
-            r |= right2 & (p >> (3 * d)); // .xxx
-        }
-        r & (self.board() ^ mask)
+        crate::lines::gravity_winning_cells4(p, self.layout.stride()) & (self.board() ^ mask)
     }
 
     /// Any `k`: [`crate::lines::winning_cells`], among the empty cells.
@@ -197,17 +188,12 @@ impl Geometry {
         self.layout.directions().map(|d| d as u32)
     }
 
-    /// Whether `stones` contains a line of `k`.
+    /// Whether `stones` contains a line of `k` ([`Bitboard::has_four`] for
+    /// `k = 4`, else [`Bitboard::has_line`]).
     #[inline]
     pub fn has_line(&self, p: u64) -> bool {
         if self.fast4 {
-            for d in self.directions() {
-                let t = p & (p >> d);
-                if t & (t >> (2 * d)) != 0 {
-                    return true;
-                }
-            }
-            return false;
+            return Bitboard(p).has_four(self.layout.directions());
         }
         Bitboard(p).has_line(self.layout.line_steps(), self.k as usize)
     }
