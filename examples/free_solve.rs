@@ -1,5 +1,8 @@
-//! Solves free-placement boards from the empty board and prints each value, its
-//! node count and time: `cargo run --release --example free_solve -- 5 5 4 [6 6 5 ...]`.
+//! Solves free-placement boards and prints each value, its node count and time:
+//! `cargo run --release --example free_solve -- 5 5 4 [6 6 5 ...]`. A board may
+//! be followed by `@CELLS` (cells `row * width + col`, comma-separated) to solve
+//! the position after those moves: `7 7 5 @24,25`. `FREE_TT_MIB` sets the table
+//! size (default 256 MiB); `FREE_HISTORY=0` switches the history heuristic off.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -7,23 +10,39 @@ use std::time::Instant;
 use inarow::solver::free::{FreePosition, FreeSolver};
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("width height k, as numbers"))
-        .collect();
+    let mut boards: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    let mut shape = Vec::new();
+    for arg in std::env::args().skip(1) {
+        if let Some(cells) = arg.strip_prefix('@') {
+            let moves = cells
+                .split(',')
+                .map(|c| c.parse().expect("cells as numbers"))
+                .collect();
+            boards.last_mut().expect("moves after a board").1 = moves;
+            continue;
+        }
+        shape.push(arg.parse().expect("width height k, as numbers"));
+        if shape.len() == 3 {
+            boards.push((std::mem::take(&mut shape), Vec::new()));
+        }
+    }
     assert!(
-        !args.is_empty() && args.len() % 3 == 0,
-        "usage: free_solve WIDTH HEIGHT K [WIDTH HEIGHT K ...]"
+        !boards.is_empty() && shape.is_empty(),
+        "usage: free_solve WIDTH HEIGHT K [@CELLS] [WIDTH HEIGHT K [@CELLS] ...]"
     );
+    let mib: usize = std::env::var("FREE_TT_MIB").map_or(256, |v| v.parse().expect("MiB"));
     let cancel = AtomicBool::new(false);
-    for shape in args.chunks(3) {
+    for (shape, moves) in boards {
         let (w, h, k) = (shape[0], shape[1], shape[2]);
-        let mut solver = FreeSolver::new(256 << 20).expect("table");
-        let pos = FreePosition::new(w, h, k).expect("a supported board");
+        let mut solver = FreeSolver::new(mib << 20).expect("table");
+        if std::env::var("FREE_HISTORY").is_ok_and(|v| v == "0") {
+            solver.set_move_history(false);
+        }
+        let pos = FreePosition::from_moves(w, h, k, &moves).expect("a supported position");
         let start = Instant::now();
         let value = solver.solve(&pos, false, &cancel).expect("solved");
         println!(
-            "{w}x{h} k={k}: score {value:+} ({} nodes, {:.3} s)",
+            "{w}x{h} k={k} after {moves:?}: score {value:+} ({} nodes, {:.3} s)",
             solver.nodes(),
             start.elapsed().as_secs_f64()
         );

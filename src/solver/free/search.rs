@@ -98,6 +98,12 @@ pub(super) struct Search<'a> {
     pub aborted: bool,
     /// Whether nodes look for pairing strategies (lines of at least four).
     pairings: bool,
+    /// Per side (the parity of the empty cells) and cell, how often a move there
+    /// cut a node off, weighted by the square of the empty cells left (the
+    /// history heuristic): ties of the line weights go to the larger.
+    history: [[u64; 64]; 2],
+    /// Whether move ordering reads `history` (off only to measure what it pays).
+    pub use_history: bool,
 }
 
 impl<'a> Search<'a> {
@@ -111,6 +117,8 @@ impl<'a> Search<'a> {
             nodes: 0,
             aborted: false,
             pairings: geo.k >= PAIRING_MIN_K,
+            history: [[0; 64]; 2],
+            use_history: true,
         }
     }
 
@@ -248,6 +256,9 @@ impl<'a> Search<'a> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
+                        let left = (n - moves) as u64;
+                        let h = &mut self.history[(empty.count_ones() & 1) as usize][cell as usize];
+                        *h = h.saturating_add(left * left);
                         break;
                     }
                 }
@@ -320,6 +331,7 @@ impl<'a> Search<'a> {
         table_move: Option<usize>,
         order: &mut [u8; 64],
     ) -> usize {
+        let side = (empty.count_ones() & 1) as usize;
         let mut weight = [0u32; 64];
         for &line in &self.geo.lines {
             let own = (line & current).count_ones() as usize;
@@ -347,9 +359,17 @@ impl<'a> Search<'a> {
             let cell = live_cells.trailing_zeros() as u8;
             live_cells &= live_cells - 1;
             // Insertion by weight, heaviest first; ties keep cell order.
-            let w = weight[cell as usize];
+            let key = |c: u8| {
+                let h = if self.use_history {
+                    self.history[side][c as usize]
+                } else {
+                    0
+                };
+                (weight[c as usize], h)
+            };
+            let w = key(cell);
             let mut i = count;
-            while i > first && weight[order[i - 1] as usize] < w {
+            while i > first && key(order[i - 1]) < w {
                 order[i] = order[i - 1];
                 i -= 1;
             }

@@ -20,6 +20,8 @@ pub struct FreeSolver {
     geometry: Option<Geometry>,
     nodes: u64,
     node_limit: Option<u64>,
+    /// Whether move ordering breaks ties by the history heuristic.
+    history: bool,
 }
 
 impl FreeSolver {
@@ -30,6 +32,7 @@ impl FreeSolver {
             geometry: None,
             nodes: 0,
             node_limit: None,
+            history: true,
         })
     }
 
@@ -42,6 +45,12 @@ impl FreeSolver {
     /// [`SolveError::NodeLimit`], keeping its table. `None`: no limit.
     pub fn set_node_limit(&mut self, nodes: Option<u64>) {
         self.node_limit = nodes;
+    }
+
+    /// Switches the history heuristic of move ordering (on by default) off or on:
+    /// for measuring what it pays; the values are the same either way.
+    pub fn set_move_history(&mut self, on: bool) {
+        self.history = on;
     }
 
     /// Empties the table.
@@ -268,6 +277,7 @@ impl MoveSearch for FreeSolver {
         let mut search = Search::new(g, &mut self.table, cancel);
         search.deadline = deadline;
         search.budget = budget;
+        search.use_history = self.history;
         // Bisection inside the window answers `a` for a value <= a, `b` for one >= b.
         let (lo, hi) = window.unwrap_or((-n, n));
         let v = search.solve(&node, weak, lo, hi);
