@@ -15,7 +15,7 @@
 
 use crate::game::Game;
 use crate::lines::renju::{Grid, BLACK, WHITE};
-use crate::lines::{line_is_exact, WindowTable, NO_CELL};
+use crate::lines::{line_is_exact, WindowTable};
 use crate::rules::{Rules, WinRule};
 
 /// The weight of an open window holding `n` stones of one player.
@@ -83,10 +83,7 @@ impl Tally {
     #[inline]
     fn overlined(&self, table: &WindowTable, wi: usize, player: usize) -> bool {
         self.exact >> player & 1 == 1
-            && table
-                .flanks(wi)
-                .into_iter()
-                .any(|f| f != NO_CELL && self.cells[f as usize] as usize == player + 1)
+            && table.flank_holds(wi, |cell| self.cells[cell] as usize == player + 1)
     }
 
     /// The player window `wi` is open for and its weight, if any.

@@ -25,7 +25,7 @@ mod word;
 
 pub(crate) use grid::{grid_lines, GridLines};
 pub use renju::Forbidden;
-pub(crate) use windows::{WindowTable, NO_CELL};
+pub(crate) use windows::WindowTable;
 pub(crate) use word::{gravity_winning_cells4, winning_cells};
 
 use crate::bitboard::{Bitboard, Cells};

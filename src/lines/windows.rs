@@ -38,7 +38,7 @@ pub(crate) struct WindowTable {
     through_start: Vec<u32>,
     through: Vec<u32>,
     /// Per window, the cells just before its first and after its last cell
-    /// ([`NO_CELL`] off the board).
+    /// (`NO_CELL` off the board).
     flanks: Vec<[u32; 2]>,
     /// The windows each cell flanks (CSR, as `through`).
     flanked_start: Vec<u32>,
@@ -46,7 +46,7 @@ pub(crate) struct WindowTable {
 }
 
 /// A flank beyond the board's edge.
-pub(crate) const NO_CELL: u32 = u32::MAX;
+const NO_CELL: u32 = u32::MAX;
 
 impl WindowTable {
     /// The windows of `k` cells of a `width` x `height` board.
@@ -121,11 +121,14 @@ impl WindowTable {
         &self.through[self.through_start[cell] as usize..self.through_start[cell + 1] as usize]
     }
 
-    /// The cells just before window `index`'s first cell and after its last
-    /// ([`NO_CELL`] off the board).
+    /// Whether a flank of window `index` satisfies `holds` (a cell -> whether it
+    /// holds the player's stone): the window encoding's exact-line test, for a
+    /// player whose lines must be exactly `k` the window is then no line.
     #[inline]
-    pub fn flanks(&self, index: usize) -> [u32; 2] {
+    pub fn flank_holds(&self, index: usize, holds: impl Fn(usize) -> bool) -> bool {
         self.flanks[index]
+            .into_iter()
+            .any(|f| f != NO_CELL && holds(f as usize))
     }
 
     /// The windows `cell` flanks.
@@ -222,7 +225,7 @@ mod tests {
                     }
                 };
                 let expect = [beyond(-1), beyond(k as isize)];
-                assert_eq!(table.flanks(i), expect, "{w}x{h} k={k} window {i}");
+                assert_eq!(table.flanks[i], expect, "{w}x{h} k={k} window {i}");
                 for cell in expect.into_iter().filter(|&c| c != NO_CELL) {
                     flanked[cell as usize].push(i as u32);
                 }
