@@ -9,14 +9,51 @@
 //!               and black may not play an overline, a double four or a double three
 //! ```
 //!
-//! Here: [`line_is_exact`] (whether a player's lines must be exactly `k`), the line
-//! tests on a multi-word set of cells (`Cells::line_through`, `run_through`,
-//! `has_line`) that take it, renju's forbidden-move judge (`renju`), and the
-//! table of windows of `k` cells that the agents' and the threat engine's boards
-//! count stones in (`windows`).
-//! The one-word [`crate::bitboard::Bitboard`] line tests (`line_starts`,
-//! `has_line` by doubling, and `winning_cells`) are the freestyle rule's fast
-//! path (`word`).
+//! Here, one place per encoding of a board:
+//!
+//! - [`line_is_exact`]: whose lines must be exactly `k` under a rule (every test
+//!   below takes it, or serves the freestyle rule only);
+//! - multi-word cells on the spare-bit layout (`Cells::line_through`,
+//!   `run_through`, `has_line`; this file): `k` or more, or exactly `k`;
+//! - one word on the spare-bit layout (`word`): `Bitboard::line_starts`,
+//!   `has_line` by doubling, `exact_line_starts` (exact runs, the overline cells
+//!   given), [`winning_cells`], and for the gravity solver `k = 4` unrolled
+//!   (`Bitboard::has_four`, [`gravity_winning_cells4`]);
+//! - the table of windows of `k` cells (`windows`): the windows through each cell,
+//!   each window's flanks, the windows each cell flanks, and the exact rule's test
+//!   on a window (`WindowTable::flank_holds`: a flank holding the player's stone);
+//! - a plain grid of owners (`grid`): [`grid_lines`], `k` or more, any owner type;
+//! - renju's forbidden-move judge (`renju`), on a plain grid of its own.
+//!
+//! Which engine asks which:
+//!
+//! ```text
+//!   engine                                   asks
+//!   game (game/play.rs, setup.rs)            Cells::line_through / has_line,
+//!                                            line_is_exact; one word freestyle:
+//!                                            Bitboard::has_line; renju judge
+//!   one-word playouts, simulate and MCTS     Bitboard::has_line, winning_cells
+//!     states (word.rs)                       (freestyle on one word only)
+//!   win detector (detect.rs)                 grid_lines (freestyle)
+//!   gravity solver (solver/geometry.rs)      Bitboard::has_four, gravity_winning_cells4
+//!                                            (k = 4), Bitboard::has_line,
+//!                                            winning_cells (other k)
+//!   free solver (solver/free/geometry.rs)    Bitboard::line_starts, exact_line_starts
+//!   agents' board (agents/lines.rs)          WindowTable, flank_holds, line_is_exact,
+//!                                            renju judge
+//!   threat engine (threats/board.rs)         WindowTable, flanked_by, line_is_exact,
+//!                                            renju judge
+//!   column prover (threats/columns.rs),      the game's wins_at (the game's test)
+//!     greedy agent, MCTS on big boards
+//! ```
+//!
+//! To add a rule, touch: `rules.rs` (the `WinRule` value, its name, number and
+//! which rules it fits), this file (whose lines are exact, or a new shape's test
+//! on cells), `windows.rs` and `word.rs` where the new shape differs from "`k` or
+//! more" and "exactly `k`" (a window's and a word's test), and the Python
+//! surface's names (`python/inarow/_native.pyi`'s `_Rule`,
+//! `python/inarow/_rule_flags.py`). An engine that cannot play it says so in its
+//! `check_rules`.
 
 mod grid;
 pub(crate) mod renju;
