@@ -354,9 +354,9 @@ def test_the_games_score_has_wilson_interval():
 @pytest.mark.parametrize("rule", ["standard", "renju"])
 def test_an_engine_that_does_not_play_the_rule_is_refused_before_any_game(rule, tmp_path):
     log = tmp_path / "m.jsonl"
-    with pytest.raises(inarow.UnsupportedRulesError):
+    with pytest.raises(inarow.UnsupportedRulesError, match="freestyle"):
         match.run(
-            "threats",
+            "perfect",
             "random",
             book.load_book("renju-26")[:1],
             pairs=1,

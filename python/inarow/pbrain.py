@@ -4,7 +4,8 @@ can run it.
 
 The brain plays freestyle gomoku (five or more in a row wins: ``INFO rule 0``),
 and exactly five (``INFO rule 1``) or renju (``INFO rule 4``) with an agent that
-plays them (today the random, greedy and negamax agents; otherwise ``ERROR``, and the brain plays on by
+plays them (the default threat engine, the random, greedy and negamax agents; the
+perfect agent and the pretrained networks answer ``ERROR``, and the brain plays on by
 its rule), on any board from 5 to ``inarow.MAX_SIDE`` cells a side (``START n`` or
 ``RECTSTART w,h``). Piskvork's ``x,y`` is column ``x``, row ``y`` (from 0, row 0
 the top row): the action ``y * width + x``. Every reply is one flushed line;

@@ -17,10 +17,14 @@ could move again, would win by fours.
 * On gravity boards a threat is a column where the attacker's next drop would
   complete a line; ``kind="vcf"`` searches continuous threats there (see
   :func:`find_win`).
+* Every win rule: under ``rule="standard"`` (both players) and ``"renju"`` (black) a
+  line is exactly ``k``, so a four or five that would make an overline is no threat;
+  under renju black's moves are only the cells it may play, and a white four whose
+  one block is forbidden to black wins (see :func:`find_win`).
 
 >>> import inarow
 >>> from inarow.threats import find_win
->>> board = inarow.Board(width=15, height=15, k=5, gravity=False)
+>>> board = inarow.Board(rules=inarow.Rules.gomoku(15))
 >>> for action in [7 * 15 + 5, 0, 7 * 15 + 6, 14, 7 * 15 + 7, 14 * 15]:
 ...     _ = board.move(action)
 >>> line = find_win(board)            # the open three on row 7 wins by fours
@@ -60,6 +64,10 @@ def find_win(
     ``max_nodes``: the most positions searched (default 1,000,000; at most 2**40);
     None then means "none found within the budget". The board is not modified.
 
+    Under renju, when a white four's only block is forbidden to black, the line's
+    next two actions are black's first allowed cell (black cannot stop the five) and
+    white's five on the forbidden cell; black's actions are always legal.
+
     On gravity boards (Connect Four and its relatives, any size and ``k``) a threat
     is a column: ``"vcf"`` searches continuous threats, each attacker drop leaving
     a column where it would complete a line, the defender dropping there (which
@@ -67,8 +75,9 @@ def find_win(
     two columns threaten at once or a stacked threat completes; the actions are
     columns.
 
-    Raises :class:`inarow.UnsupportedRulesError` for ``"vct"`` on gravity boards
-    or other than 2 players, :class:`inarow.IllegalMoveError` for a finished game, ``ValueError``
+    Every win rule is searched (``board.rules.rule``). Raises
+    :class:`inarow.UnsupportedRulesError` for ``"vct"`` on gravity boards or other
+    than 2 players, :class:`inarow.IllegalMoveError` for a finished game, ``ValueError``
     for an unknown kind or an argument out of range. Ctrl-C stops the search.
     """
     return _find_win(board, kind, max_depth, max_nodes)
