@@ -140,9 +140,16 @@ def test_every_move_and_line_of_the_searches_is_legal_and_every_vcf_line_wins(ru
     assert found >= 10
 
 
-@pytest.mark.parametrize("rule", RULES)
-def test_the_threats_agent_plays_whole_games_of_every_rule(rule):
-    rules = inarow.Rules(11, 11, 5, 2, False, rule=rule)
+@pytest.mark.parametrize(
+    "rules",
+    [inarow.Rules(11, 11, 5, 2, False, rule=rule) for rule in RULES]
+    + [
+        inarow.Rules(7, 6, 4, 2, True, rule="standard"),
+        inarow.Rules(5, 5, 3, 2, False, rule="standard"),
+    ],
+    ids=[*RULES, "standard-gravity", "standard-k3"],
+)
+def test_the_threats_agent_plays_whole_games_of_every_rule(rules):
     engine = agents.threats(nodes=1500, seed=0)
     result = inarow.evaluate.match(engine, "greedy", games=4, rules=rules, seed=2)
     assert result.games == 4

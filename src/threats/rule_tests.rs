@@ -408,3 +408,44 @@ fn the_engine_is_deterministic_under_a_node_budget_under_every_rule() {
         }
     }
 }
+
+/// The column search under standard (gravity boards): every claimed win replays
+/// against every defence.
+#[test]
+fn column_wins_under_standard_win_against_every_defence() {
+    let rules = Rules::new(7, 6, 4, 2, true)
+        .unwrap()
+        .with_rule(WinRule::Standard)
+        .unwrap();
+    let mut rng = Rng::new(67, 0);
+    let cancel = AtomicBool::new(false);
+    let mut replayed = 0;
+    for _ in 0..300 {
+        let mut game = Game::new(rules);
+        for _ in 0..(6 + rng.below(14)) {
+            let p = game.to_move();
+            let options: Vec<usize> = (0..7)
+                .filter(|&a| game.is_legal(a) && !game.wins_at(p, a))
+                .collect();
+            if options.is_empty() {
+                break;
+            }
+            game.play(options[rng.below(options.len() as u32) as usize])
+                .unwrap();
+        }
+        if game.is_over()
+            || find_win(&game, ThreatKind::Vcf, 6, 100_000, &cancel)
+                .unwrap()
+                .is_none()
+        {
+            continue;
+        }
+        let mut searches = REPLAY_SEARCHES;
+        match replay(&mut game, ThreatKind::Vcf, 6, &mut searches) {
+            Ok(true) => replayed += 1,
+            Ok(false) => {}
+            Err(refutation) => panic!("{rules}: {refutation}"),
+        }
+    }
+    assert!(replayed >= 10, "{replayed} wins replayed");
+}
