@@ -2,12 +2,14 @@
 //! `cargo run --release --example free_solve -- 5 5 4 [6 6 5 ...]`. A board may
 //! be followed by `@CELLS` (cells `row * width + col`, comma-separated) to solve
 //! the position after those moves: `7 7 5 @24,25`. `FREE_TT_MIB` sets the table
-//! size (default 256 MiB); `FREE_HISTORY=0` switches the history heuristic off.
+//! size (default 256 MiB); `FREE_HISTORY=0` switches the history heuristic off;
+//! `FREE_RULE=standard` solves under the standard rule (exactly `k`).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use inarow::solver::free::{FreePosition, FreeSolver};
+use inarow::WinRule;
 
 fn main() {
     let mut boards: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
@@ -38,7 +40,14 @@ fn main() {
         if std::env::var("FREE_HISTORY").is_ok_and(|v| v == "0") {
             solver.set_move_history(false);
         }
-        let pos = FreePosition::from_moves(w, h, k, &moves).expect("a supported position");
+        let pos = match std::env::var("FREE_RULE") {
+            Ok(name) => {
+                let rule = WinRule::from_name(&name).expect("FREE_RULE: freestyle or standard");
+                FreePosition::from_moves_with_rule(w, h, k, rule, &moves)
+            }
+            Err(_) => FreePosition::from_moves(w, h, k, &moves),
+        }
+        .expect("a supported position");
         let start = Instant::now();
         let value = solver.solve(&pos, false, &cancel).expect("solved");
         println!(

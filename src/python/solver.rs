@@ -1,5 +1,6 @@
 //! `inarow.Solver`: the perfect Connect-Four solver, from Python.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -274,6 +275,38 @@ impl Solver {
         let weak = weak_arg(weak)?;
         let game = game_of(board)?;
         self.run(py, &game, |s, c| s.analyze_game(&game, weak, c))
+    }
+
+    /// Solves a free-placement `board` and writes a proof of its outcome to the
+    /// file `path` (the format: `src/proof/mod.rs`); returns the first player's
+    /// outcome, 1 win, 0 draw, -1 loss. The proof follows every reply, so it can
+    /// hold far more positions than the search visited: for boards solved in well
+    /// under a million nodes. A gravity board raises `UnsupportedRulesError`, a
+    /// file that cannot be written `OSError`. `Solver.check_proof` checks it.
+    #[pyo3(signature = (board, path), text_signature = "($self, board, path)")]
+    fn prove(&self, py: Python<'_>, board: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<i32> {
+        let game = game_of(board)?;
+        let (text, summary) = self.run(py, &game, |s, c| {
+            let mut text = Vec::new();
+            let summary = s.write_proof_game(&game, &mut text, c)?;
+            Ok((text, summary))
+        })?;
+        py.detach(|| std::fs::write(&path, text))?;
+        Ok(summary.outcome)
+    }
+
+    /// Checks the proof file `path` with the proof checker (`src/proof`: rules
+    /// code of its own, no solver code): the first player's outcome it proves (1
+    /// win, 0 draw, -1 loss; None for a lone no-loss claim). A refused proof
+    /// raises `ValueError` saying where it fails; an unreadable file `OSError`.
+    #[staticmethod]
+    #[pyo3(text_signature = "(path)")]
+    fn check_proof(py: Python<'_>, path: PathBuf) -> PyResult<Option<i32>> {
+        let text = py.detach(|| std::fs::read_to_string(&path))?;
+        let verdict = py
+            .detach(|| crate::proof::check(&text))
+            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
+        Ok(verdict.outcome())
     }
 
     /// An optimal action: never a worse win/draw/loss outcome than another move;

@@ -2,12 +2,13 @@
 //! search, free-placement boards to the free-placement solver (made on first
 //! use, with a table of at most the solver's size).
 
+use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 use super::choice::TimedMove;
 use super::deadline::Deadline;
 use super::error::SolveError;
-use super::free::{FreePosition, FreeSolver};
+use super::free::{FreePosition, FreeSolver, ProofSummary};
 use super::position::Position;
 use super::state::Solver;
 use crate::game::Game;
@@ -92,6 +93,25 @@ impl Solver {
         }
         let pos = FreePosition::from_game(game)?;
         self.with_free(|free| free.best_move_within(&pos, deadline, cancel))
+    }
+
+    /// A proof of a free-placement game's outcome, in the format of
+    /// `crate::proof` ([`FreeSolver::write_proof`]), written to `out`; a gravity
+    /// game is [`SolveError::Unsupported`].
+    pub fn write_proof_game(
+        &mut self,
+        game: &Game,
+        out: &mut dyn Write,
+        cancel: &AtomicBool,
+    ) -> Result<ProofSummary, SolveError> {
+        if game.rules().gravity() {
+            return Err(SolveError::Unsupported(format!(
+                "proofs cover free-placement boards (gravity=False), got {}",
+                game.rules()
+            )));
+        }
+        let pos = FreePosition::from_game(game)?;
+        self.with_free(|free| free.write_proof(&pos, out, cancel))
     }
 
     /// Runs `call` on the free-placement solver (made now if need be) under this

@@ -1,5 +1,8 @@
 //! An exact solver for 2-player free-placement boards (tic-tac-toe, m,n,k games)
-//! of at most 64 cells: one word per stone set.
+//! of at most 64 cells, under the freestyle rule (`k` or more in a row) or the
+//! standard rule (exactly `k`; an overline is no line, for both players): one
+//! word per stone set. It can write a proof of its result, which
+//! [`crate::proof::check`] replays without any of its code.
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -51,7 +54,20 @@
 //!   under the board's symmetries (8 for a square, 4 for a rectangle), kept up to
 //!   date move by move; it stores the best move, searched first next time.
 //! * Moves ordered by the lines through them: own stones on lines the opponent
-//!   has not blocked, opponent stones on lines free of own stones.
+//!   has not blocked, opponent stones on lines free of own stones; ties by the
+//!   history heuristic (cut-offs per side and cell, weighted by the square of the
+//!   empty cells left).
+//!
+//! # The standard rule
+//!
+//! A line is a run of exactly `k` (the one-word exact test of `crate::lines`);
+//! a cell wins if a stone there makes `k` or more and the set with it then holds
+//! an exact `k`. Every pruning argument above stays sound: the static bounds,
+//! the open lines and the pairings need only that a line fills a run of `k`
+//! cells of one player (an exact line does), and an extra stone of the defender
+//! never helps the attacker; a dead cell lies on no run open to either side, and
+//! every run next to it holds stones of both, so a stone there changes no run's
+//! overline either. Renju is refused (black's forbidden moves are not searched).
 //!
 //! Measured figures: docs/solver-benchmarks.md, "Free-placement solver".
 
