@@ -191,7 +191,7 @@ def test_pbrain_answers_malformed_commands_and_keeps_playing():
         "TURN 7",
         "TURN 15,0",
         "INFO timeout_turn soon",
-        "INFO rule 4",
+        "INFO rule 8",  # caro
         "BOARD",
         "7,7,2",
         "nonsense",
