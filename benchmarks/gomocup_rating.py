@@ -3,12 +3,18 @@
     python benchmarks/gomocup_rating.py --engine /path/to/pbrain-rapfi --time 0.5 --pairs 20
     python benchmarks/gomocup_rating.py --engine "python -m inarow pbrain --agent negamax:2" \\
         --agent negamax:3 --pairs 10
+    python benchmarks/gomocup_rating.py --engine /path/to/pbrain-rapfi --rule renju \\
+        --book renju-26 --time 0.5 --pairs 26
 
-Freestyle gomoku (five or more in a row wins) on a ``--size`` board. Each pair of games
-starts from one opening of ``--opening-stones`` stones drawn uniformly at random (from
-``--seed``) in the centre (``--opening-radius`` cells around it, the players
-alternating), and is played twice, the agent taking each seat once, so the opening's
-advantage cancels. Both sides get ``--time`` seconds per move: the engine through
+Gomoku on a ``--size`` board under ``--rule`` (freestyle, five or more in a row wins,
+the default; standard, exactly five; renju), told to the engine as ``INFO rule``. Each
+pair of games starts from one opening and is played twice, the agent taking each seat
+once, so the opening's advantage cancels. The openings (``--book``): ``centre`` (the
+default), ``--opening-stones`` stones drawn uniformly at random (from ``--seed``) in
+the centre (``--opening-radius`` cells around it, the players alternating); or a book,
+a shipped one's name (``freestyle-15``, ``renju-26``: written for 15x15) or a book
+file (``inarow.tournament.load_book``'s format), pair i opening with the book's
+opening i mod its size. Both sides get ``--time`` seconds per move: the engine through
 ``INFO timeout_turn``, the inarow agent as its time limit (``auto``:
 ``inarow.pbrain.BestWithinTime``, the threat engine on these boards; a fixed
 ``negamax:D`` ignores it;
@@ -35,13 +41,16 @@ import harness
 import inarow
 from inarow.engines import EngineError, Gomocup
 from inarow.evaluate import wilson_interval
+from inarow.evaluate.openings import opening_set
 from inarow.pbrain import BestWithinTime, DeepeningNegamax
 from inarow.tournament.stats import elo
 
 
-def opening(size: int, stones: int, radius: int, rng: random.Random) -> list[int]:
+def opening(rules: inarow.Rules, stones: int, radius: int, rng: random.Random) -> list[int]:
     """``stones`` distinct cells within ``radius`` of the centre, drawn uniformly, such
-    that no five stands on the board (the players alternate from player 1)."""
+    that each is legal under ``rules`` and no five stands on the board (the players
+    alternate from player 1)."""
+    size = rules.width
     centre = size // 2
     cells = [
         (centre + dy) * size + centre + dx
@@ -51,26 +60,27 @@ def opening(size: int, stones: int, radius: int, rng: random.Random) -> list[int
     ]
     while True:
         moves = rng.sample(cells, stones)
-        board = inarow.Board.gomoku(size)
+        board = inarow.Board(rules=rules)
         for action in moves:
+            if board.is_over or not board.is_legal(action):  # renju's forbidden cells
+                break
             board.move(action)
-        if not board.is_over:
-            return moves
+        else:
+            if not board.is_over:
+                return moves
 
 
 def play(
     agent,
     engine: Gomocup,
     moves: list[int],
-    size: int,
+    rules: inarow.Rules,
     agent_seat: int,
     time_per_move: float,
 ) -> tuple[int | None, str, dict[str, list[float]], list[int]]:
     """One game from the opening ``moves``: (winner seat or None, how it ended, the
     seconds each side spent per move, the game's actions)."""
-    board = inarow.Board.gomoku(size)
-    for action in moves:
-        board.move(action)
+    board = inarow.Board.from_moves(moves, rules=rules)
     spent: dict[str, list[float]] = {"agent": [], "engine": []}
     while not board.is_over:
         mover = board.current_player
@@ -102,6 +112,13 @@ def main() -> int:
     p.add_argument("--time", type=float, default=1.0, help="seconds per move, each side")
     p.add_argument("--pairs", type=int, default=10, help="openings, each played from both seats")
     p.add_argument("--size", type=int, default=15)
+    p.add_argument("--rule", default="freestyle", choices=["freestyle", "standard", "renju"])
+    p.add_argument(
+        "--book",
+        default="centre",
+        help="centre (random stones, --opening-stones/--opening-radius), freestyle-15, "
+        "renju-26 or a book file",
+    )
     p.add_argument("--opening-stones", type=int, default=3)
     p.add_argument("--opening-radius", type=int, default=3)
     p.add_argument("--seed", type=int, default=0)
@@ -113,6 +130,8 @@ def main() -> int:
     args = p.parse_args()
     harness.print_machine()
 
+    rules = inarow.Rules.gomoku(args.size, rule=args.rule)
+    book = None if args.book == "centre" else opening_set(args.book, rules)
     rng = random.Random(args.seed)
     if args.agent == "auto":
         agent = BestWithinTime(seed=args.seed)
@@ -123,19 +142,23 @@ def main() -> int:
     spent_total: dict[str, list[float]] = {"agent": [], "engine": []}
     seat_wins = {1: 0, 2: 0}
     record = open(args.games_file, "w") if args.games_file else None
-    with Gomocup(command, timeout_turn=args.time, cwd=args.engine_cwd) as engine:
+    with Gomocup(command, timeout_turn=args.time, rule=args.rule, cwd=args.engine_cwd) as engine:
         about = ", ".join(f"{k}={v}" for k, v in engine.about.items()) or "(no ABOUT)"
         print(f"engine: {about}")
+        openings = f"of {args.opening_stones} stones" if book is None else f"from {book}"
         print(
-            f"agent: {args.agent}; {args.size}x{args.size} freestyle, {args.time:g} s per move, "
-            f"{args.pairs} openings of {args.opening_stones} stones x 2 seats"
+            f"agent: {args.agent}; {args.size}x{args.size} {args.rule}, {args.time:g} s per "
+            f"move, {args.pairs} openings {openings} x 2 seats"
         )
         started = time.monotonic()
         for pair in range(args.pairs):
-            moves = opening(args.size, args.opening_stones, args.opening_radius, rng)
+            if book is None:
+                moves = opening(rules, args.opening_stones, args.opening_radius, rng)
+            else:
+                moves = list(book.moves[pair % len(book)])
             for agent_seat in (1, 2):
                 winner, how, spent, actions = play(
-                    agent, engine, moves, args.size, agent_seat, args.time
+                    agent, engine, moves, rules, agent_seat, args.time
                 )
                 if record is not None:
                     print(agent_seat, winner or 0, *actions, file=record, flush=True)
