@@ -31,7 +31,7 @@
 //! Two players, no gravity, `width * height <= 64` (every board up to 8x8), any
 //! `k >= 1`: one word per stone set. How long a search takes grows quickly with
 //! the empty cells: every m,n,k game with m, n, k <= 6 solves from the empty board
-//! in milliseconds, 7,6,5 in about two seconds, 7,7,5 (a draw) in 288M nodes,
+//! in milliseconds, 7,6,5 in under a second (0.84M nodes), 7,7,5 (a draw) in 288M nodes,
 //! minutes; larger boards may not finish (`cancel` and deadlines stop them).
 //!
 //! # Techniques
