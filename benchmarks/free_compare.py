@@ -4,8 +4,9 @@ for the base revision's solver, today's, and today's with the history heuristic
 switched off (``FREE_HISTORY=0``, the ablation).
 
 The base revision is checked out into a temporary git worktree and built there
-(release, ``examples/free_solve.rs`` of today copied in, so both read the same
-arguments); today's is built from the working tree. Each board runs ``--rounds``
+(release, with ``BASE_DRIVER`` below as its ``examples/free_solve.rs``: the calls
+both revisions have, the same arguments and output as today's example); today's
+is ``examples/free_solve.rs`` built from the working tree. Each board runs ``--rounds``
 times per solver (median time and its 95% bootstrap interval; node counts do not
 vary), each run capped at ``--limit`` seconds (then shown as "over").
 
@@ -29,6 +30,34 @@ ROOT = Path(__file__).resolve().parent.parent
 # The solver before the standard rule, proofs and the history heuristic (main, 2026-11-28).
 DEFAULT_BASE = "c0ed6be"
 BOARDS = ["5 4 4", "5 5 4", "6 5 4", "6 6 4", "6 6 5", "7 5 5", "7 6 5", "7 7 5 @24,25,32"]
+# The base revision's driver: what today's examples/free_solve.rs does, with the
+# solver calls every revision has.
+BASE_DRIVER = """
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use inarow::solver::free::{FreePosition, FreeSolver};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let moves: Vec<usize> = args
+        .get(3)
+        .and_then(|a| a.strip_prefix('@'))
+        .map(|c| c.split(',').map(|x| x.parse().expect("cell")).collect())
+        .unwrap_or_default();
+    let n = |i: usize| args[i].parse::<usize>().expect("width height k");
+    let (w, h, k) = (n(0), n(1), n(2));
+    let mut solver = FreeSolver::new(256 << 20).expect("table");
+    let pos = FreePosition::from_moves(w, h, k, &moves).expect("position");
+    let start = Instant::now();
+    let value = solver.solve(&pos, false, &AtomicBool::new(false)).expect("solved");
+    println!(
+        "{w}x{h} k={k} after {moves:?}: score {value:+} ({} nodes, {:.3} s)",
+        solver.nodes(),
+        start.elapsed().as_secs_f64()
+    );
+}
+"""
 RESULT = re.compile(r"score ([+-]?\d+) \((\d+) nodes, ([\d.]+) s\)")
 
 
@@ -85,7 +114,7 @@ def main() -> None:
             cwd=ROOT,
             check=True,
         )
-        shutil.copy(ROOT / "examples" / "free_solve.rs", base_tree / "examples" / "free_solve.rs")
+        (base_tree / "examples" / "free_solve.rs").write_text(BASE_DRIVER)
         base = build(base_tree, work / "target")
         today = build(ROOT, ROOT / "target")
         harness.print_machine(base=args.base, rounds=args.rounds)
