@@ -109,12 +109,12 @@ impl Tally {
 
     /// Puts `p`'s stone on the empty `cell`; whether it completes a line.
     fn place(&mut self, table: &WindowTable, cell: usize, p: usize) -> bool {
+        if self.exact == 0 {
+            return self.place_freestyle(table, cell, p);
+        }
         // The windows this cell flanks change only for exact players.
-        let flanks = self.exact != 0;
-        if flanks {
-            for &wi in table.flanked_by(cell) {
-                self.count_window(table, wi as usize, -1);
-            }
+        for &wi in table.flanked_by(cell) {
+            self.count_window(table, wi as usize, -1);
         }
         self.cells[cell] = p as u8 + 1;
         let mut won = false;
@@ -127,9 +127,30 @@ impl Tally {
             won |= self.counts[wi * self.players + p] as usize == self.k
                 && !self.overlined(table, wi, p);
         }
-        if flanks {
-            for &wi in table.flanked_by(cell) {
-                self.count_window(table, wi as usize, 1);
+        for &wi in table.flanked_by(cell) {
+            self.count_window(table, wi as usize, 1);
+        }
+        won
+    }
+
+    /// [`Tally::place`] where no player is exact: no flank matters, and a window's
+    /// weight changes only from its sole owner's count.
+    #[inline]
+    fn place_freestyle(&mut self, table: &WindowTable, cell: usize, p: usize) -> bool {
+        let players = self.players;
+        self.cells[cell] = p as u8 + 1;
+        let mut won = false;
+        for &wi in table.through(cell) {
+            let wi = wi as usize;
+            if let Some(q) = self.sole_owner(wi) {
+                self.scores[q] -= window_weight(self.counts[wi * players + q] as usize);
+            }
+            self.counts[wi * players + p] += 1;
+            self.totals[wi] += 1;
+            let mine = self.counts[wi * players + p];
+            if mine == self.totals[wi] {
+                self.scores[p] += window_weight(mine as usize);
+                won |= mine as usize == self.k;
             }
         }
         won
@@ -137,11 +158,11 @@ impl Tally {
 
     /// Takes `p`'s stone off `cell`.
     fn remove(&mut self, table: &WindowTable, cell: usize, p: usize) {
-        let flanks = self.exact != 0;
-        if flanks {
-            for &wi in table.flanked_by(cell) {
-                self.count_window(table, wi as usize, -1);
-            }
+        if self.exact == 0 {
+            return self.remove_freestyle(table, cell, p);
+        }
+        for &wi in table.flanked_by(cell) {
+            self.count_window(table, wi as usize, -1);
         }
         for &wi in table.through(cell) {
             let wi = wi as usize;
@@ -151,9 +172,26 @@ impl Tally {
             self.count_window(table, wi, 1);
         }
         self.cells[cell] = 0;
-        if flanks {
-            for &wi in table.flanked_by(cell) {
-                self.count_window(table, wi as usize, 1);
+        for &wi in table.flanked_by(cell) {
+            self.count_window(table, wi as usize, 1);
+        }
+    }
+
+    /// [`Tally::remove`] where no player is exact.
+    #[inline]
+    fn remove_freestyle(&mut self, table: &WindowTable, cell: usize, p: usize) {
+        let players = self.players;
+        self.cells[cell] = 0;
+        for &wi in table.through(cell) {
+            let wi = wi as usize;
+            let mine = self.counts[wi * players + p];
+            if mine == self.totals[wi] {
+                self.scores[p] -= window_weight(mine as usize);
+            }
+            self.counts[wi * players + p] -= 1;
+            self.totals[wi] -= 1;
+            if let Some(q) = self.sole_owner(wi) {
+                self.scores[q] += window_weight(self.counts[wi * players + q] as usize);
             }
         }
     }
