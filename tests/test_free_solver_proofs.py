@@ -2,6 +2,7 @@
 independent proof checker (``Solver.check_proof``); corrupted proofs refused."""
 
 import pytest
+from test_interrupts import cancel_in_background
 
 import inarow
 
@@ -65,3 +66,10 @@ def test_gravity_boards_and_missing_files(solver, tmp_path):
         inarow.Solver.check_proof(tmp_path / "missing.txt")
     with pytest.raises(OSError):
         solver.prove(free(3, 3, 3), tmp_path / "no-such-folder" / "p.txt")
+
+
+def test_a_long_proof_is_cancelled(solver, tmp_path):
+    # 7,6,5's proof runs for minutes: cancel() ends it, and the solver still works.
+    path = tmp_path / "proof.txt"
+    cancel_in_background(lambda: solver.prove(free(7, 6, 5), path), solver.cancel, bound=2.0)
+    assert solver.prove(free(3, 3, 3), path) == 0

@@ -231,3 +231,24 @@ fn proofs_of_random_positions_check_and_match_the_solver() {
         }
     }
 }
+
+#[test]
+fn a_proof_counts_its_nodes_under_one_limit() {
+    let mut solver = FreeSolver::new(1 << 22).unwrap();
+    let cancel = AtomicBool::new(false);
+    let pos = empty(5, 5, 4);
+    solver.set_node_limit(Some(2_000));
+    let mut out = Vec::new();
+    let refused = solver.write_proof(&pos, &mut out, &cancel);
+    assert_eq!(refused, Err(crate::solver::SolveError::NodeLimit));
+    solver.set_node_limit(None);
+    solver.clear();
+    let mut out = Vec::new();
+    solver.write_proof(&pos, &mut out, &cancel).unwrap();
+    let one_search = {
+        let mut fresh = FreeSolver::new(1 << 22).unwrap();
+        fresh.solve(&pos, true, &cancel).unwrap();
+        fresh.nodes()
+    };
+    assert!(solver.nodes() > one_search, "{} <= {one_search}", solver.nodes());
+}

@@ -41,14 +41,19 @@ impl FreeSolver {
     /// for each player of a draw. The proof follows every reply, so it can hold
     /// far more positions than the search visited: meant for boards the solver
     /// settles in well under a million nodes. [`SolveError::Interrupted`] once
-    /// `cancel` is raised; an output error is [`SolveError::Unsupported`] naming it.
+    /// `cancel` is raised; past the node limit ([`FreeSolver::set_node_limit`], for
+    /// the proof's searches together) [`SolveError::NodeLimit`]; an output error is
+    /// [`SolveError::Unsupported`] naming it. [`FreeSolver::nodes`] counts the
+    /// nodes of all its searches.
     pub fn write_proof(
         &mut self,
         pos: &FreePosition,
         out: &mut dyn Write,
         cancel: &AtomicBool,
     ) -> Result<ProofSummary, SolveError> {
+        let limit = self.node_limit();
         let value = self.solve(pos, true, cancel)?;
+        let spent = self.nodes();
         let x_to_move = pos.moves % 2 == 0;
         let outcome = if x_to_move { value } else { -value };
         let rule = match pos.rule {
@@ -73,6 +78,8 @@ impl FreeSolver {
             records: 0,
             pairings: 0,
             cancel,
+            limit,
+            spent,
         };
         writer.line(format_args!(
             "inarow-proof 1\nboard {} {} {} {rule}\nroot {cells}",
@@ -99,7 +106,9 @@ impl FreeSolver {
             }
         }
         writer.line(format_args!("end"))?;
-        let (records, pairings) = (writer.records, writer.pairings);
+        let (records, pairings, spent) = (writer.records, writer.pairings, writer.spent);
+        self.set_node_limit(limit);
+        self.set_nodes(spent);
         Ok(ProofSummary {
             outcome,
             records,
@@ -121,9 +130,26 @@ struct ProofWriter<'a> {
     records: u64,
     pairings: u64,
     cancel: &'a AtomicBool,
+    /// The solver's node limit for the whole proof, and the nodes its searches
+    /// have spent so far.
+    limit: Option<u64>,
+    spent: u64,
 }
 
 impl ProofWriter<'_> {
+    /// [`FreeSolver::solve`] within what is left of the proof's node limit.
+    fn solve(&mut self, pos: &FreePosition, weak: bool) -> Result<i32, SolveError> {
+        let left = self.limit.map(|l| l.saturating_sub(self.spent));
+        if left == Some(0) {
+            return Err(SolveError::NodeLimit);
+        }
+        self.solver.set_node_limit(left);
+        let value = self.solver.solve(pos, weak, self.cancel);
+        self.spent += self.solver.nodes();
+        self.solver.set_node_limit(self.limit);
+        value
+    }
+
     fn line(&mut self, args: std::fmt::Arguments) -> Result<(), SolveError> {
         writeln!(self.out, "{args}")
             .map_err(|e| SolveError::Unsupported(format!("writing the proof: {e}")))
@@ -187,7 +213,7 @@ impl ProofWriter<'_> {
             return Ok(wins.trailing_zeros() as usize);
         }
         let target = if self.claim.win {
-            Some(self.solver.solve(pos, false, self.cancel)?)
+            Some(self.solve(pos, false)?)
         } else {
             None
         };
@@ -199,8 +225,8 @@ impl ProofWriter<'_> {
             let mut child = *pos;
             child.play_unchecked(&self.geometry, cell);
             let keeps = match target {
-                Some(best) => -self.solver.solve(&child, false, self.cancel)? == best && best > 0,
-                None => child.is_over() || self.solver.solve(&child, true, self.cancel)? <= 0,
+                Some(best) => -self.solve(&child, false)? == best && best > 0,
+                None => child.is_over() || self.solve(&child, true)? <= 0,
             };
             if keeps {
                 return Ok(cell);

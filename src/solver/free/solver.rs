@@ -53,6 +53,16 @@ impl FreeSolver {
         self.history = on;
     }
 
+    /// The node limit of each call ([`FreeSolver::set_node_limit`]).
+    pub(super) fn node_limit(&self) -> Option<u64> {
+        self.node_limit
+    }
+
+    /// Sets the count [`FreeSolver::nodes`] reports (a call made of several searches).
+    pub(super) fn set_nodes(&mut self, nodes: u64) {
+        self.nodes = nodes;
+    }
+
     /// Empties the table.
     pub fn clear(&mut self) {
         self.table.clear();
