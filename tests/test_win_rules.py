@@ -182,17 +182,25 @@ def _played(rule: str) -> Board:
 @pytest.mark.parametrize("rule", ["standard", "renju"])
 def test_engines_that_cannot_play_a_rule_refuse_it_naming_it(rule):
     b = _played(rule)
+    # The shipped networks play the rule they were trained under only.
     refusals = [
-        lambda: inarow.agents.perfect()(b),
-        lambda: inarow.Solver(tt_bytes=1 << 20).solve(b),
         lambda: inarow.agents.pretrained("15x15_k5_free")(Board(rules=Rules.gomoku(rule=rule))),
     ]
+    if rule == "renju":
+        # The solver serves freestyle and standard; renju it refuses by name.
+        small = Board.from_moves([12, 13], rules=Rules(5, 5, 5, 2, False, rule="renju"))
+        refusals += [
+            lambda: inarow.agents.perfect()(small),
+            lambda: inarow.Solver(tt_bytes=1 << 20).solve(small),
+        ]
     for refuse in refusals:
         with pytest.raises(
             inarow.UnsupportedRulesError, match=rf"freestyle.*{rule}|{rule}.*freestyle"
         ):
             refuse()
-    assert not inarow.Solver.supports(b.rules)
+    small_rules = Rules(5, 5, 5, 2, False, rule=rule)
+    assert inarow.Solver.supports(small_rules) == (rule == "standard")
+    assert not inarow.Solver.supports(b.rules)  # 81 cells: beyond the solver's one word
     assert inarow.Solver.supports(Rules(4, 4, 3, 2, False))
 
 
