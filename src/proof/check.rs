@@ -85,6 +85,7 @@ pub fn check(text: &str) -> Result<Verdict, ProofError> {
             section,
             cells: proof.root.clone(),
             proven: HashSet::new(),
+            symmetries: symmetries(proof.width, proof.height),
         };
         replay.root()?;
         positions += replay.proven.len();
@@ -101,8 +102,10 @@ struct Replay<'a> {
     section: &'a Section,
     /// The position: 0 empty, 1 x, 2 o.
     cells: Vec<u8>,
-    /// Positions (x's stones, o's stones) where the claim is verified.
+    /// Canonical positions (x's stones, o's stones) where the claim is verified.
     proven: HashSet<(u64, u64)>,
+    /// The board's symmetries, each as the image of every cell.
+    symmetries: Vec<Vec<usize>>,
 }
 
 impl Replay<'_> {
@@ -157,33 +160,54 @@ impl Replay<'_> {
         }
     }
 
-    fn key(&self) -> (u64, u64) {
-        let set = |who| {
-            (0..self.cells.len())
-                .filter(|&c| self.cells[c] == who)
-                .fold(0u64, |s, c| s | 1 << c)
+    /// The position's canonical form, the smallest (x's stones, o's stones) of
+    /// its images under the board's symmetries, and the symmetry that gives it.
+    fn key(&self) -> ((u64, u64), usize) {
+        let image = |s: usize| {
+            let set = |who| {
+                (0..self.cells.len())
+                    .filter(|&c| self.cells[c] == who)
+                    .fold(0u64, |set, c| set | 1 << self.symmetries[s][c])
+            };
+            (set(1), set(2))
         };
-        (set(1), set(2))
+        (0..self.symmetries.len())
+            .map(|s| (image(s), s))
+            .min()
+            .expect("the identity")
+    }
+
+    /// The cell whose image under symmetry `s` is `cell`.
+    fn preimage(&self, s: usize, cell: usize) -> usize {
+        self.symmetries[s]
+            .iter()
+            .position(|&c| c == cell)
+            .expect("a symmetry is a permutation")
     }
 
     /// The claim at a position not over.
     fn node(&mut self) -> Result<(), ProofError> {
-        let key = self.key();
+        let (key, s) = self.key();
         if self.proven.contains(&key) {
             return Ok(());
         }
         let claimant = self.section.claim.player as u8 + 1;
         let record = self.section.records.get(&key);
         if let Some(Record::Pairs(pairs)) = record {
-            self.pairing_holds(pairs, claimant)?;
+            let pairs: Vec<(usize, usize)> = pairs
+                .iter()
+                .map(|&(a, b)| (self.preimage(s, a), self.preimage(s, b)))
+                .collect();
+            self.pairing_holds(&pairs, claimant)?;
         } else if self.to_move() == claimant {
-            let Some(Record::Move(cell)) = record else {
+            let Some(&Record::Move(recorded)) = record else {
                 return Err(self.refuted("no move of the claimant recorded here"));
             };
-            if self.cells[*cell] != 0 {
-                return Err(self.refuted(format!("the recorded move {cell} is taken")));
+            let cell = self.preimage(s, recorded);
+            if self.cells[cell] != 0 {
+                return Err(self.refuted(format!("the recorded move {recorded} is taken")));
             }
-            self.after(*cell, claimant)?;
+            self.after(cell, claimant)?;
         } else {
             for cell in 0..self.cells.len() {
                 if self.cells[cell] == 0 {
@@ -302,4 +326,35 @@ impl Replay<'_> {
 
 fn count(cells: &[u8], who: u8) -> usize {
     cells.iter().filter(|&&c| c == who).count()
+}
+
+/// The symmetries of a `width` x `height` board, each as the image of every cell
+/// (`row * width + col`): identity, the two mirrors and the half turn, and on a
+/// square also the transpose, the anti-transpose and the quarter turns.
+fn symmetries(width: usize, height: usize) -> Vec<Vec<usize>> {
+    let (w, h) = (width, height);
+    let mut maps: Vec<fn(usize, usize, usize, usize) -> (usize, usize)> = vec![
+        |r, c, _, _| (r, c),
+        |r, c, w, _| (r, w - 1 - c),
+        |r, c, _, h| (h - 1 - r, c),
+        |r, c, w, h| (h - 1 - r, w - 1 - c),
+    ];
+    if w == h {
+        maps.extend([
+            (|r, c, _, _| (c, r)) as fn(usize, usize, usize, usize) -> (usize, usize),
+            |r, c, w, _| (w - 1 - c, w - 1 - r),
+            |r, c, w, _| (c, w - 1 - r),
+            |r, c, w, _| (w - 1 - c, r),
+        ]);
+    }
+    maps.iter()
+        .map(|m| {
+            (0..w * h)
+                .map(|cell| {
+                    let (r, c) = m(cell / w, cell % w, w, h);
+                    r * w + c
+                })
+                .collect()
+        })
+        .collect()
 }

@@ -24,6 +24,12 @@
 //! end
 //! ```
 //!
+//! A record's position is canonical: of its images under the board's
+//! symmetries (the two mirrors and the half turn; on a square also the
+//! transposes and the quarter turns), the one with the smallest x bit set, then
+//! the smallest o bit set (as unsigned numbers); its cells are cells of that
+//! image. Positions that are images of each other share one record.
+//!
 //! A claim `win` holds when every game the strategy allows ends in a line of the
 //! claimant; `no-loss` when none ends in a line of the other player (a full board
 //! or a line of the claimant). A pairing certificate proves `no-loss` at its

@@ -250,5 +250,29 @@ fn a_proof_counts_its_nodes_under_one_limit() {
         fresh.solve(&pos, true, &cancel).unwrap();
         fresh.nodes()
     };
-    assert!(solver.nodes() > one_search, "{} <= {one_search}", solver.nodes());
+    assert!(
+        solver.nodes() > one_search,
+        "{} <= {one_search}",
+        solver.nodes()
+    );
+}
+
+#[test]
+fn images_of_a_position_share_their_records() {
+    // x in the top-left corner, and in the bottom-right one (a half turn): both
+    // roots' records are of the canonical form, x on cell 0 (key 1 0).
+    let (a, _) = proof_of(&FreePosition::from_moves(3, 3, 3, &[0]).unwrap());
+    let (b, _) = proof_of(&FreePosition::from_moves(3, 3, 3, &[8]).unwrap());
+    for text in [&a, &b] {
+        assert!(text.contains("claim o no-loss\n1 0 m 4\n"), "{text}");
+        assert!(!text.contains("\n100 0 "), "{text}");
+        assert_eq!(check(text).unwrap().outcome(), Some(0));
+    }
+    // A record of a position that is not canonical is never read.
+    let stray = b.replace("claim o no-loss\n", "claim o no-loss\n100 0 m 0\n");
+    assert!(check(&stray).is_ok());
+    // Through the half turn, the recorded centre is the centre; a recorded 1 is
+    // cell 7 of the root (x on 8), next to x: o loses there.
+    let bad = replace_record(&b, "1 0", "m 1");
+    assert!(check(&bad).is_err());
 }

@@ -155,6 +155,25 @@ impl ProofWriter<'_> {
             .map_err(|e| SolveError::Unsupported(format!("writing the proof: {e}")))
     }
 
+    /// The canonical form of the position `(x, o)` (x's and o's stones): the
+    /// smallest `(x, o)` of its images under the board's symmetries, and the
+    /// symmetry that gives it.
+    fn canonical(&self, x: u64, o: u64) -> ((u64, u64), usize) {
+        let g = &self.geometry;
+        let image = |s: usize, mut set: u64| {
+            let mut out = 0;
+            while set != 0 {
+                out |= g.map[s][set.trailing_zeros() as usize];
+                set &= set - 1;
+            }
+            out
+        };
+        (0..g.symmetry_count())
+            .map(|s| ((image(s, x), image(s, o)), s))
+            .min()
+            .expect("the identity")
+    }
+
     /// Covers the position `pos` (not over) for the claim.
     fn node(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
         let x_to_move = pos.moves % 2 == 0;
@@ -164,15 +183,20 @@ impl ProofWriter<'_> {
         } else {
             (theirs, mine)
         };
+        let ((x, o), s) = self.canonical(x, o);
         if !self.written.insert((x, o)) {
             return Ok(());
         }
+        let to_key = |cell: usize| self.geometry.map[s][cell].trailing_zeros();
         let claimant_to_move = x_to_move == (self.claim.player == 0);
         let claimant = if claimant_to_move { mine } else { theirs };
         let empty = self.geometry.board & !pos.mask;
         if !self.claim.win {
             if let Some(pairs) = defender_pairing(&self.geometry, claimant, empty) {
-                let cells: String = pairs.iter().map(|(a, b)| format!(" {a} {b}")).collect();
+                let cells: String = pairs
+                    .iter()
+                    .map(|&(a, b)| format!(" {} {}", to_key(a as usize), to_key(b as usize)))
+                    .collect();
                 self.line(format_args!("{x:x} {o:x} p{cells}"))?;
                 self.records += 1;
                 self.pairings += 1;
@@ -181,7 +205,8 @@ impl ProofWriter<'_> {
         }
         if claimant_to_move {
             let cell = self.claimant_move(pos)?;
-            self.line(format_args!("{x:x} {o:x} m {cell}"))?;
+            let recorded = self.geometry.map[s][cell].trailing_zeros();
+            self.line(format_args!("{x:x} {o:x} m {recorded}"))?;
             self.records += 1;
             return self.follow(pos, cell);
         }
