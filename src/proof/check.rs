@@ -333,25 +333,22 @@ fn count(cells: &[u8], who: u8) -> usize {
 /// square also the transpose, the anti-transpose and the quarter turns.
 fn symmetries(width: usize, height: usize) -> Vec<Vec<usize>> {
     let (w, h) = (width, height);
-    let mut maps: Vec<fn(usize, usize, usize, usize) -> (usize, usize)> = vec![
-        |r, c, _, _| (r, c),
-        |r, c, w, _| (r, w - 1 - c),
-        |r, c, _, h| (h - 1 - r, c),
-        |r, c, w, h| (h - 1 - r, w - 1 - c),
-    ];
-    if w == h {
-        maps.extend([
-            (|r, c, _, _| (c, r)) as fn(usize, usize, usize, usize) -> (usize, usize),
-            |r, c, w, _| (w - 1 - c, w - 1 - r),
-            |r, c, w, _| (c, w - 1 - r),
-            |r, c, w, _| (w - 1 - c, r),
-        ]);
-    }
-    maps.iter()
-        .map(|m| {
+    let image = |s: usize, r: usize, c: usize| match s {
+        0 => (r, c),
+        1 => (r, w - 1 - c),
+        2 => (h - 1 - r, c),
+        3 => (h - 1 - r, w - 1 - c),
+        4 => (c, r),
+        5 => (w - 1 - c, w - 1 - r),
+        6 => (c, w - 1 - r),
+        _ => (w - 1 - c, r),
+    };
+    let count = if w == h { 8 } else { 4 };
+    (0..count)
+        .map(|s| {
             (0..w * h)
                 .map(|cell| {
-                    let (r, c) = m(cell / w, cell % w, w, h);
+                    let (r, c) = image(s, cell / w, cell % w);
                     r * w + c
                 })
                 .collect()
