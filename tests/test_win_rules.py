@@ -348,3 +348,16 @@ def test_greedy_plays_every_rule_by_the_rule():
         assert inarow.agents.greedy(seed=seed)(renju) in (6 * 9 + 3, 6 * 9 + 8)
     r = inarow.evaluate.match("greedy", "random", games=4, rules=renju.rules, seed=2)
     assert r.games == 4
+
+
+def test_the_perfect_agent_plays_standard_by_the_solver():
+    # 4x4, k = 3: X's 0, 1, 3 with 2 empty; 2 makes an overline, no line under standard.
+    rules = Rules(4, 4, 3, 2, False, rule="standard")
+    moves = [0, 5, 1, 12, 3, 15]
+    b = Board.from_moves(moves, rules=rules)
+    scores = inarow.Solver(tt_bytes=1 << 20).analyze(b)
+    best = max(s for s in scores if s is not None)
+    assert scores[2] < best  # the overline loses; blocking O's diagonal at 10 holds longer
+    assert scores[inarow.agents.perfect()(b)] == best
+    loose = Board.from_moves(moves, rules=rules.replace(rule="freestyle"))
+    assert inarow.agents.perfect()(loose) == 2  # k or more: 2 wins at once

@@ -186,8 +186,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         engine = args.opponent
         if engine.startswith("perfect") and not inarow.Solver.supports(board):
             print(
-                "error: the perfect opponent needs the solver's rules (2 players; "
-                "gravity with width * (height + 1) <= 64, or at most 64 cells without)",
+                "error: the perfect opponent needs the solver's rules (2 players; the "
+                "freestyle rule, or standard without gravity; gravity with "
+                "width * (height + 1) <= 64, or at most 64 cells without)",
                 file=sys.stderr,
             )
             return 2

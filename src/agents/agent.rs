@@ -126,31 +126,9 @@ impl Agent {
     /// agents play every rule (greedy on the game itself beyond freestyle, negamax
     /// on a [`LineBoard`] that knows the rule's lines and renju's forbidden cells,
     /// the threat engine on a board that knows them too); the perfect agent the
-    /// freestyle rule only (the solver counts `k` or more in a row). The
-    /// perfect agent needs the solver's rules (2 players; with gravity `width *
-    /// (height + 1) <= 64`, without gravity `width * height <= 64`), the threats
-    /// agent 2 players.
+    /// solver's rules ([`crate::solver::Solver::check_rules`]: freestyle, and
+    /// standard without gravity, on one word), the threats agent 2 players.
     pub fn check_rules(&self, rules: &Rules) -> Result<(), AgentError> {
-        if !rules.is_freestyle()
-            && !matches!(
-                self,
-                Agent::Random | Agent::Greedy | Agent::Negamax { .. } | Agent::Threats { .. }
-            )
-        {
-            let name = match self {
-                Agent::Random => "random",
-                Agent::Greedy => "greedy",
-                Agent::Negamax { .. } => "negamax",
-                Agent::Perfect { .. } => "perfect",
-                Agent::Threats { .. } => "threats",
-            };
-            return Err(AgentError::Unsupported(format!(
-                "the {name} agent plays the freestyle rule only (k or more in a row), not \
-                 rule=\"{}\" ({rules}); the random, greedy, negamax and threats agents and MCTS \
-                 play every rule",
-                rules.rule()
-            )));
-        }
         if let Agent::Perfect { .. } = self {
             perfect::check_rules(rules)?;
         }

@@ -7,16 +7,16 @@ use super::AgentError;
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::Rules;
-use crate::solver::{Position, Solver};
+use crate::solver::{Position, SolveError, Solver};
 
-/// The solver's rules: 2 players; with gravity `width * (height + 1) <= 64`,
-/// without `width * height <= 64`.
+/// The solver's rules ([`Solver::check_rules`]), refused in its words.
 pub fn check_rules(rules: &Rules) -> Result<(), AgentError> {
-    Solver::check_rules(rules).map_err(|_| {
-        AgentError::Unsupported(format!(
-            "the perfect agent needs the solver's rules (2 players; with gravity \
-             width * (height + 1) <= 64, without gravity width * height <= 64), got {rules}"
-        ))
+    Solver::check_rules(rules).map_err(|e| {
+        let why = match e {
+            SolveError::Unsupported(m) => m,
+            e => e.to_string(),
+        };
+        AgentError::Unsupported(format!("the perfect agent plays the solver's rules: {why}"))
     })
 }
 
@@ -27,8 +27,9 @@ pub struct Cache {
     scores: HashMap<CacheKey, Vec<Option<i32>>>,
 }
 
-/// Width, height, k, gravity and the cells of a position.
-type CacheKey = (usize, usize, usize, bool, Vec<u8>);
+/// The rules (the win rule included: the same cells score differently under
+/// freestyle and standard) and the cells of a position.
+type CacheKey = (Rules, Vec<u8>);
 
 /// Entries kept before the cache starts over.
 const CACHE_ENTRIES: usize = 1 << 14;
@@ -48,7 +49,7 @@ pub fn choose(
     let mut cells = vec![0i8; r.num_cells()];
     game.write_cells(&mut cells);
     let cells: Vec<u8> = cells.into_iter().map(|c| c as u8).collect();
-    let key = (r.width(), r.height(), r.k(), r.gravity(), cells);
+    let key = (*r, cells);
     if let Some(scores) = cache.scores.get(&key) {
         return softmax_pick(scores, temperature, rng).ok_or(AgentError::GameOver);
     }
@@ -58,7 +59,7 @@ pub fn choose(
         remember(cache, key, scores);
         return choice;
     }
-    let pos = Position::from_cells(r.width(), r.height(), r.k(), &key.4)?;
+    let pos = Position::from_cells(r.width(), r.height(), r.k(), &key.1)?;
     // Opening positions take seconds to minutes to score exactly: the book's
     // values where it holds every child.
     let scores = match solver.book_scores(&pos) {

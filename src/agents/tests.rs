@@ -375,6 +375,47 @@ fn the_perfect_agent_always_plays_a_best_score_by_brute_force() {
 }
 
 #[test]
+fn the_perfect_agent_scores_the_same_cells_under_each_win_rule_apart() {
+    // One worker on freestyle, then on standard, with the same cells: its cache
+    // of scores must not serve one rule's scores for the other.
+    let freestyle = Rules::new(4, 4, 3, 2, false).unwrap();
+    let standard = freestyle
+        .with_rule(crate::rules::WinRule::Standard)
+        .unwrap();
+    let mut rng = Rng::new(21, 0);
+    let mut worker = AgentWorker::new(Agent::Perfect {
+        temperature: 0.0,
+        tt_bytes: 1 << 20,
+        threads: 1,
+    });
+    let (mut memo_f, mut memo_s) = (HashMap::new(), HashMap::new());
+    let mut apart = 0;
+    for _ in 0..200 {
+        let plies = 4 + rng.below(8) as usize;
+        let mut strict = random_position(standard, plies, &mut rng);
+        let actions: Vec<usize> = strict.history().iter().map(|&c| c as usize).collect();
+        let Ok(mut loose) = Game::from_actions(freestyle, &actions) else {
+            continue;
+        };
+        if strict.is_over() || loose.is_over() {
+            continue;
+        }
+        let truth_f = brute_analysis(&mut loose, &mut memo_f);
+        let truth_s = brute_analysis(&mut strict, &mut memo_s);
+        let best = |t: &[Option<i32>]| t.iter().flatten().max().copied();
+        let a = worker.choose(&loose, &mut rng, &no_cancel()).unwrap();
+        assert_eq!(truth_f[a], best(&truth_f), "{:?}", loose.history());
+        let b = worker.choose(&strict, &mut rng, &no_cancel()).unwrap();
+        assert_eq!(truth_s[b], best(&truth_s), "{:?}", strict.history());
+        apart += usize::from(truth_s[a] != best(&truth_s));
+    }
+    assert!(
+        apart > 0,
+        "no position where freestyle's best move is not standard's"
+    );
+}
+
+#[test]
 fn the_perfect_agent_refuses_rules_beyond_the_solver() {
     for rules in [
         Rules::new(7, 6, 4, 3, true).unwrap(),
