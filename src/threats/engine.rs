@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::board::ThreatBoard;
 use super::prove::{Prover, ProverTables, Stop, ThreatKind};
+use super::shallow::{self, ShallowCuts};
 use super::table::{Bound, Table};
 use crate::game::Game;
 use crate::rng::Rng;
@@ -76,6 +77,8 @@ pub struct SearchStats {
     pub depth: u32,
     /// Whether the move came from a proven forced win.
     pub proven_win: bool,
+    /// Nodes of the alpha-beta search settled by a shallow cut (this thread's).
+    pub shallow_cuts: u64,
 }
 
 /// Most threads of one move's search.
@@ -100,6 +103,7 @@ pub struct Engine {
     /// Set once the alpha-beta search ran out of budget (stays set for the move).
     halted: bool,
     stats: SearchStats,
+    shallow_cuts: ShallowCuts,
 }
 
 /// The stop conditions of one move, split into phases.
@@ -148,6 +152,16 @@ impl Engine {
             nodes: 0,
             halted: false,
             stats: SearchStats::default(),
+            shallow_cuts: ShallowCuts::default(),
+        }
+    }
+
+    /// Switches the search's shallow cuts (futility pruning) on or off, its
+    /// helpers' too: the engine's strength with and without them.
+    pub fn set_shallow_cuts(&mut self, cuts: ShallowCuts) {
+        self.shallow_cuts = cuts;
+        for helper in &mut self.helpers {
+            helper.shallow_cuts = cuts;
         }
     }
 
@@ -270,7 +284,9 @@ impl Engine {
     /// An engine for the same rules sharing this one's table.
     fn helper(&self) -> Engine {
         let diversity = self.helpers.len() as u64 + 1;
-        Engine::sharing(*self.rules(), Arc::clone(&self.table), diversity)
+        let mut helper = Engine::sharing(*self.rules(), Arc::clone(&self.table), diversity);
+        helper.shallow_cuts = self.shallow_cuts;
+        helper
     }
 
     /// The first move of a VCF, else of a VCT, within their shares of the budget.
@@ -593,6 +609,10 @@ impl Engine {
             }
             None => {
                 if !self.defences(me, hint, &mut moves, stop) {
+                    if let Some(v) = self.shallow_cut(depth, alpha, beta) {
+                        self.moves[ply] = moves;
+                        return v;
+                    }
                     self.candidates(me, hint, &mut moves, width(depth));
                 }
                 depth - 1
@@ -654,8 +674,30 @@ impl Engine {
         if won {
             return WIN - (ply + line.len()) as i32;
         }
+        self.evaluation()
+    }
+
+    /// The line evaluation of the side to move: its windows' weight minus the
+    /// opponent's (within the undecided values).
+    fn evaluation(&self) -> i32 {
+        let me = self.board.to_move();
         let v = self.board.score(me) - self.board.score(1 - me);
         v.clamp(-(DECIDED as i64) + 1, DECIDED as i64 - 1) as i32
+    }
+
+    /// The value of a node that futility pruning settles without searching its
+    /// moves (see [`shallow::futile`]), if it does; the opponent threatens no VCF.
+    fn shallow_cut(&mut self, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
+        if alpha.abs() >= DECIDED || beta.abs() >= DECIDED {
+            return None;
+        }
+        let eval = self.evaluation();
+        let k = self.board.k();
+        if !shallow::futile(self.shallow_cuts, k, depth, i64::from(eval), beta) {
+            return None;
+        }
+        self.stats.shallow_cuts += 1;
+        Some(eval)
     }
 
     /// When the opponent would win by fours were it to move (a short probe), the

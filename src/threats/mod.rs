@@ -25,6 +25,7 @@ mod prove;
 mod renju;
 #[cfg(test)]
 mod rule_tests;
+mod shallow;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -37,6 +38,7 @@ pub use board::ThreatBoard;
 pub use columns::{column_root, ColumnProver, ColumnRoot};
 pub use engine::{Budget, Engine, SearchStats, MAX_THREADS};
 pub use prove::{ProverTables, Stop, ThreatKind};
+pub use shallow::ShallowCuts;
 
 use crate::error::AgentError;
 use crate::game::Game;

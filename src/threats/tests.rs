@@ -261,6 +261,47 @@ fn engine_is_deterministic_under_a_node_budget() {
     }
 }
 
+/// Mid-game positions: `stones` random moves near the centre of gomoku 15x15.
+fn random_positions(seed: u64, count: usize, stones: usize) -> Vec<Game> {
+    let mut rng = Rng::new(seed, 0);
+    let mut games = Vec::new();
+    while games.len() < count {
+        let mut game = Game::new(gomoku());
+        for _ in 0..stones {
+            let a = cell(4 + rng.below(7) as usize, 4 + rng.below(7) as usize);
+            if game.is_legal(a) {
+                game.play(a).unwrap();
+            }
+        }
+        if !game.is_over() {
+            games.push(game);
+        }
+    }
+    games
+}
+
+#[test]
+fn futility_pruning_cuts_nodes_when_on_only_and_stays_deterministic() {
+    let cancel = AtomicBool::new(false);
+    let (mut with_cuts, mut without) = (0, 0);
+    for game in random_positions(21, 6, 12) {
+        for (futility, cuts) in [(true, &mut with_cuts), (false, &mut without)] {
+            let choose = || {
+                let mut engine = Engine::new(gomoku());
+                engine.set_shallow_cuts(ShallowCuts { futility });
+                let a = engine.choose(&game, Budget::Nodes(100_000), &mut Rng::new(1, 0), &cancel);
+                (a, engine.stats())
+            };
+            let (a, stats) = choose();
+            assert!(game.is_legal(a));
+            assert_eq!((a, stats), choose(), "a node budget plays the same move");
+            *cuts += stats.shallow_cuts;
+        }
+    }
+    assert!(with_cuts > 0, "futility pruning cut no node");
+    assert_eq!(without, 0);
+}
+
 /// Speed figures for docs/threats.md: `cargo test --release --lib threats::tests::speed -- --ignored --nocapture`
 /// (`INAROW_SPEED_RULES=freestyle,standard,renju` picks the rules; freestyle alone by default).
 #[test]

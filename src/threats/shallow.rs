@@ -1,0 +1,55 @@
+//! Futility pruning in the engine's alpha-beta search: a ply or two above the
+//! leaves, where the opponent threatens no win by fours, a node whose line
+//! evaluation already stands a margin above beta fails high on that evaluation
+//! without searching its moves.
+//!
+//! Measured, not kept: switched off by default (docs/threats.md, "what each idea
+//! is worth"); [`super::Engine::set_shallow_cuts`] switches it on.
+
+/// Which shallow cuts the search makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShallowCuts {
+    /// Futility pruning at nodes with up to [`FUTILITY_DEPTH`] plies left.
+    pub futility: bool,
+}
+
+/// Deepest node (plies left) where futility pruning cuts.
+pub const FUTILITY_DEPTH: u32 = 2;
+
+/// The margin of a node with `depth` plies left, for lines of `k`: four windows of
+/// `k - 2` stones (about two open threes' worth) a ply.
+pub fn margin(k: usize, depth: u32) -> i64 {
+    let line_of_k_minus_2 = 1i64 << (3 * (k.saturating_sub(3)).min(15));
+    4 * line_of_k_minus_2 * i64::from(depth)
+}
+
+/// Whether futility pruning cuts a node of `depth` plies left whose side to move
+/// evaluates to `eval`: it stands `margin(k, depth)` or more above `beta`.
+pub fn futile(cuts: ShallowCuts, k: usize, depth: u32, eval: i64, beta: i32) -> bool {
+    cuts.futility && depth <= FUTILITY_DEPTH && eval - margin(k, depth) >= i64::from(beta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ON: ShallowCuts = ShallowCuts { futility: true };
+
+    #[test]
+    fn the_margin_is_four_windows_of_k_minus_2_a_ply() {
+        // Gomoku: a window of 3 stones weighs 64.
+        assert_eq!(margin(5, 1), 256);
+        assert_eq!(margin(5, 2), 512);
+        assert_eq!(margin(4, 1), 32);
+    }
+
+    #[test]
+    fn futility_cuts_only_a_margin_above_beta_near_the_leaves() {
+        assert!(futile(ON, 5, 1, 296, 40));
+        assert!(!futile(ON, 5, 1, 295, 40));
+        assert!(futile(ON, 5, 2, 552, 40));
+        assert!(!futile(ON, 5, 2, 551, 40));
+        assert!(!futile(ON, 5, 3, 100_000, 40));
+        assert!(!futile(ShallowCuts::default(), 5, 1, 100_000, 40));
+    }
+}
