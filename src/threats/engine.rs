@@ -1,7 +1,7 @@
 //! The threat engine's move choice: threat searches at the root, then an
 //! iterative-deepening alpha-beta search over the line evaluation, with a
 //! transposition table, candidate moves near the stones, forced blocks searched
-//! without using up depth, and a short VCF probe at the leaves.
+//! past the depth limit, and a short VCF probe at the leaves.
 //!
 //! At the root, in order: complete a line; block the opponent's only cell to
 //! complete; play the first move of a VCF, then of a VCT; drop the moves after
@@ -27,7 +27,7 @@ const WIN: i32 = 1_000_000_000;
 const INFINITY: i32 = WIN + 1;
 /// Values beyond this are wins or losses.
 const DECIDED: i32 = WIN - 1000;
-/// Deepest ply of the alpha-beta search (forced blocks extend it).
+/// Deepest ply of the alpha-beta search (forced blocks past the depth limit reach it).
 const MAX_PLY: usize = 64;
 /// The most moves tried at a node below the root, best-looking first.
 const WIDTH: usize = 12;
@@ -104,6 +104,9 @@ pub struct Engine {
     halted: bool,
     stats: SearchStats,
     shallow_cuts: ShallowCuts,
+    /// Whether the forced reply to the opponent's four is searched without using
+    /// up depth (off: it uses a ply like any move; a leaf still searches it).
+    extend_four_replies: bool,
 }
 
 /// The stop conditions of one move, split into phases.
@@ -153,6 +156,16 @@ impl Engine {
             halted: false,
             stats: SearchStats::default(),
             shallow_cuts: ShallowCuts::default(),
+            extend_four_replies: false,
+        }
+    }
+
+    /// Switches the extension of the reply to the opponent's four on or off (off
+    /// by default: measured, it costs strength), its helpers' too.
+    pub fn set_four_reply_extension(&mut self, on: bool) {
+        self.extend_four_replies = on;
+        for helper in &mut self.helpers {
+            helper.extend_four_replies = on;
         }
     }
 
@@ -286,6 +299,7 @@ impl Engine {
         let diversity = self.helpers.len() as u64 + 1;
         let mut helper = Engine::sharing(*self.rules(), Arc::clone(&self.table), diversity);
         helper.shallow_cuts = self.shallow_cuts;
+        helper.extend_four_replies = self.extend_four_replies;
         helper
     }
 
@@ -605,7 +619,11 @@ impl Engine {
         let next_depth = match forced {
             Some(block) => {
                 moves.push((block, 0));
-                depth
+                if self.extend_four_replies {
+                    depth
+                } else {
+                    depth.saturating_sub(1)
+                }
             }
             None => {
                 if !self.defences(me, hint, &mut moves, stop) {
