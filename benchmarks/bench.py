@@ -32,14 +32,14 @@ def timed(fn: Callable[[], float]) -> tuple[float, float]:
 
 def inarow_simulate(threads: int, games: int, **rules) -> Measure:
     def run():
-        r = inarow.simulate(games, seed=1, threads=threads, **rules)
+        r = inarow.simulate(games, seed=1, threads=threads, rules=inarow.Rules(**rules))
         return float(r.moves), r.seconds
 
     return run
 
 
 def inarow_vec_random(num_envs: int, steps: int, **rules) -> Measure:
-    env = inarow.VecEnv(num_envs, seed=0, **rules)
+    env = inarow.VecEnv(num_envs, seed=0, rules=inarow.Rules(**rules))
     env.reset(seed=0)
 
     def run():
@@ -51,7 +51,7 @@ def inarow_vec_random(num_envs: int, steps: int, **rules) -> Measure:
 
 
 def inarow_vec_numpy_sampled(num_envs: int, steps: int, **rules) -> Measure:
-    env = inarow.VecEnv(num_envs, seed=0, **rules)
+    env = inarow.VecEnv(num_envs, seed=0, rules=inarow.Rules(**rules))
     env.reset(seed=0)
     rng = np.random.default_rng(0)
 

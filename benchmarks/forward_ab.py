@@ -39,7 +39,7 @@ def positions(rules: dict, count: int, seed: int) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
     out: list[np.ndarray] = []
     while len(out) < count:
-        board = inarow.Board(**rules)
+        board = inarow.Board(rules=inarow.Rules(**rules))
         for _ in range(int(rng.integers(4, 31))):
             if board.is_over:
                 break

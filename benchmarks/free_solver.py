@@ -73,7 +73,7 @@ def empty_boards(shapes: list[tuple[int, int, int]], rounds: int) -> float:
         for _ in range(rounds):
             solver = inarow.Solver(threads=1)
             start = time.perf_counter()
-            score = solver.solve(inarow.Board(m, n, k, gravity=False))
+            score = solver.solve(inarow.Board(inarow.Rules(m, n, k, gravity=False)))
             times.append(time.perf_counter() - start)
             nodes = solver.nodes
         median = harness.median(times)

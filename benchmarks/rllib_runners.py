@@ -25,11 +25,12 @@ import harness
 import ray  # noqa: E402
 from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
 
+import inarow  # noqa: E402
 from inarow.rllib import register  # noqa: E402
 
 GAMES = {
-    "connect_four": {"width": 7, "height": 6, "k": 4},
-    "small": {"width": 4, "height": 4, "k": 3},
+    "connect_four": {"rules": inarow.Rules(7, 6, 4)},
+    "small": {"rules": inarow.Rules(4, 4, 3)},
 }
 
 

@@ -46,7 +46,7 @@ def play(
     """One game from ``opening``, the engine as player ``seat``: (winner seat or 0, moves)."""
     engine = agents.threats(engine_seconds, seed=seed, threads=search_threads)
     other = agents.named(opponent, seed=seed)
-    board = inarow.Board(**GOMOKU)
+    board = inarow.Board(rules=inarow.Rules(**GOMOKU))
     for a in opening:
         board.move(a)
     while not board.is_over:
@@ -122,7 +122,7 @@ def finder(positions: int, stones: int, seed: int) -> None:
     rng = random.Random(seed)
     boards = []
     while len(boards) < positions:
-        b = inarow.Board(**GOMOKU)
+        b = inarow.Board(rules=inarow.Rules(**GOMOKU))
         for _ in range(stones):
             r, c = rng.randrange(4, 11), rng.randrange(4, 11)
             if b.is_legal(r * 15 + c) and not b.is_over:

@@ -22,6 +22,7 @@ import torch
 from torch import nn
 from torch.distributions import Categorical
 
+from inarow import Rules
 from inarow.gymnasium import InARowVectorEnv
 
 
@@ -48,18 +49,19 @@ def train(
     total_steps: int = 40_000,
     num_envs: int = 16,
     num_steps: int = 64,
-    rules: dict | None = None,
+    rules: Rules | None = None,
     opponent: str = "random",
     seed: int = 0,
     log=print,
 ) -> dict[str, list[float]]:
     """Trains and returns, per iteration, the mean episode return (the agent's
-    win rate minus its loss rate) of the episodes finished in that rollout."""
-    rules = rules if rules is not None else dict(width=3, height=3, k=3, gravity=False)
+    win rate minus its loss rate) of the episodes finished in that rollout. ``rules``:
+    tic-tac-toe when None."""
+    rules = rules if rules is not None else Rules.tic_tac_toe()
     torch.manual_seed(seed)
     envs = InARowVectorEnv(
         num_envs,
-        **rules,
+        rules=rules,
         obs_dtype="float32",
         autoreset_mode="same_step",
         opponent=opponent,
@@ -155,7 +157,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    rules = dict() if args.connect_four else None
+    rules = Rules.connect_four() if args.connect_four else None
     start = time.perf_counter()
     history = train(args.steps, args.envs, rules=rules, opponent=args.opponent, seed=args.seed)
     first, last = history["mean_return"][0], history["mean_return"][-1]

@@ -18,9 +18,10 @@ os.environ.setdefault("RAY_DEDUP_LOGS", "0")
 
 import ray  # noqa: E402
 
+import inarow  # noqa: E402
 from inarow.rllib import register  # noqa: E402
 
-ENV_CONFIG = {"width": 4, "height": 4, "k": 3, "players": 2, "gravity": True}
+ENV_CONFIG = {"rules": inarow.Rules(4, 4, 3, players=2, gravity=True)}
 
 
 def shared_policy(agent_id, episode, **kwargs):

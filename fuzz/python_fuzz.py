@@ -101,7 +101,7 @@ def small_rules(fdp):
 
 
 def fuzz_board(fdp):
-    b = Board(**small_rules(fdp))
+    b = Board(rules=inarow.Rules(**small_rules(fdp)))
     for _ in range(fdp.ConsumeIntInRange(0, 40)):
         if fdp.ConsumeIntInRange(0, 3) == 0 and b.legal_moves():
             legal = b.legal_moves()
@@ -127,7 +127,7 @@ def fuzz_board(fdp):
 
 def fuzz_rules(fdp):
     args = [hostile(fdp) for _ in range(5)]
-    ok, b = attempt(lambda: Board(*args))
+    ok, b = attempt(lambda: Board(inarow.Rules(*args)))
     if ok:
         assert 1 <= b.k <= max(b.width, b.height) and 2 <= b.players <= 16
 
@@ -136,7 +136,7 @@ def fuzz_bytes(fdp):
     if fdp.ConsumeBool():
         data = fdp.ConsumeBytes(fdp.ConsumeIntInRange(0, 120))
     else:
-        b = Board(**small_rules(fdp))
+        b = Board(rules=inarow.Rules(**small_rules(fdp)))
         for _ in range(fdp.ConsumeIntInRange(0, 30)):
             legal = b.legal_moves()
             if not legal:
@@ -155,7 +155,15 @@ def fuzz_bytes(fdp):
 def fuzz_from_numpy(fdp):
     arr = array(fdp, max_dims=3)
     k, players = hostile(fdp), hostile(fdp)
-    ok, b = attempt(lambda: Board.from_numpy(arr, k=k, players=players, gravity=fdp.ConsumeBool()))
+    gravity = fdp.ConsumeBool()
+
+    def from_numpy():
+        if arr.ndim != 2:
+            return Board.from_numpy(arr)
+        height, width = arr.shape
+        return Board.from_numpy(arr, inarow.Rules(width, height, k, players, gravity))
+
+    ok, b = attempt(from_numpy)
     if ok:
         assert b.to_numpy().shape == arr.shape and (b.to_numpy() == arr).all()
 
@@ -171,7 +179,13 @@ def fuzz_vec_env(fdp):
     rules = small_rules(fdp)
     n = fdp.ConsumeIntInRange(1, 6)
     mode = ["next_step", "same_step", "disabled"][fdp.ConsumeIntInRange(0, 2)]
-    env = VecEnv(n, seed=fdp.ConsumeIntInRange(0, 1000), autoreset=mode, threads=1, **rules)
+    env = VecEnv(
+        n,
+        seed=fdp.ConsumeIntInRange(0, 1000),
+        autoreset=mode,
+        threads=1,
+        rules=inarow.Rules(**rules),
+    )
     env.reset()
     for _ in range(fdp.ConsumeIntInRange(1, 12)):
         kind = fdp.ConsumeIntInRange(0, 3)

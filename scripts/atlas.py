@@ -50,7 +50,7 @@ class Game:
         return f"{kind} {self.width}x{self.height} k={self.k}"
 
     def board(self) -> inarow.Board:
-        return inarow.Board(self.width, self.height, self.k, gravity=self.gravity)
+        return inarow.Board(inarow.Rules(self.width, self.height, self.k, gravity=self.gravity))
 
 
 def free_games() -> list[Game]:

@@ -90,7 +90,7 @@ def run(games: int, seed: int, progress: bool = False) -> Stats:
             loaded[key] = load(pyspiel, rules)
         stats.rule_sets.add(key)
         state = loaded[key].new_initial_state()
-        board = inarow.Board(**rules)
+        board = inarow.Board(rules=inarow.Rules(**rules))
         where = f"game {g} (seed {seed}) rules {rules} moves []"
         compare(state, board, rules, where)
         while not state.is_terminal():

@@ -49,13 +49,7 @@ GARBAGE = [None, 1.5, math.nan, -1, 99, 2**70, "3", True, np.float64(2.0), [1]]
 @pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("bad", GARBAGE + ["occupied"], ids=repr)
 def test_opponent_returning_garbage_undoes_the_step(players, bad):
-    env = InARowEnv(
-        4,
-        4,
-        3,
-        players=players,
-        gravity=False,
-    )
+    env = InARowEnv(inarow.Rules(4, 4, 3, players=players, gravity=False))
     # the last opponent of the second step fails; the earlier ones succeeded
     fail_at = 2 * (players - 1)
     value = (lambda: 0) if bad == "occupied" else (lambda: bad)
@@ -80,7 +74,7 @@ def test_opponent_returning_garbage_undoes_the_step(players, bad):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_opponent_raising_undoes_the_step_and_chains(players):
-    env = InARowEnv(4, 4, 3, players=players, gravity=False)
+    env = InARowEnv(inarow.Rules(4, 4, 3, players=players, gravity=False))
     env.opponent = failing_on_call(2 * (players - 1), raise_(ZeroDivisionError("model broke")))
     env.reset(seed=0)
     env.step(5)
@@ -97,7 +91,7 @@ def test_opponent_raising_undoes_the_step_and_chains(players):
 
 
 def test_interrupt_in_the_opponent_undoes_the_step_and_propagates_unchanged():
-    env = InARowEnv(4, 4, 3, gravity=False)
+    env = InARowEnv(inarow.Rules(4, 4, 3, gravity=False))
     env.opponent = failing_on_call(2, raise_(KeyboardInterrupt()))
     env.reset(seed=0)
     env.step(5)
@@ -109,7 +103,7 @@ def test_interrupt_in_the_opponent_undoes_the_step_and_propagates_unchanged():
 
 
 def test_opponent_failing_in_reset_keeps_the_previous_episode():
-    env = InARowEnv(4, 4, 3, gravity=False, agent_player=2)
+    env = InARowEnv(inarow.Rules(4, 4, 3, gravity=False), agent_player=2)
     env.opponent = failing_on_call(3, lambda: None)  # the third call is the next reset's
     env.reset(seed=0)
     env.step(5)
@@ -122,7 +116,7 @@ def test_opponent_failing_in_reset_keeps_the_previous_episode():
 
 
 def test_solver_opponent_failure_is_reported_and_undone():
-    env = InARowEnv(4, 4, 3, opponent="solver")
+    env = InARowEnv(inarow.Rules(4, 4, 3), opponent="solver")
     env.reset(seed=0)
     env.step(0)
     before = env.board
@@ -230,14 +224,21 @@ def play_vector(env: InARowVectorEnv, rng: np.random.Generator) -> Any:
 @settings(max_examples=25)
 @given(st.integers(0, 2**32), st.integers(2, 3), st.booleans())
 def test_single_env_returns_never_alias(seed, players, gravity):
-    drive(lambda: InARowEnv(4, 4, 3, players=players, gravity=gravity), play_single, 40, seed)
+    drive(
+        lambda: InARowEnv(inarow.Rules(4, 4, 3, players=players, gravity=gravity)),
+        play_single,
+        40,
+        seed,
+    )
 
 
 @settings(max_examples=25)
 @given(st.integers(0, 2**32), st.sampled_from(["next_step", "same_step"]), st.booleans())
 def test_vector_env_returns_never_alias(seed, mode, gravity):
     drive(
-        lambda: InARowVectorEnv(3, 3, 3, 3, 2, gravity, autoreset_mode=mode, threads=1, seed=seed),
+        lambda: InARowVectorEnv(
+            3, inarow.Rules(3, 3, 3, 2, gravity), autoreset_mode=mode, threads=1, seed=seed
+        ),
         play_vector,
         30,
         seed,
@@ -268,7 +269,11 @@ def test_pettingzoo_returns_never_alias():
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         return [env.observe(a) for a in env.agents], env.last() if env.agents else None
 
-    for kwargs in ({}, {"connect_four_v3_layout": True}, {"players": 3, "width": 5, "k": 3}):
+    for kwargs in (
+        {},
+        {"connect_four_v3_layout": True},
+        {"rules": inarow.Rules(5, players=3, k=3)},
+    ):
         drive(lambda kwargs=kwargs: pz.env(**kwargs), play, 60, 0)
 
 
@@ -282,5 +287,5 @@ def test_rllib_returns_never_alias():
         agent = f"player_{env.board.current_player}"
         return env.step({agent: int(rng.choice(env.board.legal_moves()))})
 
-    for cfg in ({}, {"observation": "dict", "players": 3, "width": 5, "height": 5, "k": 3}):
+    for cfg in ({}, {"observation": "dict", "rules": inarow.Rules(5, 5, 3, players=3)}):
         drive(lambda cfg=cfg: rllib.InARowMultiAgentEnv(cfg), play, 60, 0)

@@ -42,7 +42,7 @@ def test_agents_play_legal_moves_on_any_rules_and_never_touch_the_board(board, w
 
 
 def test_a_whole_game_of_three_players_without_gravity():
-    board = inarow.Board(6, 5, 3, players=3, gravity=False)
+    board = inarow.Board(inarow.Rules(6, 5, 3, players=3, gravity=False))
     seats = [agents.negamax(2, seed=0), agents.greedy(seed=1), agents.random(seed=2)]
     while not board.is_over:
         board.move(seats[board.current_player - 1](board))
@@ -60,7 +60,7 @@ def test_greedy_wins_when_it_can_and_blocks_when_it_must():
         # Player 2 never plays under player 1's second-row threats (columns 0 and 4).
         assert greedy(inarow.Board.from_moves([2, 1, 1, 3, 3, 6, 2])) in (1, 2, 3, 5, 6)
         # Tic-tac-toe: X must block O's diagonal at (2, 2).
-        assert greedy(inarow.Board.from_moves([1, 0, 2, 4], 3, 3, 3, 2, False)) == 8
+        assert greedy(inarow.Board.from_moves([1, 0, 2, 4], inarow.Rules(3, 3, 3, 2, False))) == 8
 
 
 def _forced_win(board: inarow.Board, root: int, plies: int) -> bool:
@@ -98,7 +98,7 @@ def test_negamax_finds_forced_wins_within_its_depth(board, depth, seed):
 
 def test_negamax_finds_the_tic_tac_toe_fork():
     # X in a corner, O on an edge next to it: X has forks that win within 5 plies.
-    board = inarow.Board.from_moves([0, 1], 3, 3, 3, 2, False)
+    board = inarow.Board.from_moves([0, 1], inarow.Rules(3, 3, 3, 2, False))
     winning = {a for a in board.legal_moves() if _wins_after(board, a, 4)}
     assert winning and winning != set(board.legal_moves())
     for seed in range(10):
@@ -117,7 +117,8 @@ def _wins_after(board, a, plies):
 @functools.cache
 def _brute_score(cells: bytes, width: int, height: int, k: int) -> int:
     """Exact Pons score for the side to move, by brute force (small boards)."""
-    board = inarow.Board.from_numpy(np.frombuffer(cells, dtype="int8").reshape(height, width), k=k)
+    grid = np.frombuffer(cells, dtype="int8").reshape(height, width)
+    board = inarow.Board.from_numpy(grid, inarow.Rules(width, height, k))
     return max(_brute_move(board, a) for a in board.legal_moves())
 
 
@@ -143,7 +144,7 @@ def test_the_perfect_agent_never_plays_a_worse_move_than_brute_force(width, heig
     agent = agents.perfect(seed=1, tt_bytes=1 << 20)
     checked = 0
     for _ in range(40):
-        board = inarow.Board(width, height, k)
+        board = inarow.Board(inarow.Rules(width, height, k))
         for _ in range(rng.randrange(width * height - 1)):
             if board.is_over:
                 break
@@ -177,9 +178,9 @@ def test_the_perfect_agent_on_7x6_plays_the_solvers_best_scores():
 def test_the_perfect_agent_refuses_rules_beyond_the_solver():
     agent = agents.perfect()
     for board in (
-        inarow.Board(players=3),
-        inarow.Board(9, 8, gravity=False),
-        inarow.Board(8, 8),
+        inarow.Board(rules=inarow.Rules(players=3)),
+        inarow.Board(inarow.Rules(9, 8, gravity=False)),
+        inarow.Board(inarow.Rules(8, 8)),
     ):
         with pytest.raises(inarow.UnsupportedRulesError, match="solver"):
             agent(board)
@@ -258,7 +259,7 @@ def test_batched_actions_are_legal_deterministic_and_thread_independent():
     rng = random.Random(1)
     boards = []
     for _ in range(60):
-        b = inarow.Board(6, 6, 4, players=3, gravity=False)
+        b = inarow.Board(inarow.Rules(6, 6, 4, players=3, gravity=False))
         for _ in range(rng.randrange(10)):
             b.move(rng.choice(b.legal_moves()))
         if not b.is_over:
@@ -274,7 +275,7 @@ def test_batched_actions_are_legal_deterministic_and_thread_independent():
     with pytest.raises(TypeError, match=r"boards\[1\]"):
         agents.greedy().actions([boards[0], "board"])
     with pytest.raises(inarow.UnsupportedRulesError, match=r"boards\[0\]"):
-        agents.perfect().actions([inarow.Board(players=3)])
+        agents.perfect().actions([inarow.Board(rules=inarow.Rules(players=3))])
     assert agents.random().actions([]) == []
 
 

@@ -62,7 +62,7 @@ def picture(drawing):
 
 
 def test_the_article_game_is_won_by_player_2_on_the_last_move():
-    board = Board(width=8, height=6)
+    board = Board(rules=inarow.Rules(width=8, height=6))
     results = [board.move(a) for a in ARTICLE_MOVES]
     assert results == [False] * (len(ARTICLE_MOVES) - 1) + [True]
     assert board.winner == 2
@@ -87,7 +87,7 @@ FILLERS = [(0, c) for c in range(8)] + [(7, c) for c in range(8)]
 def build_line(winner, cells, completing):
     """Player `winner` places `cells` (the completing cell last), the others fillers;
     checks that only the last move wins."""
-    board = Board(**GOMOKU3)
+    board = Board(rules=inarow.Rules(**GOMOKU3))
     order = [c for c in cells if c != completing] + [completing]
     fillers = iter(FILLERS)
     results = []
@@ -166,7 +166,7 @@ def test_wide_board_full_board_draw():
         for p in (1, 2, 3):
             if i < len(cells[p]):
                 order.append(cells[p][i])
-    board = Board(**GOMOKU3)
+    board = Board(rules=inarow.Rules(**GOMOKU3))
     for action in order:
         assert board.move(action) is False
     assert board.to_numpy().tolist() == grid
@@ -190,7 +190,7 @@ def test_tic_tac_toe_draw():
 
 
 def test_k_equal_1_every_first_move_wins():
-    board = Board(width=3, height=2, k=1, players=3, gravity=True)
+    board = Board(rules=inarow.Rules(width=3, height=2, k=1, players=3, gravity=True))
     assert board.move(1) is True
     assert board.winner == 1
     assert board.winning_line() == [(1, 1)]
@@ -210,7 +210,7 @@ def test_k_equal_1_every_first_move_wins():
     ids=["article", "3-players-gravity", "8x8-win", "tic-tac-toe-draw"],
 )
 def test_undo_restores_every_observable_exactly(rules, moves):
-    board = Board(**rules)
+    board = Board(rules=inarow.Rules(**rules))
     history = [snapshot(board)]
     for action in moves:
         board.move(action)
@@ -220,13 +220,15 @@ def test_undo_restores_every_observable_exactly(rules, moves):
         history.pop()
         assert board.undo() == action
         assert snapshot(board) == history[-1]
-    assert board == Board(**rules)
+    assert board == Board(rules=inarow.Rules(**rules))
     assert board.zobrist == 0
     # After undoing the last move of a finished game, play goes on.
-    board = Board.from_moves(moves, **rules)
+    board = Board.from_moves(moves, rules=inarow.Rules(**rules))
     board.undo()
     assert not board.is_over
-    assert board.move(moves[-1]) == (Board.from_moves(moves, **rules).winner is not None)
+    assert board.move(moves[-1]) == (
+        Board.from_moves(moves, rules=inarow.Rules(**rules)).winner is not None
+    )
 
 
 # -- copies, pickling, equality, hashing ------------------------------------------------
@@ -242,7 +244,7 @@ COPIERS = {
 
 @pytest.mark.parametrize("copier", COPIERS)
 def test_copies_are_equal_and_independent(copier):
-    board = Board.from_moves([3, 3, 4], width=7, height=6)
+    board = Board.from_moves([3, 3, 4], rules=inarow.Rules(width=7, height=6))
     twin = COPIERS[copier](board)
     assert twin is not board
     assert twin == board
@@ -267,8 +269,10 @@ def test_copies_are_equal_and_independent(copier):
 
 @pytest.mark.parametrize("copier", COPIERS)
 def test_copies_of_a_set_up_position_keep_its_start(copier):
-    grid = Board.from_moves([0, 4, 8], width=3, height=3, k=3, gravity=False).to_numpy()
-    board = Board.from_numpy(grid, k=3, gravity=False)
+    grid = Board.from_moves(
+        [0, 4, 8], rules=inarow.Rules(width=3, height=3, k=3, gravity=False)
+    ).to_numpy()
+    board = Board.from_numpy(grid, inarow.Rules(3, 3, 3, gravity=False))
     board.move(2)
     twin = COPIERS[copier](board)
     assert snapshot(twin) == snapshot(board)
@@ -286,8 +290,8 @@ def test_equal_positions_reached_in_different_orders_are_equal():
     assert hash(a) == hash(b)
     assert a.zobrist == b.zobrist
     assert len({a, b}) == 1
-    c = Board.from_moves([0, 4, 8], width=3, height=3, k=3, gravity=False)
-    d = Board.from_moves([8, 4, 0], width=3, height=3, k=3, gravity=False)
+    c = Board.from_moves([0, 4, 8], rules=inarow.Rules(width=3, height=3, k=3, gravity=False))
+    d = Board.from_moves([8, 4, 0], rules=inarow.Rules(width=3, height=3, k=3, gravity=False))
     assert c == d and hash(c) == hash(d)
     e = Board.from_numpy(a.to_numpy())
     assert e == a and hash(e) == hash(a)
@@ -299,10 +303,12 @@ def test_different_positions_or_rules_are_not_equal():
     assert a != Board.from_moves([4, 3])  # the stones swap owners
     assert a != Board.from_moves([3])
     assert a != Board.from_moves([3, 4, 0])
-    assert Board() != Board(k=5)
-    assert Board() != Board(players=3)
-    assert Board(width=3, height=3, k=3) != Board.tic_tac_toe()  # gravity differs
-    assert Board() != Board(width=8)
+    assert Board() != Board(rules=inarow.Rules(k=5))
+    assert Board() != Board(rules=inarow.Rules(players=3))
+    assert (
+        Board(rules=inarow.Rules(width=3, height=3, k=3)) != Board.tic_tac_toe()
+    )  # gravity differs
+    assert Board() != Board(rules=inarow.Rules(width=8))
     assert Board() == Board.connect_four()
     assert (Board() == "Board()") is False
     assert (Board() != 7) is True
@@ -314,9 +320,9 @@ def test_different_positions_or_rules_are_not_equal():
 
 REPR_BOARDS = {
     "empty": lambda: Board(),
-    "moves": lambda: Board.from_moves(ARTICLE_MOVES, width=8, height=6),
-    "free 3 players": lambda: Board.from_moves([27, 0, 7], **GOMOKU3),
-    "k=1": lambda: Board(width=1, height=1, k=1),
+    "moves": lambda: Board.from_moves(ARTICLE_MOVES, rules=inarow.Rules(width=8, height=6)),
+    "free 3 players": lambda: Board.from_moves([27, 0, 7], rules=inarow.Rules(**GOMOKU3)),
+    "k=1": lambda: Board(rules=inarow.Rules(width=1, height=1, k=1)),
     "set-up": lambda: Board.from_numpy(Board.from_moves([3, 3, 2]).to_numpy()),
     "set-up then moves": lambda: _setup_then_moves(),
 }
@@ -333,7 +339,7 @@ def test_repr_evaluates_back_to_the_board(name):
     board = REPR_BOARDS[name]()
     text = repr(board)
     assert text.startswith("Board")
-    back = eval(text, {"Board": inarow.Board})
+    back = eval(text, {"Board": inarow.Board, "Rules": inarow.Rules})
     assert back == board
     assert (back.width, back.height, back.k, back.players, back.gravity) == (
         board.width,
@@ -360,9 +366,13 @@ def test_str_draws_the_board():
     assert str(Board.from_pons("4453")) == expected
     # Free placement: columns above, rows on the left, both from 0 (row 0 the top row,
     # action row * width + col); player 3 is A.
-    board = Board.from_moves([0, 4, 8], width=3, height=3, k=3, players=3, gravity=False)
+    board = Board.from_moves(
+        [0, 4, 8], rules=inarow.Rules(width=3, height=3, k=3, players=3, gravity=False)
+    )
     assert str(board) == "  0 1 2\n0 X . .\n1 . O .\n2 . . A\n"
-    wide = Board.from_moves([0, 10 * 12 + 10], width=12, height=11, k=5, gravity=False)
+    wide = Board.from_moves(
+        [0, 10 * 12 + 10], rules=inarow.Rules(width=12, height=11, k=5, gravity=False)
+    )
     lines = str(wide).splitlines()
     assert lines[0] == "    0  1  2  3  4  5  6  7  8  9 10 11"
     assert lines[1] == " 0  X  .  .  .  .  .  .  .  .  .  .  ."
@@ -395,9 +405,9 @@ def test_from_pons_and_from_moves():
     assert board.moves == [3, 3, 4, 2]
     assert board.current_player == 1
     assert Board.from_pons("") == Board()
-    wide = Board.from_pons("1188", width=8)
+    wide = Board.from_pons("1188", rules=inarow.Rules(width=8))
     assert wide.moves == [0, 0, 7, 7] and wide.width == 8
-    b = Board.from_moves((a for a in [27, 0, 7]), **GOMOKU3)  # any iterable
+    b = Board.from_moves((a for a in [27, 0, 7]), rules=inarow.Rules(**GOMOKU3))  # any iterable
     assert b.moves == [27, 0, 7]
     assert b.to_numpy()[3, 3] == 1 and b.to_numpy()[0, 0] == 2 and b.to_numpy()[0, 7] == 3
     assert Board.from_moves(np.array([3, 3], dtype=np.int64)).moves == [3, 3]
@@ -405,9 +415,9 @@ def test_from_pons_and_from_moves():
 
 def test_from_numpy_accepts_possible_positions():
     assert Board.from_numpy(np.zeros((6, 7), dtype=np.int8)) == Board()
-    assert Board.from_numpy([[0, 0], [0, 0]], k=2).width == 2
+    assert Board.from_numpy([[0, 0], [0, 0]], inarow.Rules(2, 2, 2)).width == 2
     # Won position: the article game's end; player 2 won, player 1 would be next.
-    final = Board.from_moves(ARTICLE_MOVES, width=8, height=6)
+    final = Board.from_moves(ARTICLE_MOVES, rules=inarow.Rules(width=8, height=6))
     for dtype in (np.int8, np.uint8, np.int64):
         loaded = Board.from_numpy(final.to_numpy().astype(dtype))
         assert loaded == final
@@ -416,16 +426,18 @@ def test_from_numpy_accepts_possible_positions():
         assert loaded.moves == []
     # A draw.
     drawn = [[1, 2, 1], [1, 2, 2], [2, 1, 1]]
-    board = Board.from_numpy(drawn, k=3, gravity=False)
+    board = Board.from_numpy(drawn, inarow.Rules(3, 3, 3, gravity=False))
     assert board.is_draw and board.winner is None
     # Three players, 4 stones: counts 2, 1, 1, player 2 to move.
     grid = np.zeros((4, 5), dtype=np.int64)
     grid[3, 0], grid[3, 1], grid[3, 2], grid[2, 0] = 1, 2, 3, 1
-    board = Board.from_numpy(grid, k=3, players=3)
+    board = Board.from_numpy(grid, inarow.Rules(5, 4, 3, players=3))
     assert board.current_player == 2
-    assert board == Board.from_moves([0, 1, 2, 0], width=5, height=4, k=3, players=3)
+    assert board == Board.from_moves(
+        [0, 1, 2, 0], rules=inarow.Rules(width=5, height=4, k=3, players=3)
+    )
     # Play continues from the loaded position like from the played one.
-    played = Board.from_moves([0, 1, 2, 0], width=5, height=4, k=3, players=3)
+    played = Board.from_moves([0, 1, 2, 0], rules=inarow.Rules(width=5, height=4, k=3, players=3))
     assert board.move(4) == played.move(4)
     assert snapshot(board)["grid"] == snapshot(played)["grid"]
     # A line of more than k stones is still one last move.
@@ -447,7 +459,7 @@ def test_from_numpy_accepts_possible_positions():
 LOADED_WINS = {
     # X X X / O O . / X . O: X won on the top row.
     "tic-tac-toe": (
-        {"arr": [[1, 1, 1], [2, 2, 0], [1, 0, 2]], "k": 3, "gravity": False},
+        {"arr": [[1, 1, 1], [2, 2, 0], [1, 0, 2]], "rules": inarow.Rules(3, 3, 3, gravity=False)},
         [(0, 0), (0, 1), (0, 2)],
     ),
     # Connect Four: player 1's diagonal from (5, 1) up to (2, 4); (5, 0) is off it.
@@ -474,8 +486,7 @@ LOADED_WINS = {
             + [[2, 0, 2, 0, 2, 0, 2, 0, 2]]
             + [[0] * 9] * 3
             + [[1] + [0] * 8],
-            "k": 5,
-            "gravity": False,
+            "rules": inarow.Rules(9, 9, 5, gravity=False),
         },
         [(0, c) for c in range(5)],
     ),
@@ -485,28 +496,31 @@ LOADED_WINS = {
 @pytest.mark.parametrize("name", LOADED_WINS)
 def test_winning_line_of_a_loaded_position(name):
     kwargs, cells = LOADED_WINS[name]
-    assert winner_of_grid(kwargs["arr"], kwargs.get("k", 4)) == 1
+    assert winner_of_grid(kwargs["arr"], kwargs.get("rules", inarow.Rules()).k) == 1
     board = Board.from_numpy(**kwargs)
     assert board.winner == 1
     assert same_line(board.winning_line(), cells)
 
 
 IMPOSSIBLE = {
-    "floating stone": ({"arr": [[1, 0], [0, 0]], "k": 2}, "float"),
-    "player 2 ahead": ({"arr": [[0, 0], [0, 2]], "k": 2}, "stone counts"),
-    "player 1 two ahead": ({"arr": [[1, 0], [1, 0]], "k": 2, "gravity": False}, "stone counts"),
-    "owner beyond players": ({"arr": [[0, 0], [3, 0]], "k": 2}, "3"),
-    "negative owner": ({"arr": [[0, 0], [-1, 0]], "k": 2}, "-1"),
+    "floating stone": ({"arr": [[1, 0], [0, 0]], "rules": inarow.Rules(2, 2, 2)}, "float"),
+    "player 2 ahead": ({"arr": [[0, 0], [0, 2]], "rules": inarow.Rules(2, 2, 2)}, "stone counts"),
+    "player 1 two ahead": (
+        {"arr": [[1, 0], [1, 0]], "rules": inarow.Rules(2, 2, 2, gravity=False)},
+        "stone counts",
+    ),
+    "owner beyond players": ({"arr": [[0, 0], [3, 0]], "rules": inarow.Rules(2, 2, 2)}, "3"),
+    "negative owner": ({"arr": [[0, 0], [-1, 0]], "rules": inarow.Rules(2, 2, 2)}, "-1"),
     "3 players, player 3 ahead of 2": (
-        {"arr": [[0, 0, 0], [1, 0, 3]], "k": 3, "players": 3},
+        {"arr": [[0, 0, 0], [1, 0, 3]], "rules": inarow.Rules(3, 2, 3, players=3)},
         "stone counts",
     ),
     "both players have lines": (
-        {"arr": [[2, 2, 2], [1, 1, 1]], "k": 3, "gravity": False},
+        {"arr": [[2, 2, 2], [1, 1, 1]], "rules": inarow.Rules(3, 2, 3, gravity=False)},
         "all have lines",
     ),
     "winner did not move last": (
-        {"arr": [[2, 2, 0, 0], [1, 1, 1, 2]], "k": 3},
+        {"arr": [[2, 2, 0, 0], [1, 1, 1, 2]], "rules": inarow.Rules(4, 2, 3)},
         "moved last",
     ),
     # Player 1: columns 0 and 6 filled from row 2 down; player 2: rows 4 and 5 of
@@ -571,10 +585,12 @@ def test_from_numpy_refuses_non_integer_and_misshapen_arrays():
 
 BYTES_BOARDS = {
     "empty": lambda: Board(),
-    "article": lambda: Board.from_moves(ARTICLE_MOVES, width=8, height=6),
-    "free 3 players": lambda: Board.from_moves([27, 0, 7, 28], **GOMOKU3),
+    "article": lambda: Board.from_moves(ARTICLE_MOVES, rules=inarow.Rules(width=8, height=6)),
+    "free 3 players": lambda: Board.from_moves([27, 0, 7, 28], rules=inarow.Rules(**GOMOKU3)),
     "set-up then moves": _setup_then_moves,
-    "64x64": lambda: Board.from_moves([4095, 0, 64 * 32 + 5], width=64, height=64, gravity=False),
+    "64x64": lambda: Board.from_moves(
+        [4095, 0, 64 * 32 + 5], rules=inarow.Rules(width=64, height=64, gravity=False)
+    ),
 }
 
 
@@ -597,7 +613,7 @@ def test_bytes_round_trip(name):
 
 
 def test_observation_planes_put_the_side_to_move_first():
-    board = Board.from_moves([0, 1, 2, 0, 4], width=5, height=4, k=3, players=3)
+    board = Board.from_moves([0, 1, 2, 0, 4], rules=inarow.Rules(width=5, height=4, k=3, players=3))
     assert board.current_player == 3
     grid = board.to_numpy()
     for dtype, np_dtype in [("uint8", np.uint8), ("bool", np.bool_), ("float32", np.float32)]:
@@ -614,7 +630,7 @@ def test_observation_planes_put_the_side_to_move_first():
 
 
 def test_legal_mask_matches_legal_moves():
-    board = Board(width=3, height=2, k=3)
+    board = Board(rules=inarow.Rules(width=3, height=2, k=3))
     for action in [1, 1]:
         board.move(action)
     mask = board.legal_mask()
@@ -622,10 +638,10 @@ def test_legal_mask_matches_legal_moves():
     assert mask.tolist() == [True, False, True]
     assert board.legal_moves() == [0, 2]
     assert [board.is_legal(a) for a in range(3)] == [True, False, True]
-    free = Board.from_moves([0, 4, 8], width=3, height=3, k=3, gravity=False)
+    free = Board.from_moves([0, 4, 8], rules=inarow.Rules(width=3, height=3, k=3, gravity=False))
     assert np.flatnonzero(free.legal_mask()).tolist() == free.legal_moves() == [1, 2, 3, 5, 6, 7]
     assert not free.is_legal(4) and not free.is_legal(9) and not free.is_legal(-1)
-    over = Board.from_moves(ARTICLE_MOVES, width=8, height=6)
+    over = Board.from_moves(ARTICLE_MOVES, rules=inarow.Rules(width=8, height=6))
     assert over.legal_mask().shape == (8,) and not over.legal_mask().any()
     assert not any(over.is_legal(a) for a in range(8))
 
@@ -647,13 +663,17 @@ def test_owner_and_last_move():
 
 
 def test_counting_a_finished_game():
-    over = Board.from_moves(ARTICLE_MOVES, width=8, height=6)
+    over = Board.from_moves(ARTICLE_MOVES, rules=inarow.Rules(width=8, height=6))
     assert over.perft(0) == 1
     assert over.perft(1) == 0 and over.perft(3) == 0
     assert over.count_games() == 1
     ttt = {"width": 3, "height": 3, "k": 3, "gravity": False}
-    assert Board.from_moves([0, 3, 1, 4, 2], **ttt).count_games() == 1  # X's top row
-    assert Board.from_moves([0, 1, 2, 4, 3, 5, 7, 6, 8], **ttt).count_games() == 1  # draw
+    assert (
+        Board.from_moves([0, 3, 1, 4, 2], rules=inarow.Rules(**ttt)).count_games() == 1
+    )  # X's top row
+    assert (
+        Board.from_moves([0, 1, 2, 4, 3, 5, 7, 6, 8], rules=inarow.Rules(**ttt)).count_games() == 1
+    )  # draw
 
 
 # -- inarow.winners -------------------------------------------------------------------------
@@ -685,7 +705,7 @@ def test_winners_in_every_direction_and_with_several_players():
 
 
 def test_winners_agree_with_boards_and_the_reference():
-    final = Board.from_moves(ARTICLE_MOVES, width=8, height=6)
+    final = Board.from_moves(ARTICLE_MOVES, rules=inarow.Rules(width=8, height=6))
     assert inarow.winners(final.to_numpy()[None]).tolist() == [2]
     rng = np.random.default_rng(20261121)
     grids = rng.integers(0, 4, size=(300, 4, 5), dtype=np.int64)

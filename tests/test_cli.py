@@ -72,7 +72,7 @@ def test_solve_says_who_wins_and_with_which_stone():
 def test_solve_free_placement_positions(position, rules):
     # X in the centre, O on an edge: X wins with its 3rd stone from here (the 7th).
     expected = inarow.Solver().solve(
-        inarow.Board.from_moves([4, 1], width=3, height=3, k=3, gravity=False)
+        inarow.Board.from_moves([4, 1], rules=inarow.Rules(width=3, height=3, k=3, gravity=False))
     )
     assert expected == 2
     r = run("solve", *rules, *position, "--plain")

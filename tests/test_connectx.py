@@ -48,7 +48,7 @@ def test_the_observation_is_read_top_row_first():
 def test_whole_games_against_random_are_legal_and_won(rows, columns, k):
     rng = random.Random(rows * 100 + columns)
     conf = config(rows, columns, k, act_timeout=0.2)
-    board = inarow.Board(width=columns, height=rows, k=k)
+    board = inarow.Board(rules=inarow.Rules(width=columns, height=rows, k=k))
     while not board.is_over:
         if board.current_player == 1:
             move = agent(observation(board), conf)

@@ -73,7 +73,7 @@ def play_random_game(board, ref, data):
 
 @given(rules(), st.data())
 def test_random_games_match_the_reference(kwargs, data):
-    board = inarow.Board(**kwargs)
+    board = inarow.Board(inarow.Rules(**kwargs))
     ref = Reference(**kwargs)
     assert board.num_actions == ref.num_actions
     assert_same(board, ref)
@@ -81,7 +81,7 @@ def test_random_games_match_the_reference(kwargs, data):
     while ref.moves:
         assert board.undo() == ref.undo()
         assert_same(board, ref)
-    assert board == inarow.Board(**kwargs)
+    assert board == inarow.Board(inarow.Rules(**kwargs))
     assert board.zobrist == 0
 
 
@@ -89,12 +89,10 @@ def test_random_games_match_the_reference(kwargs, data):
 def test_reachable_positions_load_through_from_numpy(kwargs, data):
     """Every position reached by legal play is accepted by `from_numpy` and equals the
     played board in every observable but the history."""
-    board = inarow.Board(**kwargs)
+    board = inarow.Board(inarow.Rules(**kwargs))
     ref = Reference(**kwargs)
     play_random_game(board, ref, data)
-    loaded = inarow.Board.from_numpy(
-        board.to_numpy(), k=kwargs["k"], players=kwargs["players"], gravity=kwargs["gravity"]
-    )
+    loaded = inarow.Board.from_numpy(board.to_numpy(), board.rules)
     assert loaded == board
     assert hash(loaded) == hash(board)
     assert loaded.zobrist == board.zobrist
@@ -115,7 +113,7 @@ def test_reachable_positions_load_through_from_numpy(kwargs, data):
 
 @given(rules(), st.data())
 def test_byte_round_trip_of_random_games(kwargs, data):
-    board = inarow.Board(**kwargs)
+    board = inarow.Board(inarow.Rules(**kwargs))
     ref = Reference(**kwargs)
     play_random_game(board, ref, data)
     back = inarow.Board.from_bytes(board.to_bytes())

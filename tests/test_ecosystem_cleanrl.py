@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from harness import load_example
 
+import inarow
+
 torch = pytest.importorskip("torch", reason="torch is not installed")
 pytestmark = pytest.mark.ecosystem
 
@@ -36,7 +38,12 @@ def test_masked_ppo_learns_against_random():
 
 def test_the_masks_reach_the_sampler_on_connect_four():
     history = load_example("cleanrl_masked_ppo").train(
-        total_steps=4096, num_envs=32, rules=dict(), opponent="greedy", seed=1, log=lambda _: None
+        total_steps=4096,
+        num_envs=32,
+        rules=inarow.Rules.connect_four(),
+        opponent="greedy",
+        seed=1,
+        log=lambda _: None,
     )
     assert len(history["mean_return"]) == 2
     assert all(-1 <= r <= 1 for r in history["mean_return"])

@@ -59,7 +59,7 @@ def test_gym_wrapper_over_the_vector_env(opponent, rules):
 
 # TorchRL warns that it is tested with PettingZoo 1.24.3 only: its own notice.
 @pytest.mark.filterwarnings("ignore:PettingZoo in TorchRL is tested using version:UserWarning")
-@pytest.mark.parametrize("kwargs", [dict(), dict(width=3, height=3, k=3, gravity=False)])
+@pytest.mark.parametrize("kwargs", [dict(), dict(rules=inarow.Rules.tic_tac_toe())])
 def test_pettingzoo_wrapper_over_the_aec_env(kwargs):
     import inarow.pettingzoo as pz
 

@@ -309,9 +309,8 @@ def test_chunks_of_a_python_agent_match_and_of_one_repeated_game_merge_exactly()
     def rightmost(board):
         return board.legal_moves()[-1]
 
-    ttt = inarow.Rules.tic_tac_toe().to_dict()
     for plies in (0, 2):  # 0: deterministic agents repeat one game per seat
-        settings = dict(seed=3, opening_plies=plies, **ttt)
+        settings = dict(seed=3, opening_plies=plies, rules=inarow.Rules.tic_tac_toe())
         whole = _native.play_match(rightmost, leftmost, 60, **settings)
         chunks = [(0, 7), (7, 40), (47, 13)]
         parts = [
@@ -408,7 +407,9 @@ def test_move_accuracy_refuses_bad_positions_and_agents():
     with pytest.raises(TypeError, match="inarow.Board"):
         evaluate.move_accuracy(agents.random(), [boards[0], "4453"], progress=False)
     with pytest.raises(inarow.UnsupportedRulesError):
-        evaluate.move_accuracy(agents.random(), [inarow.Board(players=3)], progress=False)
+        evaluate.move_accuracy(
+            agents.random(), [inarow.Board(rules=inarow.Rules(players=3))], progress=False
+        )
     with pytest.raises(ValueError, match="positions='kaggle'"):
         evaluate.move_accuracy(agents.random(), "kaggle")
     with pytest.raises(ValueError, match="per_set"):

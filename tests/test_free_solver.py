@@ -11,7 +11,7 @@ from inarow import agents, evaluate
 
 TTT = inarow.Rules.tic_tac_toe()
 # 8x8, k = 5: a search that runs for minutes at least.
-HARD = inarow.Board(8, 8, 5, gravity=False)
+HARD = inarow.Board(inarow.Rules(8, 8, 5, gravity=False))
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +32,9 @@ def test_supports_free_placement_up_to_64_cells():
 @pytest.mark.parametrize(
     "board,match",
     [
-        (inarow.Board(9, 8, 5, gravity=False), "64 cells"),
+        (inarow.Board(inarow.Rules(9, 8, 5, gravity=False)), "64 cells"),
         (inarow.Board.gomoku(), "64 cells"),
-        (inarow.Board(3, 3, 3, players=3, gravity=False), "2 players"),
+        (inarow.Board(inarow.Rules(3, 3, 3, players=3, gravity=False)), "2 players"),
     ],
     ids=["9x8", "gomoku", "3-players"],
 )
@@ -91,7 +91,7 @@ def test_every_tic_tac_toe_position_parent_is_its_best_child(solver):
     [(3, 3, 3, 0), (4, 3, 3, 1), (4, 4, 3, 1), (4, 4, 4, 0), (5, 5, 4, 0), (5, 5, 5, 0)],
 )
 def test_published_values(solver, width, height, k, outcome):
-    board = inarow.Board(width, height, k, gravity=False)
+    board = inarow.Board(inarow.Rules(width, height, k, gravity=False))
     assert solver.solve(board, weak=True) == outcome
 
 

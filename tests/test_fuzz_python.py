@@ -110,7 +110,9 @@ def test_undo_everything_and_refuse_past_the_start(board):
     assert board.moves == []
     assert (
         board.zobrist
-        == Board(board.width, board.height, board.k, board.players, board.gravity).zobrist
+        == Board(
+            inarow.Rules(board.width, board.height, board.k, board.players, board.gravity)
+        ).zobrist
     )
     attempt(board.undo, lambda: board_state(board))
 
@@ -120,7 +122,7 @@ def test_undo_everything_and_refuse_past_the_start(board):
 
 @given(hostile, hostile, hostile, hostile, hostile)
 def test_rules_arguments(width, height, k, players, gravity):
-    ok, board = attempt(lambda: Board(width, height, k, players, gravity))
+    ok, board = attempt(lambda: Board(inarow.Rules(width, height, k, players, gravity)))
     if ok:
         assert 1 <= board.width <= inarow.MAX_SIDE and 1 <= board.height <= inarow.MAX_SIDE
         assert 1 <= board.k <= max(board.width, board.height)
@@ -140,9 +142,13 @@ num_envs_values = st.one_of(
 
 @given(num_envs_values, hostile, hostile, hostile)
 def test_rules_arguments_of_vec_env_and_friends(num_envs, width, k, players):
-    attempt(lambda: VecEnv(num_envs, width=width, height=3, k=k, players=players, threads=1))
+    attempt(
+        lambda: VecEnv(
+            num_envs, rules=inarow.Rules(width=width, height=3, k=k, players=players), threads=1
+        )
+    )
     attempt(lambda: Board.gomoku(width))
-    attempt(lambda: Board.from_moves([0, 1], width=width, k=k, players=players))
+    attempt(lambda: Board.from_moves([0, 1], rules=inarow.Rules(width=width, k=k, players=players)))
 
 
 # -- bytes -------------------------------------------------------------------------------
@@ -209,7 +215,13 @@ def hostile_arrays(draw, max_dims=4, max_side=6, small_values=True):
 
 @given(hostile_arrays(max_dims=3), hostile, hostile, st.booleans())
 def test_from_numpy_with_arbitrary_arrays(arr, k, players, gravity):
-    ok, board = attempt(lambda: Board.from_numpy(arr, k=k, players=players, gravity=gravity))
+    def load():
+        if arr.ndim != 2:
+            return Board.from_numpy(arr)
+        height, width = arr.shape
+        return Board.from_numpy(arr, inarow.Rules(width, height, k, players, gravity))
+
+    ok, board = attempt(load)
     if ok:
         assert board.to_numpy().shape == arr.shape
         assert (board.to_numpy() == arr).all()
@@ -243,7 +255,7 @@ def vec_envs(draw):
         autoreset=autoreset,
         obs_dtype=obs_dtype,
         threads=1,
-        **rules,
+        rules=inarow.Rules(**rules),
     )
     env.reset()
     for _ in range(draw(st.integers(0, 6))):

@@ -418,7 +418,7 @@ def test_deepening_negamax_stops_within_its_budget():
 
 def test_engine_moves_land_where_the_board_says(fake):
     engine, log = fake("ok")
-    board = inarow.Board(width=9, height=7, k=5, gravity=False)
+    board = inarow.Board(rules=inarow.Rules(width=9, height=7, k=5, gravity=False))
     board.move(2 * 9 + 5)  # row 2, column 5
     action = engine(board)
     assert action == 6 * 9 + 8  # the fake's "8,6": column 8, row 6
@@ -427,7 +427,7 @@ def test_engine_moves_land_where_the_board_says(fake):
     board.move(0)
     assert engine(board) == 6 * 9 + 7
     # A board that does not extend the engine's last one: a new game, given whole.
-    other = inarow.Board(width=9, height=7, k=5, gravity=False)
+    other = inarow.Board(rules=inarow.Rules(width=9, height=7, k=5, gravity=False))
     other.move(3)
     other.move(4 * 9 + 1)
     other.move(10)
@@ -537,7 +537,7 @@ def test_engine_ignoring_end_is_killed_on_close(fake):
     "board",
     [
         inarow.Board.connect_four(),
-        inarow.Board(width=15, height=15, k=5, players=3, gravity=False),
+        inarow.Board(rules=inarow.Rules(width=15, height=15, k=5, players=3, gravity=False)),
         inarow.Board.tic_tac_toe(),
     ],
     ids=["gravity", "3 players", "k=3"],
@@ -567,7 +567,7 @@ def test_engine_board_without_history_is_given_in_turn(fake):
     engine, log = fake("ok")
     grid = np.zeros((15, 15), dtype=np.int8)
     grid[7, 7], grid[7, 8], grid[0, 0] = 1, 2, 1
-    board = inarow.Board.from_numpy(grid, k=5, gravity=False)
+    board = inarow.Board.from_numpy(grid, inarow.Rules(15, 15, 5, gravity=False))
     assert engine(board) == 15 * 15 - 1
     lines = _log(log)
     at = lines.index("BOARD")
@@ -604,7 +604,9 @@ def test_engine_is_an_opponent_of_the_gymnasium_env(fake):
     from inarow.gymnasium import InARowEnv
 
     engine, _ = fake("ok")
-    env = InARowEnv(width=9, height=7, k=5, gravity=False, opponent=engine, agent_player=2)
+    env = InARowEnv(
+        rules=inarow.Rules(width=9, height=7, k=5, gravity=False), opponent=engine, agent_player=2
+    )
     obs, _ = env.reset(seed=0)
     assert obs["observation"][1, 6, 8] == 1  # the engine's "8,6", in the opponent's plane
     obs, *_ = env.step(0)
@@ -616,11 +618,11 @@ def test_the_default_brain_plays_the_threat_engine_on_gomoku_boards():
 
     agent = BestWithinTime(seed=0)
     gomoku = inarow.Board.from_moves(
-        [112, 113, 127, 98, 142], width=15, height=15, k=5, gravity=False
+        [112, 113, 127, 98, 142], rules=inarow.Rules(width=15, height=15, k=5, gravity=False)
     )
     action = agent(gomoku.copy(), time_limit=0.2)
     assert gomoku.is_legal(action) and agent.negamax.depth == 0  # negamax never ran
-    ttt = inarow.Board(width=3, height=3, k=3, gravity=False)
+    ttt = inarow.Board(rules=inarow.Rules(width=3, height=3, k=3, gravity=False))
     assert ttt.is_legal(agent(ttt, time_limit=0.2)) and agent.negamax.depth >= 1
 
 

@@ -43,10 +43,12 @@ def test_check_env_generic_three_players_random_seat():
     from gymnasium.utils.env_checker import check_env
 
     env = gym.make(
-        "inarow/KInARow-v0", width=5, height=5, k=3, players=3, gravity=False, agent_player=1
+        "inarow/KInARow-v0",
+        rules=inarow.Rules(width=5, height=5, k=3, players=3, gravity=False),
+        agent_player=1,
     )
     check_env(env.unwrapped)
-    env = InARowEnv(5, 4, 3, players=3, gravity=True, agent_player="random")
+    env = InARowEnv(inarow.Rules(5, 4, 3, players=3, gravity=True), agent_player="random")
     check_env(env, skip_render_check=True)
 
 
@@ -87,7 +89,7 @@ def test_win_loss_draw_rewards():
     assert info["outcome"] == "loss"
     assert obs["observation"][1, 2:, 0].all()  # the winner's line, plane 1 from agent's view
     # Tic-tac-toe draw: X 0 1 5 6 8 / O 2 3 4 7 ... agent X, opponent O
-    env = InARowEnv(3, 3, 3, gravity=False, opponent=scripted([4, 2, 3, 7]))
+    env = InARowEnv(inarow.Rules(3, 3, 3, gravity=False), opponent=scripted([4, 2, 3, 7]))
     env.reset(seed=0)
     out = [env.step(a) for a in (0, 6, 5, 1, 8)]
     assert [o[1] for o in out] == [0.0] * 5
@@ -133,7 +135,9 @@ def test_reset_needed_before_reset_and_after_end():
 
 @pytest.mark.parametrize("mode", ["raise", "loss"])
 def test_actions_outside_the_action_space_raise_in_every_mode(mode):
-    env = InARowEnv(3, 3, 3, gravity=False, opponent=scripted([4, 2]), illegal_action=mode)
+    env = InARowEnv(
+        inarow.Rules(3, 3, 3, gravity=False), opponent=scripted([4, 2]), illegal_action=mode
+    )
     env.reset(seed=0)
     env.step(0)
     before = env.board
@@ -148,7 +152,9 @@ def test_actions_outside_the_action_space_raise_in_every_mode(mode):
 
 
 def test_illegal_action_raise_leaves_state_unchanged():
-    env = InARowEnv(3, 3, 3, gravity=False, opponent=scripted([4, 2]), illegal_action="raise")
+    env = InARowEnv(
+        inarow.Rules(3, 3, 3, gravity=False), opponent=scripted([4, 2]), illegal_action="raise"
+    )
     env.reset(seed=0)
     env.step(0)
     before = env.board
@@ -161,7 +167,9 @@ def test_illegal_action_raise_leaves_state_unchanged():
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_illegal_action_loss_is_the_default(players):
-    env = InARowEnv(3, 3, 3, players=players, gravity=False, opponent=scripted([4, 2, 5, 6]))
+    env = InARowEnv(
+        inarow.Rules(3, 3, 3, players=players, gravity=False), opponent=scripted([4, 2, 5, 6])
+    )
     assert env.illegal_action == "loss"
     env.reset(seed=0)
     env.step(0)  # the opponent(s) answer 4 (and 2)
@@ -184,7 +192,9 @@ def test_illegal_action_loss_is_the_default(players):
 
 
 def test_illegal_reward_and_seat_two():
-    env = InARowEnv(4, 2, 3, agent_player=2, opponent=scripted([0, 1]), illegal_reward=-5)
+    env = InARowEnv(
+        inarow.Rules(4, 2, 3), agent_player=2, opponent=scripted([0, 1]), illegal_reward=-5
+    )
     env.reset(seed=0)  # the opponent plays 0
     env.step(0)  # column 0 is now full; the opponent plays 1
     obs, r, term, trunc, info = env.step(0)
@@ -200,7 +210,7 @@ def test_illegal_action_mode_is_checked():
 
 def test_solver_opponent_is_perfect_and_rules_checked():
     # 4x4 k=3 with gravity is a first-player win: the solver as player 1 never loses.
-    env = InARowEnv(4, 4, 3, opponent="solver", agent_player=2)
+    env = InARowEnv(inarow.Rules(4, 4, 3), opponent="solver", agent_player=2)
     for seed in range(5):
         obs, _ = env.reset(seed=seed)
         term, r = False, 0.0
@@ -209,9 +219,9 @@ def test_solver_opponent_is_perfect_and_rules_checked():
             obs, r, term, _, _ = env.step(int(env.np_random.choice(legal)))
         assert r == -1.0
     with pytest.raises(inarow.UnsupportedRulesError):
-        InARowEnv(15, 15, 5, gravity=False, opponent="solver")
+        InARowEnv(inarow.Rules(15, 15, 5, gravity=False), opponent="solver")
     with pytest.raises(inarow.UnsupportedRulesError):
-        InARowEnv(5, 5, 3, players=3, opponent="solver")
+        InARowEnv(inarow.Rules(5, 5, 3, players=3), opponent="solver")
 
 
 def test_callable_opponent_gets_a_copy_and_illegal_reply_is_reported():
@@ -226,7 +236,7 @@ def test_callable_opponent_gets_a_copy_and_illegal_reply_is_reported():
     env.reset(seed=0)
     env.step(3)
     assert env.board.moves == [3, 0]
-    env = InARowEnv(3, 3, 3, gravity=False, opponent=lambda b: 4)
+    env = InARowEnv(inarow.Rules(3, 3, 3, gravity=False), opponent=lambda b: 4)
     env.reset(seed=0)
     with pytest.raises(inarow.IllegalMoveError, match="opponent"):
         env.step(4)  # the opponent then answers 4 (occupied)
@@ -235,7 +245,7 @@ def test_callable_opponent_gets_a_copy_and_illegal_reply_is_reported():
 
 
 def test_three_players_random_opponents():
-    env = InARowEnv(6, 6, 3, players=3, gravity=False, agent_player=2)
+    env = InARowEnv(inarow.Rules(6, 6, 3, players=3, gravity=False), agent_player=2)
     rewards = set()
     for seed in range(10):
         obs, info = env.reset(seed=seed)
@@ -264,7 +274,7 @@ def test_a_pickled_env_continues_exactly_like_the_original(opponent):
 
     rng = np.random.default_rng(0)
     chosen = first_legal_reply if opponent == "python" else opponent
-    env = InARowEnv(5, 4, 3, gravity=False, opponent=chosen, agent_player="random")
+    env = InARowEnv(inarow.Rules(5, 4, 3, gravity=False), opponent=chosen, agent_player="random")
     assert pickle.loads(pickle.dumps(env)).board is None
     env.reset(seed=3)
 
@@ -327,11 +337,7 @@ def test_make_vec_vector_entry_point():
         "inarow/KInARow-v0",
         num_envs=2,
         vectorization_mode="vector_entry_point",
-        width=5,
-        height=5,
-        k=4,
-        players=3,
-        gravity=False,
+        rules=inarow.Rules(width=5, height=5, k=4, players=3, gravity=False),
         autoreset_mode="same_step",
     )
     assert env.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
@@ -339,8 +345,8 @@ def test_make_vec_vector_entry_point():
 
 
 def _play_vector(mode: str, steps: int = 120):
-    env = InARowVectorEnv(4, 4, 4, 3, 2, True, autoreset_mode=mode, seed=3)
-    boards = [inarow.Board(4, 4, 3) for _ in range(4)]
+    env = InARowVectorEnv(4, inarow.Rules(4, 4, 3, 2, True), autoreset_mode=mode, seed=3)
+    boards = [inarow.Board(inarow.Rules(4, 4, 3)) for _ in range(4)]
     rng = np.random.default_rng(0)
     obs, info = env.reset(seed=3)
     pending = [False] * 4
@@ -359,7 +365,7 @@ def _play_vector(mode: str, steps: int = 120):
         for i, b in enumerate(boards):
             if pending[i]:  # next_step: this step was the reset
                 assert not term[i] and rew[i] == 0
-                boards[i] = inarow.Board(4, 4, 3)
+                boards[i] = inarow.Board(inarow.Rules(4, 4, 3))
                 pending[i] = False
                 continue
             won = b.move(int(actions[i]))
@@ -376,7 +382,7 @@ def _play_vector(mode: str, steps: int = 120):
                     assert info["_final_obs"][i]
                     final = info["final_obs"][i]["observation"]
                     np.testing.assert_array_equal(final, b.observation())
-                    boards[i] = inarow.Board(4, 4, 3)
+                    boards[i] = inarow.Board(inarow.Rules(4, 4, 3))
                 else:
                     pending[i] = True
             elif mode == "same_step":
@@ -417,17 +423,18 @@ def test_vector_env_takes_rules(via_make_vec):
             "inarow/TicTacToe-v0", num_envs=3, vectorization_mode="vector_entry_point", rules=rules
         )
         assert same.unwrapped.native.rules == rules
-        with pytest.raises(TypeError, match="rules"):
-            gym.make_vec(
-                "inarow/ConnectFour-v0",
-                num_envs=3,
-                vectorization_mode="vector_entry_point",
-                rules=rules,
-            )
+        # The given rules replace the id's own, as any keyword of gymnasium.make does.
+        other = gym.make_vec(
+            "inarow/ConnectFour-v0",
+            num_envs=3,
+            vectorization_mode="vector_entry_point",
+            rules=rules,
+        )
+        assert other.unwrapped.native.rules == rules
     else:
         env = InARowVectorEnv(3, rules=rules)
-        with pytest.raises(TypeError, match="rules"):
-            InARowVectorEnv(3, width=7, rules=rules)
+        with pytest.raises(TypeError, match="unexpected keyword argument"):
+            InARowVectorEnv(3, width=7)  # refused keyword
     assert env.unwrapped.rules == rules == env.unwrapped.native.rules
     assert env.single_observation_space["observation"].shape == (2, 3, 3)
     assert env.single_action_space.n == 9

@@ -36,11 +36,7 @@ def env_kwargs(draw):
     if solver_supports(width, height, players, gravity) and width * height <= 16:
         opponents.append("solver")
     return dict(
-        width=width,
-        height=height,
-        k=k,
-        players=players,
-        gravity=gravity,
+        rules=inarow.Rules(**rules),
         agent_player=draw(st.sampled_from(seats)),
         opponent=draw(st.sampled_from(opponents)),
         obs_dtype=draw(st.sampled_from(["uint8", "float32"])),
@@ -87,7 +83,7 @@ def test_unmasked_random_play_never_raises(kwargs, seed):
 
 
 def test_action_masks_single_env():
-    env = InARowEnv(3, 3, 3, gravity=False, opponent=lambda b: 4)
+    env = InARowEnv(inarow.Rules(3, 3, 3, gravity=False), opponent=lambda b: 4)
     assert env.action_masks().dtype == bool and env.action_masks().all()  # before reset
     obs, _ = env.reset(seed=0)
     env.step(0)  # the opponent answers 4
@@ -100,7 +96,7 @@ def test_action_masks_single_env():
 
 
 def test_action_masks_vector_env_and_terminal_rows():
-    env = InARowVectorEnv(3, 3, 3, 3, 2, False, seed=0)
+    env = InARowVectorEnv(3, inarow.Rules(3, 3, 3, 2, False), seed=0)
     obs, _ = env.reset(seed=0)
     masks = env.action_masks()
     assert masks.dtype == bool and masks.shape == (3, 9) and masks.all()
@@ -120,7 +116,7 @@ def test_action_masks_vector_env_and_terminal_rows():
 
 
 def test_same_step_final_observation_masks_are_all_ones():
-    env = InARowVectorEnv(2, 3, 3, 3, 2, False, autoreset_mode="same_step", seed=0)
+    env = InARowVectorEnv(2, inarow.Rules(3, 3, 3, 2, False), autoreset_mode="same_step", seed=0)
     env.reset(seed=0)
     for a in (0, 3, 1, 4):
         env.step(np.array([a, a]))

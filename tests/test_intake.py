@@ -198,14 +198,14 @@ def test_winners_quote_the_first_bad_cell_exactly(grid_k, layout, data):
 def positions(draw):
     """A reachable position of small random rules and its grid."""
     width, height = draw(st.integers(1, 6)), draw(st.integers(1, 5))
-    rules = dict(
+    rules = inarow.Rules(
         width=width,
         height=height,
         k=draw(st.integers(1, max(width, height))),
         players=draw(st.integers(2, 4)),
         gravity=draw(st.booleans()),
     )
-    board = Board(**rules)
+    board = Board(rules)
     for _ in range(draw(st.integers(0, width * height))):
         if board.is_over:
             break
@@ -217,12 +217,11 @@ def positions(draw):
 def test_from_numpy_reads_any_storage_as_the_grid_it_shows(position, storage, data):
     board, rules = position
     grid = board.to_numpy().astype(np.int64)
-    kwargs = {key: rules[key] for key in ("k", "players", "gravity")}
     arg = stored(data.draw, grid, storage)
     before = snapshot(arg)
-    loaded = Board.from_numpy(arg, **kwargs)
+    loaded = Board.from_numpy(arg, rules)
     assert np.array_equal(loaded.to_numpy(), grid)
-    assert loaded == Board.from_numpy(grid, **kwargs) == board
+    assert loaded == Board.from_numpy(grid, rules) == board
     if isinstance(arg, np.ndarray):
         assert np.array_equal(arg, before), "from_numpy changed its argument"
 
@@ -242,19 +241,18 @@ def test_from_numpy_quotes_a_bad_owner_exactly(position, layout, data):
     }[dtype]
     grid[row, col] = bad
     arg = grid.tolist() if dtype is object else store(grid, dtype, layout, False, True, data.draw)
-    kwargs = {key: rules[key] for key in ("k", "players", "gravity")}
     with pytest.raises(InvalidPositionError) as info:
-        Board.from_numpy(arg, **kwargs)
+        Board.from_numpy(arg, rules)
     message = str(info.value)
     # The first bad cell in row-major order is named, with its exact value.
     first = next(
         (r, c)
         for r in range(grid.shape[0])
         for c in range(grid.shape[1])
-        if not 0 <= grid[r, c] <= rules["players"]
+        if not 0 <= grid[r, c] <= rules.players
     )
     assert f"cell (row {first[0]}, col {first[1]}) holds {grid[first]}:" in message
-    assert f"1..={rules['players']}" in message
+    assert f"1..={rules.players}" in message
 
 
 # -- from_moves -----------------------------------------------------------------------------------
@@ -266,7 +264,7 @@ def test_from_moves_takes_moves_in_any_storage(position, dtype, layout, data):
     moves = np.array(board.moves, dtype=np.int64)
     assume(moves.size == 0 or moves.max() <= np.iinfo(dtype).max)
     arg = store(moves, dtype, layout, data.draw(st.booleans()), data.draw(st.booleans()))
-    assert Board.from_moves(arg, **rules).moves == board.moves
+    assert Board.from_moves(arg, rules).moves == board.moves
 
 
 # -- VecEnv.step ----------------------------------------------------------------------------------
@@ -275,15 +273,14 @@ def test_from_moves_takes_moves_in_any_storage(position, dtype, layout, data):
 @st.composite
 def envs(draw):
     width, height = draw(st.integers(1, 5)), draw(st.integers(1, 5))
-    return dict(
-        num_envs=draw(st.integers(1, 5)),
+    rules = inarow.Rules(
         width=width,
         height=height,
         k=draw(st.integers(1, max(width, height))),
         players=draw(st.integers(2, 3)),
         gravity=draw(st.booleans()),
-        seed=draw(st.integers(0, 2**63 - 1)),
     )
+    return dict(num_envs=draw(st.integers(1, 5)), rules=rules, seed=draw(st.integers(0, 2**63 - 1)))
 
 
 def env_state(env):
@@ -355,11 +352,10 @@ def test_bools_are_never_cells(form, position, data):
     board, rules = position
     grid = board.to_numpy().astype(np.int64)
     i = data.draw(st.integers(0, grid.size - 1))
-    kwargs = {key: rules[key] for key in ("k", "players", "gravity")}
     with pytest.raises(TypeError, match="bool"):
-        Board.from_numpy(BOOL_FORMS[form](grid, i, data.draw), **kwargs)
+        Board.from_numpy(BOOL_FORMS[form](grid, i, data.draw), rules)
     with pytest.raises(TypeError, match="bool"):
-        inarow.winners(BOOL_FORMS[form](grid[None], i, data.draw), k=rules["k"])
+        inarow.winners(BOOL_FORMS[form](grid[None], i, data.draw), k=rules.k)
 
 
 @given(envs(), st.data())
@@ -389,7 +385,7 @@ def test_step_quotes_actions_beyond_int64_exactly(kwargs, data):
 
 INT_ENTRY_POINTS = {
     "winners": (lambda a: inarow.winners(a), (2, 3, 3), "boards"),
-    "from_numpy": (lambda a: Board.from_numpy(a, k=3), (3, 3), "arr"),
+    "from_numpy": (lambda a: Board.from_numpy(a, inarow.Rules(3, 3, 3)), (3, 3), "arr"),
     "step": (lambda a: VecEnv(3, seed=0).step(a), (3,), "actions"),
 }
 
@@ -452,13 +448,13 @@ def test_ragged_lists_are_refused_naming_the_argument():
     with pytest.raises(ValueError, match="boards is ragged"):
         inarow.winners([[[0, 0], [0]]])
     with pytest.raises(ValueError, match="arr is ragged"):
-        Board.from_numpy([[0, 0], [0]], k=1)
+        Board.from_numpy([[0, 0], [0]], inarow.Rules(2, 2, 1))
 
 
 def test_masked_arrays_are_refused():
     grid = np.ma.masked_array(np.zeros((3, 3), dtype=np.int64), mask=np.eye(3, dtype=bool))
     with pytest.raises(TypeError, match="masked"):
-        Board.from_numpy(grid, k=3)
+        Board.from_numpy(grid, inarow.Rules(3, 3, 3))
 
 
 def test_zero_strides_read_as_the_broadcast_values():

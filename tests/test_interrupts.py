@@ -155,7 +155,7 @@ def test_cancel_stops_every_call_running_or_queued_and_no_later_one():
 def test_cancel_lands_on_the_largest_solver_board():
     # 8x7 fills the 64-bit layout: the largest board the solver takes.
     solver = inarow.Solver(tt_bytes=1 << 20)
-    board = inarow.Board(width=8, height=7)
+    board = inarow.Board(rules=inarow.Rules(width=8, height=7))
     cancel_in_background(lambda: solver.solve(board), solver.cancel, bound=5.0)
 
 
@@ -166,8 +166,11 @@ def test_cancel_lands_on_the_largest_solver_board():
     [
         (inarow.Board.gomoku(19), lambda b: b.perft(7)),
         (inarow.Board.gomoku(15), lambda b: b.perft(7)),
-        (inarow.Board(width=8, height=8, gravity=False), lambda b: b.perft(7)),
-        (inarow.Board(width=20, height=20, k=2, gravity=False), lambda b: b.count_games()),
+        (inarow.Board(rules=inarow.Rules(width=8, height=8, gravity=False)), lambda b: b.perft(7)),
+        (
+            inarow.Board(rules=inarow.Rules(width=20, height=20, k=2, gravity=False)),
+            lambda b: b.count_games(),
+        ),
         (inarow.Board.gomoku(15), lambda b: b.count_games()),
     ],
     ids=[
@@ -185,10 +188,17 @@ def test_ctrl_c_lands_in_counts_on_big_boards(board, count):
 
 @pytest.mark.parametrize("size", [15, 19])
 def test_ctrl_c_and_cancel_land_in_simulate_on_gomoku(size):
-    land(lambda: inarow.simulate(10**12, width=size, height=size, k=5, gravity=False), bound=5.0)
+    land(
+        lambda: inarow.simulate(
+            10**12, rules=inarow.Rules(width=size, height=size, k=5, gravity=False)
+        ),
+        bound=5.0,
+    )
     event = threading.Event()
     cancel_in_background(
-        lambda: inarow.simulate(10**12, width=size, height=size, k=5, gravity=False, cancel=event),
+        lambda: inarow.simulate(
+            10**12, rules=inarow.Rules(width=size, height=size, k=5, gravity=False), cancel=event
+        ),
         event.set,
         bound=5.0,
     )

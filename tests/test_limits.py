@@ -21,9 +21,9 @@ PROBE = textwrap.dedent(
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     attempts = {
         "vecenv_16M_connect_four": lambda: inarow.VecEnv(2**24, seed=0),
-        "vecenv_4M_19x19": lambda: inarow.VecEnv(2**22, width=19, height=19, k=5, gravity=False),
+        "vecenv_4M_19x19": lambda: inarow.VecEnv(2**22, rules=inarow.Rules(width=19, height=19, k=5, gravity=False)),
         "solver_16GiB": lambda: inarow.Solver(tt_bytes=16 << 30),
-        "board_10e9": lambda: inarow.Board(width=10**9, height=1),
+        "board_10e9": lambda: inarow.Board(rules=inarow.Rules(width=10**9, height=1)),
     }
     for name, make in attempts.items():
         try:
@@ -56,10 +56,12 @@ def test_allocation_failures_raise_instead_of_aborting():
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: inarow.Board(width=10**9, height=10**9),
-        lambda: inarow.Board(width=2**70),
+        lambda: inarow.Board(rules=inarow.Rules(width=10**9, height=10**9)),
+        lambda: inarow.Board(rules=inarow.Rules(width=2**70)),
         lambda: inarow.VecEnv(10**12),
-        lambda: inarow.VecEnv(2**24, width=64, height=64, k=5, players=16, gravity=False),
+        lambda: inarow.VecEnv(
+            2**24, rules=inarow.Rules(width=64, height=64, k=5, players=16, gravity=False)
+        ),
         lambda: inarow.Solver(tt_bytes=2**70),
         lambda: inarow.Solver(threads=10**6),
         lambda: inarow.simulate(10**30),

@@ -202,7 +202,7 @@ def test_a_search_calling_the_native_network_from_rust_is_the_python_search(rule
     net = NumpyNet(_random_export(rng, rules, 16, blocks=1))
     boards = []
     for _ in range(4):
-        b = inarow.Board(**rules)
+        b = inarow.Board(rules=inarow.Rules(**rules))
         for _ in range(int(rng.integers(0, 6))):
             b.move(int(rng.choice(b.legal_moves())))
         boards.append(b)

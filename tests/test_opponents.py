@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("gymnasium", reason="gymnasium is not installed")
 
 import inarow  # noqa: E402
-from inarow import agents  # noqa: E402
+from inarow import Rules, agents  # noqa: E402
 from inarow.gymnasium import InARowEnv  # noqa: E402
 
 
@@ -107,9 +107,9 @@ def test_agent_names_and_network_paths_are_opponents_as_in_every_env():
 def test_a_list_is_drawn_per_episode_from_the_seed():
     log: list[str] = []
     pool = [Tagged("a", log), Tagged("b", log), Tagged("c", log)]
-    one = first_legal_episodes(InARowEnv(4, 4, 3, opponent=pool), 30, seed=7)
-    two = first_legal_episodes(InARowEnv(4, 4, 3, opponent=pool), 30, seed=7)
-    other = first_legal_episodes(InARowEnv(4, 4, 3, opponent=pool), 30, seed=8)
+    one = first_legal_episodes(InARowEnv(Rules(4, 4, 3), opponent=pool), 30, seed=7)
+    two = first_legal_episodes(InARowEnv(Rules(4, 4, 3), opponent=pool), 30, seed=7)
+    other = first_legal_episodes(InARowEnv(Rules(4, 4, 3), opponent=pool), 30, seed=8)
     assert [o.tag for o in one] == [o.tag for o in two]
     assert [o.tag for o in one] != [o.tag for o in other]
     assert {o.tag for o in one} == {"a", "b", "c"}  # uniform over 30 draws: all appear
@@ -117,7 +117,7 @@ def test_a_list_is_drawn_per_episode_from_the_seed():
 
 
 def test_a_list_may_mix_names_and_agents():
-    env = InARowEnv(4, 4, 3, opponent=["random", "solver", agents.greedy(seed=0)])
+    env = InARowEnv(Rules(4, 4, 3), opponent=["random", "solver", agents.greedy(seed=0)])
     chosen = first_legal_episodes(env, 12, seed=0)
     assert {type(o).__name__ for o in chosen} == {"str", "Agent"}
 
@@ -131,14 +131,16 @@ def test_a_curriculum_is_asked_once_per_episode_in_order():
         asked.append(episode)
         return easy if episode < 3 else hard
 
-    env = InARowEnv(4, 4, 3, opponent=agents.curriculum(schedule))
+    env = InARowEnv(Rules(4, 4, 3), opponent=agents.curriculum(schedule))
     chosen = first_legal_episodes(env, 5, seed=0)
     assert asked == [0, 1, 2, 3, 4]
     assert [o.tag for o in chosen] == ["easy"] * 3 + ["hard"] * 2
 
 
 def test_a_curriculum_may_name_random_and_solver():
-    env = InARowEnv(4, 4, 3, opponent=agents.curriculum(lambda e: ["random", "solver"][e % 2]))
+    env = InARowEnv(
+        Rules(4, 4, 3), opponent=agents.curriculum(lambda e: ["random", "solver"][e % 2])
+    )
     assert first_legal_episodes(env, 4, seed=0) == ["random", "solver"] * 2
 
 
@@ -155,7 +157,7 @@ def test_a_failed_reset_does_not_count_as_an_episode():
         asked.append(episode)
         return broken
 
-    env = InARowEnv(4, 4, 3, agent_player=2, opponent=agents.curriculum(schedule))
+    env = InARowEnv(Rules(4, 4, 3), agent_player=2, opponent=agents.curriculum(schedule))
     with pytest.raises(inarow.gymnasium.OpponentError, match="not ready"):
         env.reset(seed=0)
     fail[0] = False
@@ -164,12 +166,12 @@ def test_a_failed_reset_does_not_count_as_an_episode():
 
 
 def test_curriculum_choices_are_checked_when_the_episode_starts():
-    env = InARowEnv(5, 5, 3, players=3, opponent=agents.curriculum(lambda e: "solver"))
+    env = InARowEnv(Rules(5, 5, 3, players=3), opponent=agents.curriculum(lambda e: "solver"))
     with pytest.raises(inarow.UnsupportedRulesError, match="episode 0"):
         env.reset(seed=0)
     assert env.board is None  # nothing started
     for bad in (["random"], None, 3, agents.curriculum(lambda e: "random")):
-        env = InARowEnv(4, 4, 3, opponent=agents.curriculum(lambda e, bad=bad: bad))
+        env = InARowEnv(Rules(4, 4, 3), opponent=agents.curriculum(lambda e, bad=bad: bad))
         with pytest.raises(ValueError, match="of episode 0 .* is not supported"):
             env.reset(seed=0)
 
@@ -177,7 +179,7 @@ def test_curriculum_choices_are_checked_when_the_episode_starts():
 def test_a_bare_callable_is_an_agent_not_a_schedule():
     # A schedule passed without the wrapper is called as an agent: what it returns
     # (an agent) is not an action, and the error says so.
-    env = InARowEnv(4, 4, 3, agent_player=2, opponent=lambda episode: agents.random(seed=0))
+    env = InARowEnv(Rules(4, 4, 3), agent_player=2, opponent=lambda episode: agents.random(seed=0))
     with pytest.raises(
         inarow.IllegalMoveError,
         match=r"returned inarow.agents.random\(seed=0\) .* not a legal action",
@@ -203,7 +205,7 @@ def test_bad_opponents_are_refused_at_construction(bad, error, message):
 
 def test_solver_in_a_list_needs_rules_it_covers():
     with pytest.raises(inarow.UnsupportedRulesError, match=r"opponent\[1\]='solver'"):
-        InARowEnv(15, 15, 5, gravity=False, opponent=["random", "solver"])
+        InARowEnv(Rules(15, 15, 5, gravity=False), opponent=["random", "solver"])
 
 
 def test_curriculum_needs_a_callable():
@@ -214,8 +216,8 @@ def test_curriculum_needs_a_callable():
 def test_rules_keyword_in_the_single_env():
     env = InARowEnv(rules=inarow.Rules.tic_tac_toe())
     assert env.rules == inarow.Rules.tic_tac_toe() and env.action_space.n == 9
-    with pytest.raises(TypeError, match="conflicts with rules"):
-        InARowEnv(width=7, rules=inarow.Rules.tic_tac_toe())
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        InARowEnv(width=7)  # refused keyword
 
 
 # ---------------------------------------------------------------------- PettingZoo
@@ -240,7 +242,7 @@ def test_pettingzoo_with_an_opponent_has_one_agent():
     from inarow.pettingzoo import raw_env
 
     assert raw_env(opponent=agents.greedy(seed=0), agent_player=2).possible_agents == ["player_1"]
-    assert raw_env(players=3, opponent="random").possible_agents == ["player_0"]
+    assert raw_env(rules=Rules(players=3), opponent="random").possible_agents == ["player_0"]
     with pytest.raises(ValueError, match="agent_player=3 is invalid: allowed 1..=2"):
         raw_env(opponent="random", agent_player=3)
 
@@ -249,13 +251,13 @@ def test_pettingzoo_opponent_lists_replay_for_a_seed_and_rewards_are_returns():
     pytest.importorskip("pettingzoo")
 
     def kwargs() -> dict[str, Any]:  # fresh agents: each carries its own generator
-        return dict(width=4, height=4, k=3, opponent=["random", agents.greedy(seed=3)])
+        return dict(rules=inarow.Rules(4, 4, 3), opponent=["random", agents.greedy(seed=3)])
 
     one = pettingzoo_games(11, 10, **kwargs())
     assert one == pettingzoo_games(11, 10, **kwargs())
     assert one != pettingzoo_games(12, 10, **kwargs())
     for moves, (reward,) in one:
-        board = inarow.Board.from_moves(moves, 4, 4, 3)
+        board = inarow.Board.from_moves(moves, inarow.Rules(4, 4, 3))
         assert board.is_over and reward == board.returns()[0]
 
 
@@ -269,7 +271,7 @@ def test_pettingzoo_curriculum_and_a_failing_opponent_keeps_the_state():
         asked.append(episode)
         return "random"
 
-    env = raw_env(width=4, height=4, k=3, opponent=agents.curriculum(schedule))
+    env = raw_env(rules=Rules(width=4, height=4, k=3), opponent=agents.curriculum(schedule))
     for seed in range(3):
         env.reset(seed=seed)
     assert asked == [0, 1, 2]
@@ -290,7 +292,7 @@ def test_rllib_with_an_opponent_list_replays_for_a_seed():
     from inarow.rllib import InARowMultiAgentEnv
 
     def games(seed: int) -> list[tuple[list[int], dict[str, float]]]:
-        config = dict(width=4, height=4, k=3, opponent=["random", agents.greedy(seed=2)])
+        config = dict(rules=inarow.Rules(4, 4, 3), opponent=["random", agents.greedy(seed=2)])
         env = InARowMultiAgentEnv({**config, "agent_player": 2})
         assert env.possible_agents == ["player_2"]
         out = []

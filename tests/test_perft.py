@@ -47,7 +47,7 @@ def test_the_documented_known_counts_are_in_the_data():
 def test_engine_matches_known_count(entry):
     _, _, (width, height, k, players, gravity, moves, depth, count) = entry
     board = inarow.Board.from_moves(
-        moves, width=width, height=height, k=k, players=players, gravity=gravity
+        moves, rules=inarow.Rules(width=width, height=height, k=k, players=players, gravity=gravity)
     )
     before = board.to_bytes()
     if depth == "games":

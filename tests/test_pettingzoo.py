@@ -35,14 +35,14 @@ API_TEST_HEURISTICS = [
 RULES = {
     "connect_four": dict(),
     "connect_four_v3_layout": dict(connect_four_v3_layout=True),
-    "free_8x8_k5_3p": dict(width=8, height=8, k=5, players=3, gravity=False),
-    "gravity_5x4_k3_4p": dict(width=5, height=4, k=3, players=4, gravity=True),
+    "free_8x8_k5_3p": dict(rules=inarow.Rules(8, 8, 5, players=3, gravity=False)),
+    "gravity_5x4_k3_4p": dict(rules=inarow.Rules(5, 4, 3, players=4, gravity=True)),
     # one agent against an opponent drawn per episode from reset(seed=...)'s generator
     "seat_2_vs_random_or_solver": dict(
-        width=5, height=4, k=3, opponent=["random", "solver"], agent_player=2
+        rules=inarow.Rules(5, 4, 3), opponent=["random", "solver"], agent_player=2
     ),
     "free_4x4_k3_3p_vs_random": dict(
-        width=4, height=4, k=3, players=3, gravity=False, opponent="random"
+        rules=inarow.Rules(4, 4, 3, players=3, gravity=False), opponent="random"
     ),
 }
 
@@ -127,7 +127,7 @@ def test_connect_four_v3_layout_matches_pettingzoo(seed):
 
 
 def test_default_layout_planes_and_rewards_three_players():
-    env = pz.env(width=4, height=4, k=2, players=3, gravity=True)
+    env = pz.env(rules=inarow.Rules(width=4, height=4, k=2, players=3, gravity=True))
     env.reset()
     env.step(0)  # player_0 at (3, 0)
     env.step(3)  # player_1 at (3, 3)
@@ -147,7 +147,7 @@ def test_default_layout_planes_and_rewards_three_players():
 
 
 def test_draw_rewards_zero():
-    env = pz.env(width=3, height=3, k=3, gravity=False)
+    env = pz.env(rules=inarow.Rules(width=3, height=3, k=3, gravity=False))
     env.reset()
     for a in (0, 4, 8, 1, 7, 6, 2, 5, 3):
         assert not env.terminations[env.agent_selection]
@@ -157,7 +157,7 @@ def test_draw_rewards_zero():
 
 
 def test_illegal_move_raise_leaves_state_unchanged():
-    env = pz.env(width=3, height=3, k=3, gravity=False, illegal_action="raise")
+    env = pz.env(rules=inarow.Rules(width=3, height=3, k=3, gravity=False), illegal_action="raise")
     env.reset()
     env.step(4)
     with pytest.raises(inarow.IllegalMoveError, match="occupied"):
@@ -170,7 +170,7 @@ def test_illegal_move_raise_leaves_state_unchanged():
 
 @pytest.mark.parametrize("mode", ["raise", "loss"])
 def test_actions_outside_the_action_space_raise_in_every_mode(mode):
-    env = pz.env(width=3, height=3, k=3, gravity=False, illegal_action=mode)
+    env = pz.env(rules=inarow.Rules(width=3, height=3, k=3, gravity=False), illegal_action=mode)
     env.reset()
     env.step(4)
     for bad in (9, -1):
@@ -186,7 +186,7 @@ def test_actions_outside_the_action_space_raise_in_every_mode(mode):
 @pytest.mark.parametrize("players", [2, 3])
 def test_illegal_move_loss_is_the_default(players):
     """PettingZoo classic's TerminateIllegalWrapper: offender -1, others 0, all end."""
-    env = pz.env(width=4, height=2, k=3, players=players)
+    env = pz.env(rules=inarow.Rules(width=4, height=2, k=3, players=players))
     env.reset()
     for action in [0, 0] + [1] * (players - 2):  # column 0 is full, player_0 to move
         env.step(action)
@@ -238,6 +238,6 @@ def test_render():
     env.reset()
     env.step(3)
     assert str(env.unwrapped.board) in env.render()
-    env = pz.env(width=3, height=3, k=3, gravity=False, render_mode="rgb_array")
+    env = pz.env(rules=inarow.Rules(width=3, height=3, k=3, gravity=False), render_mode="rgb_array")
     env.reset()
     assert env.render().shape == (96, 96, 3)

@@ -63,7 +63,9 @@ def test_pretrained_refuses_unknown_games_and_foreign_boards():
         agent(inarow.Board.connect_four())
     with pytest.raises(ValueError, match="simulations"):
         inarow.agents.pretrained("tic_tac_toe", simulations=-1)
-    over = inarow.Board.from_moves([0, 3, 1, 4, 2], width=3, height=3, k=3, gravity=False)
+    over = inarow.Board.from_moves(
+        [0, 3, 1, 4, 2], rules=inarow.Rules(width=3, height=3, k=3, gravity=False)
+    )
     with pytest.raises(inarow.IllegalMoveError):
         agent(over)
 
@@ -134,7 +136,7 @@ def test_threat_proofs_play_proven_wins_and_avoid_proven_losses():
     good = {"plain": 0, "proofs": 0}
     wins = escapes = 0
     for _ in range(120):
-        board = inarow.Board(**rules)
+        board = inarow.Board(rules=inarow.Rules(**rules))
         for _ in range(int(rng.integers(4, 12))):
             board.move(int(rng.choice(board.legal_moves())))
             if board.is_over:
@@ -257,7 +259,7 @@ def test_a_symmetric_agent_answers_each_image_of_a_board_alike(rules):
     rng = np.random.default_rng(3)
     boards = []
     for plies in (0, 2, 4):  # no k in a row yet on any of these boards
-        board = inarow.Board(**rules)
+        board = inarow.Board(rules=inarow.Rules(**rules))
         for _ in range(plies):
             board.move(int(rng.choice(board.legal_moves())))
         boards.append(board)
@@ -323,7 +325,7 @@ def test_a_cached_search_plays_as_the_uncached_one_with_fewer_network_calls(rule
     cached = NetworkAgent(counted, rules, simulations=24, cache=10_000, symmetric=symmetric)
     plain = NetworkAgent(net, rules, simulations=24, symmetric=symmetric)
     rng = np.random.default_rng(11)
-    boards = [inarow.Board(**rules) for _ in range(3)]
+    boards = [inarow.Board(rules=inarow.Rules(**rules)) for _ in range(3)]
     calls = 0
     while any(not b.is_over for b in boards):
         live = [b for b in boards if not b.is_over]
@@ -337,7 +339,7 @@ def test_a_cached_search_plays_as_the_uncached_one_with_fewer_network_calls(rule
         for b, a in zip(live, moves):
             b.move(a)
     assert 0 < counted.positions < calls * (0.9 if symmetric else 0.8)
-    board = inarow.Board(**rules)
+    board = inarow.Board(rules=inarow.Rules(**rules))
     board.move(1)
     np.testing.assert_array_equal(cached.policy_value(board)[0], plain.policy_value(board)[0])
     before = counted.positions
@@ -354,7 +356,7 @@ def test_the_cache_keeps_its_bound_and_forgets_a_replaced_network():
     rules = dict(width=4, height=4, k=3, players=2, gravity=False)
     first, second = _linear_net(rules, seed=1), _linear_net(rules, seed=2)
     agent = NetworkAgent(first, rules, simulations=32, cache=5)
-    board = inarow.Board(**rules)
+    board = inarow.Board(rules=inarow.Rules(**rules))
     agent(board)
     assert len(agent._cached) == 5
     agent.net = second  # a cache of the first network's outputs would be wrong now

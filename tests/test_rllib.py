@@ -28,18 +28,18 @@ def test_rllib_env_check_and_registration():
     from ray.rllib.utils.pre_checks.env import check_multiagent_environments
     from ray.tune.registry import ENV_CREATOR, _global_registry
 
-    for cfg in ({}, {"observation": "dict", "players": 3, "width": 5, "height": 5, "k": 3}):
+    for cfg in ({}, {"observation": "dict", "rules": inarow.Rules(5, 5, 3, players=3)}):
         env = InARowMultiAgentEnv(cfg)
         assert isinstance(env, MultiAgentEnv)
         check_multiagent_environments(env)
     assert register() == "inarow"
     creator = _global_registry.get(ENV_CREATOR, "inarow")
-    env = creator({"width": 4, "height": 4, "k": 3})
+    env = creator({"rules": inarow.Rules(4, 4, 3)})
     assert isinstance(env, InARowMultiAgentEnv) and env.board.width == 4
 
 
 def test_rllib_only_mover_observes_and_rewards_at_end():
-    env = InARowMultiAgentEnv({"players": 3, "width": 5, "height": 5, "k": 3, "gravity": False})
+    env = InARowMultiAgentEnv({"rules": inarow.Rules(5, 5, 3, players=3, gravity=False)})
     assert env.possible_agents == ["player_1", "player_2", "player_3"]
     obs, _ = env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -68,7 +68,7 @@ def test_rllib_only_mover_observes_and_rewards_at_end():
 
 
 def test_rllib_illegal_action_loss_is_the_default():
-    env = InARowMultiAgentEnv({"width": 4, "height": 2, "k": 3})
+    env = InARowMultiAgentEnv({"rules": inarow.Rules(4, 2, 3)})
     assert env.illegal_action == "loss"
     env.reset()
     env.step({"player_1": 0})
@@ -86,7 +86,7 @@ def test_rllib_illegal_action_loss_is_the_default():
 
 @pytest.mark.parametrize("mode", ["raise", "loss"])
 def test_rllib_actions_outside_the_action_space_raise(mode):
-    env = InARowMultiAgentEnv({"width": 4, "height": 2, "k": 3, "illegal_action": mode})
+    env = InARowMultiAgentEnv({"rules": inarow.Rules(4, 2, 3), "illegal_action": mode})
     env.reset()
     with pytest.raises(inarow.IllegalMoveError, match="player_1.*out of range"):
         env.step({"player_1": 7})
@@ -104,6 +104,8 @@ def test_rllib_actions_outside_the_action_space_raise(mode):
             InARowMultiAgentEnv({"illegal_action": bad})
     with pytest.raises(ValueError, match="unknown env_config"):
         InARowMultiAgentEnv({"widht": 4})
+    with pytest.raises(ValueError, match="unknown env_config keys: \\['width'\\]"):
+        InARowMultiAgentEnv({"width": 4})  # the rules come whole, as "rules"
 
 
 def test_rllib_selfplay_example_runs():

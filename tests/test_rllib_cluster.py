@@ -16,13 +16,12 @@ pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed")
 pytest.importorskip("torch", reason="torch is not installed (RLlib's PPO needs it)")
 pytestmark = pytest.mark.rllib
 
+import inarow  # noqa: E402
 from inarow import agents  # noqa: E402
 from inarow.rllib import InARowMultiAgentEnv, runner_seed  # noqa: E402
 
 ENV_CONFIG = {
-    "width": 4,
-    "height": 4,
-    "k": 3,
+    "rules": inarow.Rules(4, 4, 3),
     "opponent": ["random", agents.greedy(seed=1)],
     "agent_player": 2,  # the opponent opens every game
 }

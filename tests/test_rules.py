@@ -1,4 +1,4 @@
-"""`inarow.Rules` (value semantics, presets, `rules=` beside the keywords) and the RL
+"""`inarow.Rules` (value semantics, presets, `rules` as the one way rules enter) and the RL
 semantics the core computes once: `Board.returns`, `Board.observation(player=)`,
 `Solver.supports`."""
 
@@ -31,7 +31,7 @@ def test_rules_round_trip_through_repr_pickle_copy_and_to_dict(kw):
         copy.copy(r),
         copy.deepcopy(r),
         Rules(**r.to_dict()),
-        Board(**kw).rules,
+        Board(r).rules,
         Board(rules=r).rules,
         inarow.VecEnv(1, rules=r, seed=0).rules,
     ):
@@ -62,9 +62,9 @@ def test_presets_match_the_board_presets_and_the_gymnasium_ids():
     assert Rules.gomoku(19) == Board.gomoku(19).rules
     gym = pytest.importorskip("inarow.gymnasium")
     ids = gym.ENV_IDS
-    assert Rules(**ids["inarow/ConnectFour-v0"]) == Rules.connect_four()
-    assert Rules(**ids["inarow/TicTacToe-v0"]) == Rules.tic_tac_toe()
-    assert Rules(**ids["inarow/Gomoku-v0"]) == Rules.gomoku()
+    assert ids["inarow/ConnectFour-v0"] == Rules.connect_four()
+    assert ids["inarow/TicTacToe-v0"] == Rules.tic_tac_toe()
+    assert ids["inarow/Gomoku-v0"] == Rules.gomoku()
 
 
 def test_replace_changes_only_the_given_fields_and_validates():
@@ -89,9 +89,8 @@ def test_replace_changes_only_the_given_fields_and_validates():
     ],
 )
 def test_bad_rules_raise_the_usual_errors_naming_the_value(kwargs, error, message):
-    for make in (Rules, Board, lambda **kw: inarow.VecEnv(1, **kw)):
-        with pytest.raises(error, match=message):
-            make(**kwargs)
+    with pytest.raises(error, match=message):
+        Rules(**kwargs)
 
 
 def test_gomoku_size_out_of_range():
@@ -101,47 +100,125 @@ def test_gomoku_size_out_of_range():
         Rules.gomoku(2**70)
 
 
-# ------------------------------------------------------- rules= beside the keywords
+# ------------------------------------------------- rules, the one way rules enter
+
+R = Rules(5, 4, 3, 3, False)
+
+# Every binding entry point that takes rules: (call with rules given positionally,
+# call with rules=, call with one loose rule keyword, the rules of the result).
+ENTRY_POINTS = {
+    "Board": (
+        lambda: Board(R),
+        lambda: Board(rules=R),
+        lambda: Board(width=5),  # refused keyword
+        lambda b: b.rules,
+    ),
+    "Board.from_moves": (
+        lambda: Board.from_moves([0, 7], R),
+        lambda: Board.from_moves([0, 7], rules=R),
+        lambda: Board.from_moves([0, 7], width=5),  # refused keyword
+        lambda b: b.rules,
+    ),
+    "Board.from_numpy": (
+        lambda: Board.from_numpy(np.zeros((4, 5), dtype=np.int8), R),
+        lambda: Board.from_numpy(np.zeros((4, 5), dtype=np.int8), rules=R),
+        lambda: Board.from_numpy(np.zeros((4, 5), dtype=np.int8), k=3),
+        lambda b: b.rules,
+    ),
+    "VecEnv": (
+        lambda: inarow.VecEnv(2, R, 0),
+        lambda: inarow.VecEnv(2, rules=R, seed=0),
+        lambda: inarow.VecEnv(2, gravity=False),  # refused keyword
+        lambda env: env.rules,
+    ),
+    "simulate": (
+        lambda: inarow.simulate(3, R, 1),
+        lambda: inarow.simulate(3, rules=R, seed=1),
+        lambda: inarow.simulate(3, players=3),  # refused keyword
+        lambda result: (result.wins, result.draws),
+    ),
+    "MCTS": (
+        lambda: inarow.MCTS(R, num_simulations=2),
+        lambda: inarow.MCTS(rules=R, num_simulations=2),
+        lambda: inarow.MCTS(width=5),  # refused keyword
+        lambda search: search.num_actions,
+    ),
+    "play_match": (
+        lambda: inarow._native.play_match(inarow.agents.random(), inarow.agents.random(), 2, R, 1),
+        lambda: inarow._native.play_match(
+            inarow.agents.random(), inarow.agents.random(), 2, rules=R, seed=1
+        ),
+        lambda: inarow._native.play_match(
+            inarow.agents.random(), inarow.agents.random(), 2, k=3
+        ),  # refused keyword
+        lambda counts: sorted(counts),
+    ),
+    "match_openings": (
+        lambda: inarow._native.match_openings(4, R, 1, opening_plies=2),
+        lambda: inarow._native.match_openings(4, rules=R, seed=1, opening_plies=2),
+        lambda: inarow._native.match_openings(4, k=3),  # refused keyword
+        lambda openings: openings,
+    ),
+}
 
 
-def test_rules_keyword_builds_what_the_keywords_build():
-    r = Rules(5, 4, 3, 3, False)
-    kw = r.to_dict()
-    assert Board(rules=r) == Board(**kw)
-    assert Board.from_moves([0, 7, 12], rules=r) == Board.from_moves([0, 7, 12], **kw)
-    a = inarow.VecEnv(8, rules=r, seed=3)
-    b = inarow.VecEnv(8, **kw, seed=3)
-    for _ in range(5):
-        oa, ra, ta, _, _ = a.step(a.random_actions())
-        ob, rb, tb, _, _ = b.step(b.random_actions())
-        assert np.array_equal(oa, ob) and np.array_equal(ra, rb) and np.array_equal(ta, tb)
-    sa = inarow.simulate(500, rules=r, seed=1)
-    sb = inarow.simulate(500, **kw, seed=1)
-    assert (sa.wins, sa.draws, sa.lengths) == (sb.wins, sb.draws, sb.lengths)
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+def test_every_entry_point_takes_rules_positionally_or_by_keyword(name):
+    positional, keyword, _, result = ENTRY_POINTS[name]
+    assert result(positional()) == result(keyword())
 
 
-def test_keywords_that_agree_with_rules_are_accepted():
-    r = Rules.tic_tac_toe()
-    assert Board(3, 3, rules=r).rules == r
-    assert Board(width=3, gravity=False, rules=r).rules == r
-    assert Board(rules=None) == Board()
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+def test_every_entry_point_refuses_the_loose_rule_keywords(name):
+    _, _, loose, _ = ENTRY_POINTS[name]
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        loose()
 
 
-@pytest.mark.parametrize(
-    "kwargs, name",
-    [(dict(width=4), "width=4"), (dict(k=4), "k=4"), (dict(gravity=True), "gravity=True")],
-)
-def test_a_keyword_that_conflicts_with_rules_is_a_type_error(kwargs, name):
-    r = Rules.tic_tac_toe()
-    makers = [
-        lambda **kw: Board(**kw),
-        lambda **kw: Board.from_moves([], **kw),
-        lambda **kw: inarow.VecEnv(2, **kw),
-        lambda **kw: inarow.simulate(1, **kw),
-    ]
-    for make in makers:
-        with pytest.raises(TypeError, match=f"{name} conflicts with rules=Rules\\(width=3"):
-            make(rules=r, **kwargs)
+def test_the_given_rules_are_the_ones_played():
+    assert Board(R).rules == Board.from_moves([0, 7], R).rules == R
+    assert Board.from_numpy(np.zeros((4, 5), dtype=np.int8), R).rules == R
+    assert inarow.VecEnv(2, R, 0).rules == R
+    assert len(inarow.simulate(3, R, 1).wins) == 3
+    assert inarow.MCTS(R).num_actions == R.num_actions == 20
+    assert Board.from_pons("12", Rules(9, 7, 5)).rules == Rules(9, 7, 5)
+
+
+def test_none_is_connect_four_everywhere():
+    c4 = Rules.connect_four()
+    assert Board(None).rules == Board().rules == Board.from_moves([]).rules == c4
+    assert inarow.VecEnv(1, None).rules == inarow.VecEnv(1).rules == c4
+    assert Board.from_pons("44", None).rules == c4
+    assert inarow.MCTS(None).num_actions == 7
+
+
+def test_from_numpy_without_rules_takes_the_array_size_with_the_defaults():
+    board = Board.from_numpy(np.zeros((5, 9), dtype=np.int8))
+    assert board.rules == Rules(9, 5, 4, 2, True)
+
+
+def test_from_numpy_refuses_rules_of_another_size_naming_both():
+    with pytest.raises(ValueError) as info:
+        Board.from_numpy(np.zeros((6, 8), dtype=np.int8), Rules.connect_four())
+    message = str(info.value)
+    assert "(6, 8)" in message and "7x6" in message and "width=7, height=6" in message
+
+
+def test_from_pons_refuses_rules_without_gravity():
+    with pytest.raises(inarow.InvalidRulesError, match="gravity") as info:
+        Board.from_pons("1", Rules.tic_tac_toe())
+    assert "Rules(width=3, height=3" in str(info.value)
+
+
+def test_python_adapters_take_rules_first():
+    gym = pytest.importorskip("inarow.gymnasium")
+    ttt = Rules.tic_tac_toe()
+    assert gym.InARowEnv(ttt).rules == ttt
+    assert gym.InARowVectorEnv(2, ttt).rules == ttt
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        gym.InARowEnv(width=3)  # type: ignore[call-arg]  refused keyword
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        gym.InARowVectorEnv(2, k=3)  # type: ignore[call-arg]  refused keyword
 
 
 @pytest.mark.parametrize("bad", [5, "connect_four", {"width": 7}, Board()])
@@ -179,11 +256,11 @@ def test_returns_follow_pgx(board):
 def test_returns_at_known_ends():
     win = Board.from_moves([3, 3, 4, 4, 5, 5, 6])
     assert win.returns().tolist() == [1.0, -1.0]
-    draw = Board.from_moves([0, 1, 2, 4, 3, 5, 7, 6, 8], 3, 3, 3, 2, False)
+    draw = Board.from_moves([0, 1, 2, 4, 3, 5, 7, 6, 8], Rules(3, 3, 3, 2, False))
     assert draw.is_draw and draw.returns().tolist() == [0.0, 0.0]
-    three = Board.from_moves([0, 1, 2, 0, 1, 2, 0], 3, 4, 3, 3, True)
+    three = Board.from_moves([0, 1, 2, 0, 1, 2, 0], Rules(3, 4, 3, 3, True))
     assert three.winner == 1 and three.returns().tolist() == [1.0, -1.0, -1.0]
-    assert Board(players=5).returns().tolist() == [0.0] * 5
+    assert Board(rules=Rules(players=5)).returns().tolist() == [0.0] * 5
 
 
 # ------------------------------------------------------------ observation(player)
@@ -221,7 +298,7 @@ def test_observation_of_any_player_against_numpy(board, data):
     ],
 )
 def test_bad_player_raises_and_changes_nothing(player, error, message):
-    board = Board.from_moves([0, 1, 2], players=3)
+    board = Board.from_moves([0, 1, 2], rules=Rules(players=3))
     before = board.copy()
     with pytest.raises(error, match=message):
         board.observation(player=player)
@@ -272,7 +349,7 @@ def test_one_python_reader_of_rules_and_one_table_of_named_games():
     with pytest.raises(ValueError, match="empty board"):
         read_rules(inarow.Board.from_moves([3]))
     assert GAMES["tic_tac_toe"] == PRESETS["tic_tac_toe"].to_dict()
-    assert ENV_IDS["inarow/Gomoku-v0"] == PRESETS["gomoku"].to_dict()
+    assert ENV_IDS["inarow/Gomoku-v0"] == PRESETS["gomoku"]
     # MCTS takes an inarow.Rules too.
     assert inarow.MCTS(inarow.Rules.tic_tac_toe(), num_simulations=1).run(
         [inarow.Board(rules=inarow.Rules.tic_tac_toe())], "rollout"

@@ -15,13 +15,13 @@ import inarow
 def test_credit_matches_a_board_replay(rules):
     ex = load_example("selfplay_credit")
     n, steps = 12, 80
-    env = inarow.VecEnv(n, seed=4, **rules)
+    env = inarow.VecEnv(n, seed=4, rules=inarow.Rules(**rules))
     r = ex.rollout(env, steps)
     rewards, dones = ex.credit(r["movers"], r["player_rewards"], r["terminated"], r["skipped"])
     players = env.players
     finished = 0
     for i in range(n):
-        board = inarow.Board(**rules)
+        board = inarow.Board(rules=inarow.Rules(**rules))
         moves: list[int] = []  # the steps of this episode's moves
         for t in range(steps):
             if r["skipped"][t, i]:
@@ -44,7 +44,7 @@ def test_credit_matches_a_board_replay(rules):
                     assert dones[step, i] == (step == last[player])
                 if players == 2:
                     assert sum(rewards[s, i] for s in moves) == 0
-                board = inarow.Board(**rules)
+                board = inarow.Board(rules=inarow.Rules(**rules))
                 moves = []
         for step in moves:  # the unfinished game: nothing credited yet
             assert rewards[step, i] == 0 and not dones[step, i]

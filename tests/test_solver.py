@@ -59,7 +59,7 @@ def test_small_boards_other_k():
 
     solver = inarow.Solver(tt_bytes=1 << 16)
     for w, h, k, prefix in [(3, 3, 3, []), (4, 4, 3, [1, 2, 1]), (4, 3, 3, [0]), (5, 2, 2, [])]:
-        board = inarow.Board.from_moves(prefix, width=w, height=h, k=k)
+        board = inarow.Board.from_moves(prefix, rules=inarow.Rules(width=w, height=h, k=k))
         assert solver.solve(board) == brute(board), (w, h, k, prefix)
 
 
@@ -76,10 +76,10 @@ def test_finished_positions_have_documented_answers(solver):
 @pytest.mark.parametrize(
     "board",
     [
-        inarow.Board(players=3),
-        inarow.Board(width=9, height=8, gravity=False),
-        inarow.Board(width=8, height=8),
-        inarow.Board(width=13, height=5),
+        inarow.Board(rules=inarow.Rules(players=3)),
+        inarow.Board(rules=inarow.Rules(width=9, height=8, gravity=False)),
+        inarow.Board(rules=inarow.Rules(width=8, height=8)),
+        inarow.Board(rules=inarow.Rules(width=13, height=5)),
     ],
     ids=["3-players", "no-gravity-9x8", "8x8", "13x5"],
 )

@@ -22,7 +22,7 @@ def hexcolor(rgb) -> str:
 
 
 def test_svg_is_valid_xml_with_one_disc_per_cell_coloured_per_player():
-    board = inarow.Board.from_moves([3, 3, 4], width=7, height=6)
+    board = inarow.Board.from_moves([3, 3, 4], rules=inarow.Rules(width=7, height=6))
     svg = board._repr_svg_()
     assert svg == board_svg(board)
     root = ET.fromstring(svg)
@@ -56,26 +56,29 @@ def test_last_move_and_winning_line_highlighted():
 
 
 def test_many_players_free_placement_and_empty_board():
-    b = inarow.Board(5, 5, 3, players=16, gravity=False)
+    b = inarow.Board(inarow.Rules(5, 5, 3, players=16, gravity=False))
     for a in range(16):
         b.move(a)
     fills = [c.get("fill") for c in circles(board_svg(b))]
     assert fills[:16] == [hexcolor(c) for c in PLAYER_COLORS]
-    empty = board_svg(inarow.Board(3, 3, 3, gravity=False))
+    empty = board_svg(inarow.Board(inarow.Rules(3, 3, 3, gravity=False)))
     assert "last" not in empty and "win" not in empty
 
 
 def test_size_cap_returns_none_for_text_fallback():
-    assert board_svg(inarow.Board(MAX_SVG_CELLS, MAX_SVG_CELLS, 5, gravity=False)) is not None
-    big = inarow.Board(MAX_SVG_CELLS + 1, 4, 4)
+    assert (
+        board_svg(inarow.Board(inarow.Rules(MAX_SVG_CELLS, MAX_SVG_CELLS, 5, gravity=False)))
+        is not None
+    )
+    big = inarow.Board(inarow.Rules(MAX_SVG_CELLS + 1, 4, 4))
     assert board_svg(big) is None and big._repr_svg_() is None
-    assert board_svg(inarow.Board(4, MAX_SVG_CELLS + 1, 4)) is None
+    assert board_svg(inarow.Board(inarow.Rules(4, MAX_SVG_CELLS + 1, 4))) is None
 
 
 def test_size_parameter_scales():
-    svg = board_svg(inarow.Board(3, 2, 3), size=10)
+    svg = board_svg(inarow.Board(inarow.Rules(3, 2, 3)), size=10)
     assert re.search(r'width="30" height="20"', svg)
-    free = ET.fromstring(board_svg(inarow.Board(3, 3, 3, gravity=False), size=10))
+    free = ET.fromstring(board_svg(inarow.Board(inarow.Rules(3, 3, 3, gravity=False)), size=10))
     assert free.get("width") == free.get("height") == str(3 * 10 + 8)  # the labels' margin
     with pytest.raises(ValueError):
         board_svg(inarow.Board(), size=0)
@@ -102,7 +105,7 @@ def test_plot_analysis_bars_match_solver():
     assert "player 1" in ax.get_title() or "player 2" in ax.get_title()
     plt.close("all")
     # Free placement: a grid coloured by each free cell's score, the best outlined.
-    ttt = inarow.Board.from_moves([0, 4], width=3, height=3, k=3, gravity=False)
+    ttt = inarow.Board.from_moves([0, 4], rules=inarow.Rules(width=3, height=3, k=3, gravity=False))
     ax = plot_analysis(ttt, solver)
     shown = ax.images[0].get_array()
     scores = solver.analyze(ttt)
@@ -113,11 +116,13 @@ def test_plot_analysis_bars_match_solver():
     assert outlined == [a for a, s in enumerate(scores) if s == best]
     plt.close("all")
     with pytest.raises(inarow.UnsupportedRulesError):
-        plot_analysis(inarow.Board(9, 9, 5, gravity=False), solver)
+        plot_analysis(inarow.Board(inarow.Rules(9, 9, 5, gravity=False)), solver)
 
 
 def test_free_placement_is_a_grid_with_coordinates_from_zero():
-    board = inarow.Board.from_moves([1 * 4 + 2, 0], width=4, height=3, k=3, gravity=False)
+    board = inarow.Board.from_moves(
+        [1 * 4 + 2, 0], rules=inarow.Rules(width=4, height=3, k=3, gravity=False)
+    )
     svg = board_svg(board)
     root = ET.fromstring(svg)
     assert hexcolor(inarow._svg.BOARD_COLOR) not in svg  # no Connect-Four rack
@@ -133,7 +138,9 @@ def test_free_placement_is_a_grid_with_coordinates_from_zero():
     assert x_stone.get("cx") == texts[("col", "2")].get("x")
     assert float(x_stone.get("cy")) == pytest.approx(float(texts[("row", "1")].get("y")), abs=8)
     assert "last" in stones[0].get("class").split()  # action 0, played last
-    won = inarow.Board.from_moves([0, 4, 1, 5, 2], width=4, height=3, k=3, gravity=False)
+    won = inarow.Board.from_moves(
+        [0, 4, 1, 5, 2], rules=inarow.Rules(width=4, height=3, k=3, gravity=False)
+    )
     svg = board_svg(won)
     assert "winning-line" in svg
     assert sum("win" in c.get("class").split() for c in circles(svg)) == 3

@@ -30,7 +30,7 @@ def run_threads(n: int, target) -> list[BaseException]:
 
 
 def test_one_board_shared_by_threads_stays_consistent():
-    board = inarow.Board(width=9, height=9, k=5, gravity=False)
+    board = inarow.Board(rules=inarow.Rules(width=9, height=9, k=5, gravity=False))
     refused = []
 
     def hammer(i):
@@ -52,7 +52,9 @@ def test_one_board_shared_by_threads_stays_consistent():
 
     assert run_threads(4, hammer) == []
     assert refused  # contention really happened
-    replay = inarow.Board.from_moves(board.moves, width=9, height=9, k=5, gravity=False)
+    replay = inarow.Board.from_moves(
+        board.moves, rules=inarow.Rules(width=9, height=9, k=5, gravity=False)
+    )
     assert replay == board and replay.winner == board.winner
     np.testing.assert_array_equal(replay.to_numpy(), board.to_numpy())
 

@@ -106,7 +106,7 @@ def check_vcf_line(board: inarow.Board, line: list[int]) -> None:
 
 
 def random_position(rng: random.Random, rules: dict, stones: int, spread: int) -> inarow.Board:
-    board = inarow.Board(**rules)
+    board = inarow.Board(rules=inarow.Rules(**rules))
     lo = (rules["width"] - spread) // 2
     for _ in range(stones):
         r, c = lo + rng.randrange(spread), lo + rng.randrange(spread)
@@ -182,7 +182,7 @@ def test_gravity_threats_are_columns_and_replay_to_a_win():
     rng = random.Random(4)
     seen = 0
     for _ in range(300):
-        b = inarow.Board(width=8, height=7, k=5)
+        b = inarow.Board(rules=inarow.Rules(width=8, height=7, k=5))
         for _ in range(rng.randrange(8, 30)):
             if b.is_over:
                 break
@@ -203,7 +203,7 @@ def test_gravity_threats_are_columns_and_replay_to_a_win():
 
 
 def test_finder_arguments_and_refusals():
-    board = inarow.Board(**GOMOKU)
+    board = inarow.Board(rules=inarow.Rules(**GOMOKU))
     assert find_win(board) is None and winning_moves(board, "vct", max_depth=3) == []
     with pytest.raises(ValueError, match="kind"):
         find_win(board, "vcx")
@@ -216,8 +216,8 @@ def test_finder_arguments_and_refusals():
     with pytest.raises(inarow.UnsupportedRulesError, match='kind="vct".*gravity'):
         find_win(inarow.Board(), "vct")
     with pytest.raises(inarow.UnsupportedRulesError, match="2 players"):
-        find_win(inarow.Board(width=8, height=8, k=5, players=3, gravity=False))
-    done = inarow.Board(**GOMOKU)
+        find_win(inarow.Board(rules=inarow.Rules(width=8, height=8, k=5, players=3, gravity=False)))
+    done = inarow.Board(rules=inarow.Rules(**GOMOKU))
     for cell in [0, 20, 1, 21, 2, 22, 3, 23, 4]:
         done.move(cell)
     with pytest.raises(inarow.IllegalMoveError):
@@ -225,12 +225,12 @@ def test_finder_arguments_and_refusals():
 
 
 def test_the_smallest_k_win_at_once_and_vct_moves_include_the_vcf_ones():
-    one = inarow.Board(width=3, height=3, k=1, gravity=False)
+    one = inarow.Board(rules=inarow.Rules(width=3, height=3, k=1, gravity=False))
     for kind in ("vcf", "vct"):
         line = find_win(one, kind)
         assert line is not None and len(line) == 1, (kind, line)
         assert winning_moves(one, kind) == list(range(9))
-    two = inarow.Board(width=4, height=4, k=2, gravity=False)
+    two = inarow.Board(rules=inarow.Rules(width=4, height=4, k=2, gravity=False))
     every = list(range(16))
     assert winning_moves(two, "vcf") == every
     assert winning_moves(two, "vct") == every
@@ -241,7 +241,7 @@ def test_the_smallest_k_win_at_once_and_vct_moves_include_the_vcf_ones():
 
 
 def play(rules: dict, moves: list[int]) -> inarow.Board:
-    board = inarow.Board(**rules)
+    board = inarow.Board(rules=inarow.Rules(**rules))
     for m in moves:
         board.move(m)
     return board
@@ -336,7 +336,9 @@ def test_engine_deepens_negamax_where_threats_do_not_apply():
     )
     assert r.wins > r.losses, r
     with pytest.raises(inarow.UnsupportedRulesError, match="2 players"):
-        agents.threats(nodes=10)(inarow.Board(width=8, height=8, k=5, players=3, gravity=False))
+        agents.threats(nodes=10)(
+            inarow.Board(rules=inarow.Rules(width=8, height=8, k=5, players=3, gravity=False))
+        )
 
 
 def test_engine_as_an_opponent_and_in_matches():
@@ -353,7 +355,9 @@ def test_missed_wins_reports_the_random_agent_not_the_engine():
     x = [7 * 15 + 5, 7 * 15 + 6, 7 * 15 + 7]
     o = [0, 14, 14 * 15]
     board = play(GOMOKU, [m for pair in zip(x, o) for m in pair])
-    r = evaluate.missed_wins(agents.random(seed=0), [board, inarow.Board(**GOMOKU)])
+    r = evaluate.missed_wins(
+        agents.random(seed=0), [board, inarow.Board(rules=inarow.Rules(**GOMOKU))]
+    )
     assert (r.positions, r.wins, len(r.missed)) == (2, 1, 1)
     assert r.missed[0].index == 0 and r.missed[0].win == find_win(board)
     assert evaluate.missed_wins(agents.threats(nodes=2000, seed=0), [board]).missed == []

@@ -32,7 +32,7 @@ RULES = [
 
 
 def _random_board(rules, rng, plies):
-    b = inarow.Board(**rules)
+    b = inarow.Board(rules=inarow.Rules(**rules))
     for _ in range(plies):
         if b.is_over:
             break
@@ -51,9 +51,7 @@ def test_symmetries_map_positions_to_legal_positions(rules):
         grids = set()
         for sym in syms:
             grid = np.ascontiguousarray(sym.planes(b.to_numpy()))
-            t = inarow.Board.from_numpy(
-                grid, k=rules["k"], players=rules["players"], gravity=rules["gravity"]
-            )
+            t = inarow.Board.from_numpy(grid, inarow.Rules(**rules))
             h, w = rules["height"], rules["width"]
             assert np.array_equal(t.legal_mask(), sym.actions(b.legal_mask(), h, w))
             assert np.array_equal(t.observation(), sym.planes(b.observation()))
@@ -71,7 +69,7 @@ def test_symmetries_keep_tic_tac_toe_values():
     for board, outcome in list(table.items())[::7]:
         for sym in syms:
             grid = np.ascontiguousarray(sym.planes(board.to_numpy()))
-            t = inarow.Board.from_numpy(grid, k=3, players=2, gravity=False)
+            t = inarow.Board.from_numpy(grid, inarow.Rules(3, 3, 3, gravity=False))
             mapped = sym.actions(np.array([-9 if o is None else o for o in outcome]), 3, 3)
             assert [None if o == -9 else int(o) for o in mapped] == table[t]
 
@@ -81,7 +79,7 @@ def test_solve_small_board_knows_tic_tac_toe():
     empty = inarow.Board.tic_tac_toe()
     assert table[empty] == [0] * 9  # every opening move draws
     # X in a corner, O on an edge next to it: X wins (e.g. by the centre).
-    b = inarow.Board.from_moves([0, 1], width=3, height=3, k=3, gravity=False)
+    b = inarow.Board.from_moves([0, 1], rules=inarow.Rules(width=3, height=3, k=3, gravity=False))
     assert max(o for o in table[b] if o is not None) == 1
 
 
@@ -114,7 +112,7 @@ def test_auxiliary_targets_follow_the_planes_under_symmetry(rules):
     rng = np.random.default_rng(3)
     players = rules["players"]
     for _ in range(12):
-        board, history = inarow.Board(**rules), []
+        board, history = inarow.Board(rules=inarow.Rules(**rules)), []
         while not board.is_over:
             action = int(rng.choice(board.legal_moves()))
             history.append((board.observation(), board.legal_mask(), board.current_player, action))
@@ -328,7 +326,7 @@ def test_self_play_plays_and_trains_on_proven_wins():
         mine, theirs = obs[i, 0], obs[i, 1]
         mover = 1 if mine.sum() == theirs.sum() else 2
         grid = (mine * mover + theirs * (3 - mover)).astype(np.int8)
-        board = inarow.Board.from_numpy(grid, k=4, gravity=False)
+        board = inarow.Board.from_numpy(grid, inarow.Rules(**rules))
         assert board.current_player == mover
         score = solver.analyze(board)[int(policy[i].argmax())]
         assert score is not None and score > 0, board

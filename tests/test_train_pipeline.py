@@ -250,7 +250,7 @@ def test_a_run_with_auxiliary_targets_trains_exports_and_keeps_its_heads(tmp_pat
     assert any(r["aux_loss"] and float(r["aux_loss"]) > 0 for r in rows)
     # The exported network is the policy and value only: it plays as any other.
     agent = inarow.agents.load(tmp_path / "run" / "network.npz", simulations=8)
-    board = inarow.Board(width=3, height=3, k=3, gravity=False)
+    board = inarow.Board(rules=inarow.Rules(width=3, height=3, k=3, gravity=False))
     assert board.legal_mask()[agent(board)]
     # The replay buffer keeps the targets across a resume; other heads are refused.
     state = load_checkpoint(tmp_path / "run")

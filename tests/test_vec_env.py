@@ -29,9 +29,9 @@ def planes_of(board: inarow.Board) -> np.ndarray:
 )
 def test_batch_matches_separate_boards(rules, seed, mode):
     n = 5
-    env = inarow.VecEnv(n, **rules, seed=seed, autoreset=mode, threads=1)
+    env = inarow.VecEnv(n, rules=inarow.Rules(**rules), seed=seed, autoreset=mode, threads=1)
     obs, info = env.reset()
-    boards = [inarow.Board(**rules) for _ in range(n)]
+    boards = [inarow.Board(rules=inarow.Rules(**rules)) for _ in range(n)]
     pending = [False] * n
     for _ in range(3 * rules["width"] * rules["height"] + 2):
         actions = env.random_actions().copy()
@@ -40,7 +40,7 @@ def test_batch_matches_separate_boards(rules, seed, mode):
         expected_final = {}
         for i, b in enumerate(boards):
             if pending[i]:
-                boards[i] = b = inarow.Board(**rules)
+                boards[i] = b = inarow.Board(rules=inarow.Rules(**rules))
                 pending[i] = False
                 continue
             assert actions[i] in b.legal_moves()
@@ -54,7 +54,7 @@ def test_batch_matches_separate_boards(rules, seed, mode):
                     pending[i] = True
                 else:
                     expected_final[i] = planes_of(b)
-                    boards[i] = inarow.Board(**rules)
+                    boards[i] = inarow.Board(rules=inarow.Rules(**rules))
             if won:
                 assert b.winner == mover
         obs, rewards, terminated, truncated, info = env.step(actions)
@@ -81,7 +81,7 @@ def test_batch_matches_separate_boards(rules, seed, mode):
 
 
 def play(threads, seed=3, steps=60, **rules):
-    env = inarow.VecEnv(3000, **rules, seed=seed, threads=threads)
+    env = inarow.VecEnv(3000, rules=inarow.Rules(**rules), seed=seed, threads=threads)
     trace = []
     for _ in range(steps):
         obs, rewards, terminated, _, info = env.step(env.random_actions())
@@ -111,7 +111,9 @@ def test_next_step_autoreset_ignores_the_action():
 
 
 def test_disabled_autoreset_refuses_finished_envs_until_reset():
-    env = inarow.VecEnv(2, width=3, height=3, k=3, gravity=False, autoreset="disabled", seed=0)
+    env = inarow.VecEnv(
+        2, rules=inarow.Rules(width=3, height=3, k=3, gravity=False), autoreset="disabled", seed=0
+    )
     for a0, a1 in [(0, 0), (3, 1), (1, 2), (4, 3), (2, 4)]:
         env.step(np.array([a0, a1]))
     assert env.board(0).winner == 1
@@ -139,7 +141,9 @@ def returned_arrays(result):
 
 @pytest.mark.parametrize("autoreset", ["next_step", "same_step"])
 def test_returned_arrays_survive_later_calls(autoreset):
-    env = inarow.VecEnv(16, width=3, height=3, k=3, gravity=False, seed=0, autoreset=autoreset)
+    env = inarow.VecEnv(
+        16, rules=inarow.Rules(width=3, height=3, k=3, gravity=False), seed=0, autoreset=autoreset
+    )
     kept = [returned_arrays(env.reset())]
     for _ in range(12):
         actions = env.random_actions()
@@ -168,7 +172,9 @@ def test_reuse_buffers_writes_every_call_into_the_same_arrays():
 
 @pytest.mark.parametrize("reuse", [False, True])
 def test_truncated_is_all_false_fresh_or_one_read_only_array(reuse):
-    env = inarow.VecEnv(8, width=3, height=3, k=3, gravity=False, seed=0, reuse_buffers=reuse)
+    env = inarow.VecEnv(
+        8, rules=inarow.Rules(width=3, height=3, k=3, gravity=False), seed=0, reuse_buffers=reuse
+    )
     seen = [env.step(env.random_actions())[3] for _ in range(20)]
     assert all(t.dtype == np.bool_ and t.shape == (8,) and not t.any() for t in seen)
     assert all((a is b) == reuse for a, b in zip(seen, seen[1:]))
@@ -214,7 +220,7 @@ def test_reuse_buffers_rejects_non_booleans():
     ids=["ttt", "4x2k2", "c4"],
 )
 def test_a_masked_categorical_sampler_never_sees_an_empty_row(rules):
-    env = inarow.VecEnv(64, **rules, seed=1)
+    env = inarow.VecEnv(64, rules=inarow.Rules(**rules), seed=1)
     rng = np.random.default_rng(0)
     obs, info = env.reset()
     mask = info["action_mask"]
@@ -236,7 +242,7 @@ def test_a_masked_categorical_sampler_never_sees_an_empty_row(rules):
 
 
 def finished_and_running_pair():
-    env = inarow.VecEnv(2, width=3, height=3, k=3, gravity=False, seed=0)
+    env = inarow.VecEnv(2, rules=inarow.Rules(width=3, height=3, k=3, gravity=False), seed=0)
     for a0, a1 in [(0, 0), (3, 1), (1, 2), (4, 3), (2, 4)]:
         _, _, terminated, _, info = env.step(np.array([a0, a1]))
     assert terminated.tolist() == [True, False]
@@ -304,7 +310,7 @@ def test_a_refused_batch_steps_nothing(actions, error, message):
 
 
 def test_occupied_cell_names_the_env_and_cell():
-    env = inarow.VecEnv(3, width=3, height=3, k=3, gravity=False, seed=0)
+    env = inarow.VecEnv(3, rules=inarow.Rules(width=3, height=3, k=3, gravity=False), seed=0)
     env.step(np.array([4, 4, 4]))
     with pytest.raises(inarow.IllegalMoveError, match=r"env 1: action 4: cell \(row 1, col 1\)"):
         env.step(np.array([0, 4, 0]))
@@ -317,9 +323,8 @@ def test_occupied_cell_names_the_env_and_cell():
         (dict(num_envs=0), ValueError),
         (dict(num_envs=-5), ValueError),
         (dict(num_envs=10**12), ValueError),
-        (dict(num_envs=2**24, width=64, height=64, k=5, players=16, gravity=False), ValueError),
+        (dict(num_envs=2**24, rules=inarow.Rules(64, 64, 5, 16, False)), ValueError),
         (dict(num_envs=1.5), TypeError),
-        (dict(num_envs=4, width=0), inarow.InvalidRulesError),
         (dict(num_envs=4, autoreset="sometimes"), ValueError),
         (dict(num_envs=4, obs_dtype="int64"), ValueError),
         (dict(num_envs=4, threads=0), ValueError),
@@ -349,7 +354,7 @@ def test_simulate_totals_and_thread_independence():
 
 def test_simulate_matches_known_random_play_odds():
     # Uniform random tic-tac-toe: X wins 58.5%, O 28.8%, draws 12.7%.
-    r = inarow.simulate(100_000, width=3, height=3, k=3, gravity=False, seed=1)
+    r = inarow.simulate(100_000, rules=inarow.Rules(width=3, height=3, k=3, gravity=False), seed=1)
     assert r.wins[0] / r.games == pytest.approx(0.585, abs=0.01)
     assert r.wins[1] / r.games == pytest.approx(0.288, abs=0.01)
     assert r.draws / r.games == pytest.approx(0.127, abs=0.01)
@@ -363,6 +368,6 @@ def test_simulate_reports_progress_and_validates():
     with pytest.raises(ValueError, match="num_games=-1"):
         inarow.simulate(-1)
     with pytest.raises(inarow.InvalidRulesError):
-        inarow.simulate(10, k=9)
+        inarow.simulate(10, rules=inarow.Rules(k=9))
     with pytest.raises(ValueError, match="policy"):
         inarow.simulate(10, policy="greedy")

@@ -29,18 +29,20 @@ class Model:
 
     def __init__(self, rules: dict) -> None:
         self.rules = rules
-        self.board = inarow.Board(**rules)
+        self.board = inarow.Board(rules=inarow.Rules(**rules))
         self.ended = False
 
     def restart(self) -> None:
-        self.board = inarow.Board(**self.rules)
+        self.board = inarow.Board(rules=inarow.Rules(**self.rules))
         self.ended = False
 
 
 def check_against_boards(rules: dict, seed: int, mode: str) -> int:
     """Steps a batch and its Boards side by side; returns the number of forfeits."""
     n, players = 6, rules["players"]
-    env = inarow.VecEnv(n, **rules, seed=seed, autoreset=mode, threads=1, illegal_action="loss")
+    env = inarow.VecEnv(
+        n, rules=inarow.Rules(**rules), seed=seed, autoreset=mode, threads=1, illegal_action="loss"
+    )
     rng = np.random.default_rng(seed)
     models = [Model(rules) for _ in range(n)]
     _, info = env.reset()

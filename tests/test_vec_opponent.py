@@ -113,8 +113,10 @@ def test_a_python_policy_agrees_with_a_board_oracle():
         return lowest_legal(obs, mask)
 
     n = 6
-    env = inarow.VecEnv(n, **TTT, seed=0, opponent=policy, agent_player=2, autoreset="same_step")
-    oracle = [inarow.Board(**TTT) for _ in range(n)]
+    env = inarow.VecEnv(
+        n, rules=inarow.Rules(**TTT), seed=0, opponent=policy, agent_player=2, autoreset="same_step"
+    )
+    oracle = [inarow.Board(rules=inarow.Rules(**TTT)) for _ in range(n)]
     for b in oracle:
         b.move(0)
     assert boards(env) == [b.moves for b in oracle]
@@ -132,7 +134,7 @@ def test_a_python_policy_agrees_with_a_board_oracle():
                 assert info["_final_obs"][i]
                 view = b.observation() if b.current_player == 2 else b.observation()[::-1]
                 np.testing.assert_array_equal(info["final_obs"][i], view)
-                b = oracle[i] = inarow.Board(**TTT)
+                b = oracle[i] = inarow.Board(rules=inarow.Rules(**TTT))
                 b.move(0)
             assert env.board(i).moves == b.moves
     assert all(
@@ -208,7 +210,9 @@ def test_solver_is_another_name_of_the_perfect_opponent():
     # The core reads opponent names once; "solver" is what the Python adapters say.
     traces = []
     for name in ("perfect", "solver"):
-        env = inarow.VecEnv(16, width=5, height=4, seed=3, opponent=name, agent_player="random")
+        env = inarow.VecEnv(
+            16, rules=inarow.Rules(width=5, height=4), seed=3, opponent=name, agent_player="random"
+        )
         trace = []
         for _ in range(12):
             obs, r, t, _, info = env.step(env.random_actions())
@@ -236,7 +240,9 @@ def test_illegal_actions_lose_when_asked():
 
 
 def test_the_vs_illegal_loss_is_the_agents():
-    env = inarow.VecEnv(1, **TTT, seed=0, opponent="random", illegal_action="loss")
+    env = inarow.VecEnv(
+        1, rules=inarow.Rules(**TTT), seed=0, opponent="random", illegal_action="loss"
+    )
     env.step([4])
     occupied = int(np.flatnonzero(~env.legal_mask()[0])[0])
     _, rewards, terminated, _, info = env.step([occupied])
@@ -254,11 +260,15 @@ def test_the_vs_illegal_loss_is_the_agents():
         (dict(opponent=5), TypeError, "opponent"),
         (dict(opponent="negamax:0"), ValueError, "negamax:D"),
         (
-            dict(opponent="perfect", width=9, height=8, k=5, gravity=False),
+            dict(opponent="perfect", rules=inarow.Rules(9, 8, 5, gravity=False)),
             inarow.UnsupportedRulesError,
             "solver",
         ),
-        (dict(opponent="random", agent_player=2, k=1), ValueError, "first move"),
+        (
+            dict(opponent="random", agent_player=2, rules=inarow.Rules(k=1)),
+            ValueError,
+            "first move",
+        ),
         (dict(illegal_action="lose"), ValueError, "illegal_action"),
     ],
 )
@@ -329,7 +339,7 @@ def test_ctrl_c_lands_in_a_searching_opponent_and_the_step_is_undone():
     from test_interrupts import land
 
     # 8x7 has no opening book: the perfect opponent's first reply is a long search.
-    env = inarow.VecEnv(2, width=8, height=7, seed=0, opponent="perfect")
+    env = inarow.VecEnv(2, rules=inarow.Rules(width=8, height=7), seed=0, opponent="perfect")
     before = boards(env)
     land(lambda: env.step([3, 4]))
     assert boards(env) == before
@@ -341,7 +351,9 @@ def test_ctrl_c_lands_in_a_searching_opponent_and_the_step_is_undone():
 @pytest.mark.parametrize("agent_player", [1, 2, 3])
 def test_three_players_the_opponent_holds_both_other_seats(agent_player):
     rules = dict(width=5, height=4, k=3, players=3)
-    env = inarow.VecEnv(16, **rules, seed=2, opponent="greedy", agent_player=agent_player)
+    env = inarow.VecEnv(
+        16, rules=inarow.Rules(**rules), seed=2, opponent="greedy", agent_player=agent_player
+    )
     assert all(len(m) == agent_player - 1 for m in boards(env))
     outcomes = set()
     for _ in range(40):
@@ -377,7 +389,9 @@ def test_a_trained_network_is_an_opponent_played_on_board_copies(by_name):
     path = str(_weights_path("tic_tac_toe"))
     oracle = inarow.agents.load(path, simulations=0)
     opponent = "pretrained:0" if by_name else path + ":0"
-    env = inarow.VecEnv(8, **TTT, seed=4, opponent=opponent, agent_player="random")
+    env = inarow.VecEnv(
+        8, rules=inarow.Rules(**TTT), seed=4, opponent=opponent, agent_player="random"
+    )
     env.reset(seed=4)
     before = [env.board(i) for i in range(env.num_envs)]
     checked = 0
@@ -400,7 +414,9 @@ def test_a_trained_network_is_an_opponent_played_on_board_copies(by_name):
 
 def test_pretrained_on_rules_without_a_shipped_network_names_the_shipped_ones():
     with pytest.raises(ValueError, match=r"no shipped network plays .*width=9.*tic_tac_toe"):
-        inarow.VecEnv(2, width=9, height=9, k=5, gravity=False, opponent="pretrained")
+        inarow.VecEnv(
+            2, rules=inarow.Rules(width=9, height=9, k=5, gravity=False), opponent="pretrained"
+        )
     with pytest.raises(ValueError, match=r"'pretrained:x' is not an agent name"):
         inarow.VecEnv(2, opponent="pretrained:x")
 
@@ -420,7 +436,7 @@ class Boards:
 
 def test_an_agent_with_actions_gets_one_call_per_round_and_bad_answers_undo_the_step():
     agent = Boards()
-    env = inarow.VecEnv(4, **TTT, seed=0, opponent=agent, agent_player=2)
+    env = inarow.VecEnv(4, rules=inarow.Rules(**TTT), seed=0, opponent=agent, agent_player=2)
     agent.seen.clear()
     env.reset()
     assert agent.seen == [[[], [], [], []]]  # the opening round: every env at once
@@ -430,14 +446,16 @@ def test_an_agent_with_actions_gets_one_call_per_round_and_bad_answers_undo_the_
         (Boards(lambda bs: [1] * len(bs)), inarow.IllegalMoveError),  # the agent's cell
         (Boards(lambda bs: [1]), ValueError),  # one answer for four boards
     ]:
-        env = inarow.VecEnv(4, **TTT, seed=0, opponent=bad, agent_player=1)
+        env = inarow.VecEnv(4, rules=inarow.Rules(**TTT), seed=0, opponent=bad, agent_player=1)
         env.reset()
         with pytest.raises(error, match="opponent policy"):
             env.step([1, 1, 1, 1])
         assert boards(env) == [[]] * 4
     # What the agent raises is its own: it passes unchanged, and the step is undone.
     boom = KeyError("boom")
-    env = inarow.VecEnv(4, **TTT, seed=0, opponent=Boards(error=boom), agent_player=1)
+    env = inarow.VecEnv(
+        4, rules=inarow.Rules(**TTT), seed=0, opponent=Boards(error=boom), agent_player=1
+    )
     env.reset()
     with pytest.raises(KeyError) as raised:
         env.step([1, 1, 1, 1])

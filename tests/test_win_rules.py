@@ -58,7 +58,7 @@ def test_boards_under_a_rule_rebuild_from_repr_bytes_and_pickle():
         assert same == b and same.rules.rule == "standard" and same.moves == b.moves
     assert "rule=" in repr(b)
     grid = b.to_numpy()
-    assert Board.from_numpy(grid, k=5, gravity=False, rules=b.rules).rules.rule == "standard"
+    assert Board.from_numpy(grid, b.rules).rules.rule == "standard"
     with pytest.raises(ValueError, match="shape"):
         Board.from_numpy(grid[:, :8], rules=b.rules)
 
@@ -85,8 +85,7 @@ def test_bad_rules_are_refused_naming_the_value():
     with pytest.raises(InvalidRulesError, match=r"width=0.*needs k=5"):
         Rules(0, 9, 4, 2, False, rule="renju")
     assert Rules.connect_four().replace(rule="standard").rule == "standard"
-    # A board's keywords have no rule: a non-freestyle dict is refused, never
-    # silently played as freestyle.
+    # A board takes its rules whole: the fields as keywords are refused.
     with pytest.raises(TypeError):
         Board(**Rules.gomoku(rule="standard").to_dict())
 

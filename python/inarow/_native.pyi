@@ -126,16 +126,7 @@ class Rules(_RulesFields):
 class Board(_RulesFields):
     """A k-in-a-row game: Connect Four by default."""
 
-    def __new__(
-        cls,
-        width: _Int = 7,
-        height: _Int = 6,
-        k: _Int = 4,
-        players: _Int = 2,
-        gravity: bool = True,
-        *,
-        rules: Rules | None = None,
-    ) -> Board: ...
+    def __new__(cls, rules: Rules | None = None) -> Board: ...
     @staticmethod
     def connect_four() -> Board: ...
     @staticmethod
@@ -143,27 +134,11 @@ class Board(_RulesFields):
     @staticmethod
     def gomoku(size: _Int = 15, rule: _Rule = "freestyle") -> Board: ...
     @staticmethod
-    def from_moves(
-        moves: Iterable[_Int],
-        width: _Int = 7,
-        height: _Int = 6,
-        k: _Int = 4,
-        players: _Int = 2,
-        gravity: bool = True,
-        *,
-        rules: Rules | None = None,
-    ) -> Board: ...
+    def from_moves(moves: Iterable[_Int], rules: Rules | None = None) -> Board: ...
     @staticmethod
-    def from_pons(digits: str, width: _Int = 7, height: _Int = 6, k: _Int = 4) -> Board: ...
+    def from_pons(digits: str, rules: Rules | None = None) -> Board: ...
     @staticmethod
-    def from_numpy(
-        arr: npt.ArrayLike,
-        k: _Int = 4,
-        players: _Int = 2,
-        gravity: bool = True,
-        *,
-        rules: Rules | None = None,
-    ) -> Board: ...
+    def from_numpy(arr: npt.ArrayLike, rules: Rules | None = None) -> Board: ...
     @staticmethod
     def from_bytes(data: bytes | bytearray | memoryview) -> Board: ...
     def to_bytes(self) -> bytes: ...
@@ -265,11 +240,7 @@ class VecEnv(_RulesFields):
     def __new__(
         cls,
         num_envs: _Int,
-        width: _Int = 7,
-        height: _Int = 6,
-        k: _Int = 4,
-        players: _Int = 2,
-        gravity: bool = True,
+        rules: Rules | None = None,
         seed: _Int | None = None,
         autoreset: Literal["next_step", "same_step", "disabled"] = "next_step",
         obs_dtype: _ObsDtype = "uint8",
@@ -282,8 +253,6 @@ class VecEnv(_RulesFields):
         | None = None,
         agent_player: _Int | Literal["random"] | None = 1,
         illegal_action: Literal["raise", "loss"] = "raise",
-        *,
-        rules: Rules | None = None,
     ) -> VecEnv: ...
     @property
     def num_envs(self) -> int: ...
@@ -375,18 +344,12 @@ class SimulateResult:
 
 def simulate(
     num_games: _Int,
-    width: _Int = 7,
-    height: _Int = 6,
-    k: _Int = 4,
-    players: _Int = 2,
-    gravity: bool = True,
+    rules: Rules | None = None,
     seed: _Int | None = None,
     threads: _Int | None = None,
     policy: Literal["random"] = "random",
     progress: bool | Callable[[int, int], object] | None = None,
     cancel: _Event | None = None,
-    *,
-    rules: Rules | None = None,
 ) -> SimulateResult: ...
 
 @final
@@ -455,11 +418,6 @@ class MCTS:
         cls,
         rules: Board | _RulesLike | dict[str, Any] | None = None,
         *,
-        width: _Int = 7,
-        height: _Int = 6,
-        k: _Int = 4,
-        players: _Int = 2,
-        gravity: bool = True,
         num_simulations: _Int = 800,
         c_puct: float = 1.25,
         c_uct: float = 2.0,
@@ -566,11 +524,7 @@ def play_match(
     a: Callable[[Board], object],
     b: Callable[[Board], object],
     games: _Int,
-    width: _Int | None = None,
-    height: _Int | None = None,
-    k: _Int | None = None,
-    players: _Int | None = None,
-    gravity: bool | None = None,
+    rules: Rules | None = None,
     seed: _Int | None = None,
     swap: bool | None = None,
     threads: _Int | None = None,
@@ -579,21 +533,15 @@ def play_match(
     first_game: _Int | None = None,
     keep_games: bool | Literal["losses"] | None = None,
     *,
-    rules: Rules | None = None,
     openings: Iterable[Iterable[_Int]] | None = None,
 ) -> dict[str, Any]: ...
 def match_openings(
     games: _Int,
-    width: _Int | None = None,
-    height: _Int | None = None,
-    k: _Int | None = None,
-    players: _Int | None = None,
-    gravity: bool | None = None,
+    rules: Rules | None = None,
     seed: _Int | None = None,
     swap: bool | None = None,
     opening_plies: _Int | None = None,
     first_game: _Int | None = None,
     *,
-    rules: Rules | None = None,
     openings: Iterable[Iterable[_Int]] | None = None,
 ) -> list[tuple[list[int], int, int]]: ...

@@ -22,7 +22,7 @@ RulesLike = Union[None, str, Mapping[str, Any], Board, inarow.Rules]
 
 def read_rules(rules: RulesLike) -> inarow.Rules:
     """`rules` as an `inarow.Rules`: None (Connect Four), a game name of `PRESETS`, an
-    `inarow.Rules`, a dict of `inarow.Board` arguments, or an empty `inarow.Board`.
+    `inarow.Rules`, a dict of `inarow.Rules` arguments, or an empty `inarow.Board`.
     ``ValueError`` for an unknown name or key, a board with stones or impossible
     rules; ``TypeError`` for anything else."""
     if rules is None:
@@ -33,7 +33,7 @@ def read_rules(rules: RulesLike) -> inarow.Rules:
         except KeyError:
             raise ValueError(
                 f"rules={rules!r} is not a known game: allowed {sorted(PRESETS)}, "
-                "a dict of Board arguments, or an empty Board"
+                "a dict of Rules arguments, or an empty Board"
             ) from None
     if isinstance(rules, inarow.Rules):
         return rules
@@ -50,10 +50,8 @@ def read_rules(rules: RulesLike) -> inarow.Rules:
                 f"rules has unknown keys {sorted(unknown)}: allowed width, height, k, players, "
                 "gravity, rule"
             )
-        if "rule" in rules:  # a board's keywords have no rule
-            return inarow.Rules(**rules)
-        return Board(**rules).rules  # validates, with the Board's messages
+        return inarow.Rules(**rules)
     raise TypeError(
-        "rules must be None (Connect Four), a game name, a dict of Board arguments or an "
+        "rules must be None (Connect Four), a game name, a dict of Rules arguments or an "
         f"empty Board, got {type(rules).__name__}"
     )

@@ -327,10 +327,7 @@ def _position(text: str, rules: inarow.Rules) -> inarow.Board:
     """The board of a position: Pons' 1-based column digits with gravity, cells
     without (see :func:`_free_position`)."""
     if rules.gravity:
-        board = inarow.Board.from_pons(text, rules.width, rules.height, rules.k)
-        if rules.rule == "freestyle":
-            return board
-        return inarow.Board.from_moves(board.moves, rules=rules)  # the same moves, its rule
+        return inarow.Board.from_pons(text, rules)
     return _free_position(text, rules)
 
 

@@ -82,7 +82,7 @@ def board_of(observation: Any, configuration: Any) -> inarow.Board:
             f"observation.board has {grid.size} cells, expected rows * columns = "
             f"{rows} * {columns} = {rows * columns}"
         )
-    board = inarow.Board.from_numpy(grid.reshape(rows, columns), k=k, players=2, gravity=True)
+    board = inarow.Board.from_numpy(grid.reshape(rows, columns), inarow.Rules(columns, rows, k))
     mark = _int_field(observation, "mark")
     if mark != board.current_player:
         raise ValueError(

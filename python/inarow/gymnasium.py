@@ -12,8 +12,8 @@ command).
 
 Registered ids (on ``import inarow`` when gymnasium is installed):
 ``inarow/ConnectFour-v0`` (7x6, k=4, gravity), ``inarow/TicTacToe-v0`` (3x3, k=3),
-``inarow/Gomoku-v0`` (15x15, k=5) and ``inarow/KInARow-v0`` (``width``, ``height``,
-``k``, ``players``, ``gravity`` keyword arguments). Each has a vector entry point:
+``inarow/Gomoku-v0`` (15x15, k=5) and ``inarow/KInARow-v0`` (Connect Four unless
+``rules=`` an `inarow.Rules`; ``rules=`` replaces any id's own). Each has a vector entry point:
 ``gymnasium.make_vec(id, num_envs=8, vectorization_mode="vector_entry_point")``.
 
 Illegal actions (single-agent env), as in pgx, PettingZoo classic and Kaggle
@@ -75,11 +75,11 @@ __all__ = [
 ]
 
 #: The registered ids and their rules.
-ENV_IDS: dict[str, dict[str, Any]] = {
-    "inarow/ConnectFour-v0": PRESETS["connect_four"].to_dict(),
-    "inarow/TicTacToe-v0": PRESETS["tic_tac_toe"].to_dict(),
-    "inarow/Gomoku-v0": PRESETS["gomoku"].to_dict(),
-    "inarow/KInARow-v0": {},
+ENV_IDS: dict[str, inarow.Rules | None] = {
+    "inarow/ConnectFour-v0": PRESETS["connect_four"],
+    "inarow/TicTacToe-v0": PRESETS["tic_tac_toe"],
+    "inarow/Gomoku-v0": PRESETS["gomoku"],
+    "inarow/KInARow-v0": None,
 }
 
 Policy = Callable[["inarow.Board"], int]
@@ -106,8 +106,7 @@ class InARowEnv(gymnasium.Env):
     The episode runs on the native engine (an `inarow.VecEnv` of one env, the one
     episode step every adapter shares); this class only maps its fields.
 
-    Parameters: the rules, as ``rules=`` (an `inarow.Rules`) or the keywords
-    ``width=7, height=6, k=4, players=2, gravity=True``; ``opponent``: "random"
+    Parameters: ``rules``, an `inarow.Rules` (Connect Four when None); ``opponent``: "random"
     (uniform legal moves) or a built-in agent (``inarow.agents.*`` or a name such
     as "negamax:4"), played inside the native step from the env's seeded stream;
     "solver"
@@ -143,21 +142,15 @@ class InARowEnv(gymnasium.Env):
 
     def __init__(
         self,
-        width: int | None = None,
-        height: int | None = None,
-        k: int | None = None,
-        players: int | None = None,
-        gravity: bool | None = None,
+        rules: inarow.Rules | None = None,
         opponent: Any = "random",
         agent_player: int | str = 1,
         illegal_action: str = "loss",
         illegal_reward: float = -1.0,
         obs_dtype: str = "uint8",
         render_mode: str | None = None,
-        *,
-        rules: inarow.Rules | None = None,
     ) -> None:
-        self._empty = inarow.Board(width, height, k, players, gravity, rules=rules)
+        self._empty = inarow.Board(rules)
         self.rules = self._empty.rules
         players = self.rules.players
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -336,8 +329,8 @@ class InARowVectorEnv(VectorEnv):
     ``info["illegal_action"]``, ``info["winner"]`` the other player of two) and the
     other envs step (``illegal_action="loss"``, the default, as `InARowEnv`, pgx,
     PettingZoo classic and ConnectX); with ``illegal_action="raise"`` it raises
-    `inarow.IllegalMoveError` and steps no env. The rules: ``rules=`` (an
-    `inarow.Rules`) or the keywords, as for `InARowEnv`. Seeds: any
+    `inarow.IllegalMoveError` and steps no env. ``rules``: an `inarow.Rules`
+    (Connect Four when None), as for `InARowEnv`. Seeds: any
     non-negative int; those >= 2**63 are reduced deterministically for the native
     engine (see `native_seed`). With ``copy=True`` (default) every returned array is
     fresh (the native env's own fresh arrays: nothing is copied twice); ``copy=False``
@@ -350,11 +343,7 @@ class InARowVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 1,
-        width: int | None = None,
-        height: int | None = None,
-        k: int | None = None,
-        players: int | None = None,
-        gravity: bool | None = None,
+        rules: inarow.Rules | None = None,
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         obs_dtype: str = "uint8",
         threads: int | None = None,
@@ -364,8 +353,6 @@ class InARowVectorEnv(VectorEnv):
         opponent: Any = None,
         agent_player: int | str | None = None,
         illegal_action: str = "loss",
-        *,
-        rules: inarow.Rules | None = None,
     ) -> None:
         mode = (
             AutoresetMode(autoreset_mode)
@@ -392,12 +379,7 @@ class InARowVectorEnv(VectorEnv):
         check_box_dtype(obs_dtype)
         self._env = inarow.VecEnv(
             num_envs,
-            width,
-            height,
-            k,
-            players,
-            gravity,
-            rules=rules,
+            rules,
             seed=native_seed(seed),
             autoreset=native,
             obs_dtype=obs_dtype,
@@ -561,5 +543,5 @@ def register_envs() -> None:
             id=env_id,
             entry_point="inarow.gymnasium:InARowEnv",
             vector_entry_point="inarow.gymnasium:_make_vector",
-            kwargs=dict(rules),
+            kwargs={"rules": rules},
         )

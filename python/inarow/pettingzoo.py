@@ -1,11 +1,11 @@
 """PettingZoo AEC adapter (needs the ``pettingzoo`` extra; without it,
 importing this module raises `inarow.MissingExtraError` with the command that installs it).
 
-``inarow.pettingzoo.env(width=7, height=6, k=4, players=2, gravity=True,
-render_mode=None, connect_four_v3_layout=False, illegal_action="loss",
-illegal_reward=-1, opponent=None, agent_player=1, *, rules=None)`` returns an AEC env
-(wrapped in PettingZoo's ``OrderEnforcingWrapper``) for any rules (``rules=`` an
-`inarow.Rules`, or the keywords) and 2..16 players; ``raw_env(...)`` the bare env.
+``inarow.pettingzoo.env(rules=None, render_mode=None, connect_four_v3_layout=False,
+illegal_action="loss", illegal_reward=-1, opponent=None, agent_player=1)`` returns an
+AEC env (wrapped in PettingZoo's ``OrderEnforcingWrapper``) for any rules (``rules``
+an `inarow.Rules`, Connect Four when None) and 2..16 players; ``raw_env(...)`` the
+bare env.
 
 Agents are ``"player_0" .. "player_{players-1}"`` (PettingZoo's classic naming;
 agent i is inarow player i + 1 and moves (i+1)-th). With ``opponent=`` (any opponent
@@ -73,22 +73,16 @@ class InARowAECEnv(AECEnv):
 
     def __init__(
         self,
-        width: int | None = None,
-        height: int | None = None,
-        k: int | None = None,
-        players: int | None = None,
-        gravity: bool | None = None,
+        rules: inarow.Rules | None = None,
         render_mode: str | None = None,
         connect_four_v3_layout: bool = False,
         illegal_action: str = "loss",
         illegal_reward: float = -1.0,
         opponent: Any = None,
         agent_player: int = 1,
-        *,
-        rules: inarow.Rules | None = None,
     ) -> None:
         super().__init__()
-        self._empty = inarow.Board(width, height, k, players, gravity, rules=rules)
+        self._empty = inarow.Board(rules)
         self.rules = r = self._empty.rules
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(

@@ -9,8 +9,8 @@ draw). With an opponent the one agent observes after each of its moves, and each
 such observation comes with a reward of 0 (RLlib's episodes require a reward with
 the observation that follows an action).
 
-``env_config`` keys: ``rules`` (an `inarow.Rules`) or ``width, height, k, players,
-gravity`` (Connect Four by default); ``opponent`` (any opponent of
+``env_config`` keys: ``rules`` (an `inarow.Rules`; Connect Four by default);
+``opponent`` (any opponent of
 `inarow.opponents`: "random", "solver", an agent, a list of them or a curriculum,
 drawn per episode from the generator ``reset(seed=...)`` seeds) with
 ``agent_player`` (1..players, default 1): the env then has the one agent
@@ -68,11 +68,7 @@ class InARowMultiAgentEnv(MultiAgentEnv):
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
         cfg = dict(config or {})
-        rules = {
-            key: cfg.pop(key)
-            for key in ("width", "height", "k", "players", "gravity", "rules")
-            if key in cfg
-        }
+        rules = cfg.pop("rules", None)
         self.observation_mode = cfg.pop("observation", "flat")
         self.illegal_action = check_illegal_action_mode(cfg.pop("illegal_action", "loss"))
         self.illegal_reward = float(cfg.pop("illegal_reward", -1.0))
@@ -87,7 +83,7 @@ class InARowMultiAgentEnv(MultiAgentEnv):
         self.worker_index = int(getattr(config, "worker_index", 0) or 0)
         if cfg:
             raise ValueError(f"unknown env_config keys: {sorted(cfg)}")
-        self._empty = inarow.Board(**rules)
+        self._empty = inarow.Board(rules)
         self.rules = r = self._empty.rules
         self._opponents: OpponentSeats | None = None
         if opponent is None:

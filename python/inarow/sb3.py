@@ -7,8 +7,9 @@ replies included (``opponent="random"``, ``"greedy"``, ``"negamax:D"``,
 `PolicyOpponent`), so SB3 sees one agent per env:
 
 >>> from stable_baselines3 import PPO
+>>> import inarow
 >>> from inarow.sb3 import InARowVecEnv
->>> env = InARowVecEnv(16, width=3, height=3, k=3, gravity=False, opponent="random", seed=0)
+>>> env = InARowVecEnv(16, inarow.Rules.tic_tac_toe(), opponent="random", seed=0)
 >>> model = PPO("MultiInputPolicy", env, n_steps=64, seed=0, device="cpu").learn(1024)
 
 Observations and spaces are the single `inarow.gymnasium.InARowEnv`'s: a Dict of
@@ -53,9 +54,8 @@ __all__ = ["InARowVecEnv", "PolicyOpponent", "agent", "win_rate"]
 class InARowVecEnv(_SB3VecEnv):
     """``num_envs`` k-in-a-row games as one SB3 ``VecEnv`` (see the module docs).
 
-    The rules: ``rules=`` (an `inarow.Rules`) or the keywords (Connect Four by
-    default), as for `inarow.VecEnv`. ``seed`` seeds every env's stream (the
-    opponent's moves and seats); SB3's
+    ``rules``: an `inarow.Rules` (Connect Four when None), as for `inarow.VecEnv`.
+    ``seed`` seeds every env's stream (the opponent's moves and seats); SB3's
     ``seed(s)`` takes effect at the next ``reset()`` (envs draw from streams of
     ``s``). ``agent_player``: ``1..players`` or ``"random"`` (per episode).
     """
@@ -63,13 +63,8 @@ class InARowVecEnv(_SB3VecEnv):
     def __init__(
         self,
         num_envs: int = 8,
-        width: int | None = None,
-        height: int | None = None,
-        k: int | None = None,
-        players: int | None = None,
-        gravity: bool | None = None,
-        *,
         rules: inarow.Rules | None = None,
+        *,
         opponent: Any = "random",
         agent_player: int | str = 1,
         illegal_action: str = "loss",
@@ -80,12 +75,7 @@ class InARowVecEnv(_SB3VecEnv):
         check_box_dtype(obs_dtype)
         self.native = inarow.VecEnv(
             num_envs,
-            width,
-            height,
-            k,
-            players,
-            gravity,
-            rules=rules,
+            rules,
             seed=seed,
             autoreset="same_step",
             obs_dtype=obs_dtype,

@@ -7,13 +7,13 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyTuple};
 
-use super::args::{bool_arg, int_arg, int_value, ranged_int, IntValue, DEFAULTS};
+use super::args::{bool_arg, int_arg, int_value, ranged_int, IntValue};
 use super::args::{seed_arg, shown, str_arg, threads_arg};
 use super::board::{game_arg, Board};
 use super::book::shipped_book;
 use super::errors::{IllegalMoveError, SolverConfigError, UnsupportedRulesError};
 use super::interrupt::run_interruptible;
-use super::rules::{rules_or_keywords, rules_value};
+use super::rules::{rules_or_default, rules_value};
 use crate::agents::{
     choose_many, game_rng, play_match as core_play_match, play_opening, seat_of_a, Agent as Spec,
     AgentError, AgentWorker, Keep, MatchConfig, MatchResult, Openings, MAX_DEPTH,
@@ -555,20 +555,15 @@ fn short_repr(obj: &Bound<'_, PyAny>) -> String {
 /// `threads`; otherwise the games run one by one on this thread, calling the
 /// Python agents with a copy of the board.
 #[pyfunction]
-#[pyo3(signature = (a, b, games, width=None, height=None, k=None, players=None, gravity=None,
-                    seed=None, swap=None, threads=None, progress=None, opening_plies=None,
-                    first_game=None, keep_games=None, *, rules=None, openings=None))]
+#[pyo3(signature = (a, b, games, rules=None, seed=None, swap=None, threads=None, progress=None,
+                    opening_plies=None, first_game=None, keep_games=None, *, openings=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn play_match<'py>(
     py: Python<'py>,
     a: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
     games: &Bound<'py, PyAny>,
-    width: Option<&Bound<'py, PyAny>>,
-    height: Option<&Bound<'py, PyAny>>,
-    k: Option<&Bound<'py, PyAny>>,
-    players: Option<&Bound<'py, PyAny>>,
-    gravity: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
     seed: Option<&Bound<'py, PyAny>>,
     swap: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
@@ -576,12 +571,11 @@ pub fn play_match<'py>(
     opening_plies: Option<&Bound<'py, PyAny>>,
     first_game: Option<&Bound<'py, PyAny>>,
     keep_games: Option<&Bound<'py, PyAny>>,
-    rules: Option<&Bound<'py, PyAny>>,
     openings: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (side_a, side_b) = (side(a, "a")?, side(b, "b")?);
     let keep = keep_arg(keep_games)?;
-    let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
+    let rules = rules_or_default(rules)?;
     let games = match int_arg(games, "games")? {
         Some(g) if (1..=MAX_GAMES).contains(&g) => g as u64,
         _ => {
@@ -727,25 +721,18 @@ fn keep_arg(keep: Option<&Bound<'_, PyAny>>) -> PyResult<Keep> {
 /// The same openings `play_match` plays for the same `seed`, `swap`,
 /// `opening_plies` and games.
 #[pyfunction]
-#[pyo3(signature = (games, width=None, height=None, k=None, players=None, gravity=None,
-                    seed=None, swap=None, opening_plies=None, first_game=None, *, rules=None,
-                    openings=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (games, rules=None, seed=None, swap=None, opening_plies=None, first_game=None,
+                    *, openings=None))]
 pub fn match_openings(
     games: &Bound<'_, PyAny>,
-    width: Option<&Bound<'_, PyAny>>,
-    height: Option<&Bound<'_, PyAny>>,
-    k: Option<&Bound<'_, PyAny>>,
-    players: Option<&Bound<'_, PyAny>>,
-    gravity: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
     swap: Option<&Bound<'_, PyAny>>,
     opening_plies: Option<&Bound<'_, PyAny>>,
     first_game: Option<&Bound<'_, PyAny>>,
-    rules: Option<&Bound<'_, PyAny>>,
     openings: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(Vec<usize>, usize, u64)>> {
-    let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
+    let rules = rules_or_default(rules)?;
     let games = ranged_int::<PyValueError>(Some(games), "games", 1, MAX_GAMES, 1)? as u64;
     let first_game =
         ranged_int::<PyValueError>(first_game, "first_game", 0, MAX_GAMES - games as i64, 0)?

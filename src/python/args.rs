@@ -323,7 +323,7 @@ impl PlaneDtype {
     }
 }
 
-/// Connect Four's rules, the default of every constructor.
+/// Connect Four's fields: the defaults of `Rules(...)` and of a rules dict's missing fields.
 pub(crate) const DEFAULTS: (i64, i64, i64, i64, bool) = (7, 6, 4, 2, true);
 
 /// Checked rules from optional Python arguments (`None` takes the default);

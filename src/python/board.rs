@@ -10,12 +10,11 @@ use pyo3::types::{PyBytes, PyTuple};
 use super::args::{
     int_arg, int_value, rules_from_args, shown, str_arg, Arg, IntValue, PlaneDtype, DEFAULTS,
 };
-use super::errors::{IllegalMoveError, InvalidPositionError};
+use super::errors::{IllegalMoveError, InvalidPositionError, InvalidRulesError};
 use super::intake::{int_array, Axis, Spec};
 use super::interrupt::run_count;
 use super::rules::{
-    board_rules_args, rules_kwargs, rules_or_keywords, rules_properties, CarriesRules,
-    Rules as PyRules,
+    rules_kwargs, rules_or_default, rules_properties, rules_value, CarriesRules, Rules as PyRules,
 };
 use crate::{Game, MoveError, Rules, WinRule};
 
@@ -76,8 +75,9 @@ impl Board {
         Board { game }
     }
 
-    fn rules_kwargs(&self) -> String {
-        board_rules_args(self.core_rules())
+    /// `Rules(...)` for this board's rules, as `__repr__` spells them.
+    fn rules_expr(&self) -> String {
+        format!("Rules({})", rules_kwargs(self.core_rules()))
     }
 
     /// A 0-based player from the Python argument `player` (1..players; None or
@@ -99,25 +99,13 @@ impl Board {
 
 #[pymethods]
 impl Board {
-    /// `Board(width=7, height=6, k=4, players=2, gravity=True, *, rules=None)`: the
-    /// empty board of `rules` (an `inarow.Rules`) or of the keywords (a keyword given
-    /// beside `rules` must agree with it, else `TypeError`). Raises
-    /// `InvalidRulesError` (a `ValueError`) for rules beyond the limits
-    /// (1 <= width, height <= 64; 1 <= k <= max(width, height); 2 <= players <= 16)
-    /// and `TypeError` for non-integers (bools included) or a non-bool `gravity`.
+    /// `Board(rules=None)`: the empty board of `rules` (an `inarow.Rules`;
+    /// Connect Four when None), e.g. `Board(Rules(9, 9, 5, gravity=False))`.
+    /// `TypeError` for anything but an `inarow.Rules` or None.
     #[new]
-    #[pyo3(signature = (width=None, height=None, k=None, players=None, gravity=None, *, rules=None),
-           text_signature = "(width=7, height=6, k=4, players=2, gravity=True, *, rules=None)")]
-    fn new(
-        width: Option<&Bound<'_, PyAny>>,
-        height: Option<&Bound<'_, PyAny>>,
-        k: Option<&Bound<'_, PyAny>>,
-        players: Option<&Bound<'_, PyAny>>,
-        gravity: Option<&Bound<'_, PyAny>>,
-        rules: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Board> {
-        let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
-        Ok(Board::from_game(Game::new(rules)))
+    #[pyo3(signature = (rules=None), text_signature = "(rules=None)")]
+    fn new(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
+        Ok(Board::from_game(Game::new(rules_or_default(rules)?)))
     }
 
     /// Connect Four: 7x6, 4 in a row, gravity.
@@ -142,23 +130,17 @@ impl Board {
         )))
     }
 
-    /// A board after playing `moves` (actions) from the empty board.
+    /// A board after playing `moves` (actions) from the empty board of `rules`
+    /// (an `inarow.Rules`; Connect Four when None).
     /// Raises `IllegalMoveError` naming the first illegal move.
     #[staticmethod]
-    #[pyo3(signature = (moves, width=None, height=None, k=None, players=None, gravity=None, *, rules=None),
-           text_signature = "(moves, width=7, height=6, k=4, players=2, gravity=True, *, rules=None)")]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (moves, rules=None), text_signature = "(moves, rules=None)")]
     fn from_moves(
         py: Python<'_>,
         moves: &Bound<'_, PyAny>,
-        width: Option<&Bound<'_, PyAny>>,
-        height: Option<&Bound<'_, PyAny>>,
-        k: Option<&Bound<'_, PyAny>>,
-        players: Option<&Bound<'_, PyAny>>,
-        gravity: Option<&Bound<'_, PyAny>>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Board> {
-        let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
+        let rules = rules_or_default(rules)?;
         let mut board = Board::from_game(Game::new(rules));
         for (i, item) in moves.try_iter()?.enumerate() {
             let item = item?;
@@ -173,18 +155,19 @@ impl Board {
 
     /// A Connect-Four-style board from Pascal Pons' 1-based column digits
     /// (`"4453"` = columns 4, 4, 5, 3), as in his solver's test sets; on wider boards
-    /// `a` to `z` name columns 10 to 35.
+    /// `a` to `z` name columns 10 to 35. `rules`: an `inarow.Rules` with gravity
+    /// (Connect Four when None); rules without gravity raise `InvalidRulesError`.
     #[staticmethod]
-    #[pyo3(signature = (digits, width=None, height=None, k=None),
-           text_signature = "(digits, width=7, height=6, k=4)")]
-    fn from_pons(
-        digits: &Bound<'_, PyAny>,
-        width: Option<&Bound<'_, PyAny>>,
-        height: Option<&Bound<'_, PyAny>>,
-        k: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Board> {
+    #[pyo3(signature = (digits, rules=None), text_signature = "(digits, rules=None)")]
+    fn from_pons(digits: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
         let digits = str_arg(digits, "digits")?;
-        let rules = rules_from_args(width, height, k, None, None, DEFAULTS, WinRule::Freestyle)?;
+        let rules = rules_or_default(rules)?;
+        if !rules.gravity() {
+            return Err(InvalidRulesError::new_err(format!(
+                "from_pons needs rules with gravity (its digits are columns), got Rules({})",
+                rules_kwargs(&rules)
+            )));
+        }
         let game = Game::from_pons(rules, &digits)?;
         Ok(Board::from_game(game))
     }
@@ -195,19 +178,12 @@ impl Board {
     /// moving in turn cannot reach, lines of several players or that no single last
     /// move made. The history starts here: `undo()` cannot go behind it.
     ///
-    /// `rules=` (an `inarow.Rules`, keyword only) gives the rules whole, the win
-    /// rule included; its size must be the array's, and a keyword given beside
-    /// it must agree with it.
+    /// `rules`: an `inarow.Rules` whose size is the array's (`ValueError` naming
+    /// both otherwise), or None for the array's size with k=4, 2 players and
+    /// gravity.
     #[staticmethod]
-    #[pyo3(signature = (arr, k=None, players=None, gravity=None, *, rules=None),
-           text_signature = "(arr, k=4, players=2, gravity=True, *, rules=None)")]
-    fn from_numpy(
-        arr: &Bound<'_, PyAny>,
-        k: Option<&Bound<'_, PyAny>>,
-        players: Option<&Bound<'_, PyAny>>,
-        gravity: Option<&Bound<'_, PyAny>>,
-        rules: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Board> {
+    #[pyo3(signature = (arr, rules=None), text_signature = "(arr, rules=None)")]
+    fn from_numpy(arr: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
         let grid = int_array(
             arr,
             &Spec {
@@ -216,8 +192,13 @@ impl Board {
             },
         )?;
         let (rows, cols) = (grid.shape()[0], grid.shape()[1]);
-        let defaults = (cols as i64, rows as i64, DEFAULTS.2, DEFAULTS.3, DEFAULTS.4);
-        let rules = rules_or_keywords(rules, [None, None, k, players, gravity], defaults)?;
+        let rules = match rules.filter(|r| !r.is_none()) {
+            Some(given) => rules_value(given, "rules")?,
+            None => {
+                let size = (cols as i64, rows as i64, DEFAULTS.2, DEFAULTS.3, DEFAULTS.4);
+                rules_from_args(None, None, None, None, None, size, WinRule::Freestyle)?
+            }
+        };
         if (rules.height(), rules.width()) != (rows, cols) {
             return Err(PyValueError::new_err(format!(
                 "arr has shape ({rows}, {cols}) but rules=Rules({}) are {}x{} (width x height)",
@@ -576,13 +557,13 @@ impl Board {
         }
         let moves = self.game.history();
         if moves.is_empty() {
-            return Ok(format!("Board({})", self.rules_kwargs()));
+            return Ok(format!("Board({})", self.rules_expr()));
         }
         let list: Vec<String> = moves.iter().map(|a| a.to_string()).collect();
         Ok(format!(
             "Board.from_moves([{}], {})",
             list.join(", "),
-            self.rules_kwargs()
+            self.rules_expr()
         ))
     }
 

@@ -14,7 +14,7 @@ use super::errors::{CancelledError, IllegalMoveError};
 use super::intake::{float_array, int_array, unravel, Axis, NonFinite, Numbers, Spec};
 use super::interrupt::run_interruptible;
 use super::net::ConvNet;
-use super::rules::rules_value;
+use super::rules::{rules_kwargs, rules_value};
 use crate::mcts::{
     Config, RootPolicy, Search, SearchError, SearchOutput, DEFAULT_MAX_MEMORY, MAX_SIMULATIONS,
     MAX_THREADS,
@@ -39,22 +39,12 @@ fn search_error(e: SearchError) -> PyErr {
 }
 
 /// The rules of a search: an `inarow.Rules`, a `Board` (its rules), a dict or any
-/// object with `width`, `height`, `k`, `players`, `gravity`, or `None` for the
-/// keyword arguments (Connect Four by default).
-fn rules_arg(
-    rules: Option<&Bound<'_, PyAny>>,
-    keywords: [Option<&Bound<'_, PyAny>>; 5],
-) -> PyResult<Rules> {
-    let given = keywords.iter().any(Option::is_some);
+/// object with `width`, `height`, `k`, `players`, `gravity`, or `None` (Connect
+/// Four).
+fn rules_arg(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     let Some(rules) = rules.filter(|r| !r.is_none()) else {
-        let [w, h, k, p, g] = keywords;
-        return rules_from_args(w, h, k, p, g, DEFAULTS, WinRule::Freestyle);
+        return Ok(Rules::connect_four());
     };
-    if given {
-        return Err(PyTypeError::new_err(
-            "give the rules either as the first argument or as width=, height=, k=, players=, gravity=, not both",
-        ));
-    }
     if let Ok(r) = rules_value(rules, "rules") {
         return Ok(r);
     }
@@ -455,19 +445,13 @@ fn bounded_int(
 #[pymethods]
 impl Mcts {
     #[new]
-    #[pyo3(signature = (rules=None, *, width=None, height=None, k=None, players=None, gravity=None,
-                        num_simulations=None, c_puct=None, c_uct=None, root="puct", dirichlet_alpha=None,
+    #[pyo3(signature = (rules=None, *, num_simulations=None, c_puct=None, c_uct=None, root="puct", dirichlet_alpha=None,
                         dirichlet_fraction=None, gumbel_considered=None, forced_playouts=None,
                         reuse_tree=None, seed=None, threads=None, max_memory=None, lookahead=None, stop_early=None),
-           text_signature = "(rules=None, *, width=7, height=6, k=4, players=2, gravity=True, num_simulations=800, c_puct=1.25, c_uct=2.0, root='puct', dirichlet_alpha=0.3, dirichlet_fraction=0.25, gumbel_considered=16, forced_playouts=0.0, reuse_tree=True, seed=0, threads=None, max_memory=4294967296, lookahead=True, stop_early=False)")]
+           text_signature = "(rules=None, *, num_simulations=800, c_puct=1.25, c_uct=2.0, root='puct', dirichlet_alpha=0.3, dirichlet_fraction=0.25, gumbel_considered=16, forced_playouts=0.0, reuse_tree=True, seed=0, threads=None, max_memory=4294967296, lookahead=True, stop_early=False)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: Option<&Bound<'_, PyAny>>,
-        width: Option<&Bound<'_, PyAny>>,
-        height: Option<&Bound<'_, PyAny>>,
-        k: Option<&Bound<'_, PyAny>>,
-        players: Option<&Bound<'_, PyAny>>,
-        gravity: Option<&Bound<'_, PyAny>>,
         num_simulations: Option<&Bound<'_, PyAny>>,
         c_puct: Option<&Bound<'_, PyAny>>,
         c_uct: Option<&Bound<'_, PyAny>>,
@@ -483,7 +467,7 @@ impl Mcts {
         lookahead: Option<&Bound<'_, PyAny>>,
         stop_early: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Mcts> {
-        let rules = rules_arg(rules, [width, height, k, players, gravity])?;
+        let rules = rules_arg(rules)?;
         let d = Config::default();
         let root = match root {
             "puct" => RootPolicy::Puct,
@@ -695,15 +679,11 @@ impl Mcts {
         let c = self.search.config();
         let r = self.search.rules();
         format!(
-            "MCTS(width={}, height={}, k={}, players={}, gravity={}, num_simulations={}, c_puct={}, c_uct={}, \
+            "MCTS(Rules({}), num_simulations={}, c_puct={}, c_uct={}, \
              root={:?}, dirichlet_alpha={}, dirichlet_fraction={}, gumbel_considered={}, \
              forced_playouts={}, reuse_tree={}, \
              seed={}, threads={}, max_memory={}, lookahead={}, stop_early={})",
-            r.width(),
-            r.height(),
-            r.k(),
-            r.players(),
-            if r.gravity() { "True" } else { "False" },
+            rules_kwargs(r),
             c.num_simulations,
             c.c_puct,
             c.c_uct,

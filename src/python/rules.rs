@@ -1,13 +1,11 @@
 //! `inarow.Rules`: the rules of one game as a frozen, hashable Python value, and
-//! the one reading of "rules=" or the five rule keywords in every signature.
+//! the one reading of `rules=` in every signature.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use super::args::{
-    bool_arg, int_arg, int_value, rule_arg, rules_from_args, shown, type_name, IntValue, DEFAULTS,
-};
+use super::args::{int_arg, rule_arg, rules_from_args, shown, type_name, DEFAULTS};
 use super::errors::InvalidRulesError;
 use crate::Rules as CoreRules;
 use crate::WinRule;
@@ -98,64 +96,13 @@ pub(crate) fn rules_kwargs(r: &CoreRules) -> String {
     )
 }
 
-/// The arguments that rebuild a board of rules `r` in `Board(...)` or
-/// `Board.from_moves(...)`: the five keywords, or `rules=Rules(...)` where the
-/// win rule is not freestyle (no keyword spells it).
-pub(crate) fn board_rules_args(r: &CoreRules) -> String {
-    if r.is_freestyle() {
-        rules_kwargs(r)
-    } else {
-        format!("rules=Rules({})", rules_kwargs(r))
+/// The rules of a call's `rules=` argument: an `inarow.Rules`, or Connect Four
+/// where it is omitted or None; `TypeError` for anything else.
+pub(crate) fn rules_or_default(rules: Option<&Bound<'_, PyAny>>) -> PyResult<CoreRules> {
+    match rules.filter(|r| !r.is_none()) {
+        None => Ok(CoreRules::connect_four()),
+        Some(given) => rules_value(given, "rules"),
     }
-}
-
-/// The rules of a call that takes `rules=` or the five keywords: `rules` (an
-/// `inarow.Rules`; None when omitted) wins, and a keyword given beside it must
-/// agree with it (`TypeError` naming both otherwise); without `rules`, the
-/// keywords (`[width, height, k, players, gravity]`) over `defaults`.
-pub(crate) fn rules_or_keywords(
-    rules: Option<&Bound<'_, PyAny>>,
-    keywords: [Option<&Bound<'_, PyAny>>; 5],
-    defaults: (i64, i64, i64, i64, bool),
-) -> PyResult<CoreRules> {
-    let [width, height, k, players, gravity] = keywords;
-    let Some(given) = rules.filter(|r| !r.is_none()) else {
-        return rules_from_args(
-            width,
-            height,
-            k,
-            players,
-            gravity,
-            defaults,
-            WinRule::Freestyle,
-        );
-    };
-    let r = rules_value(given, "rules")?;
-    let conflict = |name: &str, obj: &Bound<'_, PyAny>| {
-        PyTypeError::new_err(format!(
-            "{name}={} conflicts with rules=Rules({}): pass the rules once, as rules= or as keywords",
-            shown(obj),
-            rules_kwargs(&r)
-        ))
-    };
-    for (name, obj, value) in [
-        ("width", width, r.width()),
-        ("height", height, r.height()),
-        ("k", k, r.k()),
-        ("players", players, r.players()),
-    ] {
-        if let Some(obj) = obj {
-            if int_value(obj, name)? != IntValue::Fits(value as i64) {
-                return Err(conflict(name, obj));
-            }
-        }
-    }
-    if let Some(obj) = gravity {
-        if bool_arg(obj, "gravity")? != r.gravity() {
-            return Err(conflict("gravity", obj));
-        }
-    }
-    Ok(r)
 }
 
 /// `obj` as core rules: an `inarow.Rules`, else `TypeError` naming `what`.
@@ -263,10 +210,7 @@ impl Rules {
     }
 
     /// The fields as a dict: `Rules(**rules.to_dict())` rebuilds the rules. The
-    /// five keywords, and `"rule"` where it is not freestyle: for freestyle rules
-    /// `Board(**rules.to_dict())` spells the keyword form; other rules go by
-    /// `rules=` (a board's keywords have no `rule`, so they are refused, never
-    /// silently played as freestyle).
+    /// five size fields, and `"rule"` where it is not freestyle.
     #[pyo3(name = "to_dict")]
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);

@@ -7,14 +7,12 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
 
-use super::args::{
-    choice_arg, int_arg, seed_arg, shown, threads_arg, Arg, PlaneDtype as ObsKind, DEFAULTS,
-};
+use super::args::{choice_arg, int_arg, seed_arg, shown, threads_arg, Arg, PlaneDtype as ObsKind};
 use super::board::Board;
 use super::errors::IllegalMoveError;
 use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
-use super::rules::{rules_or_keywords, rules_properties, CarriesRules};
+use super::rules::{rules_or_default, rules_properties, CarriesRules};
 use super::vec_opponent::{
     agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches, PythonOpponent,
 };
@@ -228,10 +226,10 @@ impl VecEnv {
 
 #[pymethods]
 impl VecEnv {
-    /// `VecEnv(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None,
-    /// autoreset="next_step", obs_dtype="uint8", threads=None, reuse_buffers=False,
-    /// opponent=None, agent_player=1, illegal_action="raise", *, rules=None)`: the rules
-    /// as an `inarow.Rules` or as keywords (see `Board`).
+    /// `VecEnv(num_envs, rules=None, seed=None, autoreset="next_step",
+    /// obs_dtype="uint8", threads=None, reuse_buffers=False, opponent=None,
+    /// agent_player=1, illegal_action="raise")`: `num_envs` games of `rules` (an
+    /// `inarow.Rules`; Connect Four when None).
     /// Every `reset`/`step`/`random_actions` returns fresh arrays that later calls
     /// never touch; `reuse_buffers=True` writes every call into the same arrays
     /// instead (no allocation; copy what you keep before the next call).
@@ -248,19 +246,15 @@ impl VecEnv {
     /// loss for its player instead of refusing the batch (under `autoreset="disabled"`
     /// the env then waits for its explicit reset).
     #[new]
-    #[pyo3(signature = (num_envs, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                        autoreset=Arg::Omitted, obs_dtype=Arg::Omitted, threads=None, reuse_buffers=None,
-                        opponent=None, agent_player=None, illegal_action=Arg::Omitted, *, rules=None),
-           text_signature = "(num_envs, width=7, height=6, k=4, players=2, gravity=True, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None, reuse_buffers=False, opponent=None, agent_player=1, illegal_action='raise', *, rules=None)")]
+    #[pyo3(signature = (num_envs, rules=None, seed=None, autoreset=Arg::Omitted, obs_dtype=Arg::Omitted,
+                        threads=None, reuse_buffers=None, opponent=None, agent_player=None,
+                        illegal_action=Arg::Omitted),
+           text_signature = "(num_envs, rules=None, seed=None, autoreset='next_step', obs_dtype='uint8', threads=None, reuse_buffers=False, opponent=None, agent_player=1, illegal_action='raise')")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         num_envs: &Bound<'_, PyAny>,
-        width: Option<&Bound<'_, PyAny>>,
-        height: Option<&Bound<'_, PyAny>>,
-        k: Option<&Bound<'_, PyAny>>,
-        players: Option<&Bound<'_, PyAny>>,
-        gravity: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         autoreset: Arg<'_>,
         obs_dtype: Arg<'_>,
@@ -269,13 +263,12 @@ impl VecEnv {
         opponent: Option<&Bound<'_, PyAny>>,
         agent_player: Option<&Bound<'_, PyAny>>,
         illegal_action: Arg<'_>,
-        rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VecEnv> {
         let reuse_buffers = match reuse_buffers {
             Some(r) => super::args::bool_arg(r, "reuse_buffers")?,
             None => false,
         };
-        let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
+        let rules = rules_or_default(rules)?;
         let n = match int_arg(num_envs, "num_envs")? {
             Some(v) if (1..=MAX_ENVS as i64).contains(&v) => v as usize,
             _ => {
@@ -677,30 +670,25 @@ impl SimulateResult {
 /// Plays `num_games` uniformly random games without returning to Python per move.
 /// Game i uses its own random stream, so the result is the same for any `threads`;
 /// `seed=None` draws a fresh seed (as `VecEnv` does): pass an int to repeat a run.
-/// The rules: `rules=` (an `inarow.Rules`) or the keywords, as for `Board`.
+/// `rules`: an `inarow.Rules` (Connect Four when None).
 /// `progress`: True for a tqdm bar, or a callable `f(done, total)`. Ctrl-C raises
 /// KeyboardInterrupt within a fraction of a second; setting `cancel` (anything with
 /// `is_set()`, e.g. a `threading.Event`, for runs in background threads) raises
 /// `CancelledError` as quickly.
 #[pyfunction]
-#[pyo3(signature = (num_games, width=None, height=None, k=None, players=None, gravity=None, seed=None,
-                    threads=None, policy=Arg::Omitted, progress=None, cancel=None, *, rules=None),
-           text_signature = "(num_games, width=7, height=6, k=4, players=2, gravity=True, seed=None, threads=None, policy='random', progress=None, cancel=None, *, rules=None)")]
+#[pyo3(signature = (num_games, rules=None, seed=None, threads=None, policy=Arg::Omitted,
+                    progress=None, cancel=None),
+           text_signature = "(num_games, rules=None, seed=None, threads=None, policy='random', progress=None, cancel=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
     py: Python<'_>,
     num_games: &Bound<'_, PyAny>,
-    width: Option<&Bound<'_, PyAny>>,
-    height: Option<&Bound<'_, PyAny>>,
-    k: Option<&Bound<'_, PyAny>>,
-    players: Option<&Bound<'_, PyAny>>,
-    gravity: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
     policy: Arg<'_>,
     progress: Option<&Bound<'_, PyAny>>,
     cancel: Option<&Bound<'_, PyAny>>,
-    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SimulateResult> {
     let cancel_event = match cancel {
         Some(c) if !c.is_none() => {
@@ -714,7 +702,7 @@ pub fn simulate(
         }
         _ => None,
     };
-    let rules = rules_or_keywords(rules, [width, height, k, players, gravity], DEFAULTS)?;
+    let rules = rules_or_default(rules)?;
     let games = match int_arg(num_games, "num_games")? {
         Some(v) if (0..=1i64 << 50).contains(&v) => v as u64,
         _ => {

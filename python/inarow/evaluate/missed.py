@@ -72,7 +72,7 @@ def missed_wins(
     ``find_win`` raises (finished games, ``"vct"`` on gravity boards, other than 2 players).
 
     >>> import inarow
-    >>> board = inarow.Board(width=15, height=15, k=5, gravity=False)
+    >>> board = inarow.Board(rules=inarow.Rules(width=15, height=15, k=5, gravity=False))
     >>> for action in [7 * 15 + 5, 0, 7 * 15 + 6, 14, 7 * 15 + 7, 14 * 15]:
     ...     _ = board.move(action)
     >>> r = inarow.evaluate.missed_wins(inarow.agents.random(seed=0), [board])

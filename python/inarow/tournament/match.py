@@ -191,12 +191,17 @@ def _load_native(path: str) -> Any:
 def _handed_over(native: Any, board: inarow.Board) -> Any:
     """``board`` as a board of another build: its moves replayed there (a build of
     another byte format reads them too). Freestyle only, as older builds know no
-    other rule."""
+    other rule. The other build's own ``Rules``, passed as ``rules=`` (which builds
+    with and without the loose rule keywords take); a build older than ``Rules``
+    takes the keywords."""
     if getattr(board.rules, "rule", "freestyle") != "freestyle":
         return native.Board.from_bytes(board.to_bytes())
+    if hasattr(native, "Rules"):
+        rules = native.Rules(board.width, board.height, board.k, gravity=False)
+        return native.Board.from_moves(board.moves, rules=rules)
     return native.Board.from_moves(
         board.moves, width=board.width, height=board.height, k=board.k, gravity=False
-    )
+    )  # old keywords: a build before Rules
 
 
 def game_seed(seed: int, pair: int, a_seat: int, who: str) -> int:
