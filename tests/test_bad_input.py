@@ -9,7 +9,7 @@ import inarow
 from inarow import Board, IllegalMoveError, InvalidPositionError, InvalidRulesError, Rules
 
 ARTICLE_MOVES = [3, 2, 4, 3, 5, 6, 5, 4, 5, 5, 6, 4]
-TTT = {"width": 3, "height": 3, "k": 3, "gravity": False}
+TTT = Rules.tic_tac_toe()
 TTT_DRAW = [0, 1, 2, 4, 3, 5, 7, 6, 8]
 
 
@@ -39,7 +39,7 @@ BOARDS = {
         [0, 4], rules=inarow.Rules(width=4, height=3, k=3, players=3, gravity=False)
     ),
     "won": lambda: Board.from_moves(ARTICLE_MOVES, rules=inarow.Rules(width=8, height=6)),
-    "drawn": lambda: Board.from_moves(TTT_DRAW, rules=inarow.Rules(**TTT)),
+    "drawn": lambda: Board.from_moves(TTT_DRAW, rules=TTT),
 }
 
 
@@ -68,7 +68,7 @@ def test_full_column():
 
 
 def test_occupied_cell():
-    board = Board.from_moves([4, 0], rules=inarow.Rules(**TTT))
+    board = Board.from_moves([4, 0], rules=TTT)
     refuse(board, lambda: board.move(4), IllegalMoveError, "4", "(row 1, col 1)", "occupied")
     refuse(board, lambda: board.move(0), IllegalMoveError, "action 0", "occupied")
 
@@ -232,7 +232,7 @@ def test_from_moves_names_the_first_bad_move():
     with pytest.raises(IllegalMoveError, match=r"move 12\b.*over"):
         Board.from_moves(ARTICLE_MOVES + [0], rules=inarow.Rules(width=8, height=6))
     with pytest.raises(IllegalMoveError, match=r"move 1\b.*occupied"):
-        Board.from_moves([4, 4], rules=inarow.Rules(**TTT))
+        Board.from_moves([4, 4], rules=TTT)
     with pytest.raises(IllegalMoveError, match="-1"):
         Board.from_moves([-1])
     with pytest.raises(TypeError) as info:

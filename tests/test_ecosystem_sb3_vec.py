@@ -8,8 +8,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inarow import Rules
-
 pytest.importorskip("stable_baselines3", reason="stable-baselines3 is not installed")
 pytestmark = pytest.mark.ecosystem
 
@@ -20,7 +18,7 @@ from stable_baselines3.common.vec_env import VecMonitor  # noqa: E402
 import inarow  # noqa: E402
 from inarow.sb3 import InARowVecEnv, PolicyOpponent, win_rate  # noqa: E402
 
-TTT = dict(width=3, height=3, k=3, gravity=False)
+TTT = inarow.Rules.tic_tac_toe()
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +32,7 @@ def one_torch_thread():
 
 
 def test_steps_terminal_observations_and_infos():
-    env = InARowVecEnv(8, rules=Rules(**TTT), opponent="greedy", agent_player="random", seed=0)
+    env = InARowVecEnv(8, rules=TTT, opponent="greedy", agent_player="random", seed=0)
     obs = env.reset()
     assert env.observation_space.contains({k: v[0] for k, v in obs.items()})
     finished = 0
@@ -108,7 +106,7 @@ def test_maskable_ppo_reads_the_masks():
     sb3_contrib = pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed")
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
-    env = InARowVecEnv(4, rules=Rules(**TTT), seed=0)
+    env = InARowVecEnv(4, rules=TTT, seed=0)
     assert is_masking_supported(env)
     env.reset()
     for _ in range(3):
@@ -124,7 +122,7 @@ def test_a_model_is_an_agent_for_match_and_play():
     sb3_contrib = pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed")
     from inarow.sb3 import agent
 
-    env = InARowVecEnv(4, rules=Rules(**TTT), opponent="random", seed=0)
+    env = InARowVecEnv(4, rules=TTT, opponent="random", seed=0)
     model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, n_steps=32, seed=0, device="cpu")
     model.learn(64)
     player = agent(model)
@@ -142,7 +140,7 @@ def test_a_model_is_an_agent_for_match_and_play():
 
 
 def train(cls, seed, steps=20_000):
-    env = InARowVecEnv(16, rules=Rules(**TTT), opponent="random", agent_player="random", seed=seed)
+    env = InARowVecEnv(16, rules=TTT, opponent="random", agent_player="random", seed=seed)
     model = cls(
         "MultiInputPolicy",
         env,
@@ -156,7 +154,7 @@ def train(cls, seed, steps=20_000):
 
     def measure():
         # Against a random opponent every game differs: scored from the start position.
-        env = InARowVecEnv(100, rules=Rules(**TTT), agent_player="random", seed=100)
+        env = InARowVecEnv(100, rules=TTT, agent_player="random", seed=100)
         return win_rate(model, env, 1000, opening_plies=0)
 
     before = measure()
@@ -184,9 +182,7 @@ def test_maskable_ppo_learns_to_beat_random():
 
 def test_self_play_against_the_learning_policy():
     opponent = PolicyOpponent(seed=0)
-    env = VecMonitor(
-        InARowVecEnv(8, rules=Rules(**TTT), opponent=opponent, agent_player="random", seed=0)
-    )
+    env = VecMonitor(InARowVecEnv(8, rules=TTT, opponent=opponent, agent_player="random", seed=0))
     model = PPO("MultiInputPolicy", env, n_steps=32, seed=0, device="cpu")
     opponent.model = model
     model.learn(512)
@@ -224,7 +220,7 @@ def test_win_rate_opens_games_at_random_unless_asked_not_to():
             return super().step(actions)
 
     def first_moves(plies):
-        env = Recording(8, **TTT, opponent="negamax:2", agent_player=1, seed=0)
+        env = Recording(8, TTT, opponent="negamax:2", agent_player=1, seed=0)
         env.first_moves = []
         shares = win_rate(LowestLegal(), env, 64, opening_plies=plies, seed=5)
         assert sum(shares[k] for k in ("wins", "draws", "losses")) == pytest.approx(1.0)
@@ -233,11 +229,11 @@ def test_win_rate_opens_games_at_random_unless_asked_not_to():
     assert set(first_moves(0)) == {0}
     assert len(set(first_moves(2))) > 3
     with pytest.raises(ValueError, match="opening_plies"):
-        win_rate(LowestLegal(), InARowVecEnv(2, rules=Rules(**TTT)), 4, opening_plies=-1)
+        win_rate(LowestLegal(), InARowVecEnv(2, rules=TTT), 4, opening_plies=-1)
 
 
 def test_win_rate_shows_a_bar_of_the_episodes(capsys):
     pytest.importorskip("tqdm")
-    shares = win_rate(LowestLegal(), InARowVecEnv(4, rules=Rules(**TTT), seed=0), 12, progress=True)
+    shares = win_rate(LowestLegal(), InARowVecEnv(4, rules=TTT, seed=0), 12, progress=True)
     assert sum(shares[k] for k in ("wins", "draws", "losses")) == pytest.approx(1.0)
     assert "12/12" in capsys.readouterr().err

@@ -11,7 +11,7 @@ from test_vec_env import planes_of
 
 import inarow
 
-TTT = dict(width=3, height=3, k=3, gravity=False)
+TTT = inarow.Rules.tic_tac_toe()
 
 
 def boards(env: inarow.VecEnv) -> list[list[int]]:
@@ -114,9 +114,9 @@ def test_a_python_policy_agrees_with_a_board_oracle():
 
     n = 6
     env = inarow.VecEnv(
-        n, rules=inarow.Rules(**TTT), seed=0, opponent=policy, agent_player=2, autoreset="same_step"
+        n, rules=TTT, seed=0, opponent=policy, agent_player=2, autoreset="same_step"
     )
-    oracle = [inarow.Board(rules=inarow.Rules(**TTT)) for _ in range(n)]
+    oracle = [inarow.Board(rules=TTT) for _ in range(n)]
     for b in oracle:
         b.move(0)
     assert boards(env) == [b.moves for b in oracle]
@@ -134,7 +134,7 @@ def test_a_python_policy_agrees_with_a_board_oracle():
                 assert info["_final_obs"][i]
                 view = b.observation() if b.current_player == 2 else b.observation()[::-1]
                 np.testing.assert_array_equal(info["final_obs"][i], view)
-                b = oracle[i] = inarow.Board(rules=inarow.Rules(**TTT))
+                b = oracle[i] = inarow.Board(rules=TTT)
                 b.move(0)
             assert env.board(i).moves == b.moves
     assert all(
@@ -240,9 +240,7 @@ def test_illegal_actions_lose_when_asked():
 
 
 def test_the_vs_illegal_loss_is_the_agents():
-    env = inarow.VecEnv(
-        1, rules=inarow.Rules(**TTT), seed=0, opponent="random", illegal_action="loss"
-    )
+    env = inarow.VecEnv(1, rules=TTT, seed=0, opponent="random", illegal_action="loss")
     env.step([4])
     occupied = int(np.flatnonzero(~env.legal_mask()[0])[0])
     _, rewards, terminated, _, info = env.step([occupied])
@@ -389,9 +387,7 @@ def test_a_trained_network_is_an_opponent_played_on_board_copies(by_name):
     path = str(_weights_path("tic_tac_toe"))
     oracle = inarow.agents.load(path, simulations=0)
     opponent = "pretrained:0" if by_name else path + ":0"
-    env = inarow.VecEnv(
-        8, rules=inarow.Rules(**TTT), seed=4, opponent=opponent, agent_player="random"
-    )
+    env = inarow.VecEnv(8, rules=TTT, seed=4, opponent=opponent, agent_player="random")
     env.reset(seed=4)
     before = [env.board(i) for i in range(env.num_envs)]
     checked = 0
@@ -436,7 +432,7 @@ class Boards:
 
 def test_an_agent_with_actions_gets_one_call_per_round_and_bad_answers_undo_the_step():
     agent = Boards()
-    env = inarow.VecEnv(4, rules=inarow.Rules(**TTT), seed=0, opponent=agent, agent_player=2)
+    env = inarow.VecEnv(4, rules=TTT, seed=0, opponent=agent, agent_player=2)
     agent.seen.clear()
     env.reset()
     assert agent.seen == [[[], [], [], []]]  # the opening round: every env at once
@@ -446,16 +442,14 @@ def test_an_agent_with_actions_gets_one_call_per_round_and_bad_answers_undo_the_
         (Boards(lambda bs: [1] * len(bs)), inarow.IllegalMoveError),  # the agent's cell
         (Boards(lambda bs: [1]), ValueError),  # one answer for four boards
     ]:
-        env = inarow.VecEnv(4, rules=inarow.Rules(**TTT), seed=0, opponent=bad, agent_player=1)
+        env = inarow.VecEnv(4, rules=TTT, seed=0, opponent=bad, agent_player=1)
         env.reset()
         with pytest.raises(error, match="opponent policy"):
             env.step([1, 1, 1, 1])
         assert boards(env) == [[]] * 4
     # What the agent raises is its own: it passes unchanged, and the step is undone.
     boom = KeyError("boom")
-    env = inarow.VecEnv(
-        4, rules=inarow.Rules(**TTT), seed=0, opponent=Boards(error=boom), agent_player=1
-    )
+    env = inarow.VecEnv(4, rules=TTT, seed=0, opponent=Boards(error=boom), agent_player=1)
     env.reset()
     with pytest.raises(KeyError) as raised:
         env.step([1, 1, 1, 1])
