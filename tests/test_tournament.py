@@ -352,9 +352,10 @@ def test_the_games_score_has_wilson_interval():
 
 
 @pytest.mark.parametrize("rule", ["standard", "renju"])
-def test_an_engine_that_does_not_play_the_rule_is_refused_before_any_game(rule, tmp_path):
+def test_an_engine_that_does_not_play_the_rules_is_refused_before_any_game(rule, tmp_path):
+    # The perfect agent: 15x15 is beyond the solver (and renju beyond it anyway).
     log = tmp_path / "m.jsonl"
-    with pytest.raises(inarow.UnsupportedRulesError, match="freestyle"):
+    with pytest.raises(inarow.UnsupportedRulesError, match=rule):
         match.run(
             "perfect",
             "random",

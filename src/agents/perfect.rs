@@ -16,7 +16,9 @@ pub fn check_rules(rules: &Rules) -> Result<(), AgentError> {
             SolveError::Unsupported(m) => m,
             e => e.to_string(),
         };
-        AgentError::Unsupported(format!("the perfect agent plays the solver's rules: {why}"))
+        AgentError::Unsupported(format!(
+            "the perfect agent plays the solver's rules, not {rules}: {why}"
+        ))
     })
 }
 
