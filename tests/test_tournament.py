@@ -120,12 +120,12 @@ def test_sprt_bounds():
 @pytest.mark.parametrize("wins,losses", [(30, 20), (12, 25), (100, 98)])
 def test_without_draws_the_gsprt_is_the_bernoulli_sprt(wins, losses):
     """With wins and losses only, the distribution of mean s is (s, 1 - s): the LLR is
-    the plain SPRT of a coin."""
+    the plain SPRT of a coin (up to the weight the fits give the unseen draws)."""
     s0, s1 = stats.score_of(0), stats.score_of(20)
     expected = wins * math.log(s1 / s0) + losses * math.log((1 - s1) / (1 - s0))
     counts = stats.trinomial(wins, 0, losses)
-    assert stats.llr(counts, 0, 20) == pytest.approx(expected, rel=1e-9)
-    assert stats.llr(counts, 20, 0) == pytest.approx(-expected, rel=1e-9)
+    assert stats.llr(counts, 0, 20) == pytest.approx(expected, rel=1e-4)
+    assert stats.llr(counts, 20, 0) == pytest.approx(-expected, rel=1e-4)
 
 
 def test_the_gsprt_with_draws_and_pairs():
@@ -152,10 +152,23 @@ def test_the_gsprt_with_draws_and_pairs():
     pairs = stats.pentanomial([2, 1, 1, 1.5, 0.5, 1, 2, 0, 1, 1.5])
     assert pairs == {0.0: 1, 0.25: 1, 0.5: 4, 0.75: 2, 1.0: 2}
     assert stats.llr_normal(pairs, 0, 10) == pytest.approx(stats.llr(pairs, 0, 10), rel=0.1)
-    # No spread yet: no information.
-    assert stats.llr(stats.trinomial(5, 0, 0), 0, 10) == 0.0
+    # Five wins only: a coin's evidence, not certainty.
+    s0, s1 = stats.score_of(0), stats.score_of(10)
+    five = stats.llr(stats.trinomial(5, 0, 0), 0, 10)
+    assert five == pytest.approx(5 * math.log(s1 / s0), rel=0.05)
+    assert stats.llr(stats.trinomial(0, 0, 0), 0, 10) == 0.0
     with pytest.raises(ValueError):
         stats.pentanomial([3])
+
+
+def test_a_few_samples_of_two_values_cannot_decide_the_sprt():
+    # Two drawn pairs and one won pair: a fit over the seen values only read this as
+    # an LLR of +17 (bounds +-2.94) and accepted a change after three pairs.
+    lower, upper = stats.sprt_bounds()
+    for pairs in ([1, 1, 2], [1] * 27 + [2] * 3, [1, 1, 1], [2, 2, 2], [1, 2]):
+        value = stats.llr(stats.pentanomial(pairs), 0, 25)
+        assert lower < value < upper, (pairs, value)
+        assert value == pytest.approx(stats.llr_normal(stats.pentanomial(pairs), 0, 25), abs=0.6)
 
 
 def test_the_sprt_decides_both_ways():

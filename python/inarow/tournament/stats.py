@@ -19,7 +19,8 @@ The SPRT is the generalized SPRT (GSPRT) of logistic Elo, as engine testers run 
 H0 "the difference is ``elo0``" against H1 "it is ``elo1``". The log-likelihood ratio
 (LLR) compares the multinomial of the samples' outcomes, fitted under the constraint
 that its mean score is the score of ``elo1``, with the one fitted for ``elo0`` (the
-maximum-likelihood distribution with a given mean, :func:`_constrained_mle`). The test
+maximum-likelihood distribution with a given mean, :func:`_constrained_mle`; every
+possible outcome takes part, an unseen one with the small count :data:`UNSEEN`). The test
 stops when the LLR leaves ``[log(beta / (1 - alpha)), log((1 - beta) / alpha)]``:
 above, H1 is accepted (the change is kept); below, H0 (it is dropped). ``alpha`` is the
 chance of accepting a change worth ``elo0``, ``beta`` of rejecting one worth ``elo1``.
@@ -135,13 +136,19 @@ def wilson_estimate(points: float, games: int, z: float = Z95) -> Estimate:
     return Estimate(games, points / games, low, high)
 
 
-def _constrained_mle(counts: Mapping[float, int], s: float) -> dict[float, float]:
-    """The distribution over the observed values that maximizes the likelihood of
+#: The count given to an outcome never observed, in the SPRT's fits: without it a fit
+#: puts no weight on the outcomes not seen yet, and two drawn pairs and one won pair
+#: would read as overwhelming evidence (an LLR of +17 against bounds of +-2.9).
+UNSEEN = 1e-3
+
+
+def _constrained_mle(counts: Mapping[float, float], s: float) -> dict[float, float]:
+    """The distribution over the values of ``counts`` that maximizes the likelihood of
     ``counts`` under the constraint that its mean is ``s``: ``p_i = p̂_i / (1 + λ (x_i -
-    s))``, with ``λ`` found by bisection so that the mean is ``s``. ``s`` must lie
-    strictly between the smallest and the largest value observed."""
+    s))``, with ``λ`` found by bisection so that the mean is ``s``. Every count must be
+    positive and ``s`` lie strictly between the smallest and the largest value."""
     n = sum(counts.values())
-    phat = {v: c / n for v, c in counts.items() if c > 0}
+    phat = {v: c / n for v, c in counts.items()}
     devs = [v - s for v in phat]
     # 1 + λ d > 0 for every d: λ in (-1/max d, -1/min d).
     lo = -1 / max(devs) if max(devs) > 0 else -math.inf
@@ -163,21 +170,20 @@ def _constrained_mle(counts: Mapping[float, int], s: float) -> dict[float, float
 
 def llr(counts: Mapping[float, int], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``), logistic
-    Elo, for samples ``{score: count}`` (games or pairs). 0 until the samples hold two
-    different values (no information about the spread yet)."""
-    observed = [v for v, c in counts.items() if c > 0]
-    if len(observed) < 2:
+    Elo, for samples ``{score: count}`` (games or pairs: :func:`trinomial`,
+    :func:`pentanomial`). The outcomes are the keys of ``counts``, seen or not, from 0
+    to 1; each unseen one counts :data:`UNSEEN` in the fits (as fishtest regularizes),
+    so a few samples of two values cannot decide the test. 0 without samples."""
+    if sum(counts.values()) == 0:
         return 0.0
-    lo_v, hi_v = min(observed), max(observed)
+    values = set(counts) | {0.0, 1.0}
+    if not all(0 <= v <= 1 for v in values):
+        raise ValueError(f"sample values lie in [0, 1], got {sorted(values)}")
+    fitted = {v: float(counts.get(v, 0)) or UNSEEN for v in values}
     s0, s1 = score_of(elo0), score_of(elo1)
-    # Outside the observed range the fit puts all its weight on the nearest value;
-    # clamp just inside it (the ratio is then as large as the data allow).
-    eps = 1e-9
-    s0 = min(max(s0, lo_v + eps), hi_v - eps)
-    s1 = min(max(s1, lo_v + eps), hi_v - eps)
-    p0 = _constrained_mle(counts, s0)
-    p1 = _constrained_mle(counts, s1)
-    return sum(c * math.log(p1[v] / p0[v]) for v, c in counts.items() if c > 0)
+    p0 = _constrained_mle(fitted, s0)
+    p1 = _constrained_mle(fitted, s1)
+    return sum(c * math.log(p1[v] / p0[v]) for v, c in fitted.items())
 
 
 def llr_normal(counts: Mapping[float, int], elo0: float, elo1: float) -> float:
