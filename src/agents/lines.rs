@@ -38,7 +38,12 @@ impl Windows {
     pub fn new(rules: Rules) -> Windows {
         Windows {
             rules,
-            table: WindowTable::new(rules.width(), rules.height(), rules.k()),
+            table: WindowTable::new(
+                rules.width(),
+                rules.height(),
+                rules.k(),
+                !rules.is_freestyle(),
+            ),
         }
     }
 

@@ -49,8 +49,10 @@ pub(crate) struct WindowTable {
 const NO_CELL: u32 = u32::MAX;
 
 impl WindowTable {
-    /// The windows of `k` cells of a `width` x `height` board.
-    pub fn new(width: usize, height: usize, k: usize) -> WindowTable {
+    /// The windows of `k` cells of a `width` x `height` board, with their flanks
+    /// where `with_flanks` (only an exact rule asks for them: without, no window
+    /// has a flank, and a freestyle board is built at about half the cost).
+    pub fn new(width: usize, height: usize, k: usize, with_flanks: bool) -> WindowTable {
         let (w, h) = (width as isize, height as isize);
         let directions: &[(isize, isize)] = if k == 1 {
             &[(0, 1)]
@@ -61,7 +63,11 @@ impl WindowTable {
         let mut windows = Vec::new();
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); width * height];
         let mut flanks = Vec::new();
-        let mut flanking: Vec<Vec<u32>> = vec![Vec::new(); width * height];
+        let mut flanking: Vec<Vec<u32>> = if with_flanks {
+            vec![Vec::new(); width * height]
+        } else {
+            Vec::new()
+        };
         for &(dr, dc) in directions {
             for row in 0..h {
                 for col in 0..w {
@@ -78,6 +84,10 @@ impl WindowTable {
                         members[cell].push(index);
                     }
                     let ends = [(row - dr, col - dc), (end_r + dr, end_c + dc)];
+                    if !with_flanks {
+                        windows.push(window);
+                        continue;
+                    }
                     flanks.push(ends.map(|(r, c)| {
                         if on_board(r, c) {
                             let cell = (r * w + c) as usize;
@@ -92,7 +102,11 @@ impl WindowTable {
             }
         }
         let (through_start, through) = compressed(members);
-        let (flanked_start, flanked) = compressed(flanking);
+        let (flanked_start, flanked) = if with_flanks {
+            compressed(flanking)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         WindowTable {
             windows,
             through_start,
@@ -126,15 +140,21 @@ impl WindowTable {
     /// player whose lines must be exactly `k` the window is then no line.
     #[inline]
     pub fn flank_holds(&self, index: usize, holds: impl Fn(usize) -> bool) -> bool {
-        self.flanks[index]
-            .into_iter()
-            .any(|f| f != NO_CELL && holds(f as usize))
+        self.flanks
+            .get(index)
+            .is_some_and(|ends| ends.iter().any(|&f| f != NO_CELL && holds(f as usize)))
     }
 
-    /// The windows `cell` flanks.
+    /// The windows `cell` flanks (none in a table built without flanks).
     #[inline]
     pub fn flanked_by(&self, cell: usize) -> &[u32] {
-        &self.flanked[self.flanked_start[cell] as usize..self.flanked_start[cell + 1] as usize]
+        match (
+            self.flanked_start.get(cell),
+            self.flanked_start.get(cell + 1),
+        ) {
+            (Some(&from), Some(&to)) => &self.flanked[from as usize..to as usize],
+            _ => &[],
+        }
     }
 }
 
@@ -164,7 +184,7 @@ mod tests {
             (4, 9, 5),
             (6, 6, 7),
         ] {
-            let table = WindowTable::new(w, h, k);
+            let table = WindowTable::new(w, h, k, true);
             // Brute force: every (cell, direction) whose k cells stay on the board.
             let mut expected = Vec::new();
             let dirs: &[(isize, isize)] = if k == 1 {
@@ -195,13 +215,24 @@ mod tests {
             }
             let listed: usize = (0..w * h).map(|c| table.through(c).len()).sum();
             assert_eq!(listed, expected.len() * k);
+            // Without flanks: the same windows, and no window has a flank.
+            let bare = WindowTable::new(w, h, k, false);
+            assert_eq!(bare.len(), table.len());
+            for i in 0..table.len() {
+                assert_eq!(bare.window(i), table.window(i));
+                assert!(!bare.flank_holds(i, |_| true));
+            }
+            for cell in 0..w * h {
+                assert_eq!(bare.through(cell), table.through(cell));
+                assert!(bare.flanked_by(cell).is_empty());
+            }
         }
     }
 
     #[test]
     fn flanks_are_the_cells_just_beyond_each_end_on_the_board() {
         for (w, h, k) in [(7, 6, 4), (5, 5, 5), (9, 3, 2), (1, 5, 1), (6, 6, 3)] {
-            let table = WindowTable::new(w, h, k);
+            let table = WindowTable::new(w, h, k, true);
             let (wi, hi) = (w as isize, h as isize);
             let mut flanked = vec![Vec::new(); w * h];
             for i in 0..table.len() {

@@ -91,7 +91,7 @@ impl ThreatBoard {
     /// An empty board for `rules` (2 players, no gravity: the caller checks).
     pub fn new(rules: Rules) -> ThreatBoard {
         let (w, h, k) = (rules.width(), rules.height(), rules.k());
-        let windows = WindowTable::new(w, h, k);
+        let windows = WindowTable::new(w, h, k, !rules.is_freestyle());
         let zobrist = (0..w * h)
             .map(|c| {
                 let base = splitmix64(0x7448_5245_4154_5300 ^ c as u64);
