@@ -22,7 +22,6 @@ mod board;
 mod columns;
 mod engine;
 mod prove;
-mod renju;
 #[cfg(test)]
 mod rule_tests;
 mod shallow;

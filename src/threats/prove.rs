@@ -175,7 +175,8 @@ impl<'a> Prover<'a> {
         if self.board.forbidden(cell) {
             return false;
         }
-        !self.strict || super::renju::three_shapes(self.board.cells(), self.board.width(), cell) < 2
+        !self.strict
+            || crate::lines::renju::three_shapes(self.board.cells(), self.board.width(), cell) < 2
     }
 
     /// Drops from `cells` those `player` may not play ([`Prover::may_play`]).

@@ -9,7 +9,7 @@
 /// Which shallow cuts the search makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShallowCuts {
-    /// Futility pruning at nodes with up to [`FUTILITY_DEPTH`] plies left.
+    /// Futility pruning at nodes with up to two plies left (`FUTILITY_DEPTH`).
     pub futility: bool,
 }
 
