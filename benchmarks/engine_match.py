@@ -27,6 +27,7 @@ import harness
 
 import inarow
 from inarow.engines import Gomocup
+from inarow.tournament.match import RULES
 
 
 def _size(text: str) -> tuple[int, int, int]:
@@ -45,7 +46,7 @@ def main() -> None:
     p.add_argument("--engine-cwd", default=None, help="the brain's working directory")
     p.add_argument("--opponent", default="negamax:4", help="an inarow agent name")
     p.add_argument("--rules", type=_size, default="9,9,5", help="W,H,K (2 players, free)")
-    p.add_argument("--rule", default="freestyle", choices=["freestyle", "standard", "renju"])
+    p.add_argument("--rule", default="freestyle", choices=list(RULES))
     p.add_argument(
         "--book",
         default=None,

@@ -43,6 +43,7 @@ from inarow.engines import EngineError, Gomocup
 from inarow.evaluate import wilson_interval
 from inarow.evaluate.openings import opening_set
 from inarow.pbrain import BestWithinTime, DeepeningNegamax
+from inarow.tournament.match import RULES
 from inarow.tournament.stats import elo
 
 
@@ -112,7 +113,7 @@ def main() -> int:
     p.add_argument("--time", type=float, default=1.0, help="seconds per move, each side")
     p.add_argument("--pairs", type=int, default=10, help="openings, each played from both seats")
     p.add_argument("--size", type=int, default=15)
-    p.add_argument("--rule", default="freestyle", choices=["freestyle", "standard", "renju"])
+    p.add_argument("--rule", default="freestyle", choices=list(RULES))
     p.add_argument(
         "--book",
         default="centre",

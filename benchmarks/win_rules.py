@@ -129,19 +129,24 @@ def pons_solves(scale: float) -> Run:
     return run
 
 
+def solver_pass(boards: list[inarow.Board], method: str, unit: str) -> Run:
+    """A run calling ``Solver.<method>`` on each board, a fresh solver each."""
+
+    def run():
+        nodes, scores = 0, []
+        for board in boards:
+            solver = inarow.Solver(tt_bytes=1 << 24, threads=1, book=False)
+            scores.append(getattr(solver, method)(board))
+            nodes += solver.nodes
+        return len(boards), unit, scores, nodes
+
+    return run
+
+
 def free_solves(rule: str, games: list[tuple[int, int, int]]) -> Callable[[float], Run]:
     def setup(scale: float) -> Run:
         boards = [inarow.Board(rules=free(m, n, k, rule)) for m, n, k in games]
-
-        def run():
-            nodes, scores = 0, []
-            for board in boards:
-                solver = inarow.Solver(tt_bytes=1 << 24, threads=1, book=False)
-                scores.append(solver.solve(board))
-                nodes += solver.nodes
-            return len(boards), "solves/s", scores, nodes
-
-        return run
+        return solver_pass(boards, "solve", "solves/s")
 
     return setup
 
@@ -164,23 +169,15 @@ def random_position(
 
 
 def free_analyses(scale: float) -> Run:
-    """``Solver.analyze`` of 7x7 five-in-a-row positions of 16 random stones (the
-    analysis of benchmarks/free_analyze.py): four of the first six seed 5 draws, the
-    six minus the two that take tens of seconds."""
+    """``Solver.analyze`` of 7x7 five-in-a-row positions of up to 16 stones (16
+    random tries over the 49 cells, taken ones skipped: the kind of analysis of
+    benchmarks/free_analyze.py, not its positions): four of the first six seed 5
+    draws, the six minus the two that take tens of seconds."""
     rules = free(7, 7, 5, "freestyle")
     rng = random.Random(5)
     drawn = [random_position(rules, 16, list(range(49)), rng) for _ in range(6)]
     boards = [drawn[i] for i in [1, 2, 3, 5][: scaled(4, scale)]]
-
-    def run():
-        nodes, scores = 0, []
-        for board in boards:
-            solver = inarow.Solver(tt_bytes=1 << 24, threads=1, book=False)
-            scores.append(solver.analyze(board))
-            nodes += solver.nodes
-        return len(boards), "positions/s", scores, nodes
-
-    return run
+    return solver_pass(boards, "analyze", "positions/s")
 
 
 def threats_agent(rule: str, nodes: int) -> Callable[[float], Run]:

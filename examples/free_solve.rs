@@ -40,14 +40,11 @@ fn main() {
         if std::env::var("FREE_HISTORY").is_ok_and(|v| v == "0") {
             solver.set_move_history(false);
         }
-        let pos = match std::env::var("FREE_RULE") {
-            Ok(name) => {
-                let rule = WinRule::from_name(&name).expect("FREE_RULE: freestyle or standard");
-                FreePosition::from_moves_with_rule(w, h, k, rule, &moves)
-            }
-            Err(_) => FreePosition::from_moves(w, h, k, &moves),
-        }
-        .expect("a supported position");
+        let rule = std::env::var("FREE_RULE").map_or(WinRule::Freestyle, |name| {
+            WinRule::from_name(&name).expect("FREE_RULE: freestyle or standard")
+        });
+        let pos = FreePosition::from_moves_with_rule(w, h, k, rule, &moves)
+            .expect("a supported position");
         let start = Instant::now();
         let value = solver.solve(&pos, false, &cancel).expect("solved");
         println!(

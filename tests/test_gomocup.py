@@ -793,29 +793,27 @@ def test_pbrain_plays_standard_and_renju_through_the_gomocup_engine(rule):
         engine.close()
 
 
-def test_pbrain_answers_error_to_a_rule_its_agent_cannot_play():
-    # Negamax plays every rule: exactly five and renju are taken, caro is no rule.
-    commands = ["START 9", "INFO rule 4", "INFO rule 1", "INFO rule 8", "BEGIN", "END"]
+def _pbrain_lines(args: list[str], commands: list[str]) -> list[str]:
+    """What `inarow pbrain ARGS` answers to `commands`, line by line."""
     proc = subprocess.run(
-        [*PBRAIN, "--agent", "negamax:1", "--seed", "0"],
+        [*PBRAIN, *args],
         input="\r\n".join(commands) + "\r\n",
         capture_output=True,
         text=True,
         timeout=30,
     )
-    lines = proc.stdout.splitlines()
+    return proc.stdout.splitlines()
+
+
+def test_pbrain_answers_error_to_a_rule_its_agent_cannot_play():
+    # Negamax plays every rule: exactly five and renju are taken, caro is no rule.
+    commands = ["START 9", "INFO rule 4", "INFO rule 1", "INFO rule 8", "BEGIN", "END"]
+    lines = _pbrain_lines(["--agent", "negamax:1", "--seed", "0"], commands)
     assert lines[0] == "OK" and len(lines) == 3, lines
     assert lines[1].startswith("ERROR rule 8") and "caro" in lines[1]
     x, y = map(int, lines[2].split(","))  # BEGIN: a move under exactly five
     assert 0 <= x < 9 and 0 <= y < 9
     # The perfect agent does not play renju: the brain says so and keeps its rule.
-    proc = subprocess.run(
-        [*PBRAIN, "--agent", "perfect", "--seed", "0"],
-        input="\r\n".join(["START 9", "INFO rule 4", "END"]) + "\r\n",
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    lines = proc.stdout.splitlines()
+    lines = _pbrain_lines(["--agent", "perfect", "--seed", "0"], ["START 9", "INFO rule 4", "END"])
     assert lines[0] == "OK" and len(lines) == 2, lines
     assert lines[1].startswith("ERROR rule 4") and "does not play it" in lines[1]

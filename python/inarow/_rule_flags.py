@@ -9,13 +9,14 @@ import argparse
 from typing import Any
 
 import inarow
+from inarow.engines import _RULE_CODES
 
 __all__ = ["RULE_FLAGS", "add_rule_flags", "given_rule_flags", "rules_from_flags"]
 
 #: The flags' names, as ``inarow.Rules`` takes them.
 RULE_FLAGS = ("width", "height", "k", "players", "gravity", "rule")
 
-_RULES = ("freestyle", "standard", "renju")
+_RULES = tuple(_RULE_CODES)
 
 
 def add_rule_flags(group: Any, players: bool = True) -> None:

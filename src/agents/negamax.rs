@@ -227,10 +227,7 @@ impl Search<'_> {
         };
         let n = rules.num_actions();
         let mut forbidden = std::mem::take(&mut self.scratch.forbidden);
-        forbidden.clear();
-        if self.board.renju_black() {
-            self.board.forbidden_cells(&mut forbidden);
-        }
+        self.board.forbidden_cells(&mut forbidden);
         for a in 0..n {
             if let Some(cell) = self.board.cell_of(a) {
                 if !forbidden.is_empty() && forbidden.binary_search(&cell).is_ok() {

@@ -65,9 +65,14 @@ def opening_set(openings: Any, rules: inarow.Rules) -> OpeningSet:
     return checked
 
 
+def _notation_fits(rules: inarow.Rules) -> bool:
+    """Whether the books' cell names (``h8``) fit ``rules``: square, free placement."""
+    return not rules.gravity and rules.width == rules.height
+
+
 def _book(name: str, rules: inarow.Rules) -> list[Opening]:
     """A book's openings, on the square free-placement board of ``rules``."""
-    if rules.gravity or rules.width != rules.height:
+    if not _notation_fits(rules):
         raise ValueError(
             f"openings={name!r}: a book is written in gomoku notation for a square board "
             f"with free placement, got {rules!r}"
@@ -95,7 +100,7 @@ def _sequences(openings: Any, rules: inarow.Rules) -> tuple[list[list[int]], lis
     for i, opening in enumerate(openings):
         if isinstance(opening, Opening):
             labels.append(opening.name)
-            if rules.gravity or rules.width != rules.height:
+            if not _notation_fits(rules):
                 raise ValueError(
                     f"openings[{i}] ({opening.name}) is in gomoku notation, for a square "
                     f"board with free placement, got {rules!r}"
@@ -150,7 +155,7 @@ def _check(label: str, moves: Sequence[int], rules: inarow.Rules) -> None:
 
 def _shown(action: int, rules: inarow.Rules) -> str:
     """An action, with its gomoku name on a square free-placement board."""
-    square = not rules.gravity and rules.width == rules.height
+    square = _notation_fits(rules)
     if square and 0 <= action < rules.width * rules.height and rules.width <= 26:
         return f"action {action}, {cell_name(action, rules.width)}"
     return f"action {action}"

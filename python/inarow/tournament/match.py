@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import inarow
-from inarow.engines import EngineError, Gomocup
+from inarow.engines import _RULE_CODES, EngineError, Gomocup
 from inarow.tournament import stats
 from inarow.tournament.book import Opening
 
@@ -53,8 +53,8 @@ __all__ = [
     "summarize",
 ]
 
-#: The tournament rules and their piskvork ``INFO rule`` numbers.
-RULES = {"freestyle": 0, "standard": 1, "renju": 4}
+#: The tournament rules and their piskvork ``INFO rule`` numbers (the engines').
+RULES = _RULE_CODES
 
 
 def new_board(size: int, rule: str) -> inarow.Board:

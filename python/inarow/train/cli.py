@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from inarow._extras import missing
-from inarow._rule_flags import add_rule_flags, given_rule_flags
+from inarow._rule_flags import add_rule_flags, given_rule_flags, rules_from_flags
 from inarow.train.config import GAMES, THREATS_RUNG_NODES, TrainConfig
 
 __all__ = ["add_parser", "run"]
@@ -199,22 +199,17 @@ def _agent_names(text: str) -> tuple[str, ...]:
 
 def _config(args: argparse.Namespace) -> tuple[str, TrainConfig]:
     given_rules = given_rule_flags(args)
-    rule = given_rules.pop("rule", None)
+    rule = given_rules.pop("rule", None)  # a rule goes with a game name too
     if args.game is not None and given_rules:
         raise ValueError(
             f"give a game name or rules ({', '.join('--' + r for r in given_rules)}), not both"
         )
     overrides = {n: getattr(args, n) for n, _, _ in _SETTINGS if getattr(args, n) is not None}
-    if args.game is not None:
-        rules = dict(_named_games()[args.game])
-    else:
-        rules = dict(GAMES["connect_four"], **given_rules)
-    if rule is not None:
-        rules["rule"] = rule
     import inarow
 
+    base = _named_games()[args.game] if args.game is not None else GAMES["connect_four"]
     # One Rules, checked (every problem listed), in its saved form.
-    rules = inarow.Rules(**rules).to_dict()
+    rules = rules_from_flags(inarow.Rules(**base), args).to_dict()
     for name, r in GAMES.items():
         if r == rules:
             return name, TrainConfig.for_game(name, **overrides)

@@ -125,16 +125,21 @@ impl Geometry {
     /// one-word test of `crate::lines`).
     #[inline]
     pub fn has_line(&self, stones: u64) -> bool {
+        if self.exact {
+            return (0..4).any(|d| {
+                !Bitboard(stones)
+                    .exact_line_starts(
+                        self.steps[d] as usize,
+                        self.k,
+                        self.starts[d],
+                        self.longer_starts[d],
+                    )
+                    .is_empty()
+            });
+        }
         (0..4).any(|d| {
-            let (step, starts) = (self.steps[d] as usize, self.starts[d]);
-            starts != 0
-                && if self.exact {
-                    !Bitboard(stones)
-                        .exact_line_starts(step, self.k, starts, self.longer_starts[d])
-                        .is_empty()
-                } else {
-                    starts & runs(stones, self.steps[d], self.k) != 0
-                }
+            let starts = self.starts[d];
+            starts != 0 && starts & runs(stones, self.steps[d], self.k) != 0
         })
     }
 

@@ -11,9 +11,9 @@ use std::sync::atomic::AtomicBool;
 use super::super::error::SolveError;
 use super::geometry::Geometry;
 use super::pairing::defender_pairing;
-use super::position::FreePosition;
+use super::position::{exact, FreePosition};
+use super::search::image;
 use super::solver::{centre_first, FreeSolver};
-use crate::rules::WinRule;
 
 /// What [`FreeSolver::write_proof`] wrote.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,10 +56,7 @@ impl FreeSolver {
         let spent = self.nodes();
         let x_to_move = pos.moves % 2 == 0;
         let outcome = if x_to_move { value } else { -value };
-        let rule = match pos.rule {
-            WinRule::Standard => "standard",
-            _ => "freestyle",
-        };
+        let rule = pos.rule.name();
         let cells: String = pos
             .to_cells()
             .iter()
@@ -67,7 +64,7 @@ impl FreeSolver {
             .collect();
         let mut writer = ProofWriter {
             solver: self,
-            geometry: Geometry::new(pos.width, pos.height, pos.k, pos.rule == WinRule::Standard)?,
+            geometry: Geometry::new(pos.width, pos.height, pos.k, exact(pos.rule))?,
             out,
             order: centre_first(pos.width, pos.height),
             claim: Claim {
@@ -160,16 +157,8 @@ impl ProofWriter<'_> {
     /// symmetry that gives it.
     fn canonical(&self, x: u64, o: u64) -> ((u64, u64), usize) {
         let g = &self.geometry;
-        let image = |s: usize, mut set: u64| {
-            let mut out = 0;
-            while set != 0 {
-                out |= g.map[s][set.trailing_zeros() as usize];
-                set &= set - 1;
-            }
-            out
-        };
         (0..g.symmetry_count())
-            .map(|s| ((image(s, x), image(s, o)), s))
+            .map(|s| ((image(g, s, x), image(g, s, o)), s))
             .min()
             .expect("the identity")
     }

@@ -62,7 +62,7 @@ impl Node {
 }
 
 /// The image of a set of cells under symmetry `s`.
-fn image(geo: &Geometry, s: usize, cells: u64) -> u64 {
+pub(super) fn image(geo: &Geometry, s: usize, cells: u64) -> u64 {
     let mut out = 0;
     let mut rest = cells;
     while rest != 0 {
@@ -256,9 +256,12 @@ impl<'a> Search<'a> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        let left = (n - moves) as u64;
-                        let h = &mut self.history[(empty.count_ones() & 1) as usize][cell as usize];
-                        *h = h.saturating_add(left * left);
+                        if self.use_history {
+                            let left = (n - moves) as u64;
+                            let h =
+                                &mut self.history[(empty.count_ones() & 1) as usize][cell as usize];
+                            *h = h.saturating_add(left * left);
+                        }
                         break;
                     }
                 }
@@ -331,7 +334,7 @@ impl<'a> Search<'a> {
         table_move: Option<usize>,
         order: &mut [u8; 64],
     ) -> usize {
-        let side = (empty.count_ones() & 1) as usize;
+        let history = &self.history[(empty.count_ones() & 1) as usize];
         let mut weight = [0u32; 64];
         for &line in &self.geo.lines {
             let own = (line & current).count_ones() as usize;
@@ -358,15 +361,9 @@ impl<'a> Search<'a> {
         while live_cells != 0 {
             let cell = live_cells.trailing_zeros() as u8;
             live_cells &= live_cells - 1;
-            // Insertion by weight, heaviest first; ties keep cell order.
-            let key = |c: u8| {
-                let h = if self.use_history {
-                    self.history[side][c as usize]
-                } else {
-                    0
-                };
-                (weight[c as usize], h)
-            };
+            // Insertion by weight, heaviest first; ties by history (all zero when
+            // it is off), then cell order.
+            let key = |c: u8| (weight[c as usize], history[c as usize]);
             let w = key(cell);
             let mut i = count;
             while i > first && key(order[i - 1]) < w {
