@@ -16,7 +16,7 @@ use crate::bitboard::Cells;
 use crate::layout::Layout;
 use crate::lines::line_is_exact;
 use crate::rng::splitmix64;
-use crate::rules::Rules;
+use crate::rules::{Rules, WinRule};
 
 pub(crate) use setup::validate_cells;
 
@@ -49,6 +49,16 @@ pub struct Game {
     winner: Option<usize>,
     /// Renju: black is to move and every empty cell is forbidden to black (a draw).
     stalled: bool,
+    /// `rules.num_cells()` and `rules.num_actions()`, read by every move.
+    num_cells: usize,
+    num_actions: usize,
+    /// A winner, a full board or a stalled renju game: one flag, read by every move.
+    over: bool,
+    /// Renju's forbidden cells apply (to black).
+    renju: bool,
+    /// Players (bit `p`) whose win a move may test on the whole one-word set:
+    /// one word, and `k` or more wins (no line existed before the move).
+    whole_word_test: u32,
     hash: u64,
     /// The cells the game was set up from (`None`: the empty board).
     setup: Option<Arc<[u8]>>,
@@ -78,6 +88,17 @@ impl Game {
             to_move: 0,
             winner: None,
             stalled: false,
+            num_cells: rules.num_cells(),
+            num_actions: rules.num_actions(),
+            over: false,
+            renju: rules.rule() == WinRule::Renju,
+            whole_word_test: if words == 1 {
+                (0..rules.players())
+                    .filter(|&p| !line_is_exact(rules.rule(), p))
+                    .fold(0, |mask, p| mask | 1 << p)
+            } else {
+                0
+            },
             hash: 0,
             setup: None,
         }
@@ -102,10 +123,11 @@ impl Game {
     /// No winner and no legal move: the board is full, or (renju) every empty
     /// cell is forbidden to black, who is to move.
     pub fn is_draw(&self) -> bool {
-        self.winner.is_none() && (self.stones_on_board == self.rules.num_cells() || self.stalled)
+        self.over && self.winner.is_none()
     }
+    #[inline]
     pub fn is_over(&self) -> bool {
-        self.winner.is_some() || self.stones_on_board == self.rules.num_cells() || self.stalled
+        self.over
     }
     /// Actions played since the board was built.
     pub fn history(&self) -> &[u16] {

@@ -18,7 +18,7 @@ impl Game {
     /// game not over: legal but for renju's forbidden cells.
     #[inline]
     fn is_open(&self, action: usize) -> bool {
-        if self.is_over() || action >= self.rules.num_actions() {
+        if self.is_over() || action >= self.num_actions {
             return false;
         }
         if self.rules.gravity() {
@@ -31,7 +31,7 @@ impl Game {
     /// Whether renju's forbidden moves apply now: renju, black to move.
     #[inline(always)]
     pub(super) fn renju_black(&self) -> bool {
-        self.rules.rule() == WinRule::Renju && self.to_move == 0
+        self.renju && self.to_move == 0
     }
 
     /// Why black may not play the empty cell of `action` under renju (an
@@ -39,7 +39,7 @@ impl Game {
     /// under the other rules, for an occupied cell, or where black may play.
     pub fn forbidden(&self, action: usize) -> Option<Forbidden> {
         if self.rules.rule() != WinRule::Renju
-            || action >= self.rules.num_actions()
+            || action >= self.num_actions
             || self.occupied(self.placement_bit(action))
         {
             return None;
@@ -78,7 +78,7 @@ impl Game {
             .map(|(a, _)| a)
             .peekable();
         let w = self.rules.width();
-        for a in 0..self.rules.num_cells() {
+        for a in 0..self.num_cells {
             if grid.get(a / w, a % w) != 0 {
                 continue;
             }
@@ -128,9 +128,9 @@ impl Game {
     #[inline]
     pub fn random_action(&self, rng: &mut Rng) -> usize {
         let rules = self.rules();
-        let n = rules.num_actions();
+        let n = self.num_actions;
         if rules.gravity() {
-            let legal = self.num_legal();
+            let legal = self.open_columns();
             let mut pick = rng.below(legal as u32) as usize;
             for col in 0..n {
                 if self.column_height(col) < rules.height() {
@@ -145,22 +145,34 @@ impl Game {
             // Rejection sampling is uniform over the legal cells (under renju, black
             // judges only the cells drawn); after a few misses, the exact scan (also
             // uniform) bounds the cost on nearly full boards.
+            // In range and the game not over: only the cell (and renju's judge) to ask.
+            let judge = self.renju_black();
             for _ in 0..8 {
                 let a = rng.below(n as u32) as usize;
-                if self.is_legal(a) {
+                let barred =
+                    self.occupied(self.placement_bit(a)) || (judge && self.forbidden(a).is_some());
+                if !barred {
                     return a;
                 }
             }
-            let mut pick = rng.below(self.num_legal() as u32) as usize;
-            let mut chosen = 0;
-            self.for_each_legal(|a| {
-                if pick == 0 {
-                    chosen = a;
-                }
-                pick = pick.wrapping_sub(1);
-            });
-            chosen
+            self.random_action_by_scan(rng)
         }
+    }
+
+    /// A uniformly random legal action by counting them (the game must not be
+    /// over): out of line, so the sampling loop stays small.
+    #[cold]
+    #[inline(never)]
+    fn random_action_by_scan(&self, rng: &mut Rng) -> usize {
+        let mut pick = rng.below(self.num_legal() as u32) as usize;
+        let mut chosen = 0;
+        self.for_each_legal(|a| {
+            if pick == 0 {
+                chosen = a;
+            }
+            pick = pick.wrapping_sub(1);
+        });
+        chosen
     }
 
     /// Number of legal actions.
@@ -168,22 +180,26 @@ impl Game {
         if self.is_over() {
             0
         } else if self.rules.gravity() {
-            self.heights
-                .iter()
-                .filter(|&&c| (c as usize) < self.rules.height())
-                .count()
+            self.open_columns()
         } else if self.renju_black() {
             let mut n = 0;
             self.for_each_allowed(|_| n += 1);
             n
         } else {
-            self.rules.num_cells() - self.stones_on_board
+            self.num_cells - self.stones_on_board
         }
+    }
+
+    /// Gravity: the columns not full.
+    #[inline]
+    fn open_columns(&self) -> usize {
+        let h = self.rules.height();
+        self.heights.iter().filter(|&&c| (c as usize) < h).count()
     }
 
     /// Plays `action`; `Ok(true)` when it wins. On error the game is unchanged.
     pub fn play(&mut self, action: usize) -> Result<bool, MoveError> {
-        let num_actions = self.rules.num_actions();
+        let num_actions = self.num_actions;
         if action >= num_actions {
             return Err(MoveError::OutOfRange {
                 action: action as i128,
@@ -239,10 +255,21 @@ impl Game {
         let won = self.makes_line(p, bit);
         if won {
             self.winner = Some(p);
-        } else if self.renju_black() && self.stones_on_board < self.rules.num_cells() {
-            self.stalled = !self.black_has_a_move();
+            self.over = true;
+        } else if self.stones_on_board == self.num_cells {
+            self.over = true;
+        } else if self.renju_black() {
+            self.update_stalled();
         }
         won
+    }
+
+    /// Renju, black to move: the game is drawn when black has no cell to play.
+    #[cold]
+    #[inline(never)]
+    fn update_stalled(&mut self) {
+        self.stalled = !self.black_has_a_move();
+        self.over = self.stalled;
     }
 
     /// Renju: whether black has an empty cell that is not forbidden.
@@ -251,7 +278,7 @@ impl Game {
         // stones and allowed at a glance.
         let mut grid = self.renju_grid();
         let w = self.rules.width();
-        (0..self.rules.num_cells())
+        (0..self.num_cells)
             .any(|a| grid.get(a / w, a % w) == 0 && grid.forbidden(a / w, a % w).is_none())
     }
 
@@ -274,12 +301,13 @@ impl Game {
         self.to_move = p;
         self.winner = None;
         self.stalled = false;
+        self.over = false;
         Ok(action)
     }
 
     /// Reserves room for a whole game's history, so playing never allocates.
     pub fn reserve_history(&mut self) {
-        let room = self.rules.num_cells().saturating_sub(self.history.len());
+        let room = self.num_cells.saturating_sub(self.history.len());
         self.history.reserve_exact(room);
     }
 
@@ -292,6 +320,7 @@ impl Game {
         self.to_move = 0;
         self.winner = None;
         self.stalled = false;
+        self.over = false;
         self.hash = 0;
         self.setup = None;
     }
@@ -339,7 +368,7 @@ impl Game {
     pub(crate) fn count_wins(&self, player: usize, limit: usize) -> usize {
         let mut found = 0;
         if self.rules.gravity() || self.rules.k() == 1 {
-            for a in 0..self.rules.num_actions() {
+            for a in 0..self.num_actions {
                 if found < limit && self.is_open(a) && self.wins_at(player, a) {
                     found += 1;
                 }
@@ -387,11 +416,11 @@ impl Game {
     /// through `bit`.
     #[inline]
     fn makes_line(&self, player: usize, bit: usize) -> bool {
-        let exact = line_is_exact(self.rules.rule(), player);
-        if self.words == 1 && !exact {
+        if self.whole_word_test >> player & 1 == 1 {
             let stones = Bitboard(self.stones[player]);
             return stones.has_line(self.layout.line_steps(), self.layout.k());
         }
+        let exact = line_is_exact(self.rules.rule(), player);
         self.cells_of(player)
             .line_through(bit, &self.layout, exact)
             .is_some()

@@ -182,6 +182,8 @@ impl Game {
             && game.renju_black()
             && game.stones_on_board < rules.num_cells()
             && !game.black_has_a_move();
+        game.over =
+            game.winner.is_some() || game.stalled || game.stones_on_board == rules.num_cells();
         if game.stones_on_board > 0 {
             game.setup = Some(cells.into());
         }

@@ -394,3 +394,53 @@ fn random_games_under_every_rule_keep_the_invariants() {
         }
     }
 }
+
+/// The ending kept move by move (one flag) agrees with a game set up from the
+/// same cells, at every ply, and undo reopens a finished game.
+#[test]
+fn the_kept_ending_equals_a_fresh_set_up() {
+    use crate::WinRule::{Freestyle, Renju, Standard};
+    let rule_sets = [
+        Rules::connect_four(),
+        Rules::new(4, 4, 3, 3, true).unwrap(),
+        Rules::new(5, 5, 4, 2, false).unwrap(),
+        Rules::new(9, 9, 5, 2, false)
+            .unwrap()
+            .with_rule(Standard)
+            .unwrap(),
+        Rules::gomoku_with(15, Freestyle).unwrap(),
+        Rules::gomoku_with(9, Renju).unwrap(),
+    ];
+    let mut rng = crate::Rng::new(29, 0);
+    for rules in rule_sets {
+        for _ in 0..8 {
+            let mut g = Game::new(rules);
+            loop {
+                let mut cells = vec![0i8; rules.num_cells()];
+                g.write_cells(&mut cells);
+                let cells: Vec<u8> = cells.iter().map(|&c| c as u8).collect();
+                let fresh = Game::from_cells(rules, &cells).unwrap();
+                assert_eq!(
+                    (g.is_over(), g.is_draw(), g.winner(), g.num_legal()),
+                    (
+                        fresh.is_over(),
+                        fresh.is_draw(),
+                        fresh.winner(),
+                        fresh.num_legal()
+                    ),
+                    "{rules} after {:?}",
+                    g.history()
+                );
+                if g.is_over() {
+                    break;
+                }
+                let a = g.random_action(&mut rng);
+                g.play(a).unwrap();
+            }
+            assert!(g.legal_actions().is_empty());
+            let last = g.undo().unwrap();
+            assert!(!g.is_over() && g.winner().is_none(), "{rules}");
+            assert!(g.is_legal(last), "{rules}: undo reopens {last}");
+        }
+    }
+}
