@@ -179,7 +179,7 @@ def test_the_perfect_agent_refuses_rules_beyond_the_solver():
     agent = agents.perfect()
     for board in (
         inarow.Board(rules=inarow.Rules(players=3)),
-        inarow.Board(inarow.Rules(9, 8, gravity=False)),
+        inarow.Board(inarow.Rules(12, 11, gravity=False)),
         inarow.Board(inarow.Rules(8, 8)),
     ):
         with pytest.raises(inarow.UnsupportedRulesError, match="solver"):

@@ -548,7 +548,9 @@ def test_simulate_without_a_seed_draws_a_fresh_one():
 def test_messages_speak_python_not_rust():
     messages = []
     for call in (
-        lambda: inarow.Solver().solve(Board(rules=inarow.Rules(width=9, height=8, gravity=False))),
+        lambda: inarow.Solver().solve(
+            Board(rules=inarow.Rules(width=12, height=11, gravity=False))
+        ),
         lambda: inarow.Solver().solve(Board(rules=inarow.Rules(players=3))),
         lambda: Board(rules=inarow.Rules(gravity=1)),
         lambda: inarow.VecEnv(2, rules=inarow.Rules(gravity=False), obs_dtype="int8"),

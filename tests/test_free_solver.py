@@ -19,24 +19,26 @@ def solver():
     return inarow.Solver(tt_bytes=1 << 24, threads=1)
 
 
-def test_supports_free_placement_up_to_64_cells():
+def test_supports_free_placement_up_to_128_cells():
     assert inarow.Solver.supports(TTT)
     assert inarow.Solver.supports(inarow.Board.tic_tac_toe())
     assert inarow.Solver.supports(inarow.Rules(6, 6, 5, gravity=False))
     assert inarow.Solver.supports(inarow.Rules(8, 8, 5, gravity=False))
     assert inarow.Solver.supports(inarow.Rules(64, 1, 3, gravity=False))
-    assert not inarow.Solver.supports(inarow.Rules(9, 8, 5, gravity=False))
+    assert inarow.Solver.supports(inarow.Rules(9, 9, 5, gravity=False))
+    assert inarow.Solver.supports(inarow.Rules(16, 8, 5, gravity=False))
+    assert not inarow.Solver.supports(inarow.Rules(12, 11, 5, gravity=False))
     assert not inarow.Solver.supports(inarow.Rules(3, 3, 3, players=3, gravity=False))
 
 
 @pytest.mark.parametrize(
     "board,match",
     [
-        (inarow.Board(inarow.Rules(9, 8, 5, gravity=False)), "64 cells"),
-        (inarow.Board.gomoku(), "64 cells"),
+        (inarow.Board(inarow.Rules(12, 11, 5, gravity=False)), "128 cells"),
+        (inarow.Board.gomoku(), "128 cells"),
         (inarow.Board(inarow.Rules(3, 3, 3, players=3, gravity=False)), "2 players"),
     ],
-    ids=["9x8", "gomoku", "3-players"],
+    ids=["12x11", "gomoku", "3-players"],
 )
 def test_boards_beyond_the_limit_are_refused(solver, board, match):
     for call in (solver.solve, solver.analyze, solver.best_move):
@@ -147,3 +149,66 @@ def test_cancel_and_ctrl_c_stop_a_free_placement_search():
     cancel_in_background(lambda: solver.solve(HARD), solver.cancel)
     land(lambda: solver.solve(HARD))
     assert solver.solve(inarow.Board.tic_tac_toe()) == 0
+
+
+def _negamax(board: inarow.Board, memo: dict[bytes, int]) -> int:
+    """A plain negamax over ``inarow.Board``: the exact score (Pons' convention) for
+    the side to move of a game not over."""
+    key = board.to_numpy().tobytes()
+    if key in memo:
+        return memo[key]
+    n, m = board.width * board.height, board.num_stones
+    best = -n
+    for action in board.legal_moves():
+        board.move(action)
+        if board.winner is not None:
+            value = (n + 1 - m) // 2
+        elif board.is_over:
+            value = 0
+        else:
+            value = -_negamax(board, memo)
+        board.undo()
+        best = max(best, value)
+    memo[key] = best
+    return best
+
+
+def _near_the_end(rules: inarow.Rules, rng: np.random.Generator) -> inarow.Board:
+    """A board of ``rules`` whose empty cells are a 2x4 window (a random place), its
+    other cells filled by random moves that make no line."""
+    while True:
+        top, left = int(rng.integers(rules.height - 1)), int(rng.integers(rules.width - 3))
+        window = {(top + r) * rules.width + left + c for r in range(2) for c in range(4)}
+        board = inarow.Board(rules=rules)
+        while board.num_stones < rules.width * rules.height - len(window):
+            moves = [a for a in board.legal_moves() if a not in window]
+            rng.shuffle(moves)
+            for action in moves:
+                board.move(action)
+                if board.winner is None:
+                    break
+                board.undo()
+            else:
+                break  # every move makes a line: draw the board again
+        else:
+            return board
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard"])
+def test_a_near_full_9x9_board_matches_a_plain_negamax(rule):
+    # 81 cells: the solver's stone sets take two words.
+    rules = inarow.Rules(9, 9, 5, gravity=False, rule=rule)
+    solver = inarow.Solver(tt_bytes=1 << 22, threads=1)
+    rng = np.random.default_rng(9)
+    memo: dict[bytes, int] = {}
+    for _ in range(4):
+        board = _near_the_end(rules, rng)
+        before = board.moves
+        expected = _negamax(board, memo)
+        assert solver.solve(board) == expected, before
+        assert solver.solve(board, weak=True) == (expected > 0) - (expected < 0)
+        scores = solver.analyze(board)
+        assert len(scores) == 81
+        assert max(s for s in scores if s is not None) == expected, before
+        assert scores[solver.best_move(board)] == expected
+        assert board.moves == before

@@ -325,18 +325,18 @@ def test_play_opponents_is_gone():
 @pytest.mark.parametrize("name", ["perfect", "perfect:0.5", "solver:1"])
 def test_a_perfect_opponent_beyond_the_solver_is_refused_at_construction(name):
     # Was: constructed, then UnsupportedRulesError at the first reset().
-    with pytest.raises(inarow.UnsupportedRulesError, match=f"opponent='{name}'.*9x9"):
-        InARowEnv(rules=inarow.Rules(9, 9, 5, 2, False), opponent=name)
+    with pytest.raises(inarow.UnsupportedRulesError, match=f"opponent='{name}'.*12x11"):
+        InARowEnv(rules=inarow.Rules(12, 11, 5, 2, False), opponent=name)
     with pytest.raises(inarow.UnsupportedRulesError, match=r"opponent\[1\]="):
-        InARowEnv(rules=inarow.Rules(9, 9, 5, 2, False), opponent=["random", agents.perfect()])
+        InARowEnv(rules=inarow.Rules(12, 11, 5, 2, False), opponent=["random", agents.perfect()])
     with pytest.raises(inarow.UnsupportedRulesError, match="threats"):
         InARowEnv(rules=inarow.Rules(9, 9, 5, 3, False), opponent="threats:nodes=100")
 
 
 def test_the_solver_opponent_says_what_the_solver_covers():
-    # 9x9 free placement is beyond the solver because of its 81 cells, not for
+    # 12x11 free placement is beyond the solver because of its 132 cells, not for
     # want of gravity: the message names both limits.
     with pytest.raises(inarow.UnsupportedRulesError) as e:
-        InARowEnv(rules=inarow.Rules(9, 9, 5, 2, False), opponent="solver")
-    assert "without gravity width * height <= 64" in str(e.value)
+        InARowEnv(rules=inarow.Rules(12, 11, 5, 2, False), opponent="solver")
+    assert "without gravity width * height <= 128" in str(e.value)
     InARowEnv(rules=inarow.Rules(4, 4, 3, 2, False), opponent="solver").reset(seed=0)

@@ -77,14 +77,14 @@ def test_finished_positions_have_documented_answers(solver):
     "board",
     [
         inarow.Board(rules=inarow.Rules(players=3)),
-        inarow.Board(rules=inarow.Rules(width=9, height=8, gravity=False)),
+        inarow.Board(rules=inarow.Rules(width=12, height=11, gravity=False)),
         inarow.Board(rules=inarow.Rules(width=8, height=8)),
         inarow.Board(rules=inarow.Rules(width=13, height=5)),
     ],
-    ids=["3-players", "no-gravity-9x8", "8x8", "13x5"],
+    ids=["3-players", "no-gravity-12x11", "8x8", "13x5"],
 )
 def test_unsupported_rules_name_the_limit(solver, board):
-    with pytest.raises(inarow.UnsupportedRulesError, match="players|64 cells|height"):
+    with pytest.raises(inarow.UnsupportedRulesError, match="players|128 cells|height"):
         solver.solve(board)
 
 

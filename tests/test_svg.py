@@ -116,7 +116,7 @@ def test_plot_analysis_bars_match_solver():
     assert outlined == [a for a, s in enumerate(scores) if s == best]
     plt.close("all")
     with pytest.raises(inarow.UnsupportedRulesError):
-        plot_analysis(inarow.Board(inarow.Rules(9, 9, 5, gravity=False)), solver)
+        plot_analysis(inarow.Board(inarow.Rules(12, 11, 5, gravity=False)), solver)
 
 
 def test_free_placement_is_a_grid_with_coordinates_from_zero():

@@ -258,7 +258,7 @@ def test_the_vs_illegal_loss_is_the_agents():
         (dict(opponent=5), TypeError, "opponent"),
         (dict(opponent="negamax:0"), ValueError, "negamax:D"),
         (
-            dict(opponent="perfect", rules=inarow.Rules(9, 8, 5, gravity=False)),
+            dict(opponent="perfect", rules=inarow.Rules(12, 11, 5, gravity=False)),
             inarow.UnsupportedRulesError,
             "solver",
         ),

@@ -199,7 +199,8 @@ def test_engines_that_cannot_play_a_rule_refuse_it_naming_it(rule):
             refuse()
     small_rules = Rules(5, 5, 5, 2, False, rule=rule)
     assert inarow.Solver.supports(small_rules) == (rule == "standard")
-    assert not inarow.Solver.supports(b.rules)  # 81 cells: beyond the solver's one word
+    # 81 cells: within the solver's two words, under the rules it plays.
+    assert inarow.Solver.supports(b.rules) == (rule == "standard")
     assert inarow.Solver.supports(Rules(4, 4, 3, 2, False))
 
 
@@ -314,7 +315,8 @@ def test_evaluate_match_plays_every_rule(rule):
     r = inarow.evaluate.match("negamax:1", "random", games=2, rules=rules, seed=1)
     assert r.games == 2
     with pytest.raises(inarow.UnsupportedRulesError):
-        inarow.evaluate.match("perfect", "random", games=2, rules=rules, seed=1)
+        # 15x15: beyond the solver's 128 cells (9x9 standard is within them).
+        inarow.evaluate.match("perfect", "random", games=2, rules=Rules.gomoku(rule=rule), seed=1)
 
 
 def test_greedy_plays_every_rule_by_the_rule():

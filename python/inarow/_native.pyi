@@ -355,7 +355,7 @@ def simulate(
 @final
 class Solver:
     """An exact solver for 2-player boards: gravity with width * (height + 1) <= 64,
-    free placement with width * height <= 64 (one score per cell in ``analyze``).
+    free placement with width * height <= 128 (one score per cell in ``analyze``).
 
     Defaults: a table of up to 256 MiB (memory taken as searches fill it), one
     thread per core and the shipped opening book (7x6 Connect-Four openings answered

@@ -91,7 +91,7 @@ def perfect(
     threads: int | None = None,
 ) -> Agent:
     """The exact solver's choice (2 players; gravity with ``width * (height + 1) <= 64``,
-    free placement with at most 64 cells).
+    free placement with at most 128 cells).
 
     Every legal move is scored exactly (Pons' convention, for the player who moves:
     larger is better, see :meth:`inarow.Solver.analyze`). Temperature 0: a move with

@@ -188,7 +188,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             print(
                 "error: the perfect opponent needs the solver's rules (2 players; the "
                 "freestyle rule, or standard without gravity; gravity with "
-                "width * (height + 1) <= 64, or at most 64 cells without)",
+                "width * (height + 1) <= 64, or at most 128 cells without)",
                 file=sys.stderr,
             )
             return 2
@@ -206,7 +206,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         if not inarow.Solver.supports(board):
             print(
                 "error: the solver covers 2 players: gravity with width * (height + 1) "
-                "<= 64, or at most 64 cells without gravity",
+                "<= 64, or at most 128 cells without gravity",
                 file=sys.stderr,
             )
             return 2

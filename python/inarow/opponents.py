@@ -62,7 +62,7 @@ def _check_one(opponent: Any, rules: inarow.Rules, where: str = "") -> Opponent:
                 raise inarow.UnsupportedRulesError(
                     f"opponent{where}='solver' needs rules the solver covers (2 players; "
                     "with gravity width * (height + 1) <= 64, without gravity width * "
-                    f"height <= 64), got {rules!r}: use 'random' or an agent (on bigger "
+                    f"height <= 128), got {rules!r}: use 'random' or an agent (on bigger "
                     "free-placement boards 'threats')"
                 )
             return opponent

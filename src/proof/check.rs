@@ -103,7 +103,7 @@ struct Replay<'a> {
     /// The position: 0 empty, 1 x, 2 o.
     cells: Vec<u8>,
     /// Canonical positions (x's stones, o's stones) where the claim is verified.
-    proven: HashSet<(u64, u64)>,
+    proven: HashSet<(u128, u128)>,
     /// The board's symmetries, each as the image of every cell.
     symmetries: Vec<Vec<usize>>,
 }
@@ -162,12 +162,12 @@ impl Replay<'_> {
 
     /// The position's canonical form, the smallest (x's stones, o's stones) of
     /// its images under the board's symmetries, and the symmetry that gives it.
-    fn key(&self) -> ((u64, u64), usize) {
+    fn key(&self) -> ((u128, u128), usize) {
         let image = |s: usize| {
             let set = |who| {
                 (0..self.cells.len())
                     .filter(|&c| self.cells[c] == who)
-                    .fold(0u64, |set, c| set | 1 << self.symmetries[s][c])
+                    .fold(0u128, |set, c| set | 1 << self.symmetries[s][c])
             };
             (set(1), set(2))
         };

@@ -4,6 +4,9 @@ use std::collections::HashMap;
 
 use super::check::{Claim, ClaimKind, ProofError};
 
+/// Most cells a proof's board may have (a position is two 128-bit sets).
+const MAX_CELLS: usize = 128;
+
 /// What a record says of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Record {
@@ -16,7 +19,7 @@ pub(super) enum Record {
 /// A claim and its records, keyed by (x's stones, o's stones).
 pub(super) struct Section {
     pub claim: Claim,
-    pub records: HashMap<(u64, u64), Record>,
+    pub records: HashMap<(u128, u128), Record>,
 }
 
 /// A parsed proof.
@@ -72,11 +75,11 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
         Some("standard") => true,
         other => return Err(bad(n, format!("rule {other:?}: freestyle or standard"))),
     };
-    let cells = width * height;
-    if width == 0 || height == 0 || k == 0 || cells > 64 {
+    let cells = width.saturating_mul(height);
+    if width == 0 || height == 0 || k == 0 || cells > MAX_CELLS {
         return Err(bad(
             n,
-            format!("a {width}x{height} board with k = {k}: at most 64 cells"),
+            format!("a {width}x{height} board with k = {k}: at most {MAX_CELLS} cells"),
         ));
     }
     let (n, root) = next("the root")?;
@@ -127,7 +130,7 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
             .last_mut()
             .ok_or_else(|| bad(n, "a record before any claim"))?;
         let hex = |w: &str| {
-            u64::from_str_radix(w, 16).map_err(|_| bad(n, format!("{w:?} is not a hex bit set")))
+            u128::from_str_radix(w, 16).map_err(|_| bad(n, format!("{w:?} is not a hex bit set")))
         };
         let x = hex(first)?;
         let o = hex(words.next().unwrap_or(""))?;

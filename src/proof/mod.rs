@@ -13,7 +13,8 @@
 //!
 //! ```text
 //! inarow-proof 1
-//! board 5 5 4 freestyle            width height k rule (freestyle | standard)
+//! board 5 5 4 freestyle            width height k rule (freestyle | standard),
+//!                                  at most 128 cells
 //! root .........................   the cells, row-major from the top: . x o
 //! claim x no-loss                  x | o, then win | no-loss
 //! 1000 0 m 12                      x's stones, o's stones (hex bit sets, cell

@@ -64,7 +64,7 @@ const INLINE_NODES: u64 = SOLO_NODE_BUDGET;
 
 /// An exact solver for 2-player boards, any k: gravity boards whose layout fits
 /// 64 bits (`width * (height + 1) <= 64`: 7x6, 8x7, 9x5, ...) and free-placement
-/// boards of at most 64 cells (tic-tac-toe, m,n,k games). Scores follow Pascal
+/// boards of at most 128 cells (tic-tac-toe, m,n,k games). Scores follow Pascal
 /// Pons' convention, for the side to move. One search at a time per solver: calls
 /// from several threads are serialized; `cancel()` stops the calls running or
 /// queued at that moment.
@@ -344,7 +344,7 @@ impl Solver {
 
     /// Whether the solver covers `rules_or_board` (an `inarow.Rules` or an
     /// `inarow.Board`): 2 players, and with gravity `width * (height + 1) <= 64`,
-    /// without gravity `width * height <= 64`.
+    /// without gravity `width * height <= 128`.
     /// `TypeError` for anything else.
     #[staticmethod]
     fn supports(rules_or_board: &Bound<'_, PyAny>) -> PyResult<bool> {

@@ -17,7 +17,7 @@ use crate::rules::{Rules, WinRule};
 impl Solver {
     /// Whether the solver covers `rules`: 2 players; with gravity the freestyle
     /// rule on a board whose layout fits one word (`width * (height + 1) <= 64`),
-    /// without gravity the freestyle or standard rule on at most 64 cells;
+    /// without gravity the freestyle or standard rule on at most 128 cells;
     /// otherwise [`SolveError::Unsupported`] saying why.
     pub fn check_rules(rules: &Rules) -> Result<(), SolveError> {
         match rules.rule() {
@@ -40,7 +40,7 @@ impl Solver {
         if rules.players() != 2 {
             return Err(SolveError::Unsupported(format!(
                 "the solver covers 2 players (with gravity width * (height + 1) <= 64, \
-                 without gravity at most 64 cells), got players={}",
+                 without gravity at most 128 cells), got players={}",
                 rules.players()
             )));
         }

@@ -246,7 +246,7 @@ def move_accuracy(
     with an ``actions(boards)`` method (``inarow.agents.pretrained``) gets every
     board of a set in one call.
     Boards must suit the solver (2 players; with gravity ``width * (height + 1) <=
-    64``, without gravity at most 64 cells) and not be over.
+    64``, without gravity at most 128 cells) and not be over.
 
     ``ray`` (``"local"`` or ``""``, ``"auto"``, or an address, as in :func:`match`):
     the agent chooses on a Ray cluster, ``chunk_positions`` positions per task
@@ -273,7 +273,7 @@ def move_accuracy(
         if not inarow.Solver.supports(r):
             raise inarow.UnsupportedRulesError(
                 f"rules={r!r}: the solver does not cover them (2 players; with gravity "
-                "width * (height + 1) <= 64, without gravity at most 64 cells)"
+                "width * (height + 1) <= 64, without gravity at most 128 cells)"
             )
         positions = judged_positions(r, per_set)
     if not judged and positions == "pons":

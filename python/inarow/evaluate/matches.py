@@ -600,7 +600,7 @@ def _reference_args(
         raise inarow.UnsupportedRulesError(
             f"{'opening_values' if openings else 'reference'}=True needs rules the solver covers "
             "(2 players; with gravity width * (height + 1) <= 64, without gravity width * "
-            f"height <= 64), got {rules_!r}"
+            f"height <= 128), got {rules_!r}"
         )
     cells = rules_.width * rules_.height
     connect_four = rules_ == inarow.Rules.connect_four()

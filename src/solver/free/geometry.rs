@@ -1,5 +1,6 @@
-//! The free-placement board as one word: where a cell sits, which runs of cells
-//! are lines, and the board's symmetries.
+//! The free-placement board in one word of cells (`Word`: `u64` up to 64
+//! cells, `u128` up to 128): where a cell sits, which runs of cells are lines,
+//! and the board's symmetries.
 //!
 //! Cell `row * width + col` is bit `row * width + col` (row 0 the top row), the
 //! same number as the free-placement action. Without gravity no spare bits are
@@ -17,14 +18,15 @@
 //! ```
 
 use super::super::error::SolveError;
-use crate::bitboard::Bitboard;
+use super::word::Word;
 
-/// Most cells a free-placement board may have: one word.
-pub const MAX_FREE_CELLS: usize = 64;
+/// Most cells a free-placement board may have: two 64-bit words (`u128`).
+pub const MAX_FREE_CELLS: usize = 128;
 
-/// The board's shape, lines and symmetries (built once per shape).
+/// The board's shape, lines and symmetries (built once per shape), its sets of
+/// cells in the word `W`.
 #[derive(Clone, Debug)]
-pub(crate) struct Geometry {
+pub(crate) struct Geometry<W: Word> {
     pub width: usize,
     pub height: usize,
     pub k: usize,
@@ -34,55 +36,75 @@ pub(crate) struct Geometry {
     /// Number of cells.
     pub cells: i32,
     /// Every cell.
-    pub board: u64,
+    pub board: W,
     /// The step of each direction that can hold a line (vertical, horizontal,
     /// falling, rising); `starts` of the others is 0.
     pub steps: [u32; 4],
     /// The first cells of the lines along each direction.
-    pub starts: [u64; 4],
+    pub starts: [W; 4],
     /// The first cells of the runs of `k + 1` cells along each direction (the
     /// exact test's overlines).
-    pub longer_starts: [u64; 4],
+    pub longer_starts: [W; 4],
     /// Every line, as its cells, direction by direction.
-    pub lines: Vec<u64>,
+    pub lines: Vec<W>,
     /// The direction of each line (0..4, the order of `steps`).
     pub line_directions: Vec<u8>,
     /// The board's symmetries (the identity first): `map[s][cell]` is the cell's
     /// image as a one-bit set.
-    pub map: Vec<[u64; MAX_FREE_CELLS]>,
+    pub map: Vec<W::PerCell<W>>,
     /// The inverse of each symmetry, as cell numbers.
-    pub inverse: Vec<[u8; MAX_FREE_CELLS]>,
+    pub inverse: Vec<W::PerCell<u8>>,
 }
 
-impl Geometry {
+/// Checks a board's shape: sides and `k` at least 1, at most
+/// [`MAX_FREE_CELLS`] cells; otherwise [`SolveError::Unsupported`].
+pub(crate) fn check_shape(width: usize, height: usize, k: usize) -> Result<(), SolveError> {
+    if width == 0 || height == 0 || k == 0 {
+        return Err(SolveError::Unsupported(format!(
+            "sides and k must be at least 1, got {width}x{height}, k = {k}"
+        )));
+    }
+    if width.saturating_mul(height) > MAX_FREE_CELLS {
+        return Err(SolveError::Unsupported(format!(
+            "the free-placement solver covers boards of at most {MAX_FREE_CELLS} cells, got \
+             {width}x{height} = {} cells",
+            width.saturating_mul(height)
+        )));
+    }
+    Ok(())
+}
+
+/// Whether a board of `cells` cells fits one 64-bit word (else it takes `u128`).
+pub(crate) fn fits_one_word(cells: usize) -> bool {
+    cells <= u64::BITS as usize
+}
+
+impl<W: Word> Geometry<W> {
     /// The geometry of a `width` x `height` board with lines of `k`, any `k >= 1`,
     /// exactly `k` long where `exact`; boards of more than [`MAX_FREE_CELLS`]
-    /// cells or a zero side are [`SolveError::Unsupported`].
-    pub fn new(width: usize, height: usize, k: usize, exact: bool) -> Result<Geometry, SolveError> {
-        if width == 0 || height == 0 || k == 0 {
-            return Err(SolveError::Unsupported(format!(
-                "sides and k must be at least 1, got {width}x{height}, k = {k}"
-            )));
-        }
-        if width.saturating_mul(height) > MAX_FREE_CELLS {
-            return Err(SolveError::Unsupported(format!(
-                "the free-placement solver covers boards of at most {MAX_FREE_CELLS} cells \
-                 (one word), got {width}x{height} = {} cells",
-                width.saturating_mul(height)
-            )));
-        }
+    /// cells (or more than `W` holds) or a zero side are
+    /// [`SolveError::Unsupported`].
+    pub fn new(
+        width: usize,
+        height: usize,
+        k: usize,
+        exact: bool,
+    ) -> Result<Geometry<W>, SolveError> {
+        check_shape(width, height, k)?;
         let cells = width * height;
-        let board = if cells == 64 {
-            u64::MAX
-        } else {
-            (1u64 << cells) - 1
-        };
+        if cells > W::BITS {
+            return Err(SolveError::Unsupported(format!(
+                "{width}x{height} = {cells} cells do not fit a word of {} bits",
+                W::BITS
+            )));
+        }
+        let board = W::below(cells);
         let (w, h) = (width as i64, height as i64);
         // (row step, col step) of vertical, horizontal, falling and rising lines.
         let deltas: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
         let mut steps = [0u32; 4];
-        let mut starts = [0u64; 4];
-        let mut longer_starts = [0u64; 4];
+        let mut starts = [W::ZERO; 4];
+        let mut longer_starts = [W::ZERO; 4];
         let mut lines = Vec::new();
         let mut line_directions = Vec::new();
         let kk = k as i64;
@@ -91,19 +113,21 @@ impl Geometry {
             for r in 0..h {
                 for c in 0..w {
                     if (0..h).contains(&(r + dr * kk)) && (0..w).contains(&(c + dc * kk)) {
-                        longer_starts[d] |= 1 << (r * w + c);
+                        longer_starts[d] |= W::bit((r * w + c) as usize);
                     }
                     let (er, ec) = (r + dr * (kk - 1), c + dc * (kk - 1));
                     if !(0..h).contains(&er) || !(0..w).contains(&ec) {
                         continue;
                     }
-                    starts[d] |= 1 << (r * w + c);
-                    lines.push((0..kk).fold(0u64, |m, i| m | 1 << ((r + dr * i) * w + c + dc * i)));
+                    starts[d] |= W::bit((r * w + c) as usize);
+                    lines.push((0..kk).fold(W::ZERO, |m, i| {
+                        m | W::bit(((r + dr * i) * w + c + dc * i) as usize)
+                    }));
                     line_directions.push(d as u8);
                 }
             }
         }
-        let (map, inverse) = symmetries(width, height);
+        let (map, inverse) = symmetries::<W>(width, height);
         Ok(Geometry {
             width,
             height,
@@ -124,22 +148,17 @@ impl Geometry {
     /// Whether `stones` hold a line (exactly `k` where `exact`: the shared
     /// one-word test of `crate::lines`).
     #[inline]
-    pub fn has_line(&self, stones: u64) -> bool {
+    pub fn has_line(&self, stones: W) -> bool {
         if self.exact {
             return (0..4).any(|d| {
-                !Bitboard(stones)
-                    .exact_line_starts(
-                        self.steps[d] as usize,
-                        self.k,
-                        self.starts[d],
-                        self.longer_starts[d],
-                    )
+                !stones
+                    .exact_line_starts(self.steps[d], self.k, self.starts[d], self.longer_starts[d])
                     .is_empty()
             });
         }
         (0..4).any(|d| {
             let starts = self.starts[d];
-            starts != 0 && starts & runs(stones, self.steps[d], self.k) != 0
+            !starts.is_empty() && !(starts & stones.line_starts(self.steps[d], self.k)).is_empty()
         })
     }
 
@@ -148,15 +167,15 @@ impl Geometry {
     /// position of a game not over): each cell where a stone makes `k` or more
     /// is then kept if the set with it holds a line of exactly `k`.
     #[inline]
-    pub fn winning_cells(&self, stones: u64, empty: u64) -> u64 {
+    pub fn winning_cells(&self, stones: W, empty: W) -> W {
         let reach = self.reaching_cells(stones, empty);
-        if !self.exact || reach == 0 {
+        if !self.exact || reach.is_empty() {
             return reach;
         }
-        let mut out = 0;
+        let mut out = W::ZERO;
         let mut rest = reach;
-        while rest != 0 {
-            let cell = rest & rest.wrapping_neg();
+        while !rest.is_empty() {
+            let cell = rest.first_bit();
             rest ^= cell;
             if self.has_line(stones | cell) {
                 out |= cell;
@@ -167,11 +186,11 @@ impl Geometry {
 
     /// The empty cells where one more stone of `stones` makes `k` or more in a row.
     #[inline]
-    fn reaching_cells(&self, stones: u64, empty: u64) -> u64 {
-        let mut out = 0;
+    fn reaching_cells(&self, stones: W, empty: W) -> W {
+        let mut out = W::ZERO;
         for d in 0..4 {
             let starts = self.starts[d];
-            if starts != 0 {
+            if !starts.is_empty() {
                 out |= if self.k <= SHORT_LINE {
                     gaps_short(stones, starts, self.steps[d], self.k)
                 } else {
@@ -184,16 +203,16 @@ impl Geometry {
 
     /// The cells on a line that holds no stone of `blocked` (where the other
     /// player may still make a line).
-    pub fn open_cells(&self, blocked: u64) -> u64 {
+    pub fn open_cells(&self, blocked: W) -> W {
         let free = self.board & !blocked;
-        let mut out = 0;
+        let mut out = W::ZERO;
         for d in 0..4 {
-            if self.starts[d] == 0 {
+            if self.starts[d].is_empty() {
                 continue;
             }
             let s = self.steps[d];
             // Every cell of each open line: its start spread over k cells.
-            let mut spread = self.starts[d] & runs(free, s, self.k);
+            let mut spread = self.starts[d] & free.line_starts(s, self.k);
             let mut run = 1;
             while run < self.k {
                 let t = run.min(self.k - run) as u32;
@@ -217,16 +236,16 @@ const SHORT_LINE: usize = 8;
 /// The cells that complete a line of `stones` along `step` (lines starting at
 /// `starts`, `k <= SHORT_LINE`): prefix and suffix ands, `O(k)` shifts.
 #[inline(always)]
-fn gaps_short(stones: u64, starts: u64, step: u32, k: usize) -> u64 {
+fn gaps_short<W: Word>(stones: W, starts: W, step: u32, k: usize) -> W {
     // suffix[j]: the starts whose cells after j are all stones.
-    let mut suffix = [0u64; SHORT_LINE];
+    let mut suffix = [W::ZERO; SHORT_LINE];
     suffix[k - 1] = starts;
     for j in (0..k - 1).rev() {
         suffix[j] = suffix[j + 1] & stones >> ((j + 1) as u32 * step);
     }
     // prefix: the starts whose cells before j are all stones.
     let mut prefix = starts;
-    let mut out = 0;
+    let mut out = W::ZERO;
     for (j, &after) in suffix.iter().enumerate().take(k) {
         out |= (prefix & after) << (j as u32 * step);
         prefix &= stones >> (j as u32 * step);
@@ -235,8 +254,8 @@ fn gaps_short(stones: u64, starts: u64, step: u32, k: usize) -> u64 {
 }
 
 /// [`gaps_short`] for any `k`: `O(k^2)` shifts.
-fn gaps_long(stones: u64, starts: u64, step: u32, k: usize) -> u64 {
-    let mut out = 0;
+fn gaps_long<W: Word>(stones: W, starts: W, step: u32, k: usize) -> W {
+    let mut out = W::ZERO;
     for j in 0..k {
         let others = (0..k)
             .filter(|&i| i != j)
@@ -244,13 +263,6 @@ fn gaps_long(stones: u64, starts: u64, step: u32, k: usize) -> u64 {
         out |= others << (j as u32 * step);
     }
     out
-}
-
-/// The cells where `k` stones of `stones` start at `step` apart (the doubling
-/// trick of `crate::lines`). Bits outside the board's starts mean nothing.
-#[inline(always)]
-fn runs(stones: u64, step: u32, k: usize) -> u64 {
-    Bitboard(stones).line_starts(step as usize, k).0
 }
 
 /// The image of cell `(r, c)` of a `w` x `h` board under symmetry `s`: 0
@@ -271,22 +283,20 @@ fn image_of(s: usize, r: usize, c: usize, w: usize, h: usize) -> (usize, usize) 
 
 /// The symmetries of a `width` x `height` board: the 8 of the square's dihedral
 /// group, or the 4 of a rectangle's (identity, two mirrors, half turn).
-fn symmetries(
-    width: usize,
-    height: usize,
-) -> (Vec<[u64; MAX_FREE_CELLS]>, Vec<[u8; MAX_FREE_CELLS]>) {
+#[allow(clippy::type_complexity)]
+fn symmetries<W: Word>(width: usize, height: usize) -> (Vec<W::PerCell<W>>, Vec<W::PerCell<u8>>) {
     let (w, h) = (width, height);
     let count = if w == h { 8 } else { 4 };
     let mut map = Vec::new();
     let mut inverse = Vec::new();
     for s in 0..count {
-        let mut to = [0u64; MAX_FREE_CELLS];
-        let mut back = [0u8; MAX_FREE_CELLS];
+        let mut to = W::per_cell(W::ZERO);
+        let mut back = W::per_cell(0u8);
         for r in 0..h {
             for c in 0..w {
                 let (ir, ic) = image_of(s, r, c, w, h);
                 let (from, onto) = (r * w + c, ir * w + ic);
-                to[from] = 1 << onto;
+                to[from] = W::bit(onto);
                 back[onto] = from as u8;
             }
         }

@@ -1,7 +1,8 @@
 //! An exact solver for 2-player free-placement boards (tic-tac-toe, m,n,k games)
-//! of at most 64 cells, under the freestyle rule (`k` or more in a row) or the
+//! of at most 128 cells, under the freestyle rule (`k` or more in a row) or the
 //! standard rule (exactly `k`; an overline is no line, for both players): one
-//! word per stone set. It can write a proof of its result, which
+//! word per stone set (`u64`, or `u128` past 64 cells). It can write a proof of
+//! its result, which
 //! [`crate::proof::check`] replays without any of its code.
 //!
 //! ```
@@ -28,16 +29,24 @@
 //!
 //! # Limits
 //!
-//! Two players, no gravity, `width * height <= 64` (every board up to 8x8), any
-//! `k >= 1`: one word per stone set. How long a search takes grows quickly with
-//! the empty cells: every m,n,k game with m, n, k <= 6 solves from the empty board
-//! in milliseconds, 7,6,5 in under a second (0.84M nodes), 7,7,5 (a draw) in 288M nodes,
-//! minutes; larger boards may not finish (`cancel` and deadlines stop them).
+//! Two players, no gravity, `width * height <= 128` ([`MAX_FREE_CELLS`]: every
+//! board up to 11x11, and 16x8, 12x10, ...), any `k >= 1`: one word per stone
+//! set, a `u64` up to 64 cells (8x8), a `u128` beyond. The search is generic
+//! over the word and monomorphized, so the boards of one 64-bit word keep a
+//! 64-bit search (the same nodes as before the second word; by cachegrind,
+//! instructions within 0.3%: BENCHMARKS.md). How long a
+//! search takes grows quickly with the empty cells: every m,n,k game with m, n,
+//! k <= 6 solves from the empty board in milliseconds, 7,6,5 in under a second
+//! (0.84M nodes), 7,7,5 (a draw) in 288M nodes, minutes; larger boards may not
+//! finish (`cancel`, deadlines and node limits stop them): a 9x9 board is
+//! solved near its end, not from the empty board
+//! (`benchmarks/free_9x9.py` records how far a search of 9,9,5 gets).
 //!
 //! # Techniques
 //!
-//! * One word per stone set, cell `row * width + col` at bit `row * width + col`;
-//!   line tests are shift-ands kept at the starts of real lines.
+//! * One word per stone set (`u64` or `u128`), cell `row * width + col` at bit
+//!   `row * width + col`; line tests are shift-ands kept at the starts of real
+//!   lines.
 //! * Negamax alpha-beta, fail-soft; null-window probes settle the sign first (0,
 //!   then -1), then halve the range.
 //! * An immediate win ends the node; two open threats of the opponent lose; one
@@ -82,6 +91,9 @@ mod standard_tests;
 mod table;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wide_tests;
+mod word;
 
 pub use geometry::MAX_FREE_CELLS;
 pub use position::FreePosition;

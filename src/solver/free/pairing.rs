@@ -9,9 +9,7 @@
 //! may miss a pairing that exists, and never claims one that does not.
 
 use super::geometry::Geometry;
-
-/// Most groups a pairing can serve: two cells each, on at most 64 cells.
-const MAX_GROUPS: usize = 32;
+use super::word::Word;
 
 /// Whether a pairing of the `empty` cells covers every line open to the attacker
 /// (free of `defender`'s stones): the open windows, grouped along each line of the
@@ -20,22 +18,26 @@ const MAX_GROUPS: usize = 32;
 /// overlapping open windows along one line of the board whose common empty cells
 /// number at least two, so one pair there covers them all; groups are grown
 /// greedily from the start of each run.
-pub(super) fn defender_pairs(geo: &Geometry, defender: u64, empty: u64) -> bool {
-    let mut owner = [u8::MAX; 64];
+pub(super) fn defender_pairs<W: Word>(geo: &Geometry<W>, defender: W, empty: W) -> bool {
+    let mut owner = W::per_cell(u8::MAX);
     match_pairs(geo, defender, empty, &mut owner)
 }
 
 /// The pairs of [`defender_pairs`], as cells (the lower first), when it finds
 /// them: what a proof writes down for a checker to verify.
-pub(super) fn defender_pairing(geo: &Geometry, defender: u64, empty: u64) -> Option<Vec<(u8, u8)>> {
-    let mut owner = [u8::MAX; 64];
+pub(super) fn defender_pairing<W: Word>(
+    geo: &Geometry<W>,
+    defender: W,
+    empty: W,
+) -> Option<Vec<(u8, u8)>> {
+    let mut owner = W::per_cell(u8::MAX);
     if !match_pairs(geo, defender, empty, &mut owner) {
         return None;
     }
     // The two slots of a group hold the two cells of its pair.
-    let mut first = [u8::MAX; MAX_GROUPS];
+    let mut first = W::per_pair(u8::MAX);
     let mut pairs = Vec::new();
-    for (cell, &slot) in owner.iter().enumerate() {
+    for (cell, &slot) in owner.as_ref().iter().enumerate() {
         if slot == u8::MAX {
             continue;
         }
@@ -50,22 +52,29 @@ pub(super) fn defender_pairing(geo: &Geometry, defender: u64, empty: u64) -> Opt
 }
 
 /// The matching of [`defender_pairs`]: `owner[cell]` is the slot (two per
-/// group) that took the cell, `u8::MAX` for none.
-fn match_pairs(geo: &Geometry, defender: u64, empty: u64, owner: &mut [u8; 64]) -> bool {
-    let mut groups = [0u64; MAX_GROUPS];
+/// group) that took the cell, `u8::MAX` for none. At most one group per two
+/// cells (`W::PerPair`).
+fn match_pairs<W: Word>(
+    geo: &Geometry<W>,
+    defender: W,
+    empty: W,
+    owner: &mut W::PerCell<u8>,
+) -> bool {
+    let mut groups = W::per_pair(W::ZERO);
+    let max_groups = groups.as_ref().len();
     let mut count = 0;
     // Per direction and start cell: 1 + the group of the open window there.
-    let mut group_at = [[0u8; 64]; 4];
+    let mut group_at = [W::per_cell(0u8); 4];
     for (i, &line) in geo.lines.iter().enumerate() {
-        if line & defender != 0 {
+        if !(line & defender).is_empty() {
             continue;
         }
         let free = line & empty;
-        if free.count_ones() < 2 {
+        if free.count() < 2 {
             return false;
         }
         let d = geo.line_directions[i] as usize;
-        let start = line.trailing_zeros() as usize;
+        let start = line.first();
         let step = geo.steps[d] as usize;
         // The window one step back along the same line of the board, if open.
         let before = start
@@ -73,11 +82,11 @@ fn match_pairs(geo: &Geometry, defender: u64, empty: u64, owner: &mut [u8; 64]) 
             .filter(|_| step > 0)
             .map_or(0, |b| group_at[d][b]);
         let g = before as usize;
-        if g > 0 && (groups[g - 1] & free).count_ones() >= 2 {
+        if g > 0 && (groups[g - 1] & free).count() >= 2 {
             groups[g - 1] &= free;
             group_at[d][start] = before;
         } else {
-            if count == MAX_GROUPS {
+            if count == max_groups {
                 return false; // more groups than pairs of cells
             }
             groups[count] = free;
@@ -85,13 +94,14 @@ fn match_pairs(geo: &Geometry, defender: u64, empty: u64, owner: &mut [u8; 64]) 
             group_at[d][start] = count as u8;
         }
     }
-    let all = groups[..count].iter().fold(0u64, |a, &g| a | g);
-    if (all.count_ones() as usize) < 2 * count {
+    let groups = &groups.as_ref()[..count];
+    let all = groups.iter().fold(W::ZERO, |a, &g| a | g);
+    if (all.count() as usize) < 2 * count {
         return false;
     }
     for slot in 0..2 * count {
-        let mut visited = 0u64;
-        if !augment(&groups[..count], slot, owner, &mut visited) {
+        let mut visited = W::ZERO;
+        if !augment(groups, slot, owner, &mut visited) {
             return false;
         }
     }
@@ -99,12 +109,17 @@ fn match_pairs(geo: &Geometry, defender: u64, empty: u64, owner: &mut [u8; 64]) 
 }
 
 /// Kuhn's augmenting path from `slot` (two slots per group).
-fn augment(groups: &[u64], slot: usize, owner: &mut [u8; 64], visited: &mut u64) -> bool {
+fn augment<W: Word>(
+    groups: &[W],
+    slot: usize,
+    owner: &mut W::PerCell<u8>,
+    visited: &mut W,
+) -> bool {
     let mut cells = groups[slot / 2] & !*visited;
-    while cells != 0 {
-        let c = cells.trailing_zeros() as usize;
-        cells &= cells - 1;
-        *visited |= 1 << c;
+    while !cells.is_empty() {
+        let c = cells.first();
+        cells = cells.without_first();
+        *visited |= W::bit(c);
         if owner[c] == u8::MAX || augment(groups, owner[c] as usize, owner, visited) {
             owner[c] = slot as u8;
             return true;

@@ -2,7 +2,8 @@
 //! and the shape they lie on.
 
 use super::super::error::SolveError;
-use super::geometry::{Geometry, MAX_FREE_CELLS};
+use super::geometry::{check_shape, Geometry, MAX_FREE_CELLS};
+use super::word::Word;
 use crate::game::{validate_cells, Game};
 use crate::layout::Layout;
 use crate::lines::line_is_exact;
@@ -13,8 +14,9 @@ use crate::rules::{Rules, WinRule};
 /// more in a row) or the standard rule (exactly `k`, for both players).
 ///
 /// Cell `row * width + col` (row 0 the top row) is bit `row * width + col` of
-/// `current` (the side to move's stones) and `mask` (all stones). Built only by
-/// checked constructors.
+/// `current` (the side to move's stones) and `mask` (all stones), kept in the
+/// widest word; a search takes them into the word its board needs. Built only
+/// by checked constructors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FreePosition {
     pub(crate) width: usize,
@@ -22,8 +24,8 @@ pub struct FreePosition {
     pub(crate) k: usize,
     /// The win rule: [`WinRule::Freestyle`] or [`WinRule::Standard`].
     pub(crate) rule: WinRule,
-    pub(crate) current: u64,
-    pub(crate) mask: u64,
+    pub(crate) current: u128,
+    pub(crate) mask: u128,
     pub(crate) moves: u32,
     /// The player who moved last has a line: the game is over.
     pub(crate) won: bool,
@@ -44,7 +46,7 @@ impl FreePosition {
         rule: WinRule,
     ) -> Result<FreePosition, SolveError> {
         check_rule(rule)?;
-        Geometry::new(width, height, k, exact(rule))?;
+        check_shape(width, height, k)?;
         Ok(FreePosition {
             width,
             height,
@@ -73,19 +75,13 @@ impl FreePosition {
         let cells = rules.width() * rules.height();
         if cells > MAX_FREE_CELLS {
             return Err(SolveError::Unsupported(format!(
-                "the solver covers gravity=False boards of at most {MAX_FREE_CELLS} cells (one \
-                 word), got width={}, height={}: {cells} cells",
+                "the solver covers gravity=False boards of at most {MAX_FREE_CELLS} cells, got \
+                 width={}, height={}: {cells} cells",
                 rules.width(),
                 rules.height()
             )));
         }
-        Geometry::new(
-            rules.width(),
-            rules.height(),
-            rules.k(),
-            exact(rules.rule()),
-        )
-        .map(|_| ())
+        check_shape(rules.width(), rules.height(), rules.k())
     }
 
     /// The position of `game`, whose rules must pass [`FreePosition::check_rules`].
@@ -94,14 +90,14 @@ impl FreePosition {
         FreePosition::check_rules(r)?;
         let layout = Layout::of(r);
         let (w, h) = (r.width(), r.height());
-        let mut stones = [0u64; 2];
+        let mut stones = [0u128; 2];
         for (player, set) in stones.iter_mut().enumerate() {
             for row in 0..h {
                 for col in 0..w {
                     let bit = layout.bit(row, col);
                     let word = game.stones(player)[bit / 64];
                     if word >> (bit % 64) & 1 == 1 {
-                        *set |= 1 << (row * w + col);
+                        *set |= u128::bit(row * w + col);
                     }
                 }
             }
@@ -139,14 +135,14 @@ impl FreePosition {
         cells: &[u8],
     ) -> Result<FreePosition, SolveError> {
         check_rule(rule)?;
-        Geometry::new(width, height, k, exact(rule))?;
+        check_shape(width, height, k)?;
         let layout = Layout::new(width, height, k);
         let set_up = validate_cells(&layout, 2, false, rule, cells)
             .map_err(|e| SolveError::InvalidPosition(e.0))?;
-        let mut stones = [0u64; 2];
+        let mut stones = [0u128; 2];
         for (i, &c) in cells.iter().enumerate() {
             if c > 0 {
-                stones[c as usize - 1] |= 1 << i;
+                stones[c as usize - 1] |= u128::bit(i);
             }
         }
         Ok(FreePosition {
@@ -206,19 +202,24 @@ impl FreePosition {
         if !self.can_play(cell) {
             return Err(SolveError::IllegalMove(format!("cell {cell} is taken")));
         }
-        let geo = Geometry::new(self.width, self.height, self.k, exact(self.rule))?;
+        let geo = Geometry::<u128>::new(self.width, self.height, self.k, exact(self.rule))?;
         self.play_unchecked(&geo, cell);
         Ok(())
     }
 
-    /// Plays an empty `cell` of a position that is not over, on `geo` (its shape).
-    pub(crate) fn play_unchecked(&mut self, geo: &Geometry, cell: usize) {
+    /// Plays an empty `cell` of a position that is not over, on `geo` (its shape,
+    /// in any word that holds it).
+    pub(crate) fn play_unchecked<W: Word>(&mut self, geo: &Geometry<W>, cell: usize) {
         debug_assert!(self.can_play(cell));
-        let bit = 1u64 << cell;
-        self.won = geo.has_line(self.current | bit);
+        self.won = geo.has_line(W::narrow(self.current) | W::bit(cell));
         self.current ^= self.mask;
-        self.mask |= bit;
+        self.mask |= u128::bit(cell);
         self.moves += 1;
+    }
+
+    /// The side to move's stones and all stones in the word `W`.
+    pub(crate) fn stones<W: Word>(&self) -> (W, W) {
+        (W::narrow(self.current), W::narrow(self.mask))
     }
 
     /// Whether `cell` is on the board and empty.

@@ -9,11 +9,12 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 use super::super::error::SolveError;
-use super::geometry::Geometry;
+use super::geometry::{fits_one_word, Geometry};
 use super::pairing::defender_pairing;
 use super::position::{exact, FreePosition};
 use super::search::image;
 use super::solver::{centre_first, FreeSolver};
+use super::word::Word;
 
 /// What [`FreeSolver::write_proof`] wrote.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +52,20 @@ impl FreeSolver {
         out: &mut dyn Write,
         cancel: &AtomicBool,
     ) -> Result<ProofSummary, SolveError> {
+        if fits_one_word(pos.cells()) {
+            self.write_proof_in::<u64>(pos, out, cancel)
+        } else {
+            self.write_proof_in::<u128>(pos, out, cancel)
+        }
+    }
+
+    /// [`FreeSolver::write_proof`] with the stone sets in the word `W`.
+    fn write_proof_in<W: Word>(
+        &mut self,
+        pos: &FreePosition,
+        out: &mut dyn Write,
+        cancel: &AtomicBool,
+    ) -> Result<ProofSummary, SolveError> {
         let limit = self.node_limit();
         let value = self.solve(pos, true, cancel)?;
         let spent = self.nodes();
@@ -64,7 +79,7 @@ impl FreeSolver {
             .collect();
         let mut writer = ProofWriter {
             solver: self,
-            geometry: Geometry::new(pos.width, pos.height, pos.k, exact(pos.rule))?,
+            geometry: Geometry::<W>::new(pos.width, pos.height, pos.k, exact(pos.rule))?,
             out,
             order: centre_first(pos.width, pos.height),
             claim: Claim {
@@ -115,15 +130,15 @@ impl FreeSolver {
 }
 
 /// One proof being written.
-struct ProofWriter<'a> {
+struct ProofWriter<'a, W: Word> {
     solver: &'a mut FreeSolver,
-    geometry: Geometry,
+    geometry: Geometry<W>,
     out: &'a mut dyn Write,
     /// Cells nearest the centre first: the order moves are tried in.
     order: Vec<usize>,
     claim: Claim,
     /// Positions (x's stones, o's stones) of this claim already covered.
-    written: HashSet<(u64, u64)>,
+    written: HashSet<(W, W)>,
     records: u64,
     pairings: u64,
     cancel: &'a AtomicBool,
@@ -133,7 +148,7 @@ struct ProofWriter<'a> {
     spent: u64,
 }
 
-impl ProofWriter<'_> {
+impl<W: Word> ProofWriter<'_, W> {
     /// [`FreeSolver::solve`] within what is left of the proof's node limit.
     fn solve(&mut self, pos: &FreePosition, weak: bool) -> Result<i32, SolveError> {
         let left = self.limit.map(|l| l.saturating_sub(self.spent));
@@ -155,7 +170,7 @@ impl ProofWriter<'_> {
     /// The canonical form of the position `(x, o)` (x's and o's stones): the
     /// smallest `(x, o)` of its images under the board's symmetries, and the
     /// symmetry that gives it.
-    fn canonical(&self, x: u64, o: u64) -> ((u64, u64), usize) {
+    fn canonical(&self, x: W, o: W) -> ((W, W), usize) {
         let g = &self.geometry;
         (0..g.symmetry_count())
             .map(|s| ((image(g, s, x), image(g, s, o)), s))
@@ -166,7 +181,8 @@ impl ProofWriter<'_> {
     /// Covers the position `pos` (not over) for the claim.
     fn node(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
         let x_to_move = pos.moves % 2 == 0;
-        let (mine, theirs) = (pos.current, pos.current ^ pos.mask);
+        let (current, mask) = pos.stones::<W>();
+        let (mine, theirs) = (current, current ^ mask);
         let (x, o) = if x_to_move {
             (mine, theirs)
         } else {
@@ -176,10 +192,10 @@ impl ProofWriter<'_> {
         if !self.written.insert((x, o)) {
             return Ok(());
         }
-        let to_key = |cell: usize| self.geometry.map[s][cell].trailing_zeros();
+        let to_key = |cell: usize| self.geometry.map[s][cell].first();
         let claimant_to_move = x_to_move == (self.claim.player == 0);
         let claimant = if claimant_to_move { mine } else { theirs };
-        let empty = self.geometry.board & !pos.mask;
+        let empty = self.geometry.board & !mask;
         if !self.claim.win {
             if let Some(pairs) = defender_pairing(&self.geometry, claimant, empty) {
                 let cells: String = pairs
@@ -194,15 +210,15 @@ impl ProofWriter<'_> {
         }
         if claimant_to_move {
             let cell = self.claimant_move(pos)?;
-            let recorded = self.geometry.map[s][cell].trailing_zeros();
+            let recorded = self.geometry.map[s][cell].first();
             self.line(format_args!("{x:x} {o:x} m {recorded}"))?;
             self.records += 1;
             return self.follow(pos, cell);
         }
         let mut replies = empty;
-        while replies != 0 {
-            let cell = replies.trailing_zeros() as usize;
-            replies &= replies - 1;
+        while !replies.is_empty() {
+            let cell = replies.first();
+            replies = replies.without_first();
             self.follow(pos, cell)?;
         }
         Ok(())
@@ -221,10 +237,11 @@ impl ProofWriter<'_> {
     /// (the best exact score), else any move that does not lose, nearest the
     /// centre. An error if none does (the claim was wrong: a solver fault).
     fn claimant_move(&mut self, pos: &FreePosition) -> Result<usize, SolveError> {
-        let empty = self.geometry.board & !pos.mask;
-        let wins = self.geometry.winning_cells(pos.current, empty);
-        if wins != 0 {
-            return Ok(wins.trailing_zeros() as usize);
+        let (current, mask) = pos.stones::<W>();
+        let empty = self.geometry.board & !mask;
+        let wins = self.geometry.winning_cells(current, empty);
+        if !wins.is_empty() {
+            return Ok(wins.first());
         }
         let target = if self.claim.win {
             Some(self.solve(pos, false)?)

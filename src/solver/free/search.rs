@@ -7,24 +7,25 @@ use super::super::deadline::Deadline;
 use super::geometry::Geometry;
 use super::pairing::defender_pairs;
 use super::table::{Bounds, Table};
+use super::word::Word;
 
 /// A position under every symmetry of the board at once (index 0: as it is), so
 /// the canonical form is a minimum instead of a transformation.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Node {
+pub(super) struct Node<W: Word> {
     /// The side to move's stones, per symmetry.
-    pub current: [u64; 8],
+    pub current: [W; 8],
     /// All stones, per symmetry.
-    pub mask: [u64; 8],
+    pub mask: [W; 8],
     pub moves: i32,
 }
 
-impl Node {
+impl<W: Word> Node<W> {
     /// The node of the position `(current, mask)` with `moves` stones.
-    pub fn new(geo: &Geometry, current: u64, mask: u64, moves: i32) -> Node {
+    pub fn new(geo: &Geometry<W>, current: W, mask: W, moves: i32) -> Node<W> {
         let mut node = Node {
-            current: [0; 8],
-            mask: [0; 8],
+            current: [W::ZERO; 8],
+            mask: [W::ZERO; 8],
             moves,
         };
         for s in 0..geo.symmetry_count() {
@@ -36,7 +37,7 @@ impl Node {
 
     /// The node after the side to move takes the empty `cell`.
     #[inline(always)]
-    pub fn play(&self, geo: &Geometry, cell: usize) -> Node {
+    pub fn play(&self, geo: &Geometry<W>, cell: usize) -> Node<W> {
         let mut child = *self;
         for s in 0..geo.symmetry_count() {
             child.current[s] = self.current[s] ^ self.mask[s];
@@ -49,7 +50,7 @@ impl Node {
     /// The canonical form `(mask, current)` (the smallest image) and the
     /// symmetry that gives it.
     #[inline(always)]
-    pub fn canonical(&self, symmetries: usize) -> (u64, u64, usize) {
+    pub fn canonical(&self, symmetries: usize) -> (W, W, usize) {
         let mut best = (self.mask[0], self.current[0], 0);
         for s in 1..symmetries {
             let key = (self.mask[s], self.current[s]);
@@ -62,12 +63,12 @@ impl Node {
 }
 
 /// The image of a set of cells under symmetry `s`.
-pub(super) fn image(geo: &Geometry, s: usize, cells: u64) -> u64 {
-    let mut out = 0;
+pub(super) fn image<W: Word>(geo: &Geometry<W>, s: usize, cells: W) -> W {
+    let mut out = W::ZERO;
     let mut rest = cells;
-    while rest != 0 {
-        out |= geo.map[s][rest.trailing_zeros() as usize];
-        rest &= rest - 1;
+    while !rest.is_empty() {
+        out |= geo.map[s][rest.first()];
+        rest = rest.without_first();
     }
     out
 }
@@ -85,9 +86,9 @@ const PAIRING_MIN_K: usize = 4;
 const POLL_NODES: u64 = 1024;
 
 /// One search: the geometry and table it works on, and when it must stop.
-pub(super) struct Search<'a> {
-    geo: &'a Geometry,
-    table: &'a mut Table,
+pub(super) struct Search<'a, W: Word> {
+    geo: &'a Geometry<W>,
+    table: &'a mut Table<W>,
     cancel: &'a AtomicBool,
     pub deadline: Option<&'a Deadline>,
     /// Nodes the search may visit before it stops.
@@ -101,13 +102,17 @@ pub(super) struct Search<'a> {
     /// Per side (the parity of the empty cells) and cell, how often a move there
     /// cut a node off, weighted by the square of the empty cells left (the
     /// history heuristic): ties of the line weights go to the larger.
-    history: [[u64; 64]; 2],
+    history: [W::PerCell<u64>; 2],
     /// Whether move ordering reads `history` (off only to measure what it pays).
     pub use_history: bool,
 }
 
-impl<'a> Search<'a> {
-    pub fn new(geo: &'a Geometry, table: &'a mut Table, cancel: &'a AtomicBool) -> Search<'a> {
+impl<'a, W: Word> Search<'a, W> {
+    pub fn new(
+        geo: &'a Geometry<W>,
+        table: &'a mut Table<W>,
+        cancel: &'a AtomicBool,
+    ) -> Search<'a, W> {
         Search {
             geo,
             table,
@@ -117,14 +122,14 @@ impl<'a> Search<'a> {
             nodes: 0,
             aborted: false,
             pairings: geo.k >= PAIRING_MIN_K,
-            history: [[0; 64]; 2],
+            history: [W::per_cell(0); 2],
             use_history: true,
         }
     }
 
     /// The score of `node` (not over) for the side to move by null-window
     /// probes bisecting `lo..=hi`, its sign if `weak`; 0 once aborted.
-    pub fn solve(&mut self, node: &Node, weak: bool, lo: i32, hi: i32) -> i32 {
+    pub fn solve(&mut self, node: &Node<W>, weak: bool, lo: i32, hi: i32) -> i32 {
         let n = self.geo.cells;
         let (mut min, mut max) = (-(n - node.moves) / 2, (n + 1 - node.moves) / 2);
         if weak {
@@ -163,7 +168,7 @@ impl<'a> Search<'a> {
 
     /// The score of `node` (not over, no line) for the side to move, fail-soft:
     /// a value `<= alpha` bounds it from above, one `>= beta` from below.
-    pub fn negamax(&mut self, node: &Node, mut alpha: i32, mut beta: i32) -> i32 {
+    pub fn negamax(&mut self, node: &Node<W>, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes % POLL_NODES == 0 && self.should_stop() {
             self.aborted = true;
@@ -178,14 +183,14 @@ impl<'a> Search<'a> {
         let mask = node.mask[0];
         let opponent = current ^ mask;
         let empty = g.board & !mask;
-        if g.winning_cells(current, empty) != 0 {
+        if !g.winning_cells(current, empty).is_empty() {
             return (n + 1 - moves) / 2;
         }
         let threats = g.winning_cells(opponent, empty);
-        if threats.count_ones() >= 2 {
+        if threats.count() >= 2 {
             return -(n - moves) / 2;
         }
-        if empty.count_ones() <= 1 {
+        if empty.count() <= 1 {
             return 0; // the last stone makes no line
         }
         let mine_open = g.open_cells(opponent);
@@ -227,9 +232,9 @@ impl<'a> Search<'a> {
             }
             table_move = Some(g.inverse[sym][b.best as usize] as usize);
         }
-        let mut order = [0u8; 64];
-        let count = if threats != 0 {
-            order[0] = threats.trailing_zeros() as u8;
+        let mut order = W::per_cell(0u8);
+        let count = if !threats.is_empty() {
+            order[0] = threats.first() as u8;
             1
         } else {
             self.order_moves(
@@ -244,7 +249,7 @@ impl<'a> Search<'a> {
         let alpha_in = alpha;
         let mut best = i32::MIN;
         let mut best_move = order[0];
-        for &cell in &order[..count] {
+        for &cell in &order.as_ref()[..count] {
             let child = node.play(g, cell as usize);
             let v = -self.negamax(&child, -beta, -alpha);
             if self.aborted {
@@ -258,8 +263,7 @@ impl<'a> Search<'a> {
                     if alpha >= beta {
                         if self.use_history {
                             let left = (n - moves) as u64;
-                            let h =
-                                &mut self.history[(empty.count_ones() & 1) as usize][cell as usize];
+                            let h = &mut self.history[(empty.count() & 1) as usize][cell as usize];
                             *h = h.saturating_add(left * left);
                         }
                         break;
@@ -274,7 +278,7 @@ impl<'a> Search<'a> {
         } else {
             (best, best)
         };
-        let canonical_move = g.map[sym][best_move as usize].trailing_zeros() as u8;
+        let canonical_move = g.map[sym][best_move as usize].first() as u8;
         self.table.put(
             key_mask,
             key_current,
@@ -291,12 +295,12 @@ impl<'a> Search<'a> {
     /// neither side wins with its next stone, from stone counts and open lines
     /// (`mine_open`, `theirs_open`: the cells of lines each side can still make).
     #[inline]
-    fn static_bounds(&self, moves: i32, mine_open: u64, theirs_open: u64) -> (i32, i32) {
+    fn static_bounds(&self, moves: i32, mine_open: W, theirs_open: W) -> (i32, i32) {
         let n = self.geo.cells;
         let k = self.geo.k as i32;
         // The side to move has moves / 2 stones and wins at the earliest with its
         // second stone from now; the opponent with its second reply.
-        let max = if mine_open == 0 {
+        let max = if mine_open.is_empty() {
             0
         } else {
             let stones = (2).max(k - moves / 2);
@@ -307,7 +311,7 @@ impl<'a> Search<'a> {
                 (n + 1 - at) / 2
             }
         };
-        let min = if theirs_open == 0 {
+        let min = if theirs_open.is_empty() {
             0
         } else {
             let stones = (2).max(k - (moves + 1) / 2);
@@ -327,40 +331,40 @@ impl<'a> Search<'a> {
     /// pass) only one, last.
     fn order_moves(
         &self,
-        current: u64,
-        opponent: u64,
-        empty: u64,
-        live: u64,
+        current: W,
+        opponent: W,
+        empty: W,
+        live: W,
         table_move: Option<usize>,
-        order: &mut [u8; 64],
+        order: &mut W::PerCell<u8>,
     ) -> usize {
-        let history = &self.history[(empty.count_ones() & 1) as usize];
-        let mut weight = [0u32; 64];
+        let history = &self.history[(empty.count() & 1) as usize];
+        let mut weight = W::per_cell(0u32);
         for &line in &self.geo.lines {
-            let own = (line & current).count_ones() as usize;
-            let theirs = (line & opponent).count_ones() as usize;
+            let own = (line & current).count() as usize;
+            let theirs = (line & opponent).count() as usize;
             let w = match (own, theirs) {
                 (a, 0) => OWN_WEIGHT[a.min(7)] + BLOCK_WEIGHT[0],
                 (0, b) => BLOCK_WEIGHT[b.min(7)],
                 _ => continue,
             };
             let mut cells = line & empty;
-            while cells != 0 {
-                weight[cells.trailing_zeros() as usize] += w;
-                cells &= cells - 1;
+            while !cells.is_empty() {
+                weight[cells.first()] += w;
+                cells = cells.without_first();
             }
         }
         let mut count = 0;
         let mut live_cells = empty & live;
-        if let Some(t) = table_move.filter(|&t| live_cells >> t & 1 == 1) {
+        if let Some(t) = table_move.filter(|&t| live_cells.has(t)) {
             order[0] = t as u8;
-            live_cells &= !(1 << t);
+            live_cells &= !W::bit(t);
             count = 1;
         }
         let first = count;
-        while live_cells != 0 {
-            let cell = live_cells.trailing_zeros() as u8;
-            live_cells &= live_cells - 1;
+        while !live_cells.is_empty() {
+            let cell = live_cells.first() as u8;
+            live_cells = live_cells.without_first();
             // Insertion by weight, heaviest first; ties by history (all zero when
             // it is off), then cell order.
             let key = |c: u8| (weight[c as usize], history[c as usize]);
@@ -374,10 +378,10 @@ impl<'a> Search<'a> {
             count += 1;
         }
         let dead = empty & !live;
-        if dead != 0 {
+        if !dead.is_empty() {
             let cell = match table_move {
-                Some(t) if dead >> t & 1 == 1 => t,
-                _ => dead.trailing_zeros() as usize,
+                Some(t) if dead.has(t) => t,
+                _ => dead.first(),
             };
             order[count] = cell as u8;
             count += 1;

@@ -7,17 +7,31 @@ use super::super::choice::{MoveValue, TimedMove};
 use super::super::deadline::Deadline;
 use super::super::driver::{search_moves, MoveSearch, Searched};
 use super::super::error::SolveError;
-use super::geometry::Geometry;
+use super::geometry::{fits_one_word, Geometry};
 use super::position::{exact, FreePosition};
 use super::search::{Node, Search};
 use super::table::Table;
+use super::word::Word;
 
-/// An exact solver for 2-player free-placement boards of at most 64 cells. Owns
-/// its transposition table. `Send + Sync`.
+/// Runs `$body` on the engine of either word, bound to `$e`.
+macro_rules! on_engine {
+    ($engine:expr, $e:ident => $body:expr) => {
+        match $engine {
+            AnyEngine::One($e) => $body,
+            AnyEngine::Two($e) => $body,
+        }
+    };
+}
+
+/// An exact solver for 2-player free-placement boards of at most 128 cells
+/// ([`super::MAX_FREE_CELLS`]): boards of up to 64 cells are searched in one
+/// 64-bit word, larger ones in a `u128`. Owns its transposition table. `Send +
+/// Sync`.
 pub struct FreeSolver {
-    table: Table,
-    /// The shape the table's entries belong to (keys of other shapes would clash).
-    geometry: Option<Geometry>,
+    /// The table and shape, in the word of the last board searched.
+    engine: AnyEngine,
+    /// The most memory the table may take.
+    tt_bytes: usize,
     nodes: u64,
     node_limit: Option<u64>,
     /// Whether move ordering breaks ties by the history heuristic.
@@ -28,8 +42,8 @@ impl FreeSolver {
     /// A solver with a table of at most `tt_bytes`.
     pub fn new(tt_bytes: usize) -> Result<FreeSolver, SolveError> {
         Ok(FreeSolver {
-            table: Table::new(tt_bytes)?,
-            geometry: None,
+            engine: AnyEngine::One(Engine::new(tt_bytes)?),
+            tt_bytes,
             nodes: 0,
             node_limit: None,
             history: true,
@@ -65,12 +79,12 @@ impl FreeSolver {
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.table.clear();
+        on_engine!(&mut self.engine, e => e.table.clear());
     }
 
-    /// The table size in bytes.
+    /// The table size in bytes (of the table of the last board's word).
     pub fn tt_bytes(&self) -> usize {
-        self.table.bytes()
+        on_engine!(&self.engine, e => e.table.bytes())
     }
 
     /// The exact score of `pos` for the side to move (Pons' convention, see the
@@ -105,7 +119,7 @@ impl FreeSolver {
         if pos.is_over() {
             return Ok(out);
         }
-        let mut seen: Vec<((u64, u64), i32)> = Vec::new();
+        let mut seen: Vec<((u128, u128), i32)> = Vec::new();
         for (cell, slot) in out.iter_mut().enumerate() {
             if !pos.can_play(cell) {
                 continue;
@@ -157,7 +171,7 @@ impl FreeSolver {
             ));
         }
         let order = centre_first(pos.width, pos.height);
-        let mut moves = self.known_values(pos);
+        let mut moves = on_engine!(&self.engine, e => e.known_values(pos));
         let wins_at_once = order
             .iter()
             .copied()
@@ -177,40 +191,6 @@ impl FreeSolver {
         Ok(TimedMove::choose_in(moves, complete, &order))
     }
 
-    /// Each move's value known without a search: immediate wins, the moves
-    /// after which the opponent wins at once, and the last empty cell (a draw).
-    fn known_values(&self, pos: &FreePosition) -> Vec<Option<MoveValue>> {
-        let g = self.geometry.as_ref().expect("shape set");
-        let n = g.cells;
-        let moves = pos.moves as i32;
-        let empty = g.board & !pos.mask;
-        let opponent = pos.current ^ pos.mask;
-        let wins = g.winning_cells(pos.current, empty);
-        let threats = g.winning_cells(opponent, empty);
-        let mut out = vec![None; pos.cells()];
-        for (cell, slot) in out.iter_mut().enumerate() {
-            if !pos.can_play(cell) {
-                continue;
-            }
-            let bit = 1u64 << cell;
-            *slot = Some(if wins & bit != 0 {
-                MoveValue::proven(1, Some((n + 1 - moves) / 2))
-            } else if threats & !bit != 0 {
-                // The opponent wins with its next stone.
-                MoveValue::proven(-1, Some(-(n - moves) / 2))
-            } else if empty.count_ones() == 1 {
-                MoveValue::proven(0, Some(0))
-            } else {
-                MoveValue {
-                    lo: -1,
-                    hi: 1,
-                    exact: None,
-                }
-            });
-        }
-        out
-    }
-
     /// The value of `pos` (of this solver's shape), or its sign if `weak`.
     fn value(
         &mut self,
@@ -225,7 +205,60 @@ impl FreeSolver {
         }
     }
 
-    /// Sets the solver's shape to `pos`'s, emptying the table when it changes.
+    /// Sets the solver's shape to `pos`'s, emptying the table when it changes,
+    /// and its word to the one the board needs (a fresh table when it changes).
+    fn use_shape(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
+        let one = fits_one_word(pos.cells());
+        match (&mut self.engine, one) {
+            (AnyEngine::One(e), true) => e.use_shape(pos),
+            (AnyEngine::Two(e), false) => e.use_shape(pos),
+            (_, true) => {
+                let mut e = Engine::new(self.tt_bytes)?;
+                e.use_shape(pos)?;
+                self.engine = AnyEngine::One(e);
+                Ok(())
+            }
+            (_, false) => {
+                let mut e = Engine::new(self.tt_bytes)?;
+                e.use_shape(pos)?;
+                self.engine = AnyEngine::Two(e);
+                Ok(())
+            }
+        }
+    }
+
+    /// The canonical form `(mask, current)` of `pos` under the board's symmetries.
+    fn canonical(&self, pos: &FreePosition) -> (u128, u128) {
+        on_engine!(&self.engine, e => e.canonical(pos))
+    }
+}
+
+/// The engine of the word the last board needed.
+enum AnyEngine {
+    One(Engine<u64>),
+    Two(Engine<u128>),
+}
+
+/// A table and the shape its entries belong to, in the word `W`.
+struct Engine<W: Word> {
+    table: Table<W>,
+    /// The shape the table's entries belong to (keys of other shapes would clash).
+    geometry: Option<Geometry<W>>,
+}
+
+impl<W: Word> Engine<W> {
+    fn new(tt_bytes: usize) -> Result<Engine<W>, SolveError> {
+        Ok(Engine {
+            table: Table::new(tt_bytes)?,
+            geometry: None,
+        })
+    }
+
+    fn geometry(&self) -> &Geometry<W> {
+        self.geometry.as_ref().expect("shape set")
+    }
+
+    /// Sets the shape to `pos`'s, emptying the table when it changes.
     fn use_shape(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
         let same = self.geometry.as_ref().is_some_and(|g| {
             (g.width, g.height, g.k, g.exact) == (pos.width, pos.height, pos.k, exact(pos.rule))
@@ -244,12 +277,71 @@ impl FreeSolver {
         Ok(())
     }
 
-    /// The canonical form of `pos` under the board's symmetries.
-    fn canonical(&self, pos: &FreePosition) -> (u64, u64) {
-        let g = self.geometry.as_ref().expect("shape set");
-        let node = Node::new(g, pos.current, pos.mask, pos.moves as i32);
+    /// The canonical form `(mask, current)` of `pos`, widened.
+    fn canonical(&self, pos: &FreePosition) -> (u128, u128) {
+        let g = self.geometry();
+        let (current, mask) = pos.stones::<W>();
+        let node = Node::new(g, current, mask, pos.moves as i32);
         let (mask, current, _) = node.canonical(g.symmetry_count());
-        (mask, current)
+        (mask.widen(), current.widen())
+    }
+
+    /// Each move's value known without a search: immediate wins, the moves
+    /// after which the opponent wins at once, and the last empty cell (a draw).
+    fn known_values(&self, pos: &FreePosition) -> Vec<Option<MoveValue>> {
+        let g = self.geometry();
+        let n = g.cells;
+        let moves = pos.moves as i32;
+        let (current, mask) = pos.stones::<W>();
+        let empty = g.board & !mask;
+        let opponent = current ^ mask;
+        let wins = g.winning_cells(current, empty);
+        let threats = g.winning_cells(opponent, empty);
+        let mut out = vec![None; pos.cells()];
+        for (cell, slot) in out.iter_mut().enumerate() {
+            if !pos.can_play(cell) {
+                continue;
+            }
+            *slot = Some(if wins.has(cell) {
+                MoveValue::proven(1, Some((n + 1 - moves) / 2))
+            } else if !(threats & !W::bit(cell)).is_empty() {
+                // The opponent wins with its next stone.
+                MoveValue::proven(-1, Some(-(n - moves) / 2))
+            } else if empty.count() == 1 {
+                MoveValue::proven(0, Some(0))
+            } else {
+                MoveValue {
+                    lo: -1,
+                    hi: 1,
+                    exact: None,
+                }
+            });
+        }
+        out
+    }
+
+    /// The search of `pos` (not over) within `budget` nodes: the value found
+    /// (meaningless if aborted), the nodes visited, whether it was aborted.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &FreePosition,
+        weak: bool,
+        budget: u64,
+        window: (i32, i32),
+        deadline: Option<&Deadline>,
+        history: bool,
+        cancel: &AtomicBool,
+    ) -> (i32, u64, bool) {
+        let g = self.geometry.as_ref().expect("shape set");
+        let (current, mask) = pos.stones::<W>();
+        let node = Node::new(g, current, mask, pos.moves as i32);
+        let mut search = Search::new(g, &mut self.table, cancel);
+        search.deadline = deadline;
+        search.budget = budget;
+        search.use_history = history;
+        let v = search.solve(&node, weak, window.0, window.1);
+        (v, search.nodes, search.aborted)
     }
 }
 
@@ -259,7 +351,7 @@ impl MoveSearch for FreeSolver {
 
     fn child(&self, pos: &FreePosition, cell: usize) -> FreePosition {
         let mut child = *pos;
-        child.play_unchecked(self.geometry.as_ref().expect("shape set"), cell);
+        on_engine!(&self.engine, e => child.play_unchecked(e.geometry(), cell));
         child
     }
 
@@ -273,8 +365,7 @@ impl MoveSearch for FreeSolver {
         deadline: Option<&Deadline>,
         cancel: &AtomicBool,
     ) -> Result<Searched, SolveError> {
-        let g = self.geometry.as_ref().expect("shape set");
-        let n = g.cells;
+        let n = pos.cells() as i32;
         let moves = pos.moves as i32;
         let sign = |v: i32| if weak { v.signum() } else { v };
         if pos.won {
@@ -283,15 +374,12 @@ impl MoveSearch for FreeSolver {
         if moves == n {
             return Ok(Searched::Done(0));
         }
-        let node = Node::new(g, pos.current, pos.mask, moves);
-        let mut search = Search::new(g, &mut self.table, cancel);
-        search.deadline = deadline;
-        search.budget = budget;
-        search.use_history = self.history;
         // Bisection inside the window answers `a` for a value <= a, `b` for one >= b.
-        let (lo, hi) = window.unwrap_or((-n, n));
-        let v = search.solve(&node, weak, lo, hi);
-        let (nodes, aborted) = (search.nodes, search.aborted);
+        let window = window.unwrap_or((-n, n));
+        let history = self.history;
+        let (v, nodes, aborted) = on_engine!(&mut self.engine, e => {
+            e.search(pos, weak, budget, window, deadline, history, cancel)
+        });
         self.nodes += nodes;
         if !aborted {
             return Ok(Searched::Done(sign(v)));

@@ -298,10 +298,13 @@ fn an_immediate_win_is_played_at_once() {
 }
 
 #[test]
-fn the_limit_is_one_word() {
+fn the_limit_is_two_words() {
     assert!(FreePosition::new(8, 8, 5).is_ok());
-    assert!(FreePosition::new(9, 8, 5).is_err());
-    assert!(FreePosition::new(65, 1, 5).is_err());
+    assert!(FreePosition::new(9, 8, 5).is_ok());
+    assert!(FreePosition::new(65, 1, 5).is_ok());
+    assert!(FreePosition::new(16, 8, 5).is_ok());
+    assert!(FreePosition::new(12, 11, 5).is_err());
+    assert!(FreePosition::new(129, 1, 5).is_err());
     assert!(FreePosition::new(3, 3, 0).is_err());
 }
 
