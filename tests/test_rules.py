@@ -312,7 +312,7 @@ def test_bad_player_raises_and_changes_nothing(player, error, message):
 def test_solver_supports_exactly_where_the_solver_runs(kw):
     r = Rules(**kw)
     w, h = kw["width"], kw["height"]
-    fits = w * (h + 1) <= 64 if kw["gravity"] else w * h <= 64
+    fits = w * (h + 1) <= 64 if kw["gravity"] else w * h <= 128
     expected = kw["players"] == 2 and fits
     assert inarow.Solver.supports(r) is expected
     assert inarow.Solver.supports(Board(rules=r)) is expected
