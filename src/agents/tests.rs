@@ -419,7 +419,7 @@ fn the_perfect_agent_scores_the_same_cells_under_each_win_rule_apart() {
 fn the_perfect_agent_refuses_rules_beyond_the_solver() {
     for rules in [
         Rules::new(7, 6, 4, 3, true).unwrap(),
-        Rules::new(9, 8, 5, 2, false).unwrap(),
+        Rules::new(12, 11, 5, 2, false).unwrap(),
         Rules::new(8, 8, 4, 2, true).unwrap(),
     ] {
         let agent = Agent::Perfect {

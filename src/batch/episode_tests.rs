@@ -265,6 +265,6 @@ fn impossible_seats_are_refused() {
     assert!(perfect.check(&Rules::connect_four()).is_ok());
     assert!(perfect.check(&ttt).is_ok());
     assert!(perfect
-        .check(&Rules::new(9, 8, 5, 2, false).unwrap())
+        .check(&Rules::new(12, 11, 5, 2, false).unwrap())
         .is_err());
 }
