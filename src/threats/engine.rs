@@ -1,6 +1,7 @@
 //! The threat engine's move choice: threat searches at the root, then an
 //! iterative-deepening alpha-beta search over the line evaluation, with a
-//! transposition table, candidate moves near the stones, forced blocks searched
+//! transposition table, candidate moves near the stones ordered by their windows
+//! and their line patterns ([`super::cell_patterns`]), forced blocks searched
 //! past the depth limit, and a short VCF probe at the leaves.
 //!
 //! At the root, in order: complete a line; block the opponent's only cell to
@@ -15,6 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::board::ThreatBoard;
+use super::cell_patterns::CellPatterns;
 use super::prove::{Prover, ProverTables, Stop, ThreatKind};
 use super::shallow::{self, ShallowCuts};
 use super::table::{Bound, Table};
@@ -56,6 +58,10 @@ const LEAF_VCF_NODES: u64 = 64;
 const THREAT_PROBE_NODES: u64 = 64;
 /// Chebyshev distance from a stone within which empty cells are candidates.
 const NEAR: usize = 2;
+/// The weight of a move's pattern score beside its window value in the ordering:
+/// a strong shape (a flex three, 940) outweighs the windows, which decide among
+/// quiet moves (a line's two, a few units).
+const PATTERN_ORDER_SCALE: i64 = 4;
 
 /// How long one move may think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -107,6 +113,16 @@ pub struct Engine {
     /// Whether the forced reply to the opponent's four is searched without using
     /// up depth (off: it uses a ply like any move; a leaf still searches it).
     extend_four_replies: bool,
+    /// Every cell's line patterns, kept while a pattern switch is on (and the
+    /// rules' `k` has pattern tables).
+    patterns: Option<CellPatterns>,
+    /// Whether the ordering adds the moves' pattern scores.
+    pattern_ordering: bool,
+    /// Whether the evaluation adds the pattern values.
+    pattern_evaluation: bool,
+    /// Whether the threat probes are skipped where the patterns show no four for
+    /// the attacker (the probe could find nothing: the same values, less work).
+    four_gate: bool,
 }
 
 /// The stop conditions of one move, split into phases.
@@ -143,7 +159,7 @@ impl Engine {
 
     /// An engine searching into `table`; `diversity` 0 for a main search.
     fn sharing(rules: Rules, table: Arc<Table>, diversity: u64) -> Engine {
-        Engine {
+        let mut engine = Engine {
             board: ThreatBoard::new(rules),
             prover: ProverTables::new(),
             table,
@@ -157,6 +173,50 @@ impl Engine {
             stats: SearchStats::default(),
             shallow_cuts: ShallowCuts::default(),
             extend_four_replies: false,
+            patterns: None,
+            pattern_ordering: false,
+            pattern_evaluation: false,
+            four_gate: true,
+        };
+        engine.set_patterns(true, false);
+        engine
+    }
+
+    /// Switches the pattern scores in the move ordering on or off (on by
+    /// default: measured, it gains), its helpers' too (no effect where `k` has no
+    /// pattern tables).
+    pub fn set_pattern_ordering(&mut self, on: bool) {
+        self.set_patterns(on, self.pattern_evaluation);
+    }
+
+    /// Switches the pattern values in the evaluation on or off (off by default:
+    /// measured, they cost strength), its helpers' too (no effect where `k` has
+    /// no pattern tables).
+    pub fn set_pattern_evaluation(&mut self, on: bool) {
+        self.set_patterns(self.pattern_ordering, on);
+    }
+
+    /// Switches the four gate on or off, its helpers' too: the threat probes are
+    /// skipped where the cell patterns show the attacker no four (they would
+    /// find nothing). Exact; it saves the probes' work while the patterns are kept.
+    pub fn set_four_gate(&mut self, on: bool) {
+        self.four_gate = on;
+        for helper in &mut self.helpers {
+            helper.set_four_gate(on);
+        }
+    }
+
+    fn set_patterns(&mut self, ordering: bool, evaluation: bool) {
+        self.pattern_ordering = ordering;
+        self.pattern_evaluation = evaluation;
+        let wanted = ordering || evaluation;
+        if wanted && self.patterns.is_none() {
+            self.patterns = CellPatterns::new(self.board.rules());
+        } else if !wanted {
+            self.patterns = None;
+        }
+        for helper in &mut self.helpers {
+            helper.set_patterns(ordering, evaluation);
         }
     }
 
@@ -300,6 +360,8 @@ impl Engine {
         let mut helper = Engine::sharing(*self.rules(), Arc::clone(&self.table), diversity);
         helper.shallow_cuts = self.shallow_cuts;
         helper.extend_four_replies = self.extend_four_replies;
+        helper.set_patterns(self.pattern_ordering, self.pattern_evaluation);
+        helper.four_gate = self.four_gate;
         helper
     }
 
@@ -328,7 +390,7 @@ impl Engine {
         let me = self.board.to_move();
         let mut roots: Vec<(usize, i64)> = (0..self.board.num_cells())
             .filter(|&c| self.board.is_empty(c) && self.near[c] > 0)
-            .map(|c| (c, self.board.move_value(c, me)))
+            .map(|c| (c, self.order_value(c, me)))
             .collect();
         let board = &mut self.board;
         roots.retain(|&(c, _)| board.allowed(c, me));
@@ -680,6 +742,9 @@ impl Engine {
     /// mover's line evaluation minus the opponent's.
     fn leaf_value(&mut self, ply: usize, stop: &Stop<'_>) -> i32 {
         let me = self.board.to_move();
+        if !self.may_have_fours(me) {
+            return self.evaluation();
+        }
         let probe = Stop {
             max_nodes: LEAF_VCF_NODES,
             deadline: None,
@@ -699,7 +764,10 @@ impl Engine {
     /// opponent's (within the undecided values).
     fn evaluation(&self) -> i32 {
         let me = self.board.to_move();
-        let v = self.board.score(me) - self.board.score(1 - me);
+        let mut v = self.board.score(me) - self.board.score(1 - me);
+        if let (true, Some(p)) = (self.pattern_evaluation, &self.patterns) {
+            v += p.value(me) - p.value(1 - me);
+        }
         v.clamp(-(DECIDED as i64) + 1, DECIDED as i64 - 1) as i32
     }
 
@@ -729,6 +797,9 @@ impl Engine {
         moves: &mut Vec<(usize, i64)>,
         stop: &Stop<'_>,
     ) -> bool {
+        if !self.may_have_fours(1 - me) {
+            return false;
+        }
         let probe = Stop {
             max_nodes: THREAT_PROBE_NODES,
             deadline: None,
@@ -744,7 +815,7 @@ impl Engine {
                 let value = if c == hint {
                     i64::MAX
                 } else {
-                    self.board.move_value(c, me)
+                    self.order_value(c, me)
                 };
                 (c, value)
             }));
@@ -761,7 +832,7 @@ impl Engine {
                 let value = if c == hint {
                     i64::MAX
                 } else {
-                    let v = self.board.move_value(c, me);
+                    let v = self.order_value(c, me);
                     if self.diversity == 0 {
                         v
                     } else {
@@ -788,6 +859,29 @@ impl Engine {
         moves.truncate(width);
     }
 
+    /// Whether `player` may have a four to play (no win by fours without one):
+    /// false only where the cell patterns are kept, the four gate is on, and no
+    /// empty cell gives `player` a four or a five.
+    #[inline]
+    fn may_have_fours(&self, player: usize) -> bool {
+        match (&self.patterns, self.four_gate) {
+            (Some(p), true) => p.has_four_cell(player),
+            _ => true,
+        }
+    }
+
+    /// How promising the empty `cell` looks for `player`, for ordering: what it
+    /// adds to `player`'s windows and takes from the other's, plus, where that
+    /// switch is on, its pattern score ([`PATTERN_ORDER_SCALE`] times).
+    #[inline]
+    fn order_value(&self, cell: usize, player: usize) -> i64 {
+        let windows = self.board.move_value(cell, player);
+        match (&self.patterns, self.pattern_ordering) {
+            (Some(p), true) => PATTERN_ORDER_SCALE * p.order_score(cell, player) + windows,
+            _ => windows,
+        }
+    }
+
     fn take_moves(&mut self, ply: usize) -> Vec<(usize, i64)> {
         if self.moves.len() <= ply {
             self.moves.resize_with(ply + 1, Vec::new);
@@ -801,14 +895,23 @@ impl Engine {
     fn load(&mut self, game: &Game) {
         self.board.load(game);
         self.near.fill(0);
+        if let Some(p) = self.patterns.as_mut() {
+            p.reset();
+        }
         for cell in 0..self.board.num_cells() {
             if !self.board.is_empty(cell) {
                 self.touch_near(cell, 1);
+                if let Some(p) = self.patterns.as_mut() {
+                    p.place(cell, self.board.owner(cell) as usize - 1);
+                }
             }
         }
     }
 
     fn make(&mut self, cell: usize) {
+        if let Some(p) = self.patterns.as_mut() {
+            p.place(cell, self.board.to_move());
+        }
         self.board.play(cell);
         self.touch_near(cell, 1);
     }
@@ -816,6 +919,9 @@ impl Engine {
     fn unmake(&mut self, cell: usize) {
         self.board.unplay(cell);
         self.touch_near(cell, -1);
+        if let Some(p) = self.patterns.as_mut() {
+            p.remove(cell, self.board.to_move());
+        }
     }
 
     /// Adds `delta` to the near count of every cell within `NEAR` of `cell`.

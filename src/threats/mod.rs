@@ -19,8 +19,12 @@
 //! ```
 
 mod board;
+mod cell_patterns;
 mod columns;
 mod engine;
+#[cfg(test)]
+mod pattern_tests;
+mod patterns;
 mod prove;
 #[cfg(test)]
 mod rule_tests;

@@ -402,21 +402,31 @@ fn speed_of(rules: Rules) {
     );
     // INAROW_SPEED_THREADS=1,4,16 measures other thread counts.
     let counts = std::env::var("INAROW_SPEED_THREADS").unwrap_or_else(|_| "1,2".into());
+    // INAROW_SPEED_NODES=N searches N nodes a move instead of 0.5 s (for instruction counts).
+    let budget = match std::env::var("INAROW_SPEED_NODES") {
+        Ok(n) => Budget::Nodes(n.parse().expect("a node count")),
+        Err(_) => Budget::Time(std::time::Duration::from_millis(500)),
+    };
+    // INAROW_SPEED_PATTERNS=0 measures the engine without its cell patterns,
+    // `order` with the pattern ordering alone (no four gate).
+    let patterns = std::env::var("INAROW_SPEED_PATTERNS").unwrap_or_default();
     for threads in counts
         .split(',')
         .map(|t| t.trim().parse::<usize>().unwrap())
     {
         let mut engine = Engine::new(rules);
+        match patterns.as_str() {
+            "0" => {
+                engine.set_pattern_ordering(false);
+                engine.set_pattern_evaluation(false);
+            }
+            "order" => engine.set_four_gate(false),
+            _ => {}
+        }
         let (mut total, mut secs, mut depths) = (0u64, 0.0, 0);
         for game in games.iter().take(10) {
             let start = Instant::now();
-            engine.choose_with_threads(
-                game,
-                Budget::Time(std::time::Duration::from_millis(500)),
-                threads,
-                &mut Rng::new(0, 0),
-                &cancel,
-            );
+            engine.choose_with_threads(game, budget, threads, &mut Rng::new(0, 0), &cancel);
             secs += start.elapsed().as_secs_f64();
             let s = engine.stats();
             total += s.search_nodes + s.threat_nodes;
