@@ -391,3 +391,18 @@ def test_the_threat_engine_rung_is_played_and_logged():
     assert row["threats_games"] == 4
     assert row["threats_win"] + row["threats_draw"] + row["threats_loss"] == pytest.approx(1.0)
     assert row["threats_loss"] >= 0.5
+
+
+@pytest.mark.parametrize(
+    ("size", "k", "judged"),
+    [(5, 4, True), (6, 4, True), (7, 5, True), (8, 5, False), (9, 5, False)],
+)
+def test_solver_judged_evaluation_only_where_the_solver_judges_in_seconds(size, k, judged):
+    """Free boards past 49 cells are within the solver's 128 but not judged while
+    training: an 8x8 or 9x9 opening takes it minutes, and nothing stops it."""
+    from inarow.train.evaluation import judged_applies
+
+    rules = dict(width=size, height=size, k=k, players=2, gravity=False)
+    config = TrainConfig.for_game("custom", rules=rules)
+    assert inarow.Solver.supports(inarow.Rules(**rules))
+    assert judged_applies(config) is judged

@@ -37,12 +37,21 @@ def _brute_force_applies(rules: dict[str, Any]) -> bool:
     return rules["players"] == 2 and rules["width"] * rules["height"] <= BRUTE_FORCE_CELLS
 
 
+#: Free-placement boards of at most this many cells are judged by the solver while
+#: training: 7x7 openings take it about a second each, 8x8 ones mostly over 20 s
+#: (BENCHMARKS.md, "Judging 7x7 and 8x8, k = 5"), and the evaluation cannot stop one.
+JUDGED_FREE_CELLS = 49
+
+
 def judged_applies(config: TrainConfig) -> bool:
     """Whether the solver judges the network on random openings
     (``inarow.evaluate.move_accuracy(rules=...)``): rules it covers, beyond the boards
-    solved by brute force and Connect Four's Pons sets."""
+    solved by brute force and Connect Four's Pons sets, and free placement only up
+    to :data:`JUDGED_FREE_CELLS` cells."""
     rules = config.rules
     if not config.eval_judged_per_set or _brute_force_applies(rules):
+        return False
+    if not rules["gravity"] and rules["width"] * rules["height"] > JUDGED_FREE_CELLS:
         return False
     if config.is_connect_four and config.eval_per_set:
         return False
