@@ -90,9 +90,10 @@ class ResetNeeded(gymnasium.error.ResetNeeded, RuntimeError):
 
 
 def solver_supports(width: int, height: int, players: int, gravity: bool) -> bool:
-    """Whether `inarow.Solver` covers these rules (2 players, gravity, and
-    ``width * (height + 1) <= 64``); `inarow.Solver.supports` takes an `inarow.Rules`
-    or a board. Rules beyond the limits are not covered."""
+    """Whether `inarow.Solver` covers these rules (2 players; with gravity
+    ``width * (height + 1) <= 64``, without it at most 128 cells);
+    `inarow.Solver.supports` takes an `inarow.Rules` or a board. Rules beyond the
+    limits are not covered."""
     try:
         rules = inarow.Rules(width, height, 1, players, gravity)
     except inarow.InvalidRulesError:
