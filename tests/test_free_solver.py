@@ -146,7 +146,11 @@ def test_move_accuracy_refuses_rules_beyond_the_solver_and_positions_with_rules(
 
 def test_cancel_and_ctrl_c_stop_a_free_placement_search():
     solver = inarow.Solver(tt_bytes=1 << 24, threads=1)
+    assert solver.solve(inarow.Board.tic_tac_toe()) == 0
+    small = solver.nodes
     cancel_in_background(lambda: solver.solve(HARD), solver.cancel)
+    # The interrupted search's nodes, not the previous call's.
+    assert solver.nodes > small
     land(lambda: solver.solve(HARD))
     assert solver.solve(inarow.Board.tic_tac_toe()) == 0
 

@@ -166,15 +166,20 @@ impl Solver {
             core.set_node_limit(None);
             r
         });
-        let (result, nodes) = match quick {
+        let result = match quick {
             Err(SolveError::NodeLimit) => {
                 let inline_nodes = core.nodes();
-                let r = run_interruptible(py, token, || work(core, token.flag()), |_| Ok(()))?;
-                (r, inline_nodes + core.nodes())
+                let r = run_interruptible(py, token, || work(core, token.flag()), |_| Ok(()));
+                // Stored before an interrupt propagates: `nodes` tells what it cost.
+                self.nodes
+                    .store(inline_nodes + core.nodes(), Ordering::Relaxed);
+                r?
             }
-            done => (done, core.nodes()),
+            done => {
+                self.nodes.store(core.nodes(), Ordering::Relaxed);
+                done
+            }
         };
-        self.nodes.store(nodes, Ordering::Relaxed);
         Ok(result?)
     }
 }
