@@ -1,16 +1,20 @@
 """Good-move and perfect-move rates of agents on random openings of a free-placement
-board the solver judges (7x7 or 8x8, k = 5 by default), each with its 95% Wilson
-interval: ``inarow.evaluate.move_accuracy`` on ``judged_positions`` of a fresh seed.
+board the solver judges (7x7, k = 5 by default; 8x8 judges slowly), each with its 95%
+Wilson interval: ``inarow.evaluate.move_accuracy`` on ``judged_positions`` of a fresh
+seed.
 
-The truth (every move's exact score, ``Solver.analyze``, one thread, a fresh table
-per position) is computed once and kept in ``--truth`` (a JSON checkpoint written
-after every position, read back on the next run with the same settings), so a run
-stopped by Ctrl-C (or SIGTERM) resumes where it stopped. An analysis past ``--limit`` seconds is
+The truth (every move's exact score, ``Solver.analyze``, one thread, a fresh table per
+position) is computed once and kept in ``--truth`` (a JSON checkpoint written after
+every position, read back on the next run with the same settings), so a run stopped by
+Ctrl-C (or SIGTERM) resumes where it stopped. An analysis past ``--limit`` seconds is
 cancelled and its position left out (the count is printed: the rates are then of the
 positions that solve within the limit); a run with a longer ``--limit`` tries those
-positions again. Agents are named as ``inarow.agents.named``
-reads them: ``threats:nodes=20000``, ``greedy``, ``random``, ``negamax:2``, a
+positions again. Agents are named as ``inarow.agents.named`` reads them:
+``threats:nodes=20000``, ``greedy``, ``random``, ``negamax:2``, a
 ``network.npz:SIMULATIONS`` (0: the raw policy). Built-in agents get ``--agent-seed``.
+The first agent is then paired with each other one on the same positions
+(``inarow.evaluate.compare_accuracy``: the difference of good-move rates, its 95%
+interval and McNemar's p).
 
     python benchmarks/free_accuracy.py --size 7 --lengths 14 18 22 --per-set 30 \\
         --seed 5901 --truth truth-7x7.json --agent threats:nodes=20000 --agent greedy
@@ -136,10 +140,12 @@ def main() -> None:
         "| agent | positions | good moves [95%] | perfect moves [95%] | random's good "
         "| agent seconds |\n|---|---:|---:|---:|---:|---:|"
     )
+    results = []
     for spec in args.agent:
         agent = inarow.agents.named(spec, seed=args.agent_seed, rules=rules)
         start = time.perf_counter()
         res = inarow.evaluate.move_accuracy(agent, kept, threads=1, progress=False)
+        results.append(res)
         seconds = time.perf_counter() - start
         o = res.overall
         (gl, gh), (pl, ph) = o.good_interval, o.perfect_interval
@@ -151,6 +157,9 @@ def main() -> None:
         )
         for s in res.sets.values():
             print(f"    {s.name}: good {s.good}/{s.positions}, perfect {s.perfect}/{s.positions}")
+    for spec, res in zip(args.agent[1:], results[1:]):
+        print(f"\n{args.agent[0]} (a) less {spec} (b), paired:")
+        print(inarow.evaluate.compare_accuracy(results[0], res))
 
 
 if __name__ == "__main__":
