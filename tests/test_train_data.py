@@ -383,7 +383,7 @@ def test_the_threat_engine_rung_is_played_and_logged():
         "threats_draw",
         "threats_loss",
         "threats_games",
-        "threats_perfect",  # blank: 7x7 is beyond the solver
+        "threats_perfect",  # blank: 7x7 is past the boards a match values exactly
     ]
 
     row = measure_strength(blind_net, config, seed=3)  # the engine should not lose to it
@@ -395,11 +395,11 @@ def test_the_threat_engine_rung_is_played_and_logged():
 
 @pytest.mark.parametrize(
     ("size", "k", "judged"),
-    [(5, 4, True), (6, 4, True), (7, 5, True), (8, 5, False), (9, 5, False)],
+    [(5, 4, True), (6, 4, True), (6, 5, True), (7, 5, False), (8, 5, False), (9, 5, False)],
 )
 def test_solver_judged_evaluation_only_where_the_solver_judges_in_seconds(size, k, judged):
-    """Free boards past 49 cells are within the solver's 128 but not judged while
-    training: an 8x8 or 9x9 opening takes it minutes, and nothing stops it."""
+    """Free boards past 36 cells are within the solver's 128 but not judged while
+    training: a 7x7 opening of 6 stones takes it minutes, and nothing stops it."""
     from inarow.train.evaluation import judged_applies
 
     rules = dict(width=size, height=size, k=k, players=2, gravity=False)

@@ -38,9 +38,10 @@ def _brute_force_applies(rules: dict[str, Any]) -> bool:
 
 
 #: Free-placement boards of at most this many cells are judged by the solver while
-#: training: 7x7 openings take it about a second each, 8x8 ones mostly over 20 s
-#: (BENCHMARKS.md, "Judging 7x7 and 8x8, k = 5"), and the evaluation cannot stop one.
-JUDGED_FREE_CELLS = 49
+#: training (6x6 boards solve from empty in milliseconds): the judged openings start
+#: at an eighth of the cells, and 7x7 ones of 6 stones take the solver minutes, 8x8
+#: ones hours (BENCHMARKS.md, "Judging 7x7 and 8x8, k = 5"); nothing stops one.
+JUDGED_FREE_CELLS = 36
 
 
 def judged_applies(config: TrainConfig) -> bool:
