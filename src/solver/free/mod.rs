@@ -80,6 +80,8 @@
 //!
 //! Measured figures: docs/solver-benchmarks.md, "Free-placement solver".
 
+#[cfg(test)]
+mod game_negamax;
 mod geometry;
 mod pairing;
 mod position;

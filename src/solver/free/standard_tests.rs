@@ -2,47 +2,14 @@
 //! wins, an overline is no win) against a plain negamax over the real [`Game`]
 //! under that rule: the game's own move and win logic, memoised on the cells.
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
+use super::game_negamax::GameNegamax;
 use super::{FreePosition, FreeSolver};
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::{Rules, WinRule};
 use crate::solver::{SolveError, Solver, SolverConfig};
-
-/// A negamax over [`Game`]: the exact score (Pons' convention) for the side to
-/// move of a game not over, memoised on the cells.
-struct GameNegamax {
-    memo: HashMap<Vec<i8>, i32>,
-}
-
-impl GameNegamax {
-    fn value(&mut self, game: &mut Game) -> i32 {
-        let r = *game.rules();
-        let (n, moves) = (r.num_cells() as i32, game.stones_on_board() as i32);
-        let mut cells = vec![0i8; r.num_cells()];
-        game.write_cells(&mut cells);
-        if let Some(&v) = self.memo.get(&cells) {
-            return v;
-        }
-        let mut best = i32::MIN;
-        for action in game.legal_actions() {
-            game.play(action).unwrap();
-            let v = if game.winner().is_some() {
-                (n + 1 - moves) / 2
-            } else if game.is_over() {
-                0
-            } else {
-                -self.value(game)
-            };
-            game.undo().unwrap();
-            best = best.max(v);
-        }
-        self.memo.insert(cells, best);
-        best
-    }
-}
 
 fn standard(width: i64, height: i64, k: i64) -> Rules {
     Rules::new(width, height, k, 2, false)
@@ -77,9 +44,7 @@ fn random_games(rules: Rules, count: usize, least: usize, seed: u64) -> Vec<Game
 /// The solver's exact and weak scores and analysis of each game equal the
 /// negamax's; returns how many of them score otherwise under freestyle.
 fn agrees_with_the_game(rules: Rules, count: usize, least: usize) -> usize {
-    let mut negamax = GameNegamax {
-        memo: HashMap::new(),
-    };
+    let mut negamax = GameNegamax::new();
     let mut solver = FreeSolver::new(1 << 22).unwrap();
     let mut freestyle = FreeSolver::new(1 << 22).unwrap();
     let cancel = AtomicBool::new(false);
@@ -219,9 +184,7 @@ fn the_dispatching_solver_solves_standard_games() {
     };
     let mut solver = Solver::new(config).unwrap();
     let cancel = AtomicBool::new(false);
-    let mut negamax = GameNegamax {
-        memo: HashMap::new(),
-    };
+    let mut negamax = GameNegamax::new();
     for mut game in random_games(standard(4, 4, 3), 10, 3, 11) {
         let expected = negamax.value(&mut game);
         assert_eq!(solver.solve_game(&game, false, &cancel).unwrap(), expected);

@@ -3,9 +3,9 @@
 //! rules; the symmetries and canonical forms of the table on square and
 //! oblong boards; a proof written on 81 cells and checked by `crate::proof`.
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
+use super::game_negamax::GameNegamax;
 use super::geometry::Geometry;
 use super::position::exact;
 use super::search::{image, Node};
@@ -14,46 +14,6 @@ use crate::game::Game;
 use crate::rng::Rng;
 use crate::rules::{Rules, WinRule};
 use crate::solver::SolveError;
-
-/// A negamax over [`Game`] (its own moves and line tests), memoised on the
-/// cells: the exact score (Pons' convention) for the side to move of a game
-/// not over.
-struct GameNegamax {
-    memo: HashMap<Vec<i8>, i32>,
-}
-
-impl GameNegamax {
-    fn new() -> GameNegamax {
-        GameNegamax {
-            memo: HashMap::new(),
-        }
-    }
-
-    fn value(&mut self, game: &mut Game) -> i32 {
-        let r = *game.rules();
-        let (n, moves) = (r.num_cells() as i32, game.stones_on_board() as i32);
-        let mut cells = vec![0i8; r.num_cells()];
-        game.write_cells(&mut cells);
-        if let Some(&v) = self.memo.get(&cells) {
-            return v;
-        }
-        let mut best = i32::MIN;
-        for action in game.legal_actions() {
-            game.play(action).unwrap();
-            let v = if game.winner().is_some() {
-                (n + 1 - moves) / 2
-            } else if game.is_over() {
-                0
-            } else {
-                -self.value(game)
-            };
-            game.undo().unwrap();
-            best = best.max(v);
-        }
-        self.memo.insert(cells, best);
-        best
-    }
-}
 
 fn rules(width: i64, height: i64, k: i64, rule: WinRule) -> Rules {
     Rules::new(width, height, k, 2, false)

@@ -94,6 +94,40 @@ pub(crate) trait Word:
     }
 }
 
+/// The single-bit operations, the same on every unsigned word.
+macro_rules! bit_ops {
+    ($word:ty) => {
+        #[inline(always)]
+        fn bit(cell: usize) -> $word {
+            1 << cell
+        }
+        #[inline(always)]
+        fn below(n: usize) -> $word {
+            if n == <$word>::BITS as usize {
+                <$word>::MAX
+            } else {
+                (1 << n) - 1
+            }
+        }
+        #[inline(always)]
+        fn count(self) -> u32 {
+            self.count_ones()
+        }
+        #[inline(always)]
+        fn first(self) -> usize {
+            self.trailing_zeros() as usize
+        }
+        #[inline(always)]
+        fn without_first(self) -> $word {
+            self & self.wrapping_sub(1)
+        }
+        #[inline(always)]
+        fn first_bit(self) -> $word {
+            self & self.wrapping_neg()
+        }
+    };
+}
+
 impl Word for u64 {
     const BITS: usize = 64;
     const ZERO: u64 = 0;
@@ -108,34 +142,7 @@ impl Word for u64 {
     fn per_pair<T: Copy + Debug>(fill: T) -> [T; 32] {
         [fill; 32]
     }
-    #[inline(always)]
-    fn bit(cell: usize) -> u64 {
-        1 << cell
-    }
-    #[inline(always)]
-    fn below(n: usize) -> u64 {
-        if n == 64 {
-            u64::MAX
-        } else {
-            (1 << n) - 1
-        }
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn first(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline(always)]
-    fn without_first(self) -> u64 {
-        self & self.wrapping_sub(1)
-    }
-    #[inline(always)]
-    fn first_bit(self) -> u64 {
-        self & self.wrapping_neg()
-    }
+    bit_ops!(u64);
     #[inline(always)]
     fn line_starts(self, step: u32, k: usize) -> u64 {
         Bitboard(self).line_starts(step as usize, k).0
@@ -175,34 +182,7 @@ impl Word for u128 {
     fn per_pair<T: Copy + Debug>(fill: T) -> [T; 64] {
         [fill; 64]
     }
-    #[inline(always)]
-    fn bit(cell: usize) -> u128 {
-        1 << cell
-    }
-    #[inline(always)]
-    fn below(n: usize) -> u128 {
-        if n == 128 {
-            u128::MAX
-        } else {
-            (1 << n) - 1
-        }
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn first(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    #[inline(always)]
-    fn without_first(self) -> u128 {
-        self & self.wrapping_sub(1)
-    }
-    #[inline(always)]
-    fn first_bit(self) -> u128 {
-        self & self.wrapping_neg()
-    }
+    bit_ops!(u128);
     #[inline(always)]
     fn line_starts(self, step: u32, k: usize) -> u128 {
         let mut m = self;
