@@ -4,6 +4,7 @@ import itertools
 
 import numpy as np
 import pytest
+from test_free_solver_standard import negamax
 from test_interrupts import cancel_in_background, land
 
 import inarow
@@ -155,28 +156,6 @@ def test_cancel_and_ctrl_c_stop_a_free_placement_search():
     assert solver.solve(inarow.Board.tic_tac_toe()) == 0
 
 
-def _negamax(board: inarow.Board, memo: dict[bytes, int]) -> int:
-    """A plain negamax over ``inarow.Board``: the exact score (Pons' convention) for
-    the side to move of a game not over."""
-    key = board.to_numpy().tobytes()
-    if key in memo:
-        return memo[key]
-    n, m = board.width * board.height, board.num_stones
-    best = -n
-    for action in board.legal_moves():
-        board.move(action)
-        if board.winner is not None:
-            value = (n + 1 - m) // 2
-        elif board.is_over:
-            value = 0
-        else:
-            value = -_negamax(board, memo)
-        board.undo()
-        best = max(best, value)
-    memo[key] = best
-    return best
-
-
 def _near_the_end(rules: inarow.Rules, rng: np.random.Generator) -> inarow.Board:
     """A board of ``rules`` whose empty cells are a 2x4 window (a random place), its
     other cells filled by random moves that make no line."""
@@ -208,7 +187,7 @@ def test_a_near_full_9x9_board_matches_a_plain_negamax(rule):
     for _ in range(4):
         board = _near_the_end(rules, rng)
         before = board.moves
-        expected = _negamax(board, memo)
+        expected = negamax(board, memo)
         assert solver.solve(board) == expected, before
         assert solver.solve(board, weak=True) == (expected > 0) - (expected < 0)
         scores = solver.analyze(board)
