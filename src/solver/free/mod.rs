@@ -37,7 +37,7 @@
 //! instructions within 0.3%: BENCHMARKS.md). How long a
 //! search takes grows quickly with the empty cells: every m,n,k game with m, n,
 //! k <= 6 solves from the empty board in milliseconds, 7,6,5 in under a second
-//! (0.84M nodes), 7,7,5 (a draw) in 288M nodes, minutes; larger boards may not
+//! (0.84M nodes), 7,7,5 (a draw) in 99.5M nodes, about a minute; larger boards may not
 //! finish (`cancel`, deadlines and node limits stop them): a 9x9 board is
 //! solved near its end, not from the empty board
 //! (`benchmarks/free_9x9.py` records how far a search of 9,9,5 gets).
