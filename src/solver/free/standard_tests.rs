@@ -72,15 +72,7 @@ fn agrees_with_the_game(rules: Rules, count: usize, least: usize) -> usize {
         );
         for (action, score) in analysis.iter().enumerate() {
             let Some(score) = score else { continue };
-            game.play(action).unwrap();
-            let child = if game.winner().is_some() {
-                (rules.num_cells() as i32 + 1 - game.stones_on_board() as i32 + 1) / 2
-            } else if game.is_over() {
-                0
-            } else {
-                -negamax.value(&mut game)
-            };
-            game.undo().unwrap();
+            let child = negamax.score_of(&mut game, action);
             assert_eq!(*score, child, "{context} action {action}");
         }
         let cells = pos.to_cells();

@@ -101,15 +101,7 @@ fn agrees_with_the_game(rules: Rules, count: usize, window: (usize, usize), seed
         for (action, score) in analysis.iter().enumerate() {
             assert_eq!(score.is_some(), game.is_legal(action), "{context}");
             let Some(score) = score else { continue };
-            game.play(action).unwrap();
-            let child = if game.winner().is_some() {
-                (rules.num_cells() as i32 + 1 - game.stones_on_board() as i32 + 1) / 2
-            } else if game.is_over() {
-                0
-            } else {
-                -negamax.value(&mut game)
-            };
-            game.undo().unwrap();
+            let child = negamax.score_of(&mut game, action);
             assert_eq!(*score, child, "{context} action {action}");
         }
         let best = solver.best_move(&pos, &cancel).unwrap();
