@@ -3,7 +3,9 @@
 //! be followed by `@CELLS` (cells `row * width + col`, comma-separated) to solve
 //! the position after those moves: `7 7 5 @24,25`. `FREE_TT_MIB` sets the table
 //! size (default 256 MiB); `FREE_HISTORY=0` switches the history heuristic off;
-//! `FREE_RULE=standard` solves under the standard rule (exactly `k`).
+//! `FREE_RULE=standard` solves under the standard rule (exactly `k`);
+//! `FREE_VALUE=weak` asks for the outcome only (win, draw or loss: the zone
+//! search), `FREE_ZONES=0` for that outcome by negamax instead.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -40,15 +42,20 @@ fn main() {
         if std::env::var("FREE_HISTORY").is_ok_and(|v| v == "0") {
             solver.set_move_history(false);
         }
+        if std::env::var("FREE_ZONES").is_ok_and(|v| v == "0") {
+            solver.set_zone_search(false);
+        }
+        let weak = std::env::var("FREE_VALUE").is_ok_and(|v| v == "weak");
         let rule = std::env::var("FREE_RULE").map_or(WinRule::Freestyle, |name| {
             WinRule::from_name(&name).expect("FREE_RULE: freestyle or standard")
         });
         let pos = FreePosition::from_moves_with_rule(w, h, k, rule, &moves)
             .expect("a supported position");
         let start = Instant::now();
-        let value = solver.solve(&pos, false, &cancel).expect("solved");
+        let value = solver.solve(&pos, weak, &cancel).expect("solved");
         println!(
-            "{w}x{h} k={k} after {moves:?}: score {value:+} ({} nodes, {:.3} s)",
+            "{w}x{h} k={k} after {moves:?}: {} {value:+} ({} nodes, {:.3} s)",
+            if weak { "outcome" } else { "score" },
             solver.nodes(),
             start.elapsed().as_secs_f64()
         );

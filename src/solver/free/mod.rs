@@ -62,6 +62,12 @@
 //! * A transposition table of lower and upper bounds keyed on the canonical form
 //!   under the board's symmetries (8 for a square, 4 for a rectangle), kept up to
 //!   date move by move; it stores the best move, searched first next time.
+//! * Weak values (win, draw or loss) under the freestyle rule come from an
+//!   AND/OR search with relevance zones (`zone`): whether the side to move
+//!   forces a line, then whether the other side does; the attacker's moves
+//!   outside the zone of the defender's proof after a pass are not searched.
+//!   On 7,7,5 it visits 79M nodes where negamax visits 99.5M, in the same time
+//!   (docs/solver-benchmarks.md).
 //! * Moves ordered by the lines through them: own stones on lines the opponent
 //!   has not blocked, opponent stones on lines free of own stones; ties by the
 //!   history heuristic (cut-offs per side and cell, weighted by the square of the
@@ -96,6 +102,10 @@ mod tests;
 #[cfg(test)]
 mod wide_tests;
 mod word;
+mod zone;
+mod zone_table;
+#[cfg(test)]
+mod zone_tests;
 
 pub use geometry::MAX_FREE_CELLS;
 pub use position::FreePosition;

@@ -23,6 +23,23 @@ pub(super) fn defender_pairs<W: Word>(geo: &Geometry<W>, defender: W, empty: W) 
     match_pairs(geo, defender, empty, &mut owner)
 }
 
+/// The cells of the pairs of [`defender_pairs`] when it finds them: the
+/// relevance zone of a pairing (the attacker's stones anywhere else leave
+/// every pair, and so every open line, as it is).
+pub(super) fn defender_pair_cells<W: Word>(geo: &Geometry<W>, defender: W, empty: W) -> Option<W> {
+    let mut owner = W::per_cell(u8::MAX);
+    if !match_pairs(geo, defender, empty, &mut owner) {
+        return None;
+    }
+    let mut cells = W::ZERO;
+    for (cell, &slot) in owner.as_ref().iter().enumerate() {
+        if slot != u8::MAX {
+            cells |= W::bit(cell);
+        }
+    }
+    Some(cells)
+}
+
 /// The pairs of [`defender_pairs`], as cells (the lower first), when it finds
 /// them: what a proof writes down for a checker to verify.
 pub(super) fn defender_pairing<W: Word>(

@@ -12,6 +12,8 @@ use super::position::{exact, FreePosition};
 use super::search::{Node, Search};
 use super::table::Table;
 use super::word::Word;
+use super::zone::ZoneSearch;
+use super::zone_table::ZoneTable;
 
 /// Runs `$body` on the engine of either word, bound to `$e`.
 macro_rules! on_engine {
@@ -36,10 +38,13 @@ pub struct FreeSolver {
     node_limit: Option<u64>,
     /// Whether move ordering breaks ties by the history heuristic.
     history: bool,
+    /// Whether weak values come from the zone search (else from negamax).
+    zones: bool,
 }
 
 impl FreeSolver {
-    /// A solver with a table of at most `tt_bytes`.
+    /// A solver with a table of at most `tt_bytes`, and for weak values (the
+    /// zone search) a second one of at most `tt_bytes`, made on its first use.
     pub fn new(tt_bytes: usize) -> Result<FreeSolver, SolveError> {
         Ok(FreeSolver {
             engine: AnyEngine::One(Engine::new(tt_bytes)?),
@@ -47,6 +52,7 @@ impl FreeSolver {
             nodes: 0,
             node_limit: None,
             history: true,
+            zones: true,
         })
     }
 
@@ -67,6 +73,13 @@ impl FreeSolver {
         self.history = on;
     }
 
+    /// Switches the zone search of weak values under the freestyle rule (on by
+    /// default) off or on: for measuring what it pays; the values are the same
+    /// either way.
+    pub fn set_zone_search(&mut self, on: bool) {
+        self.zones = on;
+    }
+
     /// The node limit of each call ([`FreeSolver::set_node_limit`]).
     pub(super) fn node_limit(&self) -> Option<u64> {
         self.node_limit
@@ -79,7 +92,12 @@ impl FreeSolver {
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        on_engine!(&mut self.engine, e => e.table.clear());
+        on_engine!(&mut self.engine, e => {
+            e.table.clear();
+            if let Some(t) = &mut e.zone_table {
+                t.clear();
+            }
+        });
     }
 
     /// The table size in bytes (of the table of the last board's word).
@@ -199,6 +217,18 @@ impl FreeSolver {
         cancel: &AtomicBool,
     ) -> Result<i32, SolveError> {
         let left = self.nodes_left();
+        // Under the standard rule an extra stone can spoil a line, zones lose
+        // their shortcut and grow, and negamax is far faster.
+        if weak && self.zones && !exact(pos.rule) && !pos.is_over() {
+            let (v, nodes, aborted) =
+                on_engine!(&mut self.engine, e => e.weak_value(pos, left, cancel))?;
+            self.nodes += nodes;
+            return match aborted {
+                false => Ok(v),
+                true if cancel.load(Ordering::Relaxed) => Err(SolveError::Interrupted),
+                true => Err(SolveError::NodeLimit),
+            };
+        }
         match self.search_limited(pos, weak, left, None, None, cancel)? {
             Searched::Done(v) => Ok(v),
             Searched::Stopped { .. } => Err(SolveError::NodeLimit),
@@ -242,6 +272,9 @@ enum AnyEngine {
 /// A table and the shape its entries belong to, in the word `W`.
 struct Engine<W: Word> {
     table: Table<W>,
+    /// The zone search's table, made on its first use.
+    zone_table: Option<ZoneTable<W>>,
+    tt_bytes: usize,
     /// The shape the table's entries belong to (keys of other shapes would clash).
     geometry: Option<Geometry<W>>,
 }
@@ -250,6 +283,8 @@ impl<W: Word> Engine<W> {
     fn new(tt_bytes: usize) -> Result<Engine<W>, SolveError> {
         Ok(Engine {
             table: Table::new(tt_bytes)?,
+            zone_table: None,
+            tt_bytes,
             geometry: None,
         })
     }
@@ -266,6 +301,9 @@ impl<W: Word> Engine<W> {
         if !same {
             if self.geometry.is_some() {
                 self.table.clear();
+                if let Some(t) = &mut self.zone_table {
+                    t.clear();
+                }
             }
             self.geometry = Some(Geometry::new(
                 pos.width,
@@ -275,6 +313,34 @@ impl<W: Word> Engine<W> {
             )?);
         }
         Ok(())
+    }
+
+    /// The sign of `pos` (not over) for the side to move by the zone search
+    /// within `budget` nodes: whether the side to move forces a line, else
+    /// whether the other side does. Also the nodes and whether it was aborted.
+    fn weak_value(
+        &mut self,
+        pos: &FreePosition,
+        budget: u64,
+        cancel: &AtomicBool,
+    ) -> Result<(i32, u64, bool), SolveError> {
+        if self.zone_table.is_none() {
+            self.zone_table = Some(ZoneTable::new(self.tt_bytes)?);
+        }
+        let g = self.geometry.as_ref().expect("shape set");
+        let table = self.zone_table.as_mut().expect("made above");
+        let (current, mask) = pos.stones::<W>();
+        let opponent = current ^ mask;
+        let mut search = ZoneSearch::new(g, table, cancel);
+        search.budget = budget;
+        let value = if search.attacker_wins(current, opponent, true) {
+            1
+        } else if !search.aborted && search.attacker_wins(opponent, current, false) {
+            -1
+        } else {
+            0
+        };
+        Ok((value, search.nodes, search.aborted))
     }
 
     /// The canonical form `(mask, current)` of `pos`, widened.

@@ -1,0 +1,438 @@
+//! The weak search: can one player (the attacker) force a line against the
+//! other (the defender)? An AND/OR depth-first search over canonical positions
+//! whose defender proofs carry relevance zones, after the threat-space and
+//! relevance-zone methods of Hsu, Ko, Chen, Wei, Hsueh and Wu ("On solving the
+//! 7,7,5-game and the 8,8,5-game", 2020), in a form of its own.
+//!
+//! # Zones
+//!
+//! A proof that the defender holds (the attacker never fills a run of `k`)
+//! comes with a zone `Z` of empty cells: the defender still holds when the
+//! attacker also has stones on any empty cells outside `Z`. So at a node where
+//! the attacker is to move, the search first lets the attacker pass (the
+//! defender moves instead); if the defender holds there with zone `Z`, every
+//! attacker move outside `Z` is such an extra stone, and only the moves inside
+//! `Z` are searched. The zones compose bottom-up:
+//!
+//! * no run open to the attacker, or a full board: the empty zone;
+//! * a pairing of the defender (every open run holds both cells of a pair):
+//!   the pairs' cells;
+//! * the defender moves `m` and holds with `Z'`: `Z' + m`;
+//! * the attacker passes and the defender holds with `Z`, and each attacker
+//!   move `m` in `Z` is held with `Z_m`: `Z` and every `Z_m`;
+//! * the defender makes a line (the game ends): its cell, and for each run
+//!   still open to the attacker one of its empty cells, so the attacker's
+//!   extra stones never fill a run before that line; where the attacker moves
+//!   once more before the defender's line (a four it cannot or does not block),
+//!   two empty cells of each open run.
+//!
+//! Every run open to the attacker at a leaf of a proof thus keeps an empty
+//! cell of the zone, which only the proof's own moves fill: extra stones
+//! outside it never complete a run, so the proof stands with them.
+//!
+//! Under the freestyle rule an extra stone of the attacker never hurts it, so
+//! an attacker who wins after passing wins whatever it plays; under the
+//! standard rule (an overline is no line) that shortcut is off and every move
+//! is searched, so the solver asks negamax for weak values there.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::super::deadline::Deadline;
+use super::geometry::Geometry;
+use super::pairing::defender_pair_cells;
+use super::search::image;
+use super::word::Word;
+use super::zone_table::ZoneTable;
+
+/// The outcome of a node: `None` the attacker wins, `Some(zone)` the defender
+/// holds, with the zone of its proof.
+type Outcome<W> = Option<W>;
+
+/// Move-ordering weights of an empty cell per line through it (as in the
+/// negamax search): own stones on a run the other side has not blocked, and
+/// the other side's stones on a run free of own stones.
+const OWN_WEIGHT: [u32; 8] = [1, 4, 16, 64, 256, 1024, 4096, 16384];
+const BLOCK_WEIGHT: [u32; 8] = [0, 3, 12, 48, 192, 768, 3072, 12288];
+
+/// Nodes between two looks at the stop flags.
+const POLL_NODES: u64 = 1024;
+
+/// The stones of both sides under every symmetry of the board (index 0: as
+/// they are), so the canonical form is a minimum.
+#[derive(Clone, Copy)]
+pub(super) struct Stones<W: Word> {
+    attacker: [W; 8],
+    defender: [W; 8],
+}
+
+impl<W: Word> Stones<W> {
+    pub fn new(geo: &Geometry<W>, attacker: W, defender: W) -> Stones<W> {
+        let mut s = Stones {
+            attacker: [W::ZERO; 8],
+            defender: [W::ZERO; 8],
+        };
+        for i in 0..geo.symmetry_count() {
+            s.attacker[i] = image(geo, i, attacker);
+            s.defender[i] = image(geo, i, defender);
+        }
+        s
+    }
+
+    #[inline(always)]
+    fn with_attacker(&self, geo: &Geometry<W>, cell: usize) -> Stones<W> {
+        let mut s = *self;
+        for i in 0..geo.symmetry_count() {
+            s.attacker[i] |= geo.map[i][cell];
+        }
+        s
+    }
+
+    #[inline(always)]
+    fn with_defender(&self, geo: &Geometry<W>, cell: usize) -> Stones<W> {
+        let mut s = *self;
+        for i in 0..geo.symmetry_count() {
+            s.defender[i] |= geo.map[i][cell];
+        }
+        s
+    }
+
+    /// The smallest image `(attacker, defender)` and its symmetry.
+    #[inline(always)]
+    fn canonical(&self, symmetries: usize) -> (W, W, usize) {
+        let mut best = (self.attacker[0], self.defender[0], 0);
+        for i in 1..symmetries {
+            let key = (self.attacker[i], self.defender[i]);
+            if key < (best.0, best.1) {
+                best = (key.0, key.1, i);
+            }
+        }
+        best
+    }
+}
+
+/// The cells whose images under symmetry `s` are `cells`.
+fn preimage<W: Word>(geo: &Geometry<W>, s: usize, cells: W) -> W {
+    let mut out = W::ZERO;
+    let mut rest = cells;
+    while !rest.is_empty() {
+        out |= W::bit(geo.inverse[s][rest.first()] as usize);
+        rest = rest.without_first();
+    }
+    out
+}
+
+/// One zone search: the geometry and table it works on, and when it stops.
+pub(super) struct ZoneSearch<'a, W: Word> {
+    geo: &'a Geometry<W>,
+    table: &'a mut ZoneTable<W>,
+    cancel: &'a AtomicBool,
+    pub deadline: Option<&'a Deadline>,
+    /// Nodes the search may visit before it stops.
+    pub budget: u64,
+    pub nodes: u64,
+    /// A stop flag, the deadline or the budget ended the search; its outcome
+    /// is then meaningless.
+    pub aborted: bool,
+    /// Whether an extra stone never hurts the attacker (the freestyle rule).
+    monotone: bool,
+    /// Per side (0 the attacker, 1 the defender) and cell, how often a move
+    /// there settled a node, weighted by the square of the empty cells left:
+    /// ties of the line weights go to the larger.
+    history: [W::PerCell<u64>; 2],
+}
+
+impl<'a, W: Word> ZoneSearch<'a, W> {
+    pub fn new(
+        geo: &'a Geometry<W>,
+        table: &'a mut ZoneTable<W>,
+        cancel: &'a AtomicBool,
+    ) -> ZoneSearch<'a, W> {
+        ZoneSearch {
+            geo,
+            table,
+            cancel,
+            deadline: None,
+            budget: u64::MAX,
+            nodes: 0,
+            aborted: false,
+            monotone: !geo.exact,
+            history: [W::per_cell(0); 2],
+        }
+    }
+
+    /// Whether the attacker (stones `attacker`) forces a line against the
+    /// defender (`defender`), the attacker to move if `attacker_to_move`; the
+    /// position holds no line. Meaningless once aborted.
+    pub fn attacker_wins(&mut self, attacker: W, defender: W, attacker_to_move: bool) -> bool {
+        let stones = Stones::new(self.geo, attacker, defender);
+        let outcome = if attacker_to_move {
+            self.attacker_node(&stones)
+        } else {
+            self.defender_node(&stones)
+        };
+        outcome.is_none()
+    }
+
+    /// The outcome for the attacker (stones `attacker`) against the defender:
+    /// `None` it forces a line, `Some(zone)` the defender holds with that zone.
+    #[cfg(test)]
+    pub fn outcome(&mut self, attacker: W, defender: W, attacker_to_move: bool) -> Outcome<W> {
+        let stones = Stones::new(self.geo, attacker, defender);
+        if attacker_to_move {
+            self.attacker_node(&stones)
+        } else {
+            self.defender_node(&stones)
+        }
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes % POLL_NODES == 0
+            && (self.cancel.load(Ordering::Relaxed)
+                || self.nodes > self.budget
+                || self.deadline.is_some_and(Deadline::passed))
+        {
+            self.aborted = true;
+        }
+    }
+
+    fn probe(&self, s: &Stones<W>, defender_to_move: bool) -> (Option<Outcome<W>>, W, W, usize) {
+        let (a, d, sym) = s.canonical(self.geo.symmetry_count());
+        let known = self
+            .table
+            .get(a, d, defender_to_move)
+            .map(|k| k.map(|zone| preimage(self.geo, sym, zone)));
+        (known, a, d, sym)
+    }
+
+    fn store(&mut self, key: (W, W, usize), defender_to_move: bool, outcome: Outcome<W>) {
+        if self.aborted {
+            return;
+        }
+        let (a, d, sym) = key;
+        let canonical = outcome.map(|zone| image(self.geo, sym, zone));
+        self.table.put(a, d, defender_to_move, canonical);
+    }
+
+    /// The attacker to move.
+    fn attacker_node(&mut self, s: &Stones<W>) -> Outcome<W> {
+        self.count_node();
+        if self.aborted {
+            return Some(W::ZERO);
+        }
+        let g = self.geo;
+        let (a, d) = (s.attacker[0], s.defender[0]);
+        let empty = g.board & !(a | d);
+        if !g.winning_cells(a, empty).is_empty() {
+            return None;
+        }
+        if empty.is_empty() || g.open_cells(d).is_empty() {
+            return Some(W::ZERO);
+        }
+        let (known, ka, kd, sym) = self.probe(s, false);
+        if let Some(outcome) = known {
+            return outcome;
+        }
+        let threats = g.winning_cells(d, empty);
+        let outcome = if threats.count() >= 2 {
+            // The defender makes a line after any move that makes none.
+            Some(threats | runs_hit(g, d, empty, 2))
+        } else if !threats.is_empty() {
+            // The only move that does not give the defender its line.
+            let c = threats.first();
+            self.attacker_moves(s, threats, W::ZERO)
+                .map(|zone| zone | W::bit(c) | runs_hit(g, d, empty, 2))
+        } else if let Some(pairs) = defender_pair_cells(g, d, empty) {
+            Some(pairs)
+        } else {
+            self.attacker_choices(s, empty)
+        };
+        self.store((ka, kd, sym), false, outcome);
+        outcome
+    }
+
+    /// The attacker's moves of a quiet node (no line to make or block): the
+    /// likeliest win first, so a win ends the node before the pass is
+    /// searched; then the pass, and the moves in the zone of its proof (every
+    /// move if the defender loses even so and the rule is not monotone).
+    fn attacker_choices(&mut self, s: &Stones<W>, empty: W) -> Outcome<W> {
+        let g = self.geo;
+        let (a, d) = (s.attacker[0], s.defender[0]);
+        let mut order = W::per_cell(0u8);
+        self.order(a, d, empty, empty, 0, &mut order);
+        let first = order[0] as usize;
+        let Some(first_zone) = self.defender_node(&s.with_attacker(g, first)) else {
+            self.credit(0, first, empty);
+            return None;
+        };
+        let rest = empty & !W::bit(first);
+        let zone = first_zone | W::bit(first);
+        match self.defender_node(s) {
+            Some(pass_zone) => self.attacker_moves(s, pass_zone & rest, zone | pass_zone),
+            None if self.monotone => None,
+            None => self.attacker_moves(s, rest, zone),
+        }
+    }
+
+    /// The attacker's moves among `candidates`, best first: the first win
+    /// ends it; else the defender holds with `zone` and every move's zone.
+    fn attacker_moves(&mut self, s: &Stones<W>, candidates: W, mut zone: W) -> Outcome<W> {
+        let g = self.geo;
+        let (a, d) = (s.attacker[0], s.defender[0]);
+        let empty = g.board & !(a | d);
+        let mut order = W::per_cell(0u8);
+        let count = self.order(a, d, empty, candidates, 0, &mut order);
+        for &cell in &order.as_ref()[..count] {
+            let cell = cell as usize;
+            match self.defender_node(&s.with_attacker(g, cell)) {
+                None => {
+                    self.credit(0, cell, empty);
+                    return None;
+                }
+                Some(z) => zone |= z | W::bit(cell),
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        Some(zone)
+    }
+
+    /// The defender to move.
+    fn defender_node(&mut self, s: &Stones<W>) -> Outcome<W> {
+        self.count_node();
+        if self.aborted {
+            return Some(W::ZERO);
+        }
+        let g = self.geo;
+        let (a, d) = (s.attacker[0], s.defender[0]);
+        let empty = g.board & !(a | d);
+        let lines = g.winning_cells(d, empty);
+        if !lines.is_empty() {
+            // The defender's line ends the game.
+            let c = lines.first_bit();
+            return Some(c | runs_hit(g, d | c, empty & !c, 1));
+        }
+        if empty.is_empty() {
+            return Some(W::ZERO);
+        }
+        let threats = g.winning_cells(a, empty);
+        if threats.count() >= 2 {
+            return None;
+        }
+        let open = g.open_cells(d);
+        if open.is_empty() {
+            return Some(W::ZERO);
+        }
+        let (known, ka, kd, sym) = self.probe(s, true);
+        if let Some(outcome) = known {
+            return outcome;
+        }
+        let outcome = if !threats.is_empty() {
+            let c = threats.first();
+            self.attacker_node(&s.with_defender(g, c))
+                .map(|zone| zone | threats)
+        } else if let Some(pairs) = defender_pair_cells(g, d, empty) {
+            Some(pairs)
+        } else {
+            // Cells on no run open to either side are one move (a pass): one
+            // of them is tried, last.
+            let live = empty & (open | g.open_cells(a));
+            let mut candidates = live;
+            let dead = empty & !live;
+            if !dead.is_empty() {
+                candidates |= dead.first_bit();
+            }
+            let mut order = W::per_cell(0u8);
+            let count = self.order(d, a, empty, candidates, 1, &mut order);
+            let mut outcome = None;
+            for &cell in &order.as_ref()[..count] {
+                let cell = cell as usize;
+                if let Some(zone) = self.attacker_node(&s.with_defender(g, cell)) {
+                    self.credit(1, cell, empty);
+                    outcome = Some(zone | W::bit(cell));
+                    break;
+                }
+                if self.aborted {
+                    break;
+                }
+            }
+            outcome
+        };
+        self.store((ka, kd, sym), true, outcome);
+        outcome
+    }
+
+    fn credit(&mut self, side: usize, cell: usize, empty: W) {
+        let left = empty.count() as u64;
+        let h = &mut self.history[side][cell];
+        *h = h.saturating_add(left * left);
+    }
+
+    /// Writes `candidates` into `order`, best first for the side with `mine`
+    /// against `theirs` (history side `side`), and returns their count.
+    fn order(
+        &self,
+        mine: W,
+        theirs: W,
+        empty: W,
+        candidates: W,
+        side: usize,
+        order: &mut W::PerCell<u8>,
+    ) -> usize {
+        let history = &self.history[side];
+        let mut weight = W::per_cell(0u32);
+        for &line in &self.geo.lines {
+            let own = (line & mine).count() as usize;
+            let other = (line & theirs).count() as usize;
+            let w = match (own, other) {
+                (a, 0) => OWN_WEIGHT[a.min(7)] + BLOCK_WEIGHT[0],
+                (0, b) => BLOCK_WEIGHT[b.min(7)],
+                _ => continue,
+            };
+            let mut cells = line & empty & candidates;
+            while !cells.is_empty() {
+                weight[cells.first()] += w;
+                cells = cells.without_first();
+            }
+        }
+        let mut count = 0;
+        let mut rest = candidates;
+        while !rest.is_empty() {
+            let cell = rest.first() as u8;
+            rest = rest.without_first();
+            let key = |c: u8| (weight[c as usize], history[c as usize]);
+            let w = key(cell);
+            let mut i = count;
+            while i > 0 && key(order[i - 1]) < w {
+                order[i] = order[i - 1];
+                i -= 1;
+            }
+            order[i] = cell;
+            count += 1;
+        }
+        count
+    }
+}
+
+/// For every run of `k` cells free of `defender`'s stones, `per_run` of its
+/// `empty` cells (all of them if it has fewer), shared where runs overlap.
+fn runs_hit<W: Word>(geo: &Geometry<W>, defender: W, empty: W, per_run: u32) -> W {
+    let mut zone = W::ZERO;
+    for &line in &geo.lines {
+        if !(line & defender).is_empty() {
+            continue;
+        }
+        let free = line & empty;
+        let mut need = per_run
+            .min(free.count())
+            .saturating_sub((free & zone).count());
+        let mut rest = free & !zone;
+        while need > 0 {
+            zone |= rest.first_bit();
+            rest = rest.without_first();
+            need -= 1;
+        }
+    }
+    zone
+}
