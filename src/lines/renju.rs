@@ -203,13 +203,22 @@ impl Grid {
         if runs.iter().any(|&r| r >= 6) {
             return Verdict::Forbidden(Forbidden::Overline);
         }
-        let fours: usize = lines.iter().map(fours_in).sum();
+        // A four through the stone needs four black stones within four cells
+        // of it along the line, a three (a straight four one stone away) three
+        // within three: most lines have neither, and are not examined.
+        let near =
+            |l: &[u8; SPAN], r: usize| l[MID - r..=MID + r].iter().filter(|&&c| c == BLACK).count();
+        let fours: usize = lines.iter().filter(|l| near(l, 4) >= 4).map(fours_in).sum();
         if fours >= 2 {
             return Verdict::Forbidden(Forbidden::DoubleFour);
         }
+        let may_three = lines.map(|l| near(&l, 3) >= 3);
+        if may_three.iter().filter(|&&m| m).count() < 2 {
+            return Verdict::Allowed;
+        }
         let mut threes = 0;
-        for (line, d) in lines.iter().zip(DIRECTIONS) {
-            if self.is_three(line, row, col, d) {
+        for ((line, d), may) in lines.iter().zip(DIRECTIONS).zip(may_three) {
+            if may && self.is_three(line, row, col, d) {
                 threes += 1;
                 if threes == 2 {
                     return Verdict::Forbidden(Forbidden::DoubleThree);
