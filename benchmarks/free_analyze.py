@@ -7,9 +7,11 @@ already over are drawn again). Each analysis has ``--limit`` seconds (then
 ``Solver.cancel`` stops it and it counts as "over the limit"); the percentiles are
 of every position's time, an analysis over the limit counting as the limit (so a
 percentile at the limit means "at least"). A fresh solver per position (no table
-carried over), one thread.
+carried over), one thread. ``--weak`` asks for each move's outcome only (win, draw or
+loss: the zone search) instead of its exact score.
 
     python benchmarks/free_analyze.py --size 7 --stones 8 --positions 40 --limit 10
+    python benchmarks/free_analyze.py --size 8 --stones 16 --positions 12 --limit 20 --weak
 """
 
 from __future__ import annotations
@@ -34,14 +36,14 @@ def random_position(rules: inarow.Rules, stones: int, rng: random.Random) -> ina
             return board
 
 
-def analyze_within(board: inarow.Board, limit: float) -> tuple[float, bool, int]:
+def analyze_within(board: inarow.Board, limit: float, weak: bool) -> tuple[float, bool, int]:
     """Seconds, whether it finished within ``limit``, nodes searched."""
     solver = inarow.Solver(tt_bytes=1 << 27, threads=1, book=False)
     timer = threading.Timer(limit, solver.cancel)
     timer.start()
     start = time.perf_counter()
     try:
-        solver.analyze(board)
+        solver.analyze(board, weak=weak)
         done = True
     except inarow.CancelledError:
         done = False
@@ -58,6 +60,7 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=40, help="positions to analyze")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per analysis")
     ap.add_argument("--seed", type=int, default=0, help="seed of the openings (use fresh ones)")
+    ap.add_argument("--weak", action="store_true", help="each move's outcome, not its score")
     args = ap.parse_args()
     harness.print_machine()
     rules = inarow.Rules(args.size, args.size, args.k, 2, False)
@@ -65,14 +68,15 @@ def main() -> None:
     times, finished, nodes = [], 0, []
     for i in range(args.positions):
         board = random_position(rules, args.stones, rng)
-        seconds, done, searched = analyze_within(board, args.limit)
+        seconds, done, searched = analyze_within(board, args.limit, args.weak)
         times.append(min(seconds, args.limit) if done else args.limit)
         finished += done
         nodes.append(searched)
         took = f"{seconds:.3f} s" if done else "over the limit"
         print(f"{i + 1:3d} {board.moves} {took} {searched:,} nodes", flush=True)
     print(
-        f"\n{args.size}x{args.size}, k = {args.k}, {args.stones} random stones, seed {args.seed}: "
+        f"\n{args.size}x{args.size}, k = {args.k}, {args.stones} random stones, seed {args.seed}"
+        f"{', outcomes only' if args.weak else ''}: "
         f"{finished} of {args.positions} analyzed within {args.limit:g} s; time p50 "
         f"{harness.quantile(times, 0.5):.3f} s, p90 {harness.quantile(times, 0.9):.3f} s, "
         f"max {max(times):.3f} s (an unfinished analysis counts as the limit); nodes p50 "
