@@ -257,7 +257,7 @@ impl LineBoard {
         self.tally.scores.fill(0);
         self.heights.fill(0);
         if let Some(grid) = self.renju.as_mut() {
-            *grid = Grid::new(w, h);
+            grid.clear();
         }
         self.stones = 0;
         for row in 0..h {

@@ -68,44 +68,64 @@ enum Verdict {
     Forbidden(Forbidden),
 }
 
-/// A board as the judge reads it: `height` rows of `width` cells, row-major, each
-/// [`EMPTY`], [`BLACK`] or [`WHITE`].
+/// A board as the judge reads it: `height` rows of `width` cells, each
+/// [`EMPTY`], [`BLACK`] or [`WHITE`], inside a border of [`REACH`] walls, so a
+/// cell up to `REACH` steps off the board reads as a wall without a bounds test.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Grid {
     width: usize,
     height: usize,
+    /// Cells of a padded row.
+    stride: usize,
     cells: Vec<u8>,
 }
 
 impl Grid {
     /// The empty board.
     pub fn new(width: usize, height: usize) -> Grid {
+        let pad = REACH as usize;
+        let stride = width + 2 * pad;
+        let mut cells = vec![WALL; stride * (height + 2 * pad)];
+        for row in 0..height {
+            let start = (row + pad) * stride + pad;
+            cells[start..start + width].fill(EMPTY);
+        }
         Grid {
             width,
             height,
-            cells: vec![EMPTY; width * height],
+            stride,
+            cells,
         }
+    }
+
+    /// Empties every cell (keeps the allocation).
+    pub fn clear(&mut self) {
+        let pad = REACH as usize;
+        for row in 0..self.height {
+            let start = (row + pad) * self.stride + pad;
+            self.cells[start..start + self.width].fill(EMPTY);
+        }
+    }
+
+    /// The index of `(row, col)` in the padded cells (within `REACH` of the board).
+    #[inline(always)]
+    fn index(&self, row: isize, col: isize) -> usize {
+        debug_assert!(row >= -REACH && col >= -REACH);
+        debug_assert!(row < self.height as isize + REACH && col < self.width as isize + REACH);
+        (row + REACH) as usize * self.stride + (col + REACH) as usize
     }
 
     /// Sets the cell `(row, col)` to `value` (`EMPTY`, `BLACK` or `WHITE`).
     #[inline]
     pub fn set(&mut self, row: usize, col: usize, value: u8) {
-        self.cells[row * self.width + col] = value;
+        let i = self.index(row as isize, col as isize);
+        self.cells[i] = value;
     }
 
     /// The cell `(row, col)`.
     #[inline]
     pub fn get(&self, row: usize, col: usize) -> u8 {
-        self.cells[row * self.width + col]
-    }
-
-    #[inline]
-    fn at(&self, row: isize, col: isize) -> u8 {
-        if row < 0 || col < 0 || row >= self.height as isize || col >= self.width as isize {
-            WALL
-        } else {
-            self.cells[row as usize * self.width + col as usize]
-        }
+        self.cells[self.index(row as isize, col as isize)]
     }
 
     /// Why black may not play the empty cell `(row, col)`, or `None` where it may
@@ -127,8 +147,11 @@ impl Grid {
     pub fn forbidden_cells(&mut self) -> Vec<(usize, Forbidden)> {
         let (w, h) = (self.width as isize, self.height as isize);
         // Per cell and direction: black stones within 3, 4 and 5 cells.
-        let mut near = vec![[[0u8; 4]; 3]; self.cells.len()];
-        for (i, _) in self.cells.iter().enumerate().filter(|(_, &c)| c == BLACK) {
+        let mut near = vec![[[0u8; 4]; 3]; self.width * self.height];
+        let blacks = (0..self.width * self.height)
+            .filter(|&i| self.get(i / self.width, i % self.width) == BLACK)
+            .collect::<Vec<_>>();
+        for i in blacks {
             let (row, col) = ((i / self.width) as isize, (i % self.width) as isize);
             for (d, (dr, dc)) in DIRECTIONS.into_iter().enumerate() {
                 for t in (-5..=5isize).filter(|&t| t != 0) {
@@ -148,7 +171,7 @@ impl Grid {
         for (i, [c3, c4, c5]) in near.iter().enumerate() {
             let lines = (0..4).filter(|&d| c3[d] >= 2 || c4[d] >= 3).count();
             let may = lines >= 2 || c4.iter().any(|&n| n >= 4) || c5.iter().any(|&n| n >= 5);
-            if may && self.cells[i] == EMPTY {
+            if may && self.get(i / self.width, i % self.width) == EMPTY {
                 if let Some(kind) = self.forbidden(i / self.width, i % self.width) {
                     out.push((i, kind));
                 }
@@ -160,21 +183,21 @@ impl Grid {
     /// The cells of the line through `(row, col)` along `d`, from `REACH` cells
     /// before it to `REACH` after (`MID` is the cell itself).
     fn line(&self, row: isize, col: isize, (dr, dc): (isize, isize)) -> [u8; SPAN] {
-        let mut out = [WALL; SPAN];
-        for (i, cell) in out.iter_mut().enumerate() {
-            let t = i as isize - REACH;
-            *cell = self.at(row + t * dr, col + t * dc);
-        }
-        out
+        let step = dr * self.stride as isize + dc;
+        let first = self.index(row, col) as isize - REACH * step;
+        std::array::from_fn(|i| self.cells[(first + i as isize * step) as usize])
     }
 
     /// Black stones within five cells of `(row, col)` along its four lines: a
     /// five, an overline, two fours or two threes through it all need four.
     fn black_nearby(&self, row: isize, col: isize) -> usize {
+        let at = self.index(row, col) as isize;
         let mut n = 0;
         for (dr, dc) in DIRECTIONS {
-            for t in (-5..=5).filter(|&t| t != 0) {
-                n += usize::from(self.at(row + t * dr, col + t * dc) == BLACK);
+            let step = dr * self.stride as isize + dc;
+            for t in 1..=5 {
+                n += usize::from(self.cells[(at + t * step) as usize] == BLACK);
+                n += usize::from(self.cells[(at - t * step) as usize] == BLACK);
             }
         }
         n
@@ -186,7 +209,7 @@ impl Grid {
         if self.black_nearby(row, col) < 4 {
             return Verdict::Allowed;
         }
-        let index = row as usize * self.width + col as usize;
+        let index = self.index(row, col);
         self.cells[index] = BLACK;
         let verdict = self.judge_placed(row, col);
         self.cells[index] = EMPTY;
@@ -389,8 +412,8 @@ mod tests {
         assert_eq!(g, before, "the judge leaves the grid as it found it");
         // The whole-board scan agrees with the judge cell by cell.
         let mut each = Vec::new();
-        for i in 0..g.cells.len() {
-            if g.cells[i] == EMPTY {
+        for i in 0..g.width * g.height {
+            if g.get(i / g.width, i % g.width) == EMPTY {
                 if let Some(kind) = g.forbidden(i / g.width, i % g.width) {
                     each.push((i, kind));
                 }

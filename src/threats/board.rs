@@ -69,8 +69,6 @@ pub struct ThreatBoard {
     any_exact: bool,
     /// Renju: the position as the forbidden-move judge reads it.
     renju: Option<Grid>,
-    /// Renju: the judge's verdicts by position and cell (see [`VerdictCache`]).
-    verdicts: VerdictCache,
     /// Owner per cell, row-major: 0 empty, else 1-based player.
     cells: Vec<u8>,
     zobrist: Vec<[u64; 2]>,
@@ -110,7 +108,6 @@ impl ThreatBoard {
             exact: [line_is_exact(rule, 0), line_is_exact(rule, 1)],
             any_exact: line_is_exact(rule, 0) || line_is_exact(rule, 1),
             renju: (rule == WinRule::Renju).then(|| Grid::new(w, h)),
-            verdicts: VerdictCache::new(rule == WinRule::Renju),
             cells: vec![0; w * h],
             zobrist,
             weights: window_weights(k),
@@ -135,7 +132,7 @@ impl ThreatBoard {
         self.tallies.fill([0; 4]);
         self.cells.fill(0);
         if let Some(grid) = self.renju.as_mut() {
-            *grid = Grid::new(self.rules.width(), self.rules.height());
+            grid.clear();
         }
         self.hash = 0;
         self.scores = [0; 2];
@@ -301,17 +298,10 @@ impl ThreatBoard {
     #[inline]
     pub fn forbidden(&mut self, cell: usize) -> bool {
         let w = self.rules.width();
-        let Some(grid) = self.renju.as_mut() else {
-            return false;
-        };
-        // The stones' hash with a key of its own for the cell.
-        let key = self.hash ^ self.zobrist[cell][0].rotate_left(23) ^ VERDICT_SALT;
-        if let Some(known) = self.verdicts.get(key) {
-            return known;
+        match self.renju.as_mut() {
+            Some(grid) => grid.forbidden(cell / w, cell % w).is_some(),
+            None => false,
         }
-        let verdict = grid.forbidden(cell / w, cell % w).is_some();
-        self.verdicts.put(key, verdict);
-        verdict
     }
 
     /// Whether `player` may play the empty `cell` (renju forbids black some cells).
@@ -541,45 +531,5 @@ fn empty_open_fours(k: usize, windows: usize) -> u32 {
         windows as u32
     } else {
         0
-    }
-}
-
-/// Mixed into the verdict cache's keys, so that a cell's key differs from the
-/// hash of any position.
-const VERDICT_SALT: u64 = 0x5245_4e4a_5556_4552;
-
-/// Renju's verdicts (may black play this cell here?) by a 64-bit key of the
-/// position and the cell: the searches ask again for the same cells of the same
-/// positions (move ordering at every visit of a node, each deepening), and the
-/// judge costs far more than a look-up. Direct-mapped, replaced always; a key
-/// stores its top 63 bits, the verdict the lowest.
-#[derive(Clone, Debug)]
-struct VerdictCache {
-    slots: Vec<u64>,
-}
-
-/// Slots of a renju board's cache (256 KiB).
-const VERDICT_SLOTS: usize = 1 << 15;
-
-impl VerdictCache {
-    fn new(renju: bool) -> VerdictCache {
-        VerdictCache {
-            slots: if renju {
-                vec![0; VERDICT_SLOTS]
-            } else {
-                Vec::new()
-            },
-        }
-    }
-
-    #[inline]
-    fn get(&self, key: u64) -> Option<bool> {
-        let slot = self.slots[(key >> 40) as usize & (VERDICT_SLOTS - 1)];
-        (slot != 0 && slot | 1 == key | 1).then_some(slot & 1 == 1)
-    }
-
-    #[inline]
-    fn put(&mut self, key: u64, forbidden: bool) {
-        self.slots[(key >> 40) as usize & (VERDICT_SLOTS - 1)] = (key & !1) | forbidden as u64;
     }
 }
