@@ -89,10 +89,12 @@
 #[cfg(test)]
 mod game_negamax;
 mod geometry;
+mod limits;
 mod pairing;
 mod position;
 mod proof;
 mod search;
+mod slots;
 mod solver;
 #[cfg(test)]
 mod standard_tests;

@@ -1,10 +1,10 @@
 //! The search: negamax alpha-beta over canonical positions, with static bounds
 //! and a table of bounds.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
-use super::super::deadline::Deadline;
 use super::geometry::Geometry;
+use super::limits::Limits;
 use super::pairing::defender_pairs;
 use super::table::{Bounds, Table};
 use super::word::Word;
@@ -82,21 +82,39 @@ const BLOCK_WEIGHT: [u32; 8] = [0, 3, 12, 48, 192, 768, 3072, 12288];
 /// Shortest line for which nodes look for pairing strategies.
 const PAIRING_MIN_K: usize = 4;
 
-/// Nodes between two looks at the stop flags.
-const POLL_NODES: u64 = 1024;
+/// The move-ordering weight of each of `cells` (empty) for the side with stones
+/// `mine` against `theirs`: [`OWN_WEIGHT`] per run of `k` through the cell free
+/// of `theirs`, by its stones of `mine`, and [`BLOCK_WEIGHT`] per run free of
+/// `mine`, by its stones of `theirs`.
+pub(super) fn line_weights<W: Word>(
+    geo: &Geometry<W>,
+    mine: W,
+    theirs: W,
+    cells: W,
+) -> W::PerCell<u32> {
+    let mut weight = W::per_cell(0u32);
+    for &line in &geo.lines {
+        let own = (line & mine).count() as usize;
+        let other = (line & theirs).count() as usize;
+        let w = match (own, other) {
+            (a, 0) => OWN_WEIGHT[a.min(7)] + BLOCK_WEIGHT[0],
+            (0, b) => BLOCK_WEIGHT[b.min(7)],
+            _ => continue,
+        };
+        let mut rest = line & cells;
+        while !rest.is_empty() {
+            weight[rest.first()] += w;
+            rest = rest.without_first();
+        }
+    }
+    weight
+}
 
 /// One search: the geometry and table it works on, and when it must stop.
 pub(super) struct Search<'a, W: Word> {
     geo: &'a Geometry<W>,
     table: &'a mut Table<W>,
-    cancel: &'a AtomicBool,
-    pub deadline: Option<&'a Deadline>,
-    /// Nodes the search may visit before it stops.
-    pub budget: u64,
-    pub nodes: u64,
-    /// A stop flag, the deadline or the budget ended the search; its values are
-    /// then meaningless.
-    pub aborted: bool,
+    pub limits: Limits<'a>,
     /// Whether nodes look for pairing strategies (lines of at least four).
     pairings: bool,
     /// Per side (the parity of the empty cells) and cell, how often a move there
@@ -116,11 +134,7 @@ impl<'a, W: Word> Search<'a, W> {
         Search {
             geo,
             table,
-            cancel,
-            deadline: None,
-            budget: u64::MAX,
-            nodes: 0,
-            aborted: false,
+            limits: Limits::new(cancel),
             pairings: geo.k >= PAIRING_MIN_K,
             history: [W::per_cell(0); 2],
             use_history: true,
@@ -136,7 +150,7 @@ impl<'a, W: Word> Search<'a, W> {
             (min, max) = (-1, 1);
         }
         (min, max) = (min.max(lo), max.min(hi));
-        while min < max && !self.aborted {
+        while min < max && !self.limits.aborted {
             // The sign first (is it a win? a loss?): draws are common, and the
             // probes far from 0 cost the most; then halving.
             let med = if min <= 0 && max >= 1 {
@@ -153,27 +167,17 @@ impl<'a, W: Word> Search<'a, W> {
                 min = if weak { r.min(1) } else { r };
             }
         }
-        if self.aborted {
+        if self.limits.aborted {
             0
         } else {
             min
         }
     }
 
-    fn should_stop(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
-            || self.nodes > self.budget
-            || self.deadline.is_some_and(Deadline::passed)
-    }
-
     /// The score of `node` (not over, no line) for the side to move, fail-soft:
     /// a value `<= alpha` bounds it from above, one `>= beta` from below.
     pub fn negamax(&mut self, node: &Node<W>, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.nodes % POLL_NODES == 0 && self.should_stop() {
-            self.aborted = true;
-        }
-        if self.aborted {
+        if self.limits.count_node() {
             return 0;
         }
         let g = self.geo;
@@ -252,7 +256,7 @@ impl<'a, W: Word> Search<'a, W> {
         for &cell in &order.as_ref()[..count] {
             let child = node.play(g, cell as usize);
             let v = -self.negamax(&child, -beta, -alpha);
-            if self.aborted {
+            if self.limits.aborted {
                 return 0;
             }
             if v > best {
@@ -339,21 +343,7 @@ impl<'a, W: Word> Search<'a, W> {
         order: &mut W::PerCell<u8>,
     ) -> usize {
         let history = &self.history[(empty.count() & 1) as usize];
-        let mut weight = W::per_cell(0u32);
-        for &line in &self.geo.lines {
-            let own = (line & current).count() as usize;
-            let theirs = (line & opponent).count() as usize;
-            let w = match (own, theirs) {
-                (a, 0) => OWN_WEIGHT[a.min(7)] + BLOCK_WEIGHT[0],
-                (0, b) => BLOCK_WEIGHT[b.min(7)],
-                _ => continue,
-            };
-            let mut cells = line & empty;
-            while !cells.is_empty() {
-                weight[cells.first()] += w;
-                cells = cells.without_first();
-            }
-        }
+        let weight = line_weights(self.geo, current, opponent, empty);
         let mut count = 0;
         let mut live_cells = empty & live;
         if let Some(t) = table_move.filter(|&t| live_cells.has(t)) {

@@ -332,15 +332,15 @@ impl<W: Word> Engine<W> {
         let (current, mask) = pos.stones::<W>();
         let opponent = current ^ mask;
         let mut search = ZoneSearch::new(g, table, cancel);
-        search.budget = budget;
+        search.limits.budget = budget;
         let value = if search.attacker_wins(current, opponent, true) {
             1
-        } else if !search.aborted && search.attacker_wins(opponent, current, false) {
+        } else if !search.limits.aborted && search.attacker_wins(opponent, current, false) {
             -1
         } else {
             0
         };
-        Ok((value, search.nodes, search.aborted))
+        Ok((value, search.limits.nodes, search.limits.aborted))
     }
 
     /// The canonical form `(mask, current)` of `pos`, widened.
@@ -403,11 +403,11 @@ impl<W: Word> Engine<W> {
         let (current, mask) = pos.stones::<W>();
         let node = Node::new(g, current, mask, pos.moves as i32);
         let mut search = Search::new(g, &mut self.table, cancel);
-        search.deadline = deadline;
-        search.budget = budget;
+        search.limits.deadline = deadline;
+        search.limits.budget = budget;
         search.use_history = history;
         let v = search.solve(&node, weak, window.0, window.1);
-        (v, search.nodes, search.aborted)
+        (v, search.limits.nodes, search.limits.aborted)
     }
 }
 

@@ -3,6 +3,7 @@
 //! never a collision.
 
 use super::super::error::SolveError;
+use super::slots::{self as table_slot, Slots};
 use super::word::Word;
 
 /// One slot: the position and `data`, which packs the lower bound (+ the
@@ -13,14 +14,6 @@ struct Slot<W: Word> {
     mask: W,
     current: W,
     data: u64,
-}
-
-impl<W: Word> Slot<W> {
-    const EMPTY: Slot<W> = Slot {
-        mask: W::ZERO,
-        current: W::ZERO,
-        data: 0,
-    };
 }
 
 /// Added to scores so that a stored bound is never 0 and fits 8 bits: the
@@ -38,46 +31,47 @@ pub(super) struct Bounds {
     pub best: u8,
 }
 
-/// A table of `2^n` slots, replaced always. It starts small and grows (by
-/// fours, keeping its entries) as the searches store more positions than it
-/// has slots, up to its size: a small search never touches the memory of a
-/// large table.
+/// The table of bounds (see the module docs).
 pub(super) struct Table<W: Word> {
-    slots: Vec<Slot<W>>,
-    /// Most slots the table may grow to.
-    most: usize,
-    /// Positions stored since the table last grew or was emptied.
-    stores: usize,
+    slots: Slots<Slot<W>>,
 }
 
-/// Slots of a new or emptied table (1.5 MiB).
-const FIRST_SLOTS: usize = 1 << 16;
+/// The hash that places the canonical position `(mask, current)`.
+#[inline(always)]
+fn hash<W: Word>(mask: W, current: W) -> u64 {
+    (mask.hash_bits() ^ current.hash_bits().rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+impl<W: Word> table_slot::Slot for Slot<W> {
+    const EMPTY: Slot<W> = Slot {
+        mask: W::ZERO,
+        current: W::ZERO,
+        data: 0,
+    };
+
+    fn is_used(&self) -> bool {
+        self.data != 0
+    }
+
+    fn hash(&self) -> u64 {
+        hash(self.mask, self.current)
+    }
+}
 
 impl<W: Word> Table<W> {
     /// A table of at most `bytes` (rounded down to a power of two slots, at least
     /// one). Fails with [`SolveError::OutOfMemory`] if its first slots cannot be
     /// allocated.
     pub fn new(bytes: usize) -> Result<Table<W>, SolveError> {
-        let wanted = (bytes / std::mem::size_of::<Slot<W>>()).max(1);
-        let most = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Ok(Table {
-            slots: zeroed(most.min(FIRST_SLOTS))?,
-            most,
-            stores: 0,
+            slots: Slots::new(bytes, "free-placement table")?,
         })
-    }
-
-    #[inline(always)]
-    fn index(&self, mask: W, current: W) -> usize {
-        let h = (mask.hash_bits() ^ current.hash_bits().rotate_left(29))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> 20) as usize & (self.slots.len() - 1)
     }
 
     /// The bounds stored for the canonical position `(mask, current)`.
     #[inline]
     pub fn get(&self, mask: W, current: W) -> Option<Bounds> {
-        let s = &self.slots[self.index(mask, current)];
+        let s = self.slots.get(hash(mask, current));
         if s.data == 0 || s.mask != mask || s.current != current {
             return None;
         }
@@ -91,61 +85,26 @@ impl<W: Word> Table<W> {
     /// Stores `bounds` for the canonical position `(mask, current)`.
     #[inline]
     pub fn put(&mut self, mask: W, current: W, bounds: Bounds) {
-        self.stores += 1;
-        if self.stores > self.slots.len() && self.slots.len() < self.most {
-            self.grow();
-        }
-        let i = self.index(mask, current);
         let data = (bounds.lower + offset::<W>()) as u64
             | ((bounds.upper + offset::<W>()) as u64) << 8
             | (bounds.best as u64) << 16;
-        self.slots[i] = Slot {
-            mask,
-            current,
-            data,
-        };
-    }
-
-    /// Four times the slots, the entries moved over; left as it is if the memory
-    /// cannot be had.
-    fn grow(&mut self) {
-        let Ok(bigger) = zeroed(self.most.min(self.slots.len() * 4)) else {
-            self.most = self.slots.len();
-            return;
-        };
-        let old = std::mem::replace(&mut self.slots, bigger);
-        for slot in old.into_iter().filter(|s| s.data != 0) {
-            let i = self.index(slot.mask, slot.current);
-            self.slots[i] = slot;
-        }
-        self.stores = 0;
+        self.slots.put(
+            hash(mask, current),
+            Slot {
+                mask,
+                current,
+                data,
+            },
+        );
     }
 
     /// Empties the table, back to its first size.
     pub fn clear(&mut self) {
-        let first = self.most.min(FIRST_SLOTS);
-        if self.slots.len() == first {
-            self.slots.fill(Slot::EMPTY);
-        } else if let Ok(fresh) = zeroed(first) {
-            self.slots = fresh;
-        } else {
-            self.slots.fill(Slot::EMPTY);
-        }
-        self.stores = 0;
+        self.slots.clear();
     }
 
     /// The most memory the table may take, in bytes.
     pub fn bytes(&self) -> usize {
-        self.most * std::mem::size_of::<Slot<W>>()
+        self.slots.bytes()
     }
-}
-
-/// `len` empty slots, or [`SolveError::OutOfMemory`].
-fn zeroed<W: Word>(len: usize) -> Result<Vec<Slot<W>>, SolveError> {
-    let mut slots = Vec::new();
-    slots.try_reserve_exact(len).map_err(|e| {
-        SolveError::OutOfMemory(format!("free-placement table of {len} slots: {e}"))
-    })?;
-    slots.resize(len, Slot::EMPTY);
-    Ok(slots)
 }

@@ -35,27 +35,18 @@
 //! standard rule (an overline is no line) that shortcut is off and every move
 //! is searched, so the solver asks negamax for weak values there.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
-use super::super::deadline::Deadline;
 use super::geometry::Geometry;
+use super::limits::Limits;
 use super::pairing::defender_pair_cells;
-use super::search::image;
+use super::search::{image, line_weights};
 use super::word::Word;
 use super::zone_table::ZoneTable;
 
 /// The outcome of a node: `None` the attacker wins, `Some(zone)` the defender
 /// holds, with the zone of its proof.
 type Outcome<W> = Option<W>;
-
-/// Move-ordering weights of an empty cell per line through it (as in the
-/// negamax search): own stones on a run the other side has not blocked, and
-/// the other side's stones on a run free of own stones.
-const OWN_WEIGHT: [u32; 8] = [1, 4, 16, 64, 256, 1024, 4096, 16384];
-const BLOCK_WEIGHT: [u32; 8] = [0, 3, 12, 48, 192, 768, 3072, 12288];
-
-/// Nodes between two looks at the stop flags.
-const POLL_NODES: u64 = 1024;
 
 /// The stones of both sides under every symmetry of the board (index 0: as
 /// they are), so the canonical form is a minimum.
@@ -125,14 +116,7 @@ fn preimage<W: Word>(geo: &Geometry<W>, s: usize, cells: W) -> W {
 pub(super) struct ZoneSearch<'a, W: Word> {
     geo: &'a Geometry<W>,
     table: &'a mut ZoneTable<W>,
-    cancel: &'a AtomicBool,
-    pub deadline: Option<&'a Deadline>,
-    /// Nodes the search may visit before it stops.
-    pub budget: u64,
-    pub nodes: u64,
-    /// A stop flag, the deadline or the budget ended the search; its outcome
-    /// is then meaningless.
-    pub aborted: bool,
+    pub limits: Limits<'a>,
     /// Whether an extra stone never hurts the attacker (the freestyle rule).
     monotone: bool,
     /// Per side (0 the attacker, 1 the defender) and cell, how often a move
@@ -150,11 +134,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         ZoneSearch {
             geo,
             table,
-            cancel,
-            deadline: None,
-            budget: u64::MAX,
-            nodes: 0,
-            aborted: false,
+            limits: Limits::new(cancel),
             monotone: !geo.exact,
             history: [W::per_cell(0); 2],
         }
@@ -185,17 +165,6 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         }
     }
 
-    fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes % POLL_NODES == 0
-            && (self.cancel.load(Ordering::Relaxed)
-                || self.nodes > self.budget
-                || self.deadline.is_some_and(Deadline::passed))
-        {
-            self.aborted = true;
-        }
-    }
-
     fn probe(&self, s: &Stones<W>, defender_to_move: bool) -> (Option<Outcome<W>>, W, W, usize) {
         let (a, d, sym) = s.canonical(self.geo.symmetry_count());
         let known = self
@@ -206,7 +175,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
     }
 
     fn store(&mut self, key: (W, W, usize), defender_to_move: bool, outcome: Outcome<W>) {
-        if self.aborted {
+        if self.limits.aborted {
             return;
         }
         let (a, d, sym) = key;
@@ -216,8 +185,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
 
     /// The attacker to move.
     fn attacker_node(&mut self, s: &Stones<W>) -> Outcome<W> {
-        self.count_node();
-        if self.aborted {
+        if self.limits.count_node() {
             return Some(W::ZERO);
         }
         let g = self.geo;
@@ -291,7 +259,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
                 }
                 Some(z) => zone |= z | W::bit(cell),
             }
-            if self.aborted {
+            if self.limits.aborted {
                 break;
             }
         }
@@ -300,8 +268,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
 
     /// The defender to move.
     fn defender_node(&mut self, s: &Stones<W>) -> Outcome<W> {
-        self.count_node();
-        if self.aborted {
+        if self.limits.count_node() {
             return Some(W::ZERO);
         }
         let g = self.geo;
@@ -353,7 +320,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
                     outcome = Some(zone | W::bit(cell));
                     break;
                 }
-                if self.aborted {
+                if self.limits.aborted {
                     break;
                 }
             }
@@ -381,21 +348,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         order: &mut W::PerCell<u8>,
     ) -> usize {
         let history = &self.history[side];
-        let mut weight = W::per_cell(0u32);
-        for &line in &self.geo.lines {
-            let own = (line & mine).count() as usize;
-            let other = (line & theirs).count() as usize;
-            let w = match (own, other) {
-                (a, 0) => OWN_WEIGHT[a.min(7)] + BLOCK_WEIGHT[0],
-                (0, b) => BLOCK_WEIGHT[b.min(7)],
-                _ => continue,
-            };
-            let mut cells = line & empty & candidates;
-            while !cells.is_empty() {
-                weight[cells.first()] += w;
-                cells = cells.without_first();
-            }
-        }
+        let weight = line_weights(self.geo, mine, theirs, empty & candidates);
         let mut count = 0;
         let mut rest = candidates;
         while !rest.is_empty() {
