@@ -144,18 +144,11 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
     /// defender (`defender`), the attacker to move if `attacker_to_move`; the
     /// position holds no line. Meaningless once aborted.
     pub fn attacker_wins(&mut self, attacker: W, defender: W, attacker_to_move: bool) -> bool {
-        let stones = Stones::new(self.geo, attacker, defender);
-        let outcome = if attacker_to_move {
-            self.attacker_node(&stones)
-        } else {
-            self.defender_node(&stones)
-        };
-        outcome.is_none()
+        self.outcome(attacker, defender, attacker_to_move).is_none()
     }
 
     /// The outcome for the attacker (stones `attacker`) against the defender:
     /// `None` it forces a line, `Some(zone)` the defender holds with that zone.
-    #[cfg(test)]
     pub fn outcome(&mut self, attacker: W, defender: W, attacker_to_move: bool) -> Outcome<W> {
         let stones = Stones::new(self.geo, attacker, defender);
         if attacker_to_move {
