@@ -131,6 +131,21 @@ def test_move_accuracy_on_tic_tac_toe():
     assert list(perfect.sets) == [f"plies {n}" for n in evaluate.judged_lengths(TTT)]
     random = evaluate.move_accuracy(agents.random(seed=0), rules="tic_tac_toe", progress=False)
     assert random.good_rate < 0.9
+    # Other openings by seed and lengths, judged as judged_positions draws them.
+    fresh = evaluate.move_accuracy(
+        agents.perfect(), rules="tic_tac_toe", seed=7, lengths=[2, 4], per_set=10, progress=False
+    )
+    assert list(fresh.sets) == ["plies 2", "plies 4"] and fresh.good_rate == 1.0
+    drawn = evaluate.judged_positions(TTT, 10, seed=7, lengths=[2, 4])
+    assert [len(s.good_by_position) for s in fresh.sets.values()] == [
+        len(b) for b in drawn.values()
+    ]
+    default = evaluate.move_accuracy(
+        agents.perfect(), rules="tic_tac_toe", lengths=[4], per_set=10, progress=False
+    )
+    assert default.sets["plies 4"].positions_digest != fresh.sets["plies 4"].positions_digest
+    with pytest.raises(ValueError, match="give rules="):
+        evaluate.move_accuracy(agents.perfect(), seed=7)
     # The same openings every time.
     again = evaluate.judged_positions(TTT)
     assert [b.moves for b in again["plies 2"]] == [

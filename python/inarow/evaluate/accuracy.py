@@ -227,6 +227,8 @@ def move_accuracy(
     rules: RulesLike = None,
     ray: str | None = None,
     chunk_positions: int | None = None,
+    seed: int | None = None,
+    lengths: Iterable[int] | None = None,
 ) -> AccuracyResult:
     """How often ``agent``'s move keeps the best outcome (good-move rate) and has the
     best exact score (perfect-move rate), per set and overall.
@@ -237,7 +239,9 @@ def move_accuracy(
     iterables. With ``rules`` (any rules the solver covers, e.g. ``"tic_tac_toe"``
     or ``dict(width=5, height=5, k=4, gravity=False)``) and ``positions`` left out:
     the random openings of :func:`judged_positions`, a set per opening length, their
-    truth solved once per process. ``per_set`` keeps the first positions of each
+    truth solved once per process; ``seed`` and ``lengths`` choose other openings
+    (fresh seeds for a measurement not tuned on the default ones), as
+    :func:`judged_positions` takes them. ``per_set`` keeps the first positions of each
     set. Where no analysis
     ships, the truth is computed with ``solver`` (default: ``inarow.Solver`` on all
     cores) with a progress bar if tqdm is installed (``progress=False``: never a
@@ -266,6 +270,11 @@ def move_accuracy(
     ):
         raise ValueError(f"per_set={per_set!r}: allowed None or an integer >= 1")
     judged = rules is not None
+    if not judged and (seed is not None or lengths is not None):
+        raise ValueError(
+            f"seed={seed!r}, lengths={lengths!r}: these choose the random openings of rules=; "
+            "give rules= with them"
+        )
     if judged:
         if not (isinstance(positions, str) and positions == "pons"):
             raise ValueError("give rules= (judged random openings) or positions=, not both")
@@ -275,7 +284,8 @@ def move_accuracy(
                 f"rules={r!r}: the solver does not cover them (2 players; with gravity "
                 "width * (height + 1) <= 64, without gravity at most 128 cells)"
             )
-        positions = judged_positions(r, per_set)
+        openings_seed = _judged.JUDGED_SEED if seed is None else seed
+        positions = judged_positions(r, per_set, seed=openings_seed, lengths=lengths)
     if not judged and positions == "pons":
         pons = pons_positions(per_set)
         sets = {name: [Board.from_pons(p.moves) for p in ps] for name, ps in pons.items()}
