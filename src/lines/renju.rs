@@ -83,19 +83,15 @@ pub(crate) struct Grid {
 impl Grid {
     /// The empty board.
     pub fn new(width: usize, height: usize) -> Grid {
-        let pad = REACH as usize;
-        let stride = width + 2 * pad;
-        let mut cells = vec![WALL; stride * (height + 2 * pad)];
-        for row in 0..height {
-            let start = (row + pad) * stride + pad;
-            cells[start..start + width].fill(EMPTY);
-        }
-        Grid {
+        let stride = width + 2 * REACH as usize;
+        let mut grid = Grid {
             width,
             height,
             stride,
-            cells,
-        }
+            cells: vec![WALL; stride * (height + 2 * REACH as usize)],
+        };
+        grid.clear();
+        grid
     }
 
     /// Empties every cell (keeps the allocation).
@@ -148,11 +144,8 @@ impl Grid {
         let (w, h) = (self.width as isize, self.height as isize);
         // Per cell and direction: black stones within 3, 4 and 5 cells.
         let mut near = vec![[[0u8; 4]; 3]; self.width * self.height];
-        let blacks = (0..self.width * self.height)
-            .filter(|&i| self.get(i / self.width, i % self.width) == BLACK)
-            .collect::<Vec<_>>();
-        for i in blacks {
-            let (row, col) = ((i / self.width) as isize, (i % self.width) as isize);
+        let stones = (0..h).flat_map(|row| (0..w).map(move |col| (row, col)));
+        for (row, col) in stones.filter(|&(r, c)| self.cells[self.index(r, c)] == BLACK) {
             for (d, (dr, dc)) in DIRECTIONS.into_iter().enumerate() {
                 for t in (-5..=5isize).filter(|&t| t != 0) {
                     let (r, c) = (row + t * dr, col + t * dc);

@@ -92,12 +92,7 @@ impl FreeSolver {
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        on_engine!(&mut self.engine, e => {
-            e.table.clear();
-            if let Some(t) = &mut e.zone_table {
-                t.clear();
-            }
-        });
+        on_engine!(&mut self.engine, e => e.clear_tables());
     }
 
     /// The table size in bytes (of the table of the last board's word).
@@ -293,6 +288,14 @@ impl<W: Word> Engine<W> {
         self.geometry.as_ref().expect("shape set")
     }
 
+    /// Empties both tables.
+    fn clear_tables(&mut self) {
+        self.table.clear();
+        if let Some(t) = &mut self.zone_table {
+            t.clear();
+        }
+    }
+
     /// Sets the shape to `pos`'s, emptying the table when it changes.
     fn use_shape(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
         let same = self.geometry.as_ref().is_some_and(|g| {
@@ -300,10 +303,7 @@ impl<W: Word> Engine<W> {
         });
         if !same {
             if self.geometry.is_some() {
-                self.table.clear();
-                if let Some(t) = &mut self.zone_table {
-                    t.clear();
-                }
+                self.clear_tables();
             }
             self.geometry = Some(Geometry::new(
                 pos.width,
