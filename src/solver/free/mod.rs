@@ -66,7 +66,7 @@
 //!   AND/OR search with relevance zones (`zone`): whether the side to move
 //!   forces a line, then whether the other side does; the attacker's moves
 //!   outside the zone of the defender's proof after a pass are not searched.
-//!   On 7,7,5 it visits 79M nodes where negamax visits 99.5M, in the same time
+//!   On 7,7,5 it visits 79M nodes where negamax visits 99.5M, no faster in time
 //!   (docs/solver-benchmarks.md).
 //! * Moves ordered by the lines through them: own stones on lines the opponent
 //!   has not blocked, opponent stones on lines free of own stones; ties by the
