@@ -6,6 +6,9 @@
 //! cargo run --release --example free_proof -- write 5 5 4 [standard] proof.txt
 //! cargo run --release --example free_proof -- check proof.txt
 //! ```
+//!
+//! `FREE_ZONES=0` writes no-loss claims without zone certificates (every reply
+//! of the other player followed).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -44,6 +47,9 @@ fn main() {
             let path = args.last().expect("a path");
             let pos = FreePosition::with_rule(n(1), n(2), n(3), rule).expect("a supported board");
             let mut solver = FreeSolver::new(256 << 20).expect("table");
+            if std::env::var("FREE_ZONES").is_ok_and(|v| v == "0") {
+                solver.set_zone_search(false);
+            }
             let mut out = std::io::BufWriter::new(std::fs::File::create(path).expect("writable"));
             let start = Instant::now();
             let summary = solver
@@ -51,11 +57,14 @@ fn main() {
                 .expect("proof written");
             drop(out);
             println!(
-                "{path}: outcome {:+} for the first player, {} records ({} pairings), {} bytes, {:.3} s",
+                "{path}: outcome {:+} for the first player, {} records ({} pairings, {} passes), \
+                 {} bytes, {} search nodes, {:.3} s",
                 summary.outcome,
                 summary.records,
                 summary.pairings,
+                summary.passes,
                 std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+                solver.nodes(),
                 start.elapsed().as_secs_f64()
             );
             check(path);

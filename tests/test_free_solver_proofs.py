@@ -50,8 +50,8 @@ def test_a_corrupted_proof_is_refused(solver, tmp_path):
     path = tmp_path / "proof.txt"
     assert solver.prove(board, path) == 0
     text = path.read_text()
-    assert "\n1 0 m 4\n" in text
-    path.write_text(text.replace("\n1 0 m 4\n", "\n1 0 m 1\n"))
+    assert "\n1 0 o m 4\n" in text
+    path.write_text(text.replace("\n1 0 o m 4\n", "\n1 0 o m 1\n"))
     with pytest.raises(ValueError, match="o no-loss"):
         inarow.Solver.check_proof(path)
     path.write_text(text.replace("end\n", ""))

@@ -1,10 +1,10 @@
 //! Replaying a proof with rules code of its own: the cells in a vector, a line
 //! found by walking from the last stone, every reply of the other player tried.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
 
-use super::format::{parse, Proof, Record, Section};
+use super::format::{parse, Key, Proof, Record, Section};
 
 /// What a claim says of its player (0 = x, the first player; 1 = o).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,23 +77,44 @@ impl std::error::Error for ProofError {}
 
 /// Checks the proof `text`: every claim of it, from its root.
 pub fn check(text: &str) -> Result<Verdict, ProofError> {
+    check_with_zones(text).map(|(verdict, _)| verdict)
+}
+
+/// [`check`], and each claim's zone at the root (see [`Replay::node`]; 0 at a
+/// root that is over).
+pub(super) fn check_with_zones(text: &str) -> Result<(Verdict, Vec<u128>), ProofError> {
     let proof = parse(text)?;
+    let symmetries = symmetries(proof.width, proof.height);
+    let inverses: Vec<Vec<usize>> = symmetries
+        .iter()
+        .map(|s| {
+            let mut inv = vec![0; s.len()];
+            for (cell, &image) in s.iter().enumerate() {
+                inv[image] = cell;
+            }
+            inv
+        })
+        .collect();
     let mut positions = 0;
+    let mut zones = Vec::new();
     for section in &proof.sections {
         let mut replay = Replay {
             proof: &proof,
             section,
             cells: proof.root.clone(),
-            proven: HashSet::new(),
-            symmetries: symmetries(proof.width, proof.height),
+            turn: 1,
+            proven: HashMap::new(),
+            symmetries: &symmetries,
+            inverses: &inverses,
         };
-        replay.root()?;
+        zones.push(replay.root()?);
         positions += replay.proven.len();
     }
-    Ok(Verdict {
+    let verdict = Verdict {
         claims: proof.sections.iter().map(|s| s.claim).collect(),
         positions,
-    })
+    };
+    Ok((verdict, zones))
 }
 
 /// One claim's replay.
@@ -102,10 +123,25 @@ struct Replay<'a> {
     section: &'a Section,
     /// The position: 0 empty, 1 x, 2 o.
     cells: Vec<u8>,
-    /// Canonical positions (x's stones, o's stones) where the claim is verified.
-    proven: HashSet<(u128, u128)>,
-    /// The board's symmetries, each as the image of every cell.
-    symmetries: Vec<Vec<usize>>,
+    /// The side to move: 1 x, 2 o (after a pass, not what the stones say).
+    turn: u8,
+    /// Canonical positions where the claim is verified, each with the zone of
+    /// its proof as of the canonical image (see [`Replay::node`]).
+    proven: HashMap<Key, u128>,
+    /// The board's symmetries, each as the image of every cell, and their
+    /// inverses.
+    symmetries: &'a [Vec<usize>],
+    inverses: &'a [Vec<usize>],
+}
+
+/// How the game stands after a move.
+enum After {
+    /// The mover made a line (the claimant: any other line is refused).
+    Line,
+    /// The board is full.
+    Full,
+    /// The game goes on; the claim holds there with this zone.
+    Goes(u128),
 }
 
 impl Replay<'_> {
@@ -131,8 +167,12 @@ impl Replay<'_> {
         }
     }
 
-    /// The root: over already (a line, or a full board), or a search.
-    fn root(&mut self) -> Result<(), ProofError> {
+    fn claimant(&self) -> u8 {
+        self.section.claim.player as u8 + 1
+    }
+
+    /// The root: over already (a line, or a full board), or a search; its zone.
+    fn root(&mut self) -> Result<u128, ProofError> {
         let p = self.proof;
         let (x, o) = (count(&self.cells, 1), count(&self.cells, 2));
         if x != o && x != o + 1 {
@@ -140,97 +180,217 @@ impl Replay<'_> {
                 "{x} x and {o} o stones: not a position of the game"
             )));
         }
+        self.turn = if x == o { 1 } else { 2 };
         let lines: Vec<u8> = (1..=2)
             .filter(|&who| (0..self.cells.len()).any(|c| self.cells[c] == who && self.line_at(c)))
             .collect();
         match lines.as_slice() {
-            [] if x + o == p.width * p.height => self.ends_full(),
+            [] if x + o == p.width * p.height => self.ends_full().map(|()| 0),
             [] => self.node(),
-            &[who] => self.ends_in_line(who),
+            &[who] => self.ends_in_line(who).map(|()| 0),
             _ => Err(self.refuted("both players hold lines")),
         }
     }
 
-    /// The side to move: 1 x, 2 o.
-    fn to_move(&self) -> u8 {
-        if count(&self.cells, 1) == count(&self.cells, 2) {
-            1
-        } else {
-            2
-        }
-    }
-
     /// The position's canonical form, the smallest (x's stones, o's stones) of
-    /// its images under the board's symmetries, and the symmetry that gives it.
-    fn key(&self) -> ((u128, u128), usize) {
+    /// its images under the board's symmetries, and the symmetries that give
+    /// it (the lowest first).
+    fn key(&self) -> (Key, Vec<usize>) {
         let image = |s: usize| {
             let set = |who| {
                 (0..self.cells.len())
                     .filter(|&c| self.cells[c] == who)
                     .fold(0u128, |set, c| set | 1 << self.symmetries[s][c])
             };
-            (set(1), set(2))
+            (set(1), set(2), self.turn)
         };
-        (0..self.symmetries.len())
-            .map(|s| (image(s), s))
-            .min()
-            .expect("the identity")
+        let images: Vec<Key> = (0..self.symmetries.len()).map(image).collect();
+        let least = *images.iter().min().expect("the identity");
+        let giving = (0..images.len()).filter(|&s| images[s] == least).collect();
+        (least, giving)
     }
 
     /// The cell whose image under symmetry `s` is `cell`.
     fn preimage(&self, s: usize, cell: usize) -> usize {
-        self.symmetries[s]
-            .iter()
-            .position(|&c| c == cell)
-            .expect("a symmetry is a permutation")
+        self.inverses[s][cell]
     }
 
-    /// The claim at a position not over.
-    fn node(&mut self) -> Result<(), ProofError> {
-        let (key, s) = self.key();
-        if self.proven.contains(&key) {
-            return Ok(());
+    /// The cells `cells` (a bit set) mapped by `map`.
+    fn mapped(cells: u128, map: &[usize]) -> u128 {
+        (0..map.len())
+            .filter(|&c| cells >> c & 1 == 1)
+            .fold(0, |set, c| set | 1 << map[c])
+    }
+
+    fn empty_cells(&self) -> u128 {
+        (0..self.cells.len())
+            .filter(|&c| self.cells[c] == 0)
+            .fold(0, |set, c| set | 1 << c)
+    }
+
+    /// The claim at a position not over, with `self.turn` to move. Returns its
+    /// zone: empty cells such that the claim (of a `no-loss` claim) still holds
+    /// when the other player also has stones on any empty cells outside it.
+    /// The checker computes it from the proof by these rules:
+    ///
+    /// * no run open to the other player: the empty zone;
+    /// * a pairing: the pairs' cells;
+    /// * the claimant's move `m`: its zone after `m`, and `m`; if `m` makes
+    ///   the claimant's line, `m` and the record's hit set (which must hold an
+    ///   empty cell of every run still open to the other player), or every
+    ///   empty cell without one; `m` alone if it fills the board;
+    /// * the other player to move: the union of the zones after each of its
+    ///   moves; or with a pass record (`z`), the zone of the same stones with
+    ///   the claimant to move, and the zones after each of the other player's
+    ///   moves inside it, the only moves then tried.
+    ///
+    /// A move outside a pass's zone is an extra stone of the other player at
+    /// the position after the pass, where the claim holds with that zone. A
+    /// zone is then widened by its images under the symmetries that leave the
+    /// position as it is (a larger zone holds too).
+    fn node(&mut self) -> Result<u128, ProofError> {
+        let (key, giving) = self.key();
+        let s = giving[0];
+        if let Some(&zone) = self.proven.get(&key) {
+            return Ok(Self::mapped(zone, self.inverses[s].as_slice()));
         }
-        let claimant = self.section.claim.player as u8 + 1;
+        let claimant = self.claimant();
+        let no_loss = self.section.claim.kind == ClaimKind::NoLoss;
         let record = self.section.records.get(&key);
-        if let Some(Record::Pairs(pairs)) = record {
+        let zone = if no_loss && self.no_open_run(3 - claimant, &[]) {
+            0
+        } else if let Some(Record::Pairs(pairs)) = record {
             let pairs: Vec<(usize, usize)> = pairs
                 .iter()
                 .map(|&(a, b)| (self.preimage(s, a), self.preimage(s, b)))
                 .collect();
             self.pairing_holds(&pairs, claimant)?;
-        } else if self.to_move() == claimant {
-            let Some(&Record::Move(recorded)) = record else {
+            pairs.iter().fold(0, |z, &(a, b)| z | 1 << a | 1 << b)
+        } else if self.turn == claimant {
+            let Some(Record::Move(recorded, hits)) = record else {
                 return Err(self.refuted("no move of the claimant recorded here"));
             };
-            let cell = self.preimage(s, recorded);
+            let cell = self.preimage(s, *recorded);
             if self.cells[cell] != 0 {
                 return Err(self.refuted(format!("the recorded move {recorded} is taken")));
             }
-            self.after(cell, claimant)?;
+            let everywhere = self.empty_cells();
+            let hits: Option<Vec<usize>> = hits
+                .as_ref()
+                .map(|h| h.iter().map(|&c| self.preimage(s, c)).collect());
+            let bit = 1u128 << cell;
+            match self.after(cell, claimant, hits.as_deref())? {
+                After::Line => match hits {
+                    Some(h) => h.iter().fold(bit, |z, &c| z | 1 << c),
+                    None => everywhere,
+                },
+                After::Full => bit,
+                After::Goes(zone) => zone | bit,
+            }
+        } else if let Some(Record::Pass) = record {
+            if !no_loss {
+                return Err(self.refuted("a pass record (z) in a win claim"));
+            }
+            self.turn = claimant;
+            let passed = self.node();
+            self.turn = 3 - claimant;
+            let passed = passed?;
+            let mut zone = passed;
+            for cell in 0..self.cells.len() {
+                if passed >> cell & 1 == 1 {
+                    if let After::Goes(z) = self.after(cell, 3 - claimant, None)? {
+                        zone |= z;
+                    }
+                }
+            }
+            zone
         } else {
+            let mut zone = 0;
             for cell in 0..self.cells.len() {
                 if self.cells[cell] == 0 {
-                    self.after(cell, 3 - claimant)?;
+                    if let After::Goes(z) = self.after(cell, 3 - claimant, None)? {
+                        zone |= z;
+                    }
+                }
+            }
+            zone
+        };
+        // Closed under the position's own symmetries, so a zone does not
+        // depend on the image the replay met first.
+        let canonical = giving.iter().fold(0, |z, &g| {
+            z | Self::mapped(zone, self.symmetries[g].as_slice())
+        });
+        self.proven.insert(key, canonical);
+        Ok(Self::mapped(canonical, self.inverses[s].as_slice()))
+    }
+
+    /// `who` plays the empty `cell`; what follows. A line of the other player
+    /// is refused, and so is a claimant's line whose `hits` miss a run open to
+    /// the other player.
+    fn after(&mut self, cell: usize, who: u8, hits: Option<&[usize]>) -> Result<After, ProofError> {
+        self.cells[cell] = who;
+        let turn = self.turn;
+        self.turn = 3 - who;
+        let result = if self.line_at(cell) {
+            self.ends_in_line(who).and_then(|()| match hits {
+                Some(h) => self.hits_every_open_run(h).map(|()| After::Line),
+                None => Ok(After::Line),
+            })
+        } else if self.cells.iter().all(|&c| c != 0) {
+            self.ends_full().map(|()| After::Full)
+        } else {
+            self.node().map(After::Goes)
+        };
+        self.cells[cell] = 0;
+        self.turn = turn;
+        result
+    }
+
+    /// Verifies a hit set: empty cells, one in every run open to the other
+    /// player (free of the claimant's stones).
+    fn hits_every_open_run(&self, hits: &[usize]) -> Result<(), ProofError> {
+        if let Some(&c) = hits.iter().find(|&&c| self.cells[c] != 0) {
+            return Err(self.refuted(format!("hit cell {c} is taken")));
+        }
+        if self.no_open_run(3 - self.claimant(), hits) {
+            Ok(())
+        } else {
+            Err(self.refuted("a run open to the other player holds no hit cell"))
+        }
+    }
+
+    /// Whether every run of `k` cells holds a stone of the player other than
+    /// `who`, or one of the cells `hits`.
+    fn no_open_run(&self, who: u8, hits: &[usize]) -> bool {
+        let mut open = false;
+        self.each_run(|run| {
+            open |= run
+                .iter()
+                .all(|&c| (self.cells[c] == 0 || self.cells[c] == who) && !hits.contains(&c));
+            !open
+        });
+        !open
+    }
+
+    /// Calls `f` with every run of `k` cells on the board until it says stop.
+    fn each_run(&self, mut f: impl FnMut(&[usize]) -> bool) {
+        let p = self.proof;
+        let (w, h, k) = (p.width as i64, p.height as i64, p.k as i64);
+        let mut run = Vec::with_capacity(p.k);
+        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+            for r in 0..h {
+                for c in 0..w {
+                    if self.owner(r + dr * (k - 1), c + dc * (k - 1)).is_none() {
+                        continue;
+                    }
+                    run.clear();
+                    run.extend((0..k).map(|i| ((r + dr * i) * w + c + dc * i) as usize));
+                    if !f(&run) {
+                        return;
+                    }
                 }
             }
         }
-        self.proven.insert(key);
-        Ok(())
-    }
-
-    /// The claim after `who` plays the empty `cell`.
-    fn after(&mut self, cell: usize, who: u8) -> Result<(), ProofError> {
-        self.cells[cell] = who;
-        let result = if self.line_at(cell) {
-            self.ends_in_line(who)
-        } else if self.cells.iter().all(|&c| c != 0) {
-            self.ends_full()
-        } else {
-            self.node()
-        };
-        self.cells[cell] = 0;
-        result
     }
 
     fn ends_in_line(&self, who: u8) -> Result<(), ProofError> {
@@ -294,31 +454,22 @@ impl Replay<'_> {
                 used[c] = true;
             }
         }
-        let p = self.proof;
-        let (w, h, k) = (p.width as i64, p.height as i64, p.k as i64);
-        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-            for r in 0..h {
-                for c in 0..w {
-                    if self.owner(r + dr * (k - 1), c + dc * (k - 1)).is_none() {
-                        continue;
-                    }
-                    let run: Vec<usize> = (0..k)
-                        .map(|i| ((r + dr * i) * w + c + dc * i) as usize)
-                        .collect();
-                    if run.iter().any(|&x| self.cells[x] == claimant) {
-                        continue;
-                    }
-                    if !pairs
-                        .iter()
-                        .any(|&(a, b)| run.contains(&a) && run.contains(&b))
-                    {
-                        return Err(self.refuted(format!(
-                            "the run of {k} from cell {} holds no pair",
-                            r * w + c
-                        )));
-                    }
-                }
+        let mut missed = None;
+        self.each_run(|run| {
+            let covered = run.iter().any(|&x| self.cells[x] == claimant)
+                || pairs
+                    .iter()
+                    .any(|&(a, b)| run.contains(&a) && run.contains(&b));
+            if !covered {
+                missed = Some(run[0]);
             }
+            covered
+        });
+        if let Some(start) = missed {
+            return Err(self.refuted(format!(
+                "the run of {} from cell {start} holds no pair",
+                self.proof.k
+            )));
         }
         Ok(())
     }

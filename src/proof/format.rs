@@ -10,16 +10,22 @@ const MAX_CELLS: usize = 128;
 /// What a record says of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Record {
-    /// The claimant's move.
-    Move(usize),
+    /// The claimant's move, and the hit set written after it (`h`) when the
+    /// move makes the claimant's line.
+    Move(usize, Option<Vec<usize>>),
     /// Pairs of empty cells covering every run open to the other player.
     Pairs(Vec<(usize, usize)>),
+    /// The other player to move: the claim is proven by its pass (version 2).
+    Pass,
 }
 
-/// A claim and its records, keyed by (x's stones, o's stones).
+/// A record's key: x's stones, o's stones, the side to move (1 x, 2 o).
+pub(super) type Key = (u128, u128, u8);
+
+/// A claim and its records.
 pub(super) struct Section {
     pub claim: Claim,
-    pub records: HashMap<(u128, u128), Record>,
+    pub records: HashMap<Key, Record>,
 }
 
 /// A parsed proof.
@@ -56,12 +62,16 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
             .ok_or_else(|| bad(0, format!("the file ends before {what}")))
     };
     let (n, header) = next("the header")?;
-    if header != "inarow-proof 1" {
-        return Err(bad(
-            n,
-            format!("expected \"inarow-proof 1\", got {header:?}"),
-        ));
-    }
+    let version = match header {
+        "inarow-proof 1" => 1,
+        "inarow-proof 2" => 2,
+        _ => {
+            return Err(bad(
+                n,
+                format!("expected \"inarow-proof 1\" or \"inarow-proof 2\", got {header:?}"),
+            ))
+        }
+    };
     let (n, board) = next("the board")?;
     let mut words = board.split_whitespace();
     if words.next() != Some("board") {
@@ -134,6 +144,19 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
         };
         let x = hex(first)?;
         let o = hex(words.next().unwrap_or(""))?;
+        let mover = if version == 1 {
+            if x.count_ones() == o.count_ones() {
+                1
+            } else {
+                2
+            }
+        } else {
+            match words.next() {
+                Some("x") => 1,
+                Some("o") => 2,
+                other => return Err(bad(n, format!("side to move {other:?}: x or o"))),
+            }
+        };
         let cell = |w: Option<&str>| -> Result<usize, ProofError> {
             let c = number(w, n, "cell")?;
             if c >= cells {
@@ -144,10 +167,19 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
         let record = match words.next() {
             Some("m") => {
                 let c = cell(words.next())?;
-                if words.next().is_some() {
-                    return Err(bad(n, "one cell after m"));
-                }
-                Record::Move(c)
+                let hits = match words.next() {
+                    None => None,
+                    Some("h") if version > 1 => Some(
+                        words
+                            .by_ref()
+                            .map(|w| cell(Some(w)))
+                            .collect::<Result<_, _>>()?,
+                    ),
+                    Some(other) => {
+                        return Err(bad(n, format!("{other:?} after m CELL: h or nothing")))
+                    }
+                };
+                Record::Move(c, hits)
             }
             Some("p") => {
                 let mut pairs = Vec::new();
@@ -158,9 +190,15 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
                 }
                 Record::Pairs(pairs)
             }
-            other => return Err(bad(n, format!("record kind {other:?}: m or p"))),
+            Some("z") if version > 1 => {
+                if words.next().is_some() {
+                    return Err(bad(n, "nothing after z"));
+                }
+                Record::Pass
+            }
+            other => return Err(bad(n, format!("record kind {other:?}: m, p or z"))),
         };
-        if section.records.insert((x, o), record).is_some() {
+        if section.records.insert((x, o, mover), record).is_some() {
             return Err(bad(n, format!("a second record of position {x:x} {o:x}")));
         }
     }

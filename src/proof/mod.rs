@@ -7,23 +7,30 @@
 //! the claimant's move at every position the claim reaches with the claimant to
 //! move (an OR node), while the checker itself tries every reply of the other
 //! player (an AND node), so no reply can be left out. A position may instead
-//! carry a pairing certificate, which the checker verifies on the board.
+//! carry a pairing certificate, which the checker verifies on the board, or (a
+//! `no-loss` claim, the other player to move) a zone certificate: a pass.
 //!
 //! # Format (text, one record a line)
 //!
 //! ```text
-//! inarow-proof 1
+//! inarow-proof 2
 //! board 5 5 4 freestyle            width height k rule (freestyle | standard),
 //!                                  at most 128 cells
 //! root .........................   the cells, row-major from the top: . x o
 //! claim x no-loss                  x | o, then win | no-loss
-//! 1000 0 m 12                      x's stones, o's stones (hex bit sets, cell
-//! 1000 1 p 0 5 2 7                 row * width + col at bit row * width + col),
-//! ...                              m CELL: the claimant's move there;
-//! claim o no-loss                  p A B C D ...: pairs (A, B), (C, D), ... of
-//! ...                              empty cells (no-loss claims only)
-//! end
+//! 0 0 x m 12                       x's stones, o's stones (hex bit sets, cell
+//! 1000 1 x p 0 5 2 7               row * width + col at bit row * width + col),
+//! ...                              the side to move (x | o), then the record:
+//! claim o no-loss                  m CELL: the claimant's move there, and if it
+//! 0 0 x z                          makes the claimant's line (no-loss claims)
+//! 0 0 o m 12                       optionally h CELL...: its hit set;
+//! 1000 1 o m 3 h 4 9 ...           p A B C D ...: pairs (A, B), (C, D), ... of
+//! ...                              empty cells (no-loss claims only);
+//! end                              z: the other player to move passes
 //! ```
+//!
+//! Version 1 (`inarow-proof 1`) has no side-to-move field (the stone counts
+//! give it), no `z` and no `h`; the checker reads both.
 //!
 //! A record's position is canonical: of its images under the board's
 //! symmetries (the two mirrors and the half turn; on a square also the
@@ -37,16 +44,34 @@
 //! position: every run of `k` cells on the board without a stone of the claimant
 //! holds both cells of some pair, so answering each pair cell with its partner
 //! keeps the other player from filling any run of `k` (under the standard rule
-//! too: an exact line fills a run of `k`), whoever is to move. Two `no-loss`
-//! claims, one per player, prove a draw; a `win` claim proves that player's win.
-//! Records of positions the claim never reaches are allowed; a position the
-//! claim reaches with the claimant to move and no record, a move onto a taken
-//! cell, a reply that makes the other player's line, a `win` claim that reaches a
-//! full board, or a pairing that misses a run are each refused.
+//! too: an exact line fills a run of `k`), whoever is to move. A `no-loss` claim
+//! also holds, with no record, where every run of `k` holds a claimant's stone.
+//!
+//! Zones. For a `no-loss` claim the checker computes, for every position it
+//! proves, a zone of empty cells: the claim still holds when the other player
+//! also has stones on any empty cells outside the zone. (Every run open to the
+//! other player at the end of every line of play keeps an empty cell of the
+//! zone, which extra stones outside it cannot fill.) A pass record `z` at a
+//! position with the other player to move makes the checker prove the same
+//! stones with the claimant to move, then try only the other player's moves
+//! inside that position's zone: any move outside it is such an extra stone. The
+//! rules that compose zones are in `check.rs` (`Replay::node`); the hit set of
+//! a claimant's line (every run still open to the other player holds an empty
+//! cell of it) enters the zone, and without one every empty cell does. They
+//! hold under the standard rule as well.
+//!
+//! Two `no-loss` claims, one per player, prove a draw; a `win` claim proves
+//! that player's win. Records of positions the claim never reaches are
+//! allowed; a position the claim reaches with the claimant to move and no
+//! record, a move onto a taken cell, a reply that makes the other player's
+//! line, a `win` claim that reaches a full board, a pass in a `win` claim, a hit
+//! set that misses a run, or a pairing that misses a run are each refused.
 
 mod check;
 mod format;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+use check::check_with_zones;
 pub use check::{check, Claim, ClaimKind, ProofError, Verdict};

@@ -115,14 +115,15 @@ fn a_losing_move_is_refused() {
     let pos = FreePosition::from_moves(3, 3, 3, &[0]).unwrap();
     let (text, outcome) = proof_of(&pos);
     assert_eq!(outcome, 0);
-    assert!(text.contains("\n1 0 m 4\n"), "{text}");
-    let bad = replace_record(&text, "1 0", "m 1");
+    assert!(text.contains("\n1 0 o m 4\n"), "{text}");
+    // (x's no-loss claim passes there: "1 0 o z".)
+    let bad = text.replacen("\n1 0 o m 4\n", "\n1 0 o m 1\n", 1);
     match check(&bad) {
         Err(ProofError::Refuted { claim, .. }) => assert_eq!(claim, "o no-loss"),
         other => panic!("{other:?}"),
     }
     // A taken cell.
-    let bad = replace_record(&text, "1 0", "m 0");
+    let bad = text.replacen("\n1 0 o m 4\n", "\n1 0 o m 0\n", 1);
     assert!(matches!(check(&bad), Err(ProofError::Refuted { why, .. }) if why.contains("taken")));
 }
 
@@ -151,16 +152,16 @@ fn a_broken_pairing_is_refused() {
     let (text, _) = proof_of(&empty(5, 5, 4));
     let record = text
         .lines()
-        .find(|l| l.contains(" p ") && l.split_whitespace().count() >= 5)
+        .find(|l| l.contains(" p ") && l.split_whitespace().count() >= 6)
         .expect("a pairing with a pair")
         .to_string();
-    let key: Vec<&str> = record.split_whitespace().take(2).collect();
+    let key: Vec<&str> = record.split_whitespace().take(3).collect();
     let key = key.join(" ");
     let bad = replace_record(&text, &key, "p");
     assert!(matches!(check(&bad), Err(ProofError::Refuted { why, .. }) if why.contains("no pair")));
     // A pair cell paired twice.
     let words: Vec<&str> = record.split_whitespace().collect();
-    let twice = format!("p {} {} {} {}", words[3], words[4], words[3], words[4]);
+    let twice = format!("p {} {} {} {}", words[4], words[5], words[4], words[5]);
     assert!(check(&replace_record(&text, &key, &twice)).is_err());
 }
 
@@ -178,12 +179,12 @@ fn malformed_files_are_refused() {
     let no_end = text.replace("end\n", "");
     assert!(matches!(check(&no_end), Err(ProofError::Format { .. })));
     assert!(matches!(
-        check(&text.replacen("inarow-proof 1", "inarow-proof 2", 1)),
+        check(&text.replacen("inarow-proof 2", "inarow-proof 3", 1)),
         Err(ProofError::Format { line: 1, .. })
     ));
     assert!(check(&text.replacen("root .........", "root ........", 1)).is_err());
     assert!(check(&text.replacen("board 3 3 3", "board 9 9 3", 1)).is_err());
-    assert!(check(&format!("{text}0 0 m 4\n")).is_err());
+    assert!(check(&format!("{text}0 0 x m 4\n")).is_err());
     assert!(check("").is_err());
 }
 
@@ -264,15 +265,211 @@ fn images_of_a_position_share_their_records() {
     let (a, _) = proof_of(&FreePosition::from_moves(3, 3, 3, &[0]).unwrap());
     let (b, _) = proof_of(&FreePosition::from_moves(3, 3, 3, &[8]).unwrap());
     for text in [&a, &b] {
-        assert!(text.contains("claim o no-loss\n1 0 m 4\n"), "{text}");
+        assert!(text.contains("claim o no-loss\n1 0 o m 4\n"), "{text}");
         assert!(!text.contains("\n100 0 "), "{text}");
         assert_eq!(check(text).unwrap().outcome(), Some(0));
     }
     // A record of a position that is not canonical is never read.
-    let stray = b.replace("claim o no-loss\n", "claim o no-loss\n100 0 m 0\n");
+    let stray = b.replace("claim o no-loss\n", "claim o no-loss\n100 0 o m 0\n");
     assert!(check(&stray).is_ok());
     // Through the half turn, the recorded centre is the centre; a recorded 1 is
     // cell 7 of the root (x on 8), next to x: o loses there.
-    let bad = replace_record(&b, "1 0", "m 1");
+    let bad = replace_record(&b, "1 0 o", "m 1");
     assert!(check(&bad).is_err());
+}
+
+/// Version 1 proofs (no side to move, no pass, no hit set) are still read.
+#[test]
+fn version_one_proofs_are_read() {
+    let text = "inarow-proof 1\nboard 3 3 3 freestyle\nroot x........\n\
+                claim o no-loss\n1 0 m 4\n1 10 p 1 2 3 6 5 8 7 8\nend\n";
+    // The pairing above pairs 8 twice: refused; the same pairs without it pass
+    // the format, and the missing replies are found.
+    assert!(check(text).is_err());
+    let zoned = text.replace("1 0 m 4", "1 0 x z");
+    assert!(matches!(check(&zoned), Err(ProofError::Format { .. })));
+    let hits = text.replace("1 0 m 4", "1 0 m 4 h 1");
+    assert!(matches!(check(&hits), Err(ProofError::Format { .. })));
+}
+
+#[test]
+fn zone_certificates_shrink_proofs_and_check() {
+    let pos = empty(5, 5, 4);
+    let (zoned, outcome) = proof_of(&pos);
+    assert_eq!(outcome, 0);
+    let mut solver = FreeSolver::new(1 << 22).unwrap();
+    solver.set_zone_search(false);
+    let mut out = Vec::new();
+    let plain = solver
+        .write_proof(&pos, &mut out, &AtomicBool::new(false))
+        .unwrap();
+    let plain_text = String::from_utf8(out).unwrap();
+    assert_eq!(plain.passes, 0);
+    assert!(!plain_text.lines().any(|l| l.ends_with(" z")));
+    let passes = zoned.lines().filter(|l| l.ends_with(" z")).count();
+    assert!(passes > 100, "{passes} passes");
+    assert!(zoned.lines().count() < plain_text.lines().count());
+    for text in [&zoned, &plain_text] {
+        assert_eq!(check(text).unwrap().outcome(), Some(0));
+    }
+}
+
+#[test]
+fn a_hit_set_that_misses_a_run_is_refused() {
+    let (text, _) = proof_of(&empty(5, 5, 4));
+    let record = text
+        .lines()
+        .find(|l| l.contains(" h ") && l.split_whitespace().count() >= 7)
+        .expect("a claimant's line with a hit set")
+        .to_string();
+    let (head, _) = record.split_once(" h ").unwrap();
+    let bad = text.replacen(&record, &format!("{head} h"), 1);
+    assert!(
+        matches!(check(&bad), Err(ProofError::Refuted { ref why, .. }) if why.contains("hit")),
+        "{:?}",
+        check(&bad)
+    );
+    // A hit cell that is taken.
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let taken = text.replacen(&record, &format!("{head} h {}", words[4]), 1);
+    assert!(check(&taken).is_err());
+}
+
+#[test]
+fn a_pass_in_a_win_claim_is_refused() {
+    // x on 0, 1, 3 and o on 4, 8, o to move: x makes a line on 2 or 6.
+    let win = "inarow-proof 2\nboard 3 3 3 freestyle\nroot xx.xo...o\nclaim x win\n\
+               b 110 x m 2\nend\n";
+    let passed = win.replace("b 110 x m 2\n", "b 110 o z\n");
+    assert!(
+        matches!(check(&passed), Err(ProofError::Refuted { ref why, .. }) if why.contains("pass")),
+        "{:?}",
+        check(&passed)
+    );
+}
+
+/// Whether `set` fills one of the `runs`.
+fn has_run(runs: &[u32], set: u32) -> bool {
+    for &run in runs {
+        if set & run == run {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the attacker forces a line (a plain memoised search over bit sets
+/// and the board's runs, apart from both the solver and the checker).
+fn attacker_wins(
+    runs: &[u32],
+    cells: usize,
+    memo: &mut std::collections::HashMap<(u32, u32, bool), bool>,
+    attacker: u32,
+    defender: u32,
+    attacker_to_move: bool,
+) -> bool {
+    if let Some(&known) = memo.get(&(attacker, defender, attacker_to_move)) {
+        return known;
+    }
+    let line = |set: u32| has_run(runs, set);
+    let empty: Vec<u32> = (0..cells)
+        .map(|c| 1u32 << c)
+        .filter(|&b| (attacker | defender) & b == 0)
+        .collect();
+    let wins = if attacker_to_move {
+        empty.iter().any(|&b| {
+            line(attacker | b) || attacker_wins(runs, cells, memo, attacker | b, defender, false)
+        })
+    } else {
+        !empty.is_empty()
+            && !empty.iter().any(|&b| line(defender | b))
+            && empty
+                .iter()
+                .all(|&b| attacker_wins(runs, cells, memo, attacker, defender | b, true))
+    };
+    memo.insert((attacker, defender, attacker_to_move), wins);
+    wins
+}
+
+/// The checker's zone at the root of a `no-loss` claim is a true zone: the
+/// other player's stones on random empty cells outside it leave the claimant
+/// holding, judged by a plain search.
+#[test]
+fn the_checkers_zones_are_true_zones() {
+    let mut rng = crate::rng::Rng::new(41, 0);
+    let mut solver = FreeSolver::new(1 << 22).unwrap();
+    let cancel = AtomicBool::new(false);
+    let (mut claims, mut with_extra) = (0, 0);
+    for (w, h, k, least) in [(4, 4, 3, 3), (5, 4, 4, 6), (5, 5, 4, 10), (6, 5, 4, 14)] {
+        let cells = w * h;
+        let mut runs = Vec::new();
+        for (dr, dc) in [(0i64, 1i64), (1, 0), (1, 1), (1, -1)] {
+            for r in 0..h as i64 {
+                for c in 0..w as i64 {
+                    let (er, ec) = (r + dr * (k as i64 - 1), c + dc * (k as i64 - 1));
+                    if er < h as i64 && (0..w as i64).contains(&ec) {
+                        runs.push((0..k as i64).fold(0u32, |set, i| {
+                            set | 1 << ((r + dr * i) * w as i64 + c + dc * i)
+                        }));
+                    }
+                }
+            }
+        }
+        let mut memo = std::collections::HashMap::new();
+        for _ in 0..40 {
+            let mut pos = empty(w, h, k);
+            let stones = least + rng.below(4) as usize;
+            while pos.moves() < stones && !pos.is_over() {
+                let free: Vec<usize> = (0..cells).filter(|&c| pos.can_play(c)).collect();
+                pos.play(free[rng.below(free.len() as u32) as usize])
+                    .unwrap();
+            }
+            if pos.is_over() || solver.solve(&pos, true, &cancel).unwrap() != 0 {
+                continue;
+            }
+            let mut out = Vec::new();
+            solver.write_proof(&pos, &mut out, &cancel).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let (verdict, zones) = super::check_with_zones(&text).unwrap();
+            let board = pos.to_cells();
+            let set = |who: u8| {
+                (0..cells)
+                    .filter(|&c| board[c] == who)
+                    .fold(0u32, |s, c| s | 1 << c)
+            };
+            let x_to_move = pos.moves() % 2 == 0;
+            for (claim, zone) in verdict.claims.iter().zip(zones) {
+                assert_eq!(claim.kind, ClaimKind::NoLoss);
+                let (defender, attacker) = if claim.player == 0 {
+                    (set(1), set(2))
+                } else {
+                    (set(2), set(1))
+                };
+                let attacker_to_move = x_to_move != (claim.player == 0);
+                let outside: Vec<u32> = (0..cells)
+                    .filter(|&c| board[c] == 0 && zone >> c & 1 == 0)
+                    .map(|c| 1u32 << c)
+                    .collect();
+                claims += 1;
+                for _ in 0..4 {
+                    let extra = outside
+                        .iter()
+                        .filter(|_| rng.below(2) == 0)
+                        .fold(0u32, |s, &b| s | b);
+                    let with = attacker | extra;
+                    assert!(!has_run(&runs, with), "extra stones made a line");
+                    assert!(
+                        !attacker_wins(&runs, cells, &mut memo, with, defender, attacker_to_move),
+                        "{w}x{h} k={k} {board:?}: the other player wins with {extra:#x} \
+                         outside the zone {zone:#x}"
+                    );
+                    with_extra += (extra != 0) as usize;
+                }
+            }
+        }
+    }
+    assert!(
+        claims > 40 && with_extra > 100,
+        "{claims} claims, {with_extra} with stones"
+    );
 }

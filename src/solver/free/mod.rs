@@ -105,6 +105,7 @@ mod tests;
 mod wide_tests;
 mod word;
 mod zone;
+mod zone_proof;
 mod zone_table;
 #[cfg(test)]
 mod zone_tests;

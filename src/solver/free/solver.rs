@@ -81,6 +81,11 @@ impl FreeSolver {
     }
 
     /// The node limit of each call ([`FreeSolver::set_node_limit`]).
+    /// Whether weak values under the freestyle rule come from the zone search.
+    pub(super) fn zone_search_on(&self) -> bool {
+        self.zones
+    }
+
     pub(super) fn node_limit(&self) -> Option<u64> {
         self.node_limit
     }

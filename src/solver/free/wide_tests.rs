@@ -271,7 +271,7 @@ fn a_proof_on_81_cells_is_written_and_checked() {
             let mut text = Vec::new();
             let summary = solver.write_proof(&pos, &mut text, &cancel).unwrap();
             let text = String::from_utf8(text).unwrap();
-            assert!(text.starts_with(&format!("inarow-proof 1\nboard 9 9 5 {}\n", rule.name())));
+            assert!(text.starts_with(&format!("inarow-proof 2\nboard 9 9 5 {}\n", rule.name())));
             let verdict = crate::proof::check(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(verdict.outcome(), Some(summary.outcome));
             let value = solver.solve(&pos, true, &cancel).unwrap();

@@ -102,7 +102,7 @@ impl<W: Word> Stones<W> {
 }
 
 /// The cells whose images under symmetry `s` are `cells`.
-fn preimage<W: Word>(geo: &Geometry<W>, s: usize, cells: W) -> W {
+pub(super) fn preimage<W: Word>(geo: &Geometry<W>, s: usize, cells: W) -> W {
     let mut out = W::ZERO;
     let mut rest = cells;
     while !rest.is_empty() {
@@ -156,6 +156,28 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         } else {
             self.defender_node(&stones)
         }
+    }
+
+    /// What the table knows of a position: `None` nothing, `Some(None)` the
+    /// attacker wins, `Some(Some(zone))` the defender holds with that zone.
+    pub fn known(&self, attacker: W, defender: W, attacker_to_move: bool) -> Option<Outcome<W>> {
+        self.probe(
+            &Stones::new(self.geo, attacker, defender),
+            !attacker_to_move,
+        )
+        .0
+    }
+
+    /// The defender's moves among `candidates`, in the order its search tries
+    /// them.
+    pub fn defender_order(&self, attacker: W, defender: W, candidates: W) -> Vec<usize> {
+        let empty = self.geo.board & !(attacker | defender);
+        let mut order = W::per_cell(0u8);
+        let count = self.order(defender, attacker, empty, candidates, 1, &mut order);
+        order.as_ref()[..count]
+            .iter()
+            .map(|&c| c as usize)
+            .collect()
     }
 
     fn probe(&self, s: &Stones<W>, defender_to_move: bool) -> (Option<Outcome<W>>, W, W, usize) {
@@ -363,7 +385,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
 
 /// For every run of `k` cells free of `defender`'s stones, `per_run` of its
 /// `empty` cells (all of them if it has fewer), shared where runs overlap.
-fn runs_hit<W: Word>(geo: &Geometry<W>, defender: W, empty: W, per_run: u32) -> W {
+pub(super) fn runs_hit<W: Word>(geo: &Geometry<W>, defender: W, empty: W, per_run: u32) -> W {
     let mut zone = W::ZERO;
     for &line in &geo.lines {
         if !(line & defender).is_empty() {
