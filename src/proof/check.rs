@@ -1,10 +1,11 @@
 //! Replaying a proof with rules code of its own: the cells in a vector, a line
 //! found by walking from the last stone, every reply of the other player tried.
 
-use std::collections::HashMap;
 use std::fmt;
 
-use super::format::{parse, Key, Proof, Record, Section};
+use std::io::BufRead;
+
+use super::format::{parse_board, parse_sections, Bits, Board, Key, Lines, Record, Section};
 
 /// What a claim says of its player (0 = x, the first player; 1 = o).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,14 +78,33 @@ impl std::error::Error for ProofError {}
 
 /// Checks the proof `text`: every claim of it, from its root.
 pub fn check(text: &str) -> Result<Verdict, ProofError> {
-    check_with_zones(text).map(|(verdict, _)| verdict)
+    check_reader(text.as_bytes())
 }
 
-/// [`check`], and each claim's zone at the root (see [`Replay::node`]; 0 at a
-/// root that is over).
-pub(super) fn check_with_zones(text: &str) -> Result<(Verdict, Vec<u128>), ProofError> {
-    let proof = parse(text)?;
-    let symmetries = symmetries(proof.width, proof.height);
+/// [`check`] of a proof read line by line from `reader` (a file need not be
+/// held in memory).
+pub fn check_reader(reader: impl BufRead) -> Result<Verdict, ProofError> {
+    check_with_zones(reader).map(|(verdict, _)| verdict)
+}
+
+/// [`check_reader`], and each claim's zone at the root (see [`Replay::node`]; 0
+/// at a root that is over).
+pub(super) fn check_with_zones(reader: impl BufRead) -> Result<(Verdict, Vec<u128>), ProofError> {
+    let mut lines = Lines::new(reader);
+    let board = parse_board(&mut lines)?;
+    if board.width * board.height <= 64 {
+        replay_all::<u64>(&board, parse_sections(&mut lines, &board)?)
+    } else {
+        replay_all::<u128>(&board, parse_sections(&mut lines, &board)?)
+    }
+}
+
+/// Replays every claim of a parsed proof.
+fn replay_all<B: Bits>(
+    board: &Board,
+    sections: Vec<Section<B>>,
+) -> Result<(Verdict, Vec<u128>), ProofError> {
+    let symmetries = symmetries(board.width, board.height);
     let inverses: Vec<Vec<usize>> = symmetries
         .iter()
         .map(|s| {
@@ -97,37 +117,32 @@ pub(super) fn check_with_zones(text: &str) -> Result<(Verdict, Vec<u128>), Proof
         .collect();
     let mut positions = 0;
     let mut zones = Vec::new();
-    for section in &proof.sections {
+    let claims = sections.iter().map(|s| s.claim).collect();
+    for section in sections {
         let mut replay = Replay {
-            proof: &proof,
+            proof: board,
             section,
-            cells: proof.root.clone(),
+            cells: board.root.clone(),
             turn: 1,
-            proven: HashMap::new(),
             symmetries: &symmetries,
             inverses: &inverses,
         };
         zones.push(replay.root()?);
-        positions += replay.proven.len();
+        positions += replay.section.entries.values().filter(|e| e.proven).count();
     }
-    let verdict = Verdict {
-        claims: proof.sections.iter().map(|s| s.claim).collect(),
-        positions,
-    };
-    Ok((verdict, zones))
+    Ok((Verdict { claims, positions }, zones))
 }
 
 /// One claim's replay.
-struct Replay<'a> {
-    proof: &'a Proof,
-    section: &'a Section,
+struct Replay<'a, B: Bits> {
+    proof: &'a Board,
+    /// The claim, its records, and the positions proven so far with their
+    /// zones (see [`Replay::node`]) as cells of the canonical image.
+    section: Section<B>,
     /// The position: 0 empty, 1 x, 2 o.
     cells: Vec<u8>,
     /// The side to move: 1 x, 2 o (after a pass, not what the stones say).
     turn: u8,
-    /// Canonical positions where the claim is verified, each with the zone of
-    /// its proof as of the canonical image (see [`Replay::node`]).
-    proven: HashMap<Key, u128>,
     /// The board's symmetries, each as the image of every cell, and their
     /// inverses.
     symmetries: &'a [Vec<usize>],
@@ -144,7 +159,7 @@ enum After {
     Goes(u128),
 }
 
-impl Replay<'_> {
+impl<B: Bits> Replay<'_, B> {
     fn claim_name(&self) -> String {
         let c = self.section.claim;
         let who = if c.player == 0 { "x" } else { "o" };
@@ -195,16 +210,16 @@ impl Replay<'_> {
     /// The position's canonical form, the smallest (x's stones, o's stones) of
     /// its images under the board's symmetries, and the symmetries that give
     /// it (the lowest first).
-    fn key(&self) -> (Key, Vec<usize>) {
+    fn key(&self) -> (Key<B>, Vec<usize>) {
         let image = |s: usize| {
             let set = |who| {
                 (0..self.cells.len())
                     .filter(|&c| self.cells[c] == who)
                     .fold(0u128, |set, c| set | 1 << self.symmetries[s][c])
             };
-            (set(1), set(2), self.turn)
+            (B::from_wide(set(1)), B::from_wide(set(2)), self.turn)
         };
-        let images: Vec<Key> = (0..self.symmetries.len()).map(image).collect();
+        let images: Vec<Key<B>> = (0..self.symmetries.len()).map(image).collect();
         let least = *images.iter().min().expect("the identity");
         let giving = (0..images.len()).filter(|&s| images[s] == least).collect();
         (least, giving)
@@ -251,15 +266,15 @@ impl Replay<'_> {
     fn node(&mut self) -> Result<u128, ProofError> {
         let (key, giving) = self.key();
         let s = giving[0];
-        if let Some(&zone) = self.proven.get(&key) {
-            return Ok(Self::mapped(zone, self.inverses[s].as_slice()));
+        if let Some(zone) = self.section.proven(&key) {
+            return Ok(Self::mapped(zone.wide(), self.inverses[s].as_slice()));
         }
         let claimant = self.claimant();
         let no_loss = self.section.claim.kind == ClaimKind::NoLoss;
-        let record = self.section.records.get(&key);
+        let record = self.section.record(&key);
         let zone = if no_loss && self.no_open_run(3 - claimant, &[]) {
             0
-        } else if let Some(Record::Pairs(pairs)) = record {
+        } else if let Some(Record::Pairs(pairs)) = &record {
             let pairs: Vec<(usize, usize)> = pairs
                 .iter()
                 .map(|&(a, b)| (self.preimage(s, a), self.preimage(s, b)))
@@ -267,7 +282,7 @@ impl Replay<'_> {
             self.pairing_holds(&pairs, claimant)?;
             pairs.iter().fold(0, |z, &(a, b)| z | 1 << a | 1 << b)
         } else if self.turn == claimant {
-            let Some(Record::Move(recorded, hits)) = record else {
+            let Some(Record::Move(recorded, hits)) = &record else {
                 return Err(self.refuted("no move of the claimant recorded here"));
             };
             let cell = self.preimage(s, *recorded);
@@ -320,7 +335,7 @@ impl Replay<'_> {
         let canonical = giving.iter().fold(0, |z, &g| {
             z | Self::mapped(zone, self.symmetries[g].as_slice())
         });
-        self.proven.insert(key, canonical);
+        self.section.prove(key, B::from_wide(canonical));
         Ok(Self::mapped(canonical, self.inverses[s].as_slice()))
     }
 

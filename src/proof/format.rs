@@ -1,11 +1,40 @@
-//! Reading a proof file into its board, root and claims (see the module docs).
+//! Reading a proof into its board, root and claims (see the module docs), line
+//! by line: a record takes a map entry and a few bytes, so proofs of a hundred
+//! million positions fit in memory.
 
 use std::collections::HashMap;
+use std::hash::Hash;
+use std::io::BufRead;
 
 use super::check::{Claim, ClaimKind, ProofError};
 
 /// Most cells a proof's board may have (a position is two 128-bit sets).
 const MAX_CELLS: usize = 128;
+
+/// A set of cells as the checker keeps it: `u64` on boards of at most 64
+/// cells (half the memory a key takes), else `u128`.
+pub(super) trait Bits: Copy + Eq + Hash + Ord + Default {
+    fn from_wide(wide: u128) -> Self;
+    fn wide(self) -> u128;
+}
+
+impl Bits for u64 {
+    fn from_wide(wide: u128) -> u64 {
+        wide as u64
+    }
+    fn wide(self) -> u128 {
+        self as u128
+    }
+}
+
+impl Bits for u128 {
+    fn from_wide(wide: u128) -> u128 {
+        wide
+    }
+    fn wide(self) -> u128 {
+        self
+    }
+}
 
 /// What a record says of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,16 +49,79 @@ pub(super) enum Record {
 }
 
 /// A record's key: x's stones, o's stones, the side to move (1 x, 2 o).
-pub(super) type Key = (u128, u128, u8);
+pub(super) type Key<B> = (B, B, u8);
 
-/// A claim and its records.
-pub(super) struct Section {
-    pub claim: Claim,
-    pub records: HashMap<Key, Record>,
+/// No record: an entry of a position proven without one.
+const NO_RECORD: u32 = u32::MAX;
+
+/// A position of a claim: its record (an offset into the section's bytes) and,
+/// once the checker has proven the claim there, the zone of that proof (cells
+/// of the canonical image).
+#[derive(Clone, Copy)]
+pub(super) struct Entry<B> {
+    record: u32,
+    pub proven: bool,
+    pub zone: B,
 }
 
-/// A parsed proof.
-pub(super) struct Proof {
+/// A claim and its records.
+pub(super) struct Section<B> {
+    pub claim: Claim,
+    pub entries: HashMap<Key<B>, Entry<B>>,
+    /// The records, encoded: `m CELL 255` (no hit set), `m CELL N H...`,
+    /// `p N A B ...` (N pairs), `z`.
+    bytes: Vec<u8>,
+}
+
+impl<B: Bits> Section<B> {
+    /// The record of `key`, if it has one.
+    pub fn record(&self, key: &Key<B>) -> Option<Record> {
+        let entry = self.entries.get(key)?;
+        if entry.record == NO_RECORD {
+            return None;
+        }
+        let b = &self.bytes[entry.record as usize..];
+        let cells = |n: usize| b[2..2 + n].iter().map(|&c| c as usize);
+        Some(match b[0] {
+            b'm' if b[2] == u8::MAX => Record::Move(b[1] as usize, None),
+            b'm' => Record::Move(
+                b[1] as usize,
+                Some(
+                    b[3..3 + b[2] as usize]
+                        .iter()
+                        .map(|&c| c as usize)
+                        .collect(),
+                ),
+            ),
+            b'p' => {
+                let flat: Vec<usize> = cells(2 * b[1] as usize).collect();
+                Record::Pairs(flat.chunks(2).map(|p| (p[0], p[1])).collect())
+            }
+            _ => Record::Pass,
+        })
+    }
+
+    /// Marks `key` proven with `zone`.
+    pub fn prove(&mut self, key: Key<B>, zone: B) {
+        let entry = self.entries.entry(key).or_insert(Entry {
+            record: NO_RECORD,
+            proven: false,
+            zone: B::default(),
+        });
+        entry.proven = true;
+        entry.zone = zone;
+    }
+
+    /// The zone of `key` if the claim is proven there.
+    pub fn proven(&self, key: &Key<B>) -> Option<B> {
+        self.entries
+            .get(key)
+            .and_then(|e| e.proven.then_some(e.zone))
+    }
+}
+
+/// A proof's board and root.
+pub(super) struct Board {
     pub width: usize,
     pub height: usize,
     pub k: usize,
@@ -37,7 +129,8 @@ pub(super) struct Proof {
     pub exact: bool,
     /// Root cells: 0 empty, 1 x, 2 o.
     pub root: Vec<u8>,
-    pub sections: Vec<Section>,
+    /// The format's version: 1 or 2.
+    version: u8,
 }
 
 fn bad(line: usize, why: impl Into<String>) -> ProofError {
@@ -53,15 +146,46 @@ fn number(word: Option<&str>, line: usize, what: &str) -> Result<usize, ProofErr
         .map_err(|_| bad(line, format!("{what} {word:?} is not a number")))
 }
 
-/// Parses `text` (the format of the module docs).
-pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-    let mut next = |what: &str| {
-        lines
-            .next()
+/// A proof's lines, read one at a time.
+pub(super) struct Lines<R> {
+    reader: R,
+    line: String,
+    /// The number of the line read last (from 1).
+    number: usize,
+}
+
+impl<R: BufRead> Lines<R> {
+    pub fn new(reader: R) -> Lines<R> {
+        Lines {
+            reader,
+            line: String::new(),
+            number: 0,
+        }
+    }
+
+    /// The next line's number and text, trimmed; `None` at the end of the file.
+    fn next(&mut self) -> Result<Option<(usize, &str)>, ProofError> {
+        self.line.clear();
+        let read = self
+            .reader
+            .read_line(&mut self.line)
+            .map_err(|e| bad(self.number + 1, format!("reading the proof: {e}")))?;
+        if read == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        Ok(Some((self.number, self.line.trim())))
+    }
+
+    fn expect(&mut self, what: &str) -> Result<(usize, &str), ProofError> {
+        self.next()?
             .ok_or_else(|| bad(0, format!("the file ends before {what}")))
-    };
-    let (n, header) = next("the header")?;
+    }
+}
+
+/// Reads the header, the board and the root.
+pub(super) fn parse_board<R: BufRead>(lines: &mut Lines<R>) -> Result<Board, ProofError> {
+    let (n, header) = lines.expect("the header")?;
     let version = match header {
         "inarow-proof 1" => 1,
         "inarow-proof 2" => 2,
@@ -69,10 +193,11 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
             return Err(bad(
                 n,
                 format!("expected \"inarow-proof 1\" or \"inarow-proof 2\", got {header:?}"),
-            ))
+            ));
         }
     };
-    let (n, board) = next("the board")?;
+    let (n, board) = lines.expect("the board")?;
+    let board = board.to_string();
     let mut words = board.split_whitespace();
     if words.next() != Some("board") {
         return Err(bad(n, "expected \"board WIDTH HEIGHT K RULE\""));
@@ -92,7 +217,8 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
             format!("a {width}x{height} board with k = {k}: at most {MAX_CELLS} cells"),
         ));
     }
-    let (n, root) = next("the root")?;
+    let (n, root) = lines.expect("the root")?;
+    let root = root.to_string();
     let root = root
         .strip_prefix("root ")
         .ok_or_else(|| bad(n, "expected \"root CELLS\""))?;
@@ -111,9 +237,26 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
             format!("{} root cells, the board has {cells}", root.len()),
         ));
     }
-    let mut sections: Vec<Section> = Vec::new();
+    Ok(Board {
+        width,
+        height,
+        k,
+        exact,
+        root,
+        version,
+    })
+}
+
+/// Reads the claims and their records, to `end`.
+pub(super) fn parse_sections<B: Bits, R: BufRead>(
+    lines: &mut Lines<R>,
+    board: &Board,
+) -> Result<Vec<Section<B>>, ProofError> {
+    let cells = board.width * board.height;
+    let version = board.version;
+    let mut sections: Vec<Section<B>> = Vec::new();
     loop {
-        let (n, line) = next("\"end\"")?;
+        let (n, line) = lines.expect("\"end\"")?;
         if line == "end" {
             break;
         }
@@ -132,18 +275,27 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
             };
             sections.push(Section {
                 claim: Claim { player, kind },
-                records: HashMap::new(),
+                entries: HashMap::new(),
+                bytes: Vec::new(),
             });
             continue;
         }
         let section = sections
             .last_mut()
             .ok_or_else(|| bad(n, "a record before any claim"))?;
-        let hex = |w: &str| {
-            u128::from_str_radix(w, 16).map_err(|_| bad(n, format!("{w:?} is not a hex bit set")))
+        let set = |w: &str| {
+            let set = u128::from_str_radix(w, 16)
+                .map_err(|_| bad(n, format!("{w:?} is not a hex bit set")))?;
+            if cells < 128 && set >> cells != 0 {
+                return Err(bad(
+                    n,
+                    format!("{w} has cells off the board ({cells} cells)"),
+                ));
+            }
+            Ok(set)
         };
-        let x = hex(first)?;
-        let o = hex(words.next().unwrap_or(""))?;
+        let x = set(first)?;
+        let o = set(words.next().unwrap_or(""))?;
         let mover = if version == 1 {
             if x.count_ones() == o.count_ones() {
                 1
@@ -157,63 +309,68 @@ pub(super) fn parse(text: &str) -> Result<Proof, ProofError> {
                 other => return Err(bad(n, format!("side to move {other:?}: x or o"))),
             }
         };
-        let cell = |w: Option<&str>| -> Result<usize, ProofError> {
+        let cell = |w: Option<&str>| -> Result<u8, ProofError> {
             let c = number(w, n, "cell")?;
             if c >= cells {
                 return Err(bad(n, format!("cell {c} off the board ({cells} cells)")));
             }
-            Ok(c)
+            Ok(c as u8)
         };
-        let record = match words.next() {
+        let at = section.bytes.len();
+        let Ok(record) = u32::try_from(at) else {
+            return Err(bad(n, "records past 4 GB: too large a proof"));
+        };
+        let bytes = &mut section.bytes;
+        match words.next() {
             Some("m") => {
-                let c = cell(words.next())?;
-                let hits = match words.next() {
-                    None => None,
-                    Some("h") if version > 1 => Some(
-                        words
-                            .by_ref()
-                            .map(|w| cell(Some(w)))
-                            .collect::<Result<_, _>>()?,
-                    ),
+                bytes.extend([b'm', cell(words.next())?]);
+                match words.next() {
+                    None => bytes.push(u8::MAX),
+                    Some("h") if version > 1 => {
+                        let hits: Vec<u8> =
+                            words.map(|w| cell(Some(w))).collect::<Result<_, _>>()?;
+                        bytes.push(hits.len() as u8);
+                        bytes.extend(hits);
+                    }
                     Some(other) => {
                         return Err(bad(n, format!("{other:?} after m CELL: h or nothing")))
                     }
-                };
-                Record::Move(c, hits)
+                }
             }
             Some("p") => {
-                let mut pairs = Vec::new();
+                let mut flat = Vec::new();
                 while let Some(a) = words.next() {
-                    let a = cell(Some(a))?;
-                    let b = cell(words.next())?;
-                    pairs.push((a, b));
+                    flat.push(cell(Some(a))?);
+                    flat.push(cell(words.next())?);
                 }
-                Record::Pairs(pairs)
+                bytes.extend([b'p', (flat.len() / 2) as u8]);
+                bytes.extend(flat);
             }
             Some("z") if version > 1 => {
                 if words.next().is_some() {
                     return Err(bad(n, "nothing after z"));
                 }
-                Record::Pass
+                bytes.push(b'z');
             }
             other => return Err(bad(n, format!("record kind {other:?}: m, p or z"))),
+        }
+        let entry = Entry {
+            record,
+            proven: false,
+            zone: B::default(),
         };
-        if section.records.insert((x, o, mover), record).is_some() {
+        let key = (B::from_wide(x), B::from_wide(o), mover);
+        if section.entries.insert(key, entry).is_some() {
             return Err(bad(n, format!("a second record of position {x:x} {o:x}")));
         }
     }
-    if let Some((n, extra)) = lines.find(|(_, l)| !l.is_empty()) {
-        return Err(bad(n, format!("text after \"end\": {extra:?}")));
+    while let Some((n, extra)) = lines.next()? {
+        if !extra.is_empty() {
+            return Err(bad(n, format!("text after \"end\": {extra:?}")));
+        }
     }
     if sections.is_empty() {
         return Err(bad(0, "no claim"));
     }
-    Ok(Proof {
-        width,
-        height,
-        k,
-        exact,
-        root,
-        sections,
-    })
+    Ok(sections)
 }

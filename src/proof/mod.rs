@@ -74,4 +74,4 @@ mod tests;
 
 #[cfg(test)]
 use check::check_with_zones;
-pub use check::{check, Claim, ClaimKind, ProofError, Verdict};
+pub use check::{check, check_reader, Claim, ClaimKind, ProofError, Verdict};

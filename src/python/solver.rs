@@ -309,9 +309,9 @@ impl Solver {
     #[staticmethod]
     #[pyo3(text_signature = "(path)")]
     fn check_proof(py: Python<'_>, path: PathBuf) -> PyResult<Option<i32>> {
-        let text = py.detach(|| std::fs::read_to_string(&path))?;
+        let file = py.detach(|| std::fs::File::open(&path))?;
         let verdict = py
-            .detach(|| crate::proof::check(&text))
+            .detach(|| crate::proof::check_reader(std::io::BufReader::new(file)))
             .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
         Ok(verdict.outcome())
     }
