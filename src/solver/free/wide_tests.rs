@@ -301,11 +301,11 @@ fn retarget_first_move(text: &str, cells: usize) -> Option<String> {
     let mut done = false;
     for line in text.lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
-        if !done && words.len() == 4 && words[2] == "m" {
+        if !done && words.len() == 5 && words[3] == "m" {
             let x = u128::from_str_radix(words[0], 16).ok()?;
             let o = u128::from_str_radix(words[1], 16).ok()?;
             let taken = (0..cells).find(|&c| (x | o) >> c & 1 == 1)?;
-            out.push(format!("{} {} m {taken}", words[0], words[1]));
+            out.push(format!("{} {} {} m {taken}", words[0], words[1], words[2]));
             done = true;
             continue;
         }

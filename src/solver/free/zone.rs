@@ -40,7 +40,7 @@ use std::sync::atomic::AtomicBool;
 use super::geometry::Geometry;
 use super::limits::Limits;
 use super::pairing::defender_pair_cells;
-use super::search::{image, line_weights};
+use super::search::{image, line_weights, order_cells};
 use super::word::Word;
 use super::zone_table::ZoneTable;
 
@@ -362,24 +362,8 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         side: usize,
         order: &mut W::PerCell<u8>,
     ) -> usize {
-        let history = &self.history[side];
         let weight = line_weights(self.geo, mine, theirs, empty & candidates);
-        let mut count = 0;
-        let mut rest = candidates;
-        while !rest.is_empty() {
-            let cell = rest.first() as u8;
-            rest = rest.without_first();
-            let key = |c: u8| (weight[c as usize], history[c as usize]);
-            let w = key(cell);
-            let mut i = count;
-            while i > 0 && key(order[i - 1]) < w {
-                order[i] = order[i - 1];
-                i -= 1;
-            }
-            order[i] = cell;
-            count += 1;
-        }
-        count
+        order_cells(candidates, &weight, &self.history[side], order, 0)
     }
 }
 
