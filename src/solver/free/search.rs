@@ -110,38 +110,57 @@ pub(super) fn line_weights<W: Word>(
     weight
 }
 
-/// Writes `cells` into `order` from index `from`, heaviest first by `weight`,
-/// then by `history`, then the lower cell first; returns `from` plus their
-/// count. Each cell's three keys are packed into one number first, so the sort
-/// compares numbers rather than looking up both tables per comparison.
-#[inline]
-pub(super) fn order_cells<W: Word>(
-    cells: W,
-    weight: &W::PerCell<u32>,
-    history: &W::PerCell<u64>,
-    order: &mut W::PerCell<u8>,
-    from: usize,
-) -> usize {
-    let mut keys = W::per_cell(0u128);
-    let mut count = 0;
-    let mut rest = cells;
-    while !rest.is_empty() {
-        let cell = rest.first();
-        rest = rest.without_first();
-        let key =
-            (weight[cell] as u128) << 72 | (history[cell] as u128) << 8 | (255 - cell) as u128;
-        let mut i = count;
-        while i > 0 && keys[i - 1] < key {
-            keys[i] = keys[i - 1];
-            i -= 1;
+/// Cells handed out heaviest first by a weight, then a history, then the lower
+/// cell, each picked when asked for: most nodes search one or two moves, so a
+/// full sort would be wasted.
+pub(super) struct MovePicker<W: Word> {
+    /// Each cell's keys packed into one number ([`packed_key`]), so a pick
+    /// compares numbers rather than looking up two tables.
+    keys: W::PerCell<u128>,
+    count: usize,
+}
+
+impl<W: Word> MovePicker<W> {
+    /// No cells.
+    pub fn empty() -> MovePicker<W> {
+        MovePicker {
+            keys: W::per_cell(0),
+            count: 0,
         }
-        keys[i] = key;
-        count += 1;
     }
-    for (i, &key) in keys.as_ref()[..count].iter().enumerate() {
-        order[from + i] = 255 - key as u8;
+
+    pub fn new(cells: W, weight: &W::PerCell<u32>, history: &W::PerCell<u64>) -> MovePicker<W> {
+        let mut keys = W::per_cell(0u128);
+        let mut count = 0;
+        let mut rest = cells;
+        while !rest.is_empty() {
+            let cell = rest.first();
+            rest = rest.without_first();
+            keys[count] = packed_key(weight[cell], history[cell], cell);
+            count += 1;
+        }
+        MovePicker { keys, count }
     }
-    from + count
+}
+
+impl<W: Word> Iterator for MovePicker<W> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        let keys = &mut self.keys.as_mut()[..self.count];
+        let (best, &key) = keys.iter().enumerate().max_by_key(|&(_, k)| *k)?;
+        keys[best] = keys[self.count - 1];
+        self.count -= 1;
+        Some(255 - key as u8 as usize)
+    }
+}
+
+/// A cell's ordering keys packed so that a larger number comes first: the
+/// weight, then the history, then the lower cell.
+#[inline(always)]
+fn packed_key(weight: u32, history: u64, cell: usize) -> u128 {
+    (weight as u128) << 72 | (history as u128) << 8 | (255 - cell) as u128
 }
 
 /// One search: the geometry and table it works on, and when it must stop.
@@ -270,10 +289,8 @@ impl<'a, W: Word> Search<'a, W> {
             }
             table_move = Some(g.inverse[sym][b.best as usize] as usize);
         }
-        let mut order = W::per_cell(0u8);
-        let count = if !threats.is_empty() {
-            order[0] = threats.first() as u8;
-            1
+        let choices = if !threats.is_empty() {
+            NodeMoves::only(threats.first())
         } else {
             self.order_moves(
                 current,
@@ -281,13 +298,16 @@ impl<'a, W: Word> Search<'a, W> {
                 empty,
                 mine_open | theirs_open,
                 table_move,
-                &mut order,
             )
         };
         let alpha_in = alpha;
         let mut best = i32::MIN;
-        let mut best_move = order[0];
-        for &cell in &order.as_ref()[..count] {
+        let mut best_move = u8::MAX;
+        for cell in choices {
+            let cell = cell as u8;
+            if best_move == u8::MAX {
+                best_move = cell;
+            }
             let child = node.play(g, cell as usize);
             let v = -self.negamax(&child, -beta, -alpha);
             if self.limits.aborted {
@@ -363,10 +383,9 @@ impl<'a, W: Word> Search<'a, W> {
         (min, max)
     }
 
-    /// Writes the moves worth searching into `order`, best first, and returns
-    /// their count: the table move, then the empty cells by the lines through
-    /// them; of the dead cells (on no line either side can still make: each is a
-    /// pass) only one, last.
+    /// The moves worth searching, best first: the table move, then the empty
+    /// cells by the lines through them; of the dead cells (on no line either
+    /// side can still make: each is a pass) only one, last.
     fn order_moves(
         &self,
         current: W,
@@ -374,28 +393,54 @@ impl<'a, W: Word> Search<'a, W> {
         empty: W,
         live: W,
         table_move: Option<usize>,
-        order: &mut W::PerCell<u8>,
-    ) -> usize {
+    ) -> NodeMoves<W> {
         let history = &self.history[(empty.count() & 1) as usize];
         let weight = line_weights(self.geo, current, opponent, empty);
-        let mut count = 0;
         let mut live_cells = empty & live;
-        if let Some(t) = table_move.filter(|&t| live_cells.has(t)) {
-            order[0] = t as u8;
+        let first = table_move.filter(|&t| live_cells.has(t));
+        if let Some(t) = first {
             live_cells &= !W::bit(t);
-            count = 1;
         }
-        // Ties of the weights by history (all zero when it is off).
-        count = order_cells(live_cells, &weight, history, order, count);
         let dead = empty & !live;
-        if !dead.is_empty() {
-            let cell = match table_move {
-                Some(t) if dead.has(t) => t,
-                _ => dead.first(),
-            };
-            order[count] = cell as u8;
-            count += 1;
+        let last = (!dead.is_empty()).then(|| match table_move {
+            Some(t) if dead.has(t) => t,
+            _ => dead.first(),
+        });
+        // Ties of the weights by history (all zero when it is off).
+        NodeMoves {
+            first,
+            rest: MovePicker::new(live_cells, &weight, history),
+            last,
         }
-        count
+    }
+}
+
+/// A node's moves in the order negamax searches them: one move first (the
+/// table's, or the block of a four), the picker's, then one move last.
+struct NodeMoves<W: Word> {
+    first: Option<usize>,
+    rest: MovePicker<W>,
+    last: Option<usize>,
+}
+
+impl<W: Word> NodeMoves<W> {
+    fn only(cell: usize) -> NodeMoves<W> {
+        NodeMoves {
+            first: Some(cell),
+            rest: MovePicker::empty(),
+            last: None,
+        }
+    }
+}
+
+impl<W: Word> Iterator for NodeMoves<W> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        self.first
+            .take()
+            .or_else(|| self.rest.next())
+            .or_else(|| self.last.take())
     }
 }

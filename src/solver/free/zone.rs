@@ -40,7 +40,7 @@ use std::sync::atomic::AtomicBool;
 use super::geometry::Geometry;
 use super::limits::Limits;
 use super::pairing::defender_pair_cells;
-use super::search::{image, line_weights, order_cells};
+use super::search::{image, line_weights, MovePicker};
 use super::word::Word;
 use super::zone_table::ZoneTable;
 
@@ -172,11 +172,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
     /// them.
     pub fn defender_order(&self, attacker: W, defender: W, candidates: W) -> Vec<usize> {
         let empty = self.geo.board & !(attacker | defender);
-        let mut order = W::per_cell(0u8);
-        let count = self.order(defender, attacker, empty, candidates, 1, &mut order);
-        order.as_ref()[..count]
-            .iter()
-            .map(|&c| c as usize)
+        self.order(defender, attacker, empty, candidates, 1)
             .collect()
     }
 
@@ -241,9 +237,10 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
     fn attacker_choices(&mut self, s: &Stones<W>, empty: W) -> Outcome<W> {
         let g = self.geo;
         let (a, d) = (s.attacker[0], s.defender[0]);
-        let mut order = W::per_cell(0u8);
-        self.order(a, d, empty, empty, 0, &mut order);
-        let first = order[0] as usize;
+        let first = self
+            .order(a, d, empty, empty, 0)
+            .next()
+            .expect("a quiet node has an empty cell");
         let Some(first_zone) = self.defender_node(&s.with_attacker(g, first)) else {
             self.credit(0, first, empty);
             return None;
@@ -263,10 +260,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         let g = self.geo;
         let (a, d) = (s.attacker[0], s.defender[0]);
         let empty = g.board & !(a | d);
-        let mut order = W::per_cell(0u8);
-        let count = self.order(a, d, empty, candidates, 0, &mut order);
-        for &cell in &order.as_ref()[..count] {
-            let cell = cell as usize;
+        for cell in self.order(a, d, empty, candidates, 0) {
             match self.defender_node(&s.with_attacker(g, cell)) {
                 None => {
                     self.credit(0, cell, empty);
@@ -325,11 +319,8 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             if !dead.is_empty() {
                 candidates |= dead.first_bit();
             }
-            let mut order = W::per_cell(0u8);
-            let count = self.order(d, a, empty, candidates, 1, &mut order);
             let mut outcome = None;
-            for &cell in &order.as_ref()[..count] {
-                let cell = cell as usize;
+            for cell in self.order(d, a, empty, candidates, 1) {
                 if let Some(zone) = self.attacker_node(&s.with_defender(g, cell)) {
                     self.credit(1, cell, empty);
                     outcome = Some(zone | W::bit(cell));
@@ -351,19 +342,11 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         *h = h.saturating_add(left * left);
     }
 
-    /// Writes `candidates` into `order`, best first for the side with `mine`
-    /// against `theirs` (history side `side`), and returns their count.
-    fn order(
-        &self,
-        mine: W,
-        theirs: W,
-        empty: W,
-        candidates: W,
-        side: usize,
-        order: &mut W::PerCell<u8>,
-    ) -> usize {
+    /// `candidates`, best first for the side with `mine` against `theirs`
+    /// (history side `side`).
+    fn order(&self, mine: W, theirs: W, empty: W, candidates: W, side: usize) -> MovePicker<W> {
         let weight = line_weights(self.geo, mine, theirs, empty & candidates);
-        order_cells(candidates, &weight, &self.history[side], order, 0)
+        MovePicker::new(candidates, &weight, &self.history[side])
     }
 }
 
