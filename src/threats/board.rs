@@ -20,6 +20,8 @@ use crate::lines::{line_is_exact, WindowTable};
 use crate::rng::splitmix64;
 use crate::rules::{Rules, WinRule};
 
+use super::live_windows::LiveWindows;
+
 /// The weights of a window holding `n` (index) stones of one player and none of
 /// the other, for lines of `k`: eightfold per stone up to `k - 2`, so one more
 /// stone in a line outweighs many shorter ones; a window of `k - 1` only half as
@@ -82,6 +84,10 @@ pub struct ThreatBoard {
     stones: usize,
     to_move: usize,
     winner: Option<usize>,
+    /// Each player's live windows of `k - 3` stones and more.
+    live: LiveWindows,
+    /// Scratch: windows read from `live`.
+    listed: Vec<u32>,
     /// Scratch marks for collecting distinct cells.
     marks: Vec<u32>,
     mark: u32,
@@ -99,6 +105,7 @@ impl ThreatBoard {
             })
             .collect();
         let open_fours = [empty_open_fours(k, windows.len()); 2];
+        let windows_len = windows.len();
         let rule = rules.rule();
         ThreatBoard {
             rules,
@@ -117,6 +124,8 @@ impl ThreatBoard {
             stones: 0,
             to_move: 0,
             winner: None,
+            live: LiveWindows::new(k, windows_len),
+            listed: Vec::new(),
             marks: vec![0; w * h],
             mark: 0,
         }
@@ -130,6 +139,7 @@ impl ThreatBoard {
     pub fn load(&mut self, game: &Game) {
         debug_assert_eq!(game.rules(), &self.rules);
         self.tallies.fill([0; 4]);
+        self.live.clear();
         self.cells.fill(0);
         if let Some(grid) = self.renju.as_mut() {
             grid.clear();
@@ -223,6 +233,12 @@ impl ThreatBoard {
         self.winner = None;
     }
 
+    /// Whether the lists of live windows match the window counts (tests).
+    #[cfg(test)]
+    pub fn live_lists_match(&self) -> bool {
+        self.live.matches(&self.tallies)
+    }
+
     /// Whether `player` has a live window of `k - 1` stones (and an empty cell).
     #[inline]
     pub fn has_threat(&self, player: usize) -> bool {
@@ -236,6 +252,21 @@ impl ThreatBoard {
         }
         let need = self.k as u8 - 1;
         let mut first = None;
+        if self.live.lists_from(need as usize) {
+            // The listed fours, in window order: the same cells as the scan below.
+            self.live
+                .windows_with(player, need as usize, need as usize, &mut self.listed);
+            for i in 0..self.listed.len() {
+                let wi = self.listed[i] as usize;
+                let cell = self.empty_cells_of(wi).next().expect("one cell is empty");
+                match first {
+                    None => first = Some(cell),
+                    Some(f) if f != cell => return (first, Some(cell)),
+                    Some(_) => {}
+                }
+            }
+            return (first, None);
+        }
         for wi in 0..self.windows.len() {
             let t = self.tallies[wi];
             if t[player] == need && t[BLOCKS + player] == 0 {
@@ -264,6 +295,20 @@ impl ThreatBoard {
         self.next_mark();
         for &cell in out.iter() {
             self.marks[cell] = self.mark;
+        }
+        if self.live.lists_from(min) {
+            // The listed windows, in window order: the same cells as the scan below.
+            self.live.windows_with(player, min, max, &mut self.listed);
+            for i in 0..self.listed.len() {
+                let wi = self.listed[i] as usize;
+                for cell in self.windows.window(wi).cells(self.k) {
+                    if self.cells[cell] == 0 && self.marks[cell] != self.mark {
+                        self.marks[cell] = self.mark;
+                        out.push(cell);
+                    }
+                }
+            }
+            return;
         }
         for wi in 0..self.windows.len() {
             let t = self.tallies[wi];
@@ -382,6 +427,7 @@ impl ThreatBoard {
         let k = self.k as u8;
         for &wi in self.windows.through(cell) {
             let t = &mut self.tallies[wi as usize];
+            let old = *t;
             let (mine, theirs) = (t[p], t[1 - p]);
             if theirs == 0 {
                 self.scores[p] += self.weights[mine as usize + 1] - self.weights[mine as usize];
@@ -402,6 +448,8 @@ impl ThreatBoard {
                 }
             }
             *t = (u32::from_ne_bytes(*t) + FREE_STONE[p]).to_ne_bytes();
+            let new = *t;
+            self.live.update(wi, old, new);
         }
     }
 
@@ -411,8 +459,11 @@ impl ThreatBoard {
         let k = self.k as u8;
         for &wi in self.windows.through(cell) {
             let t = &mut self.tallies[wi as usize];
+            let old = *t;
             *t = (u32::from_ne_bytes(*t) - FREE_STONE[p]).to_ne_bytes();
-            let (mine, theirs) = (t[p], t[1 - p]);
+            let new = *t;
+            self.live.update(wi, old, new);
+            let (mine, theirs) = (new[p], new[1 - p]);
             if theirs == 0 {
                 self.scores[p] -= self.weights[mine as usize + 1] - self.weights[mine as usize];
                 if mine + 1 == k - 1 {
@@ -439,6 +490,7 @@ impl ThreatBoard {
         let q = 1 - p;
         for &wi in self.windows.through(cell) {
             let t = &mut self.tallies[wi as usize];
+            let old = *t;
             let mine = t[p];
             if t[BLOCKS + p] == 0 {
                 self.scores[p] += self.weights[mine as usize + 1] - self.weights[mine as usize];
@@ -459,10 +511,13 @@ impl ThreatBoard {
             }
             t[p] = mine + 1;
             t[BLOCKS + q] += 1;
+            let new = *t;
+            self.live.update(wi, old, new);
         }
         if self.exact[p] {
             for &wi in self.windows.flanked_by(cell) {
                 let t = &mut self.tallies[wi as usize];
+                let old = *t;
                 if t[BLOCKS + p] == 0 {
                     let mine = t[p];
                     self.scores[p] -= self.weights[mine as usize];
@@ -471,6 +526,8 @@ impl ThreatBoard {
                     }
                 }
                 t[BLOCKS + p] += 1;
+                let new = *t;
+                self.live.update(wi, old, new);
             }
         }
         if let Some(grid) = self.renju.as_mut() {
@@ -485,9 +542,12 @@ impl ThreatBoard {
         let q = 1 - p;
         for &wi in self.windows.through(cell) {
             let t = &mut self.tallies[wi as usize];
+            let old = *t;
             let mine = t[p] - 1;
             t[p] = mine;
             t[BLOCKS + q] -= 1;
+            let new = *t;
+            self.live.update(wi, old, new);
             if t[BLOCKS + p] == 0 {
                 self.scores[p] -= self.weights[mine as usize + 1] - self.weights[mine as usize];
                 if mine + 1 == k - 1 {
@@ -507,9 +567,12 @@ impl ThreatBoard {
         if self.exact[p] {
             for &wi in self.windows.flanked_by(cell) {
                 let t = &mut self.tallies[wi as usize];
+                let old = *t;
                 t[BLOCKS + p] -= 1;
-                if t[BLOCKS + p] == 0 {
-                    let mine = t[p];
+                let new = *t;
+                self.live.update(wi, old, new);
+                if new[BLOCKS + p] == 0 {
+                    let mine = new[p];
                     self.scores[p] += self.weights[mine as usize];
                     if mine + 1 == k {
                         self.open_fours[p] += 1;

@@ -4,6 +4,7 @@ use std::time::Instant;
 use super::prove::Prover;
 use super::*;
 use crate::rng::Rng;
+use crate::rules::WinRule;
 
 fn gomoku() -> Rules {
     Rules::gomoku(15).unwrap()
@@ -57,6 +58,7 @@ fn incremental_board_matches_a_rebuild_on_random_games() {
                 board.play(c);
                 played.push(c);
                 assert_eq!(board.winner().is_some(), wins);
+                assert!(board.live_lists_match());
                 let fresh = recomputed(&board, rules);
                 assert_eq!(board.hash(), fresh.hash());
                 for p in 0..2 {
@@ -69,9 +71,51 @@ fn incremental_board_matches_a_rebuild_on_random_games() {
             }
             while let Some(c) = played.pop() {
                 board.unplay(c);
+                assert!(board.live_lists_match());
             }
             assert_eq!(board.hash(), 0);
             assert_eq!((board.score(0), board.score(1)), (0, 0));
+        }
+    }
+}
+
+/// The lists of live windows follow every make and unmake under each rule
+/// (exact lines add flank blocks), and a reload.
+#[test]
+fn live_window_lists_follow_make_and_unmake_under_every_rule() {
+    let mut rng = Rng::new(12, 0);
+    for rule in [WinRule::Freestyle, WinRule::Standard, WinRule::Renju] {
+        let rules = Rules::gomoku(15).unwrap().with_rule(rule).unwrap();
+        for _ in 0..6 {
+            let mut board = ThreatBoard::new(rules);
+            let mut played = Vec::new();
+            while board.winner().is_none() && !board.is_full() && played.len() < 120 {
+                let black = board.to_move() == 0;
+                let near: Vec<usize> = (0..board.num_cells())
+                    .filter(|&c| {
+                        board.is_empty(c) && (c / 15).abs_diff(7) < 5 && (c % 15).abs_diff(7) < 5
+                    })
+                    .collect();
+                let near: Vec<usize> = near
+                    .into_iter()
+                    .filter(|&c| !(black && board.forbidden(c)))
+                    .collect();
+                if near.is_empty() {
+                    break;
+                }
+                let c = near[rng.below(near.len() as u32) as usize];
+                board.play(c);
+                played.push(c);
+                assert!(board.live_lists_match(), "{rule:?} after {played:?}");
+            }
+            let game = Game::from_actions(rules, &played).unwrap();
+            let mut loaded = ThreatBoard::new(rules);
+            loaded.load(&game);
+            assert!(loaded.live_lists_match());
+            while let Some(c) = played.pop() {
+                board.unplay(c);
+                assert!(board.live_lists_match(), "{rule:?}");
+            }
         }
     }
 }
