@@ -52,8 +52,16 @@ impl LiveWindows {
     }
 
     /// Window `wi`'s tally went from `old` to `new`.
-    #[inline]
+    #[inline(always)]
     pub fn update(&mut self, wi: u32, old: Tally, new: Tally) {
+        // Most windows hold too few stones to be listed, before and after.
+        if old[0].max(old[1]).max(new[0]).max(new[1]) >= self.base {
+            self.relist(wi, old, new);
+        }
+    }
+
+    #[inline(never)]
+    fn relist(&mut self, wi: u32, old: Tally, new: Tally) {
         for player in 0..2 {
             let was = (old[BLOCKS + player] == 0).then_some(old[player]);
             let is = (new[BLOCKS + player] == 0).then_some(new[player]);
