@@ -509,9 +509,11 @@ impl ThreatBoard {
                     self.open_fours[q] -= 1;
                 }
             }
-            t[p] = mine + 1;
-            t[BLOCKS + q] += 1;
-            let new = *t;
+            // One word written, then read back whole: no byte stores to forward.
+            let mut new = old;
+            new[p] = mine + 1;
+            new[BLOCKS + q] += 1;
+            *t = new;
             self.live.update(wi, old, new);
         }
         if self.exact[p] {
@@ -525,8 +527,9 @@ impl ThreatBoard {
                         self.open_fours[p] -= 1;
                     }
                 }
-                t[BLOCKS + p] += 1;
-                let new = *t;
+                let mut new = old;
+                new[BLOCKS + p] += 1;
+                *t = new;
                 self.live.update(wi, old, new);
             }
         }
@@ -543,11 +546,13 @@ impl ThreatBoard {
         for &wi in self.windows.through(cell) {
             let t = &mut self.tallies[wi as usize];
             let old = *t;
-            let mine = t[p] - 1;
-            t[p] = mine;
-            t[BLOCKS + q] -= 1;
-            let new = *t;
+            let mine = old[p] - 1;
+            let mut new = old;
+            new[p] = mine;
+            new[BLOCKS + q] -= 1;
+            *t = new;
             self.live.update(wi, old, new);
+            let t = new;
             if t[BLOCKS + p] == 0 {
                 self.scores[p] -= self.weights[mine as usize + 1] - self.weights[mine as usize];
                 if mine + 1 == k - 1 {
@@ -568,8 +573,9 @@ impl ThreatBoard {
             for &wi in self.windows.flanked_by(cell) {
                 let t = &mut self.tallies[wi as usize];
                 let old = *t;
-                t[BLOCKS + p] -= 1;
-                let new = *t;
+                let mut new = old;
+                new[BLOCKS + p] -= 1;
+                *t = new;
                 self.live.update(wi, old, new);
                 if new[BLOCKS + p] == 0 {
                     let mine = new[p];
