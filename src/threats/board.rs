@@ -51,11 +51,18 @@ type Tally = [u8; 4];
 /// Where a player's blocks sit in a [`Tally`].
 const BLOCKS: usize = 2;
 
-/// A stone of player `p` in a window under the freestyle rule, as one addition to
-/// the tally read as a word: one more stone of `p`, one more block of the other.
+/// A stone of player `p` in a window, as one addition to the tally read as a
+/// word: one more stone of `p`, one more block of the other.
 const FREE_STONE: [u32; 2] = [
     u32::from_ne_bytes([1, 0, 0, 1]),
     u32::from_ne_bytes([0, 1, 1, 0]),
+];
+
+/// A stone of `p` on a window's flank where `p`'s lines are exact, as one
+/// addition to the tally read as a word: one more block of `p`.
+const FLANK_BLOCK: [u32; 2] = [
+    u32::from_ne_bytes([0, 0, 1, 0]),
+    u32::from_ne_bytes([0, 0, 0, 1]),
 ];
 
 /// A free-placement position of two players (see the module docs).
@@ -509,10 +516,9 @@ impl ThreatBoard {
                     self.open_fours[q] -= 1;
                 }
             }
-            // One word written, then read back whole: no byte stores to forward.
-            let mut new = old;
-            new[p] = mine + 1;
-            new[BLOCKS + q] += 1;
+            // Word arithmetic: byte stores at a run-time index, read back as a
+            // word, would stall store forwarding.
+            let new = (u32::from_ne_bytes(old) + FREE_STONE[p]).to_ne_bytes();
             *t = new;
             self.live.update(wi, old, new);
         }
@@ -527,8 +533,7 @@ impl ThreatBoard {
                         self.open_fours[p] -= 1;
                     }
                 }
-                let mut new = old;
-                new[BLOCKS + p] += 1;
+                let new = (u32::from_ne_bytes(old) + FLANK_BLOCK[p]).to_ne_bytes();
                 *t = new;
                 self.live.update(wi, old, new);
             }
@@ -547,9 +552,7 @@ impl ThreatBoard {
             let t = &mut self.tallies[wi as usize];
             let old = *t;
             let mine = old[p] - 1;
-            let mut new = old;
-            new[p] = mine;
-            new[BLOCKS + q] -= 1;
+            let new = (u32::from_ne_bytes(old) - FREE_STONE[p]).to_ne_bytes();
             *t = new;
             self.live.update(wi, old, new);
             let t = new;
@@ -573,8 +576,7 @@ impl ThreatBoard {
             for &wi in self.windows.flanked_by(cell) {
                 let t = &mut self.tallies[wi as usize];
                 let old = *t;
-                let mut new = old;
-                new[BLOCKS + p] -= 1;
+                let new = (u32::from_ne_bytes(old) - FLANK_BLOCK[p]).to_ne_bytes();
                 *t = new;
                 self.live.update(wi, old, new);
                 if new[BLOCKS + p] == 0 {
