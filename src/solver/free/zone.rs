@@ -154,7 +154,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         if attacker_to_move {
             self.attacker_node(&stones)
         } else {
-            self.defender_node(&stones)
+            self.defender_node(&stones, true)
         }
     }
 
@@ -241,13 +241,14 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             .order(a, d, empty, empty, 0)
             .next()
             .expect("a quiet node has an empty cell");
-        let Some(first_zone) = self.defender_node(&s.with_attacker(g, first)) else {
+        let Some(first_zone) = self.defender_node(&s.with_attacker(g, first), true) else {
             self.credit(0, first, empty);
             return None;
         };
         let rest = empty & !W::bit(first);
         let zone = first_zone | W::bit(first);
-        match self.defender_node(s) {
+        // The pass: the same stones, whose pairing search just failed.
+        match self.defender_node(s, false) {
             Some(pass_zone) => self.attacker_moves(s, pass_zone & rest, zone | pass_zone),
             None if self.monotone => None,
             None => self.attacker_moves(s, rest, zone),
@@ -261,7 +262,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         let (a, d) = (s.attacker[0], s.defender[0]);
         let empty = g.board & !(a | d);
         for cell in self.order(a, d, empty, candidates, 0) {
-            match self.defender_node(&s.with_attacker(g, cell)) {
+            match self.defender_node(&s.with_attacker(g, cell), true) {
                 None => {
                     self.credit(0, cell, empty);
                     return None;
@@ -275,8 +276,9 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         Some(zone)
     }
 
-    /// The defender to move.
-    fn defender_node(&mut self, s: &Stones<W>) -> Outcome<W> {
+    /// The defender to move; `pairing`: whether to look for a pairing (not
+    /// where the same stones were just looked at).
+    fn defender_node(&mut self, s: &Stones<W>, pairing: bool) -> Outcome<W> {
         if self.limits.count_node() {
             return Some(W::ZERO);
         }
@@ -308,7 +310,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             let c = threats.first();
             self.attacker_node(&s.with_defender(g, c))
                 .map(|zone| zone | threats)
-        } else if let Some(pairs) = defender_pair_cells(g, d, empty) {
+        } else if let Some(pairs) = pairing.then(|| defender_pair_cells(g, d, empty)).flatten() {
             Some(pairs)
         } else {
             // Cells on no run open to either side are one move (a pass): one
