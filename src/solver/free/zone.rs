@@ -219,7 +219,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         } else if !threats.is_empty() {
             // The only move that does not give the defender its line.
             let c = threats.first();
-            self.attacker_moves(s, threats, W::ZERO)
+            self.attacker_moves(s, threats, W::ZERO, None)
                 .map(|zone| zone | W::bit(c) | runs_hit(g, d, empty, 2))
         } else if let Some(pairs) = defender_pair_cells(g, d, empty) {
             Some(pairs)
@@ -237,8 +237,10 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
     fn attacker_choices(&mut self, s: &Stones<W>, empty: W) -> Outcome<W> {
         let g = self.geo;
         let (a, d) = (s.attacker[0], s.defender[0]);
-        let first = self
-            .order(a, d, empty, empty, 0)
+        // The weights serve both orderings of this node (they read the stones
+        // only; the history is read afresh).
+        let weight = line_weights(g, a, d, empty);
+        let first = MovePicker::new(empty, &weight, &self.history[0])
             .next()
             .expect("a quiet node has an empty cell");
         let Some(first_zone) = self.defender_node(&s.with_attacker(g, first), true) else {
@@ -249,19 +251,36 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         let zone = first_zone | W::bit(first);
         // The pass: the same stones, whose pairing search just failed.
         match self.defender_node(s, false) {
-            Some(pass_zone) => self.attacker_moves(s, pass_zone & rest, zone | pass_zone),
+            Some(pass_zone) => {
+                self.attacker_moves(s, pass_zone & rest, zone | pass_zone, Some(&weight))
+            }
             None if self.monotone => None,
-            None => self.attacker_moves(s, rest, zone),
+            None => self.attacker_moves(s, rest, zone, Some(&weight)),
         }
     }
 
-    /// The attacker's moves among `candidates`, best first: the first win
-    /// ends it; else the defender holds with `zone` and every move's zone.
-    fn attacker_moves(&mut self, s: &Stones<W>, candidates: W, mut zone: W) -> Outcome<W> {
+    /// The attacker's moves among `candidates`, best first (by `weight`, the
+    /// node's line weights, when the caller has them): the first win ends it;
+    /// else the defender holds with `zone` and every move's zone.
+    fn attacker_moves(
+        &mut self,
+        s: &Stones<W>,
+        candidates: W,
+        mut zone: W,
+        weight: Option<&W::PerCell<u32>>,
+    ) -> Outcome<W> {
         let g = self.geo;
         let (a, d) = (s.attacker[0], s.defender[0]);
         let empty = g.board & !(a | d);
-        for cell in self.order(a, d, empty, candidates, 0) {
+        let moves = match weight {
+            // One move needs no order.
+            _ if candidates.count() <= 1 => {
+                MovePicker::new(candidates, &W::per_cell(0), &self.history[0])
+            }
+            Some(weight) => MovePicker::new(candidates, weight, &self.history[0]),
+            None => self.order(a, d, empty, candidates, 0),
+        };
+        for cell in moves {
             match self.defender_node(&s.with_attacker(g, cell), true) {
                 None => {
                     self.credit(0, cell, empty);
