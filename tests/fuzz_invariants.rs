@@ -100,3 +100,15 @@ fn oracles_agree_with_hand_made_positions() {
         vec![1]
     );
 }
+
+/// A fuzz find (CI, 2026-11-29): mutated bytes that decode to a game under an exact
+/// rule, where a run longer than `k` is an overline and no win. The line scan read it
+/// as a win until it learned the rules.
+#[test]
+fn a_decoded_overline_under_an_exact_rule_is_no_win() {
+    let found = [
+        88, 82, 78, 231, 73, 112, 255, 255, 73, 112, 122, 254, 5, 4, 5, 95, 112, 122, 49, 253, 112,
+        1, 255, 112, 95,
+    ];
+    checks::check_from_bytes(&found);
+}
