@@ -46,10 +46,10 @@ fn window_weights(k: usize) -> Vec<i64> {
 /// of player 1]`. A player's *blocks* are what keeps the window from being its
 /// line: the other player's stones in it, and (exact lines) the player's own
 /// stones on its flanks. The window is live for the player while they are 0.
-type Tally = [u8; 4];
+pub(super) type Tally = [u8; 4];
 
 /// Where a player's blocks sit in a [`Tally`].
-const BLOCKS: usize = 2;
+pub(super) const BLOCKS: usize = 2;
 
 /// A stone of player `p` in a window, as one addition to the tally read as a
 /// word: one more stone of `p`, one more block of the other.

@@ -2,6 +2,8 @@
 //! count, so the searches' questions (where are the fours, which moves make
 //! one) read a few windows instead of scanning every window of the board.
 
+use super::board::{Tally, BLOCKS};
+
 /// Per player, the windows live for it (no blocks) holding `base..=k` of its
 /// stones, one list per count; each window's place in its list, for removal
 /// in constant time. `base` is `k - 3`: the fewest stones a search asks about.
@@ -17,11 +19,6 @@ pub(super) struct LiveWindows {
 }
 
 const NONE: u32 = u32::MAX;
-
-/// A window's counts as the board keeps them: `[stones of 0, of 1, blocks of
-/// 0, of 1]`.
-type Tally = [u8; 4];
-const BLOCKS: usize = 2;
 
 impl LiveWindows {
     pub fn new(k: usize, windows: usize) -> LiveWindows {

@@ -148,6 +148,15 @@ impl FreeSolver {
     }
 }
 
+/// A pairing record's cells, ` A B C D ...`, each cell written as `key` maps it
+/// (to the record's canonical image).
+pub(super) fn pair_cells(pairs: &[(u8, u8)], key: impl Fn(usize) -> usize) -> String {
+    pairs
+        .iter()
+        .map(|&(a, b)| format!(" {} {}", key(a as usize), key(b as usize)))
+        .collect()
+}
+
 /// One proof being written.
 struct ProofWriter<'a, W: Word> {
     solver: &'a mut FreeSolver,
@@ -219,10 +228,7 @@ impl<W: Word> ProofWriter<'_, W> {
         let empty = self.geometry.board & !mask;
         if !self.claim.win {
             if let Some(pairs) = defender_pairing(&self.geometry, claimant, empty) {
-                let cells: String = pairs
-                    .iter()
-                    .map(|&(a, b)| format!(" {} {}", to_key(a as usize), to_key(b as usize)))
-                    .collect();
+                let cells = pair_cells(&pairs, to_key);
                 self.line(format_args!("{x:x} {o:x} {mover} p{cells}"))?;
                 self.records += 1;
                 self.pairings += 1;

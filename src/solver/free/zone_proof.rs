@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::super::error::SolveError;
 use super::geometry::Geometry;
 use super::pairing::defender_pairing;
+use super::proof::pair_cells;
 use super::search::image;
 use super::word::Word;
 use super::zone::{preimage, runs_hit, ZoneSearch};
@@ -91,10 +92,7 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
         let zone = if g.open_cells(d).is_empty() {
             W::ZERO
         } else if let Some(pairs) = defender_pairing(g, d, empty) {
-            let cells: String = pairs
-                .iter()
-                .map(|&(p, q)| format!(" {} {}", key(p as usize), key(q as usize)))
-                .collect();
+            let cells = pair_cells(&pairs, key);
             self.line(format_args!("{kx:x} {ko:x} {mover} p{cells}"))?;
             self.records += 1;
             self.pairings += 1;
