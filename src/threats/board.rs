@@ -209,6 +209,30 @@ impl ThreatBoard {
         self.scores[player]
     }
 
+    /// `player`'s live windows by stone count, 1 to 4, for lines of five (the
+    /// counts of 2 to 5 are listed; those of 1 are what the score leaves).
+    #[inline]
+    pub fn live_counts_of_five(&self, player: usize) -> [i64; 4] {
+        debug_assert_eq!(self.k, 5);
+        let [c2, c3, c4, c5] = [2, 3, 4, 5].map(|n| self.live.len(player, n) as i64);
+        let w = &self.weights;
+        let c1 = (self.scores[player] - w[2] * c2 - w[3] * c3 - w[4] * c4 - w[5] * c5) / w[1];
+        [c1, c2, c3, c4]
+    }
+
+    /// `player`'s live windows by stone count, 0 to `k`, read from every window's
+    /// tally (tests).
+    #[cfg(test)]
+    pub fn live_counts_scanned(&self, player: usize) -> Vec<i64> {
+        let mut counts = vec![0; self.k + 1];
+        for t in &self.tallies {
+            if t[BLOCKS + player] == 0 {
+                counts[t[player] as usize] += 1;
+            }
+        }
+        counts
+    }
+
     /// Places a stone of the side to move on the empty `cell` and passes the turn.
     #[inline]
     pub fn play(&mut self, cell: usize) {

@@ -10,6 +10,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::learned_eval::{count_combo, LearnedTables, PatternCounts, PATTERN_FEATURES};
 use super::patterns::{
     self, class, classify, digit, unpack, PatternTable, BLOCK4, BLOCKED, COMBOS, MINE,
 };
@@ -39,6 +40,10 @@ pub struct CellPatterns {
     /// Per player: the empty cells where its stone would make a four or a five.
     four_cells: [u32; 2],
     weights: &'static Weights,
+    /// Where the learned evaluation is kept: its tables, and per player and role
+    /// (0 the mover, 1 the opponent) the empty cells' worth summed.
+    learned: Option<&'static LearnedTables>,
+    learned_sums: [[i64; 2]; 2],
 }
 
 impl CellPatterns {
@@ -67,6 +72,8 @@ impl CellPatterns {
             values: [0; 2],
             four_cells: [0; 2],
             weights: Weights::shared(),
+            learned: None,
+            learned_sums: [[0; 2]; 2],
         };
         me.reset();
         Some(me)
@@ -90,6 +97,7 @@ impl CellPatterns {
         self.occupied.fill(false);
         self.values = [0; 2];
         self.four_cells = [0; 2];
+        self.learned_sums = [[0; 2]; 2];
         for cell in 0..self.keys.len() {
             for p in 0..2 {
                 let levels = [0, 1, 2, 3].map(|d| self.tables[p].level(self.keys[cell][d][p]));
@@ -146,6 +154,45 @@ impl CellPatterns {
         self.values[player]
     }
 
+    /// Keeps the learned evaluation's sums of `tables` (None: keeps none).
+    pub fn set_learned(&mut self, tables: Option<&'static LearnedTables>) {
+        self.learned = tables;
+        self.reset_sums();
+    }
+
+    /// `player`'s empty cells' worth in the learned evaluation, in `role` (0 the
+    /// mover, 1 the opponent); 0 where it is not kept.
+    #[inline]
+    pub fn learned_sum(&self, player: usize, role: usize) -> i64 {
+        self.learned_sums[player][role]
+    }
+
+    /// `player`'s counts of classes and line patterns over the empty cells, read
+    /// afresh (the learned evaluation's features).
+    pub fn pattern_counts(&self, player: usize) -> PatternCounts {
+        let mut counts = [0; PATTERN_FEATURES];
+        for (cell, combos) in self.combos.iter().enumerate() {
+            if !self.occupied[cell] {
+                count_combo(&mut counts, combos[player], 1);
+            }
+        }
+        counts
+    }
+
+    /// Recounts every sum from the cells' combinations.
+    fn reset_sums(&mut self) {
+        self.values = [0; 2];
+        self.four_cells = [0; 2];
+        self.learned_sums = [[0; 2]; 2];
+        for cell in 0..self.combos.len() {
+            if !self.occupied[cell] {
+                for p in 0..2 {
+                    self.count(p, self.combos[cell][p], 1);
+                }
+            }
+        }
+    }
+
     /// Whether some empty cell would give `player` a four or a five: without
     /// one, `player` has no win by fours (and threatens none).
     #[inline]
@@ -161,6 +208,11 @@ impl CellPatterns {
         self.values[player] += i64::from(sign * w.value[combo as usize]);
         self.four_cells[player] =
             self.four_cells[player].wrapping_add_signed(sign * i32::from(w.four[combo as usize]));
+        if let Some(t) = self.learned {
+            for role in 0..2 {
+                self.learned_sums[player][role] += i64::from(sign * t.combo[role][combo as usize]);
+            }
+        }
     }
 
     /// Each player's neighbours of `cell` along each line get its stone's digit

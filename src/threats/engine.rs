@@ -17,12 +17,13 @@ use std::time::{Duration, Instant};
 
 use super::board::ThreatBoard;
 use super::cell_patterns::CellPatterns;
+use super::learned_eval::{LearnedTables, FEATURES, SIDE_FEATURES, WINDOW_COUNTS};
 use super::prove::{Prover, ProverTables, Stop, ThreatKind};
 use super::shallow::{self, ShallowCuts};
 use super::table::{Bound, Table};
 use crate::game::Game;
 use crate::rng::Rng;
-use crate::rules::Rules;
+use crate::rules::{Rules, WinRule};
 
 /// A won position's value at the root, less one per ply to the win.
 const WIN: i32 = 1_000_000_000;
@@ -62,6 +63,9 @@ const NEAR: usize = 2;
 /// a strong shape (a flex three, 940) outweighs the windows, which decide among
 /// quiet moves (a line's two, a few units).
 const PATTERN_ORDER_SCALE: i64 = 4;
+/// The rules under which the learned evaluation replaces the line evaluation
+/// (lines of five).
+const LEARNED_EVALUATION: &[WinRule] = &[WinRule::Freestyle];
 
 /// How long one move may think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,6 +127,9 @@ pub struct Engine {
     /// Whether the threat probes are skipped where the patterns show no four for
     /// the attacker (the probe could find nothing: the same values, less work).
     four_gate: bool,
+    /// The learned evaluation's tables where it replaces the line evaluation
+    /// ([`super::learned_eval`]; lines of five only).
+    learned: Option<&'static LearnedTables>,
 }
 
 /// The stop conditions of one move, split into phases.
@@ -177,7 +184,9 @@ impl Engine {
             pattern_ordering: false,
             pattern_evaluation: false,
             four_gate: true,
+            learned: None,
         };
+        engine.learned = engine.learned_tables(LEARNED_EVALUATION.contains(&rules.rule()));
         engine.set_patterns(true, false);
         engine
     }
@@ -206,13 +215,61 @@ impl Engine {
         }
     }
 
+    /// Switches the learned evaluation on or off, its helpers' too (lines of five
+    /// only: elsewhere it stays off).
+    pub fn set_learned_evaluation(&mut self, on: bool) {
+        self.learned = self.learned_tables(on);
+        self.set_patterns(self.pattern_ordering, self.pattern_evaluation);
+        for helper in &mut self.helpers {
+            helper.set_learned_evaluation(on);
+        }
+    }
+
+    /// The learned evaluation's tables for these rules, where `on` and the lines
+    /// are of five.
+    fn learned_tables(&self, on: bool) -> Option<&'static LearnedTables> {
+        let rules = self.board.rules();
+        (on && rules.k() == 5).then(|| LearnedTables::for_rule(rules.rule()))
+    }
+
+    /// The learned evaluation's features of `game`'s position (same rules, lines
+    /// of five), for fitting its weights: a constant 1, then for the side to move
+    /// and then the other its live windows of 1 to 4 stones and its pattern
+    /// counts ([`super::learned_eval`]).
+    pub fn evaluation_features(&mut self, game: &Game) -> Option<[f64; FEATURES]> {
+        if self.board.k() != 5 {
+            return None;
+        }
+        if self.patterns.is_none() {
+            self.patterns = CellPatterns::new(self.board.rules());
+        }
+        self.load(game);
+        let p = self.patterns.as_ref()?;
+        let me = self.board.to_move();
+        let mut features = [0.0; FEATURES];
+        features[0] = 1.0;
+        for (role, player) in [me, 1 - me].into_iter().enumerate() {
+            let side = &mut features[1 + role * SIDE_FEATURES..1 + (role + 1) * SIDE_FEATURES];
+            let windows = self.board.live_counts_of_five(player);
+            let patterns = p.pattern_counts(player);
+            for (f, &n) in side.iter_mut().zip(windows.iter().chain(&patterns)) {
+                *f = n as f64;
+            }
+        }
+        Some(features)
+    }
+
     fn set_patterns(&mut self, ordering: bool, evaluation: bool) {
         self.pattern_ordering = ordering;
         self.pattern_evaluation = evaluation;
-        let wanted = ordering || evaluation;
+        let wanted = ordering || evaluation || self.learned.is_some();
         if wanted && self.patterns.is_none() {
             self.patterns = CellPatterns::new(self.board.rules());
-        } else if !wanted {
+        }
+        if let Some(p) = self.patterns.as_mut() {
+            p.set_learned(self.learned);
+        }
+        if !wanted {
             self.patterns = None;
         }
         for helper in &mut self.helpers {
@@ -360,6 +417,7 @@ impl Engine {
         let mut helper = Engine::sharing(*self.rules(), Arc::clone(&self.table), diversity);
         helper.shallow_cuts = self.shallow_cuts;
         helper.extend_four_replies = self.extend_four_replies;
+        helper.learned = self.learned;
         helper.set_patterns(self.pattern_ordering, self.pattern_evaluation);
         helper.four_gate = self.four_gate;
         helper
@@ -764,6 +822,16 @@ impl Engine {
     /// opponent's (within the undecided values).
     fn evaluation(&self) -> i32 {
         let me = self.board.to_move();
+        if let (Some(t), Some(p)) = (self.learned, &self.patterns) {
+            let mut v = t.bias + p.learned_sum(me, 0) + p.learned_sum(1 - me, 1);
+            for (role, player) in [me, 1 - me].into_iter().enumerate() {
+                let counts = self.board.live_counts_of_five(player);
+                v += (0..WINDOW_COUNTS)
+                    .map(|n| t.windows[role][n] * counts[n])
+                    .sum::<i64>();
+            }
+            return v.clamp(-(DECIDED as i64) + 1, DECIDED as i64 - 1) as i32;
+        }
         let mut v = self.board.score(me) - self.board.score(1 - me);
         if let (true, Some(p)) = (self.pattern_evaluation, &self.patterns) {
             v += p.value(me) - p.value(1 - me);

@@ -100,6 +100,13 @@ impl LiveWindows {
         out.sort_unstable();
     }
 
+    /// How many windows live for `player` hold `count` of its stones (`count`
+    /// listed: [`LiveWindows::lists_from`]).
+    #[inline]
+    pub fn len(&self, player: usize, count: usize) -> usize {
+        self.lists[player][count - self.base as usize].len()
+    }
+
     /// Whether the lists match `tallies` (tests).
     #[cfg(test)]
     pub fn matches(&self, tallies: &[Tally]) -> bool {

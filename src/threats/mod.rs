@@ -22,6 +22,7 @@ mod board;
 mod cell_patterns;
 mod columns;
 mod engine;
+mod learned_eval;
 mod live_windows;
 #[cfg(test)]
 mod pattern_tests;

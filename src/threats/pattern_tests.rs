@@ -3,6 +3,7 @@
 
 use super::board::ThreatBoard;
 use super::cell_patterns::{pack, CellPatterns, Weights, DIRECTIONS};
+use super::learned_eval::{LearnedTables, CLASSES, PATTERN_FEATURES};
 use super::patterns::*;
 use crate::lines::line_is_exact;
 use crate::rng::Rng;
@@ -232,6 +233,36 @@ fn check_against_scratch(patterns: &CellPatterns, rules: &Rules, owners: &[u8]) 
     assert_eq!(has, fours, "{rules}");
 }
 
+/// The learned evaluation's sums and counts against the same read off
+/// combinations computed from scratch.
+fn check_learned(patterns: &CellPatterns, learned: &LearnedTables, rules: &Rules, owners: &[u8]) {
+    let (combos, _, _) = from_scratch(rules, owners);
+    for p in 0..2 {
+        let mut counts = [0i64; PATTERN_FEATURES];
+        let mut sums = [0i64; 2];
+        for (cell, combo) in combos.iter().enumerate() {
+            if owners[cell] != 0 {
+                continue;
+            }
+            let levels = unpack(combo[p]);
+            let c = classify(levels);
+            if (class::FLEX4..class::OTHER).contains(&c) {
+                counts[c - class::FLEX4] += 1;
+            }
+            for l in levels.into_iter().filter(|l| (BLOCK2..=FLEX4).contains(l)) {
+                counts[CLASSES + (l - BLOCK2) as usize] += 1;
+            }
+            for (role, sum) in sums.iter_mut().enumerate() {
+                *sum += i64::from(learned.combo[role][combo[p] as usize]);
+            }
+        }
+        assert_eq!(patterns.pattern_counts(p), counts, "{rules}, player {p}");
+        for (role, &sum) in sums.iter().enumerate() {
+            assert_eq!(patterns.learned_sum(p, role), sum, "{rules}, player {p}");
+        }
+    }
+}
+
 #[test]
 fn incremental_patterns_equal_patterns_from_scratch() {
     let mut rng = Rng::new(0x5eed_5802, 0);
@@ -249,6 +280,11 @@ fn incremental_patterns_equal_patterns_from_scratch() {
                 continue; // (renju: k = 5 only)
             };
             let mut patterns = CellPatterns::new(&rules).expect("k has tables");
+            // The learned evaluation's sums, under weights drawn at random.
+            let weights = std::array::from_fn(|_| rng.below(2001) as f64 / 1000.0 - 1.0);
+            let learned: &'static LearnedTables =
+                Box::leak(Box::new(LearnedTables::from_weights(&weights)));
+            patterns.set_learned(Some(learned));
             let mut board = ThreatBoard::new(rules);
             let mut owners = vec![0u8; w * h];
             let mut played: Vec<usize> = Vec::new();
@@ -279,6 +315,13 @@ fn incremental_patterns_equal_patterns_from_scratch() {
                 }
                 if step % 3 == 0 {
                     check_against_scratch(&patterns, &rules, &owners);
+                    check_learned(&patterns, learned, &rules, &owners);
+                    if k == 5 {
+                        for p in 0..2 {
+                            let scanned = board.live_counts_scanned(p);
+                            assert_eq!(board.live_counts_of_five(p)[..], scanned[1..5], "{rules}");
+                        }
+                    }
                 }
                 // The four gate: a four or five cell exactly where the board's
                 // windows show one.
@@ -348,12 +391,13 @@ fn engine_with_pattern_switches_is_deterministic_and_legal() {
                 positions.push(game);
             }
         }
-        for switches in 0..8u32 {
+        for switches in 0..16u32 {
             let choose = |game: &Game| {
                 let mut engine = Engine::new(rules);
                 engine.set_pattern_ordering(switches & 1 != 0);
                 engine.set_pattern_evaluation(switches & 2 != 0);
                 engine.set_four_gate(switches & 4 != 0);
+                engine.set_learned_evaluation(switches & 8 != 0);
                 engine.choose(game, Budget::Nodes(5_000), &mut Rng::new(3, 0), &cancel)
             };
             for game in &positions {
@@ -363,4 +407,46 @@ fn engine_with_pattern_switches_is_deterministic_and_legal() {
             }
         }
     }
+}
+
+/// The learned evaluation's features of small known positions: the constant,
+/// the side to move's first, each side's live windows.
+#[test]
+fn learned_features_of_known_positions() {
+    use super::learned_eval::{FEATURES, SIDE_FEATURES, WINDOW_COUNTS};
+    use crate::game::Game;
+    use crate::threats::Engine;
+    let rules = Rules::gomoku(15).unwrap();
+    let mut engine = Engine::new(rules);
+    let centre = 7 * 15 + 7;
+    // Black's centre stone lies in 5 windows along each of the 4 lines; white
+    // (to move) has nothing.
+    let f = engine
+        .evaluation_features(&Game::from_actions(rules, &[centre]).unwrap())
+        .unwrap();
+    assert_eq!(f.len(), FEATURES);
+    assert_eq!(f[0], 1.0);
+    let (mover, other) = (&f[1..1 + SIDE_FEATURES], &f[1 + SIDE_FEATURES..]);
+    assert!(mover.iter().all(|&x| x == 0.0), "{mover:?}");
+    assert_eq!(other[..WINDOW_COUNTS], [20.0, 0.0, 0.0, 0.0]);
+    let flex2 = other[WINDOW_COUNTS + CLASSES + (FLEX2 - BLOCK2) as usize];
+    assert!(
+        flex2 > 0.0 && flex2 % 4.0 == 0.0,
+        "the same along every line: {flex2}"
+    );
+    // A white stone beside it: black to move, and each side's windows through
+    // both cells are dead to it (the 4 horizontal windows holding both).
+    let f = engine
+        .evaluation_features(&Game::from_actions(rules, &[centre, centre + 1]).unwrap())
+        .unwrap();
+    assert_eq!(f[1..1 + WINDOW_COUNTS], [16.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        f[1 + SIDE_FEATURES..1 + SIDE_FEATURES + WINDOW_COUNTS],
+        [16.0, 0.0, 0.0, 0.0]
+    );
+    // Gomoku of other sizes has features; lines of four do not.
+    let four = Rules::new(8, 8, 4, 2, false).unwrap();
+    assert!(Engine::new(four)
+        .evaluation_features(&Game::new(four))
+        .is_none());
 }

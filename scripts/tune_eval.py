@@ -1,0 +1,193 @@
+"""Fits the threat engine's learned evaluation (src/threats/learned_eval.rs) to
+recorded games: a logistic model of the side to move's result, linear in the
+features of `Engine::evaluation_features`.
+
+    python scripts/tune_eval.py book --count 1000 --seed 1 > train-book.txt
+    python -m inarow.tournament --a threats:nodes=30000 --b threats:nodes=30000 \
+        --book train-book.txt --log selfplay.jsonl
+    python scripts/tune_eval.py fit --rule freestyle selfplay.jsonl [MORE.jsonl ...] [--write]
+
+`book` writes random openings for games to learn from (three stones within
+three cells of the centre, unbalanced on purpose: the model sees lost and won
+shapes). `fit` reads `inarow.tournament` logs (`--log`), keeps the games of
+`--rule`, and splits them into a fitting and a held-out set by a hash of their
+moves, so a game played twice lands on one side; it prints the held-out
+log-loss beside that of the line evaluation the engine has without the model
+(the windows' weights, one scale fitted). `--write` puts the fitted weights
+into learned_eval.rs, in the rule's array.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "src" / "threats" / "learned_eval.rs"
+SIDE = 18
+WINDOWS = 4
+
+
+def games(paths: list[str], rule: str) -> list[str]:
+    """One line per finished game of `rule`: `RULE SIZE WINNER MOVES...`, each game once."""
+    seen: set[str] = set()
+    lines = []
+    for path in paths:
+        with open(path) as f:
+            config = None
+            for raw in f:
+                record = json.loads(raw)
+                config = record.get("config") or config
+                if "moves" not in record or record.get("winner") is None or config is None:
+                    continue
+                if config.get("rule", "freestyle") != rule:
+                    continue
+                line = " ".join(
+                    [config.get("rule", "freestyle"), str(config["size"]), str(record["winner"])]
+                    + [str(m) for m in record["moves"]]
+                )
+                if line not in seen:
+                    seen.add(line)
+                    lines.append(line)
+    return lines
+
+
+def features(lines: list[str], first_ply: int) -> np.ndarray:
+    """The CSV of `examples/eval_features.rs` for `lines`, as an array."""
+    run = subprocess.run(
+        ["cargo", "run", "--quiet", "--release", "--example", "eval_features", "--", str(first_ply)],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    return np.loadtxt(io.StringIO(run.stdout), delimiter=",", ndmin=2)
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 50) -> np.ndarray:
+    """Logistic regression by Newton's method, an L2 penalty on all but the bias."""
+    w = np.zeros(x.shape[1])
+    penalty = np.full(x.shape[1], l2)
+    penalty[0] = 0.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        gradient = x.T @ (p - y) + penalty * w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-10:
+            break
+    return w
+
+
+def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    z = x @ w
+    return float(np.mean(np.logaddexp(0.0, z) - y * z))
+
+
+def window_evaluation(x: np.ndarray) -> np.ndarray:
+    """The engine's line evaluation without the model: the mover's live windows
+    weighted 1, 8, 64, 512 by stone count, less the opponent's."""
+    weights = np.array([1.0, 8.0, 64.0, 512.0])
+    mover = x[:, 1 : 1 + WINDOWS] @ weights
+    opponent = x[:, 1 + SIDE : 1 + SIDE + WINDOWS] @ weights
+    return mover - opponent
+
+
+def write_weights(w: np.ndarray, rule: str) -> None:
+    rows = []
+    for name, side in (("the mover", w[1 : 1 + SIDE]), ("the opponent", w[1 + SIDE :])):
+        parts = (side[:WINDOWS], side[WINDOWS : WINDOWS + 8], side[WINDOWS + 8 :])
+        rows.append(f"    // {name}: windows of 1..4 stones, classes, line patterns")
+        rows += ["    " + " ".join(f"{v:.5f}," for v in part) for part in parts]
+    body = f"    {w[0]:.5f},\n" + "\n".join(rows) + "\n"
+    text = SOURCE.read_text()
+    text, n = re.subn(
+        rf"(pub const {rule.upper()}: \[f64; FEATURES\] = \[\n)(.*?)(\];)",
+        lambda m: m.group(1) + body + m.group(3),
+        text,
+        flags=re.S,
+    )
+    if n != 1:
+        sys.exit(f"no {rule.upper()} array found in {SOURCE}")
+    SOURCE.write_text(text)
+
+
+def book(count: int, seed: int, size: int = 15, radius: int = 3) -> None:
+    """Prints `count` distinct random openings (black, white, black near the centre)."""
+    from inarow.tournament.book import cell_name
+
+    rng = np.random.default_rng(seed)
+    centre = size // 2
+    print(f"# {count} random openings within {radius} cells of the centre (seed {seed}),")
+    print("# for games to fit the learned evaluation to: python scripts/tune_eval.py book")
+    seen: set[tuple[int, ...]] = set()
+    while len(seen) < count:
+        cells = rng.integers(centre - radius, centre + radius + 1, size=(3, 2))
+        actions = tuple(int(r * size + c) for r, c in cells)
+        if len(set(actions)) < 3 or actions in seen:
+            continue
+        seen.add(actions)
+        print(f"t{len(seen):04d} " + " ".join(cell_name(a, size) for a in actions))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    make_book = commands.add_parser("book", help="print random openings")
+    make_book.add_argument("--count", type=int, default=1000)
+    make_book.add_argument("--seed", type=int, default=1)
+    fitting = commands.add_parser("fit", help="fit the weights to logs")
+    fitting.add_argument("logs", nargs="+")
+    fitting.add_argument("--rule", choices=("freestyle", "standard", "renju"), default="freestyle")
+    fitting.add_argument("--first-ply", type=int, default=6)
+    fitting.add_argument("--l2", type=float, default=10.0)
+    fitting.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
+    fitting.add_argument("--write", action="store_true", help="write the weights into the source")
+    args = parser.parse_args()
+    if args.command == "book":
+        book(args.count, args.seed)
+        return
+
+    lines = games(args.logs, args.rule)
+    data = features(lines, args.first_ply)
+    y, game = data[:, 0], data[:, 1].astype(int)
+    x = data[:, 3:]
+    held = np.array(
+        [int(hashlib.sha256(line.encode()).hexdigest(), 16) % 1000 < args.holdout * 1000 for line in lines]
+    )[game]
+    print(f"{len(lines)} games, {len(y)} positions ({held.sum()} held out)")
+
+    w = fit(x[~held], y[~held], args.l2)
+    base_x = np.column_stack([np.ones(len(y)), window_evaluation(x) / 512.0])
+    base_w = fit(base_x[~held], y[~held], 0.0)
+    for name, xs, ws in (("learned", x, w), ("windows", base_x, base_w)):
+        print(
+            f"{name:8s} log-loss fitted {log_loss(xs[~held], y[~held], ws):.4f}"
+            f"  held out {log_loss(xs[held], y[held], ws):.4f}"
+        )
+    print(f"constant log-loss held out {log_loss(x[held][:, :1], y[held], np.array([0.0])):.4f}")
+    names = ["bias"] + [
+        f"{side}:{f}"
+        for side in ("me", "them")
+        for f in ["w1", "w2", "w3", "w4", "F4", "B4F3", "B4+", "B4", "F3x2", "F3+", "F3", "3x2"]
+        + ["b2", "f2", "b3", "f3", "b4", "f4"]
+    ]
+    for n, v in zip(names, w):
+        print(f"  {n:8s} {v:+.4f}")
+    if args.write:
+        write_weights(w, args.rule)
+        print(f"written to {SOURCE.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
