@@ -63,7 +63,16 @@ def games(paths: list[str], rule: str) -> list[str]:
 def features(lines: list[str], first_ply: int) -> np.ndarray:
     """The CSV of `examples/eval_features.rs` for `lines`, as an array."""
     run = subprocess.run(
-        ["cargo", "run", "--quiet", "--release", "--example", "eval_features", "--", str(first_ply)],
+        [
+            "cargo",
+            "run",
+            "--quiet",
+            "--release",
+            "--example",
+            "eval_features",
+            "--",
+            str(first_ply),
+        ],
         input="\n".join(lines) + "\n",
         capture_output=True,
         text=True,
@@ -163,7 +172,10 @@ def main() -> None:
     y, game = data[:, 0], data[:, 1].astype(int)
     x = data[:, 3:]
     held = np.array(
-        [int(hashlib.sha256(line.encode()).hexdigest(), 16) % 1000 < args.holdout * 1000 for line in lines]
+        [
+            int(hashlib.sha256(line.encode()).hexdigest(), 16) % 1000 < args.holdout * 1000
+            for line in lines
+        ]
     )[game]
     print(f"{len(lines)} games, {len(y)} positions ({held.sum()} held out)")
 
