@@ -452,7 +452,8 @@ fn speed_of(rules: Rules) {
         Err(_) => Budget::Time(std::time::Duration::from_millis(500)),
     };
     // INAROW_SPEED_PATTERNS=0 measures the engine without its cell patterns,
-    // `order` with the pattern ordering alone (no four gate).
+    // `order` with the pattern ordering alone (no four gate), `lines` with the
+    // line evaluation instead of the learned one.
     let patterns = std::env::var("INAROW_SPEED_PATTERNS").unwrap_or_default();
     for threads in counts
         .split(',')
@@ -465,6 +466,7 @@ fn speed_of(rules: Rules) {
                 engine.set_pattern_evaluation(false);
             }
             "order" => engine.set_four_gate(false),
+            "lines" => engine.set_learned_evaluation(false),
             _ => {}
         }
         let (mut total, mut secs, mut depths) = (0u64, 0.0, 0);
