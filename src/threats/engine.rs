@@ -818,8 +818,9 @@ impl Engine {
         self.evaluation()
     }
 
-    /// The line evaluation of the side to move: its windows' weight minus the
-    /// opponent's (within the undecided values).
+    /// The evaluation of the side to move, within the undecided values: the
+    /// learned one where it is on, else the line evaluation (its windows' weight
+    /// minus the opponent's, plus the pattern values where that switch is on).
     fn evaluation(&self) -> i32 {
         let me = self.board.to_move();
         if let (Some(t), Some(p)) = (self.learned, &self.patterns) {
