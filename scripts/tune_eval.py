@@ -13,7 +13,8 @@ shapes). `fit` reads `inarow.tournament` logs (`--log`), keeps the games of
 `--rule`, and splits them into a fitting and a held-out set by a hash of their
 moves, so a game played twice lands on one side; it prints the held-out
 log-loss beside that of the line evaluation the engine has without the model
-(the windows' weights, one scale fitted). `--write` puts the fitted weights
+(the windows' weights, one scale fitted). `--colour` fits black to move and
+white to move apart (renju's sides differ). `--write` puts the fitted weights
 into learned_eval.rs, in the rule's array.
 """
 
@@ -98,8 +99,8 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 50) -> np.nda
     return w
 
 
-def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
-    z = x @ w
+def log_loss_of(z: np.ndarray, y: np.ndarray) -> float:
+    """The mean log-loss of log-odds `z` for results `y`."""
     return float(np.mean(np.logaddexp(0.0, z) - y * z))
 
 
@@ -112,19 +113,28 @@ def window_evaluation(x: np.ndarray) -> np.ndarray:
     return mover - opponent
 
 
-def write_weights(w: np.ndarray, rule: str) -> None:
-    rows = []
+def weights_text(w: np.ndarray) -> str:
+    """One colour's weights as the rows of a Rust array."""
+    rows = [f"        {w[0]:.5f},"]
     for name, side in (("the mover", w[1 : 1 + SIDE]), ("the opponent", w[1 + SIDE :])):
         parts = (side[:WINDOWS], side[WINDOWS : WINDOWS + 8], side[WINDOWS + 8 :])
-        rows.append(f"    // {name}: windows of 1..4 stones, classes, line patterns")
-        rows += ["    " + " ".join(f"{v:.5f}," for v in part) for part in parts]
-    body = f"    {w[0]:.5f},\n" + "\n".join(rows) + "\n"
+        rows.append(f"        // {name}: windows of 1..4 stones, classes, line patterns")
+        rows += ["        " + " ".join(f"{v:.5f}," for v in part) for part in parts]
+    return "\n".join(rows)
+
+
+def write_weights(by_colour: list[np.ndarray], rule: str) -> None:
+    """Puts the weights (black to move, white to move) in the rule's array."""
+    body = "".join(
+        f"    // {colour} to move\n    [\n{weights_text(w)}\n    ],\n"
+        for colour, w in zip(("black", "white"), by_colour)
+    )
     text = SOURCE.read_text()
     text, n = re.subn(
-        rf"(pub const {rule.upper()}: \[f64; FEATURES\] = \[\n)(.*?)(\];)",
+        rf"(pub const {rule.upper()}: \[\[f64; FEATURES\]; 2\] = \[\n)(.*?)(^\];)",
         lambda m: m.group(1) + body + m.group(3),
         text,
-        flags=re.S,
+        flags=re.S | re.M,
     )
     if n != 1:
         sys.exit(f"no {rule.upper()} array found in {SOURCE}")
@@ -161,6 +171,7 @@ def main() -> None:
     fitting.add_argument("--first-ply", type=int, default=6)
     fitting.add_argument("--l2", type=float, default=10.0)
     fitting.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
+    fitting.add_argument("--colour", action="store_true", help="weights per colour to move")
     fitting.add_argument("--write", action="store_true", help="write the weights into the source")
     args = parser.parse_args()
     if args.command == "book":
@@ -179,25 +190,29 @@ def main() -> None:
     )[game]
     print(f"{len(lines)} games, {len(y)} positions ({held.sum()} held out)")
 
-    w = fit(x[~held], y[~held], args.l2)
+    # Black to move at even plies. Without --colour, one fit for both colours.
+    black = data[:, 2].astype(int) % 2 == 0
+    groups = (black, ~black) if args.colour else (np.ones(len(y), bool),) * 2
+    by_colour = [fit(x[~held & g], y[~held & g], args.l2) for g in groups]
+    z = np.where(black, x @ by_colour[0], x @ by_colour[1])
     base_x = np.column_stack([np.ones(len(y)), window_evaluation(x) / 512.0])
-    base_w = fit(base_x[~held], y[~held], 0.0)
-    for name, xs, ws in (("learned", x, w), ("windows", base_x, base_w)):
+    base_z = base_x @ fit(base_x[~held], y[~held], 0.0)
+    for name, zs in (("learned", z), ("windows", base_z)):
         print(
-            f"{name:8s} log-loss fitted {log_loss(xs[~held], y[~held], ws):.4f}"
-            f"  held out {log_loss(xs[held], y[held], ws):.4f}"
+            f"{name:8s} log-loss fitted {log_loss_of(zs[~held], y[~held]):.4f}"
+            f"  held out {log_loss_of(zs[held], y[held]):.4f}"
         )
-    print(f"constant log-loss held out {log_loss(x[held][:, :1], y[held], np.array([0.0])):.4f}")
+    print(f"constant log-loss held out {log_loss_of(np.zeros(held.sum()), y[held]):.4f}")
     names = ["bias"] + [
         f"{side}:{f}"
         for side in ("me", "them")
         for f in ["w1", "w2", "w3", "w4", "F4", "B4F3", "B4+", "B4", "F3x2", "F3+", "F3", "3x2"]
         + ["b2", "f2", "b3", "f3", "b4", "f4"]
     ]
-    for n, v in zip(names, w):
-        print(f"  {n:8s} {v:+.4f}")
+    for n, *v in zip(names, *by_colour):
+        print(f"  {n:8s} " + " ".join(f"{c:+.4f}" for c in v))
     if args.write:
-        write_weights(w, args.rule)
+        write_weights(by_colour, args.rule)
         print(f"written to {SOURCE.relative_to(ROOT)}")
 
 

@@ -179,6 +179,12 @@ impl CellPatterns {
         counts
     }
 
+    /// The board's cell count (tests).
+    #[cfg(test)]
+    pub fn cells(&self) -> usize {
+        self.combos.len()
+    }
+
     /// Recounts every sum from the cells' combinations.
     fn reset_sums(&mut self) {
         self.values = [0; 2];
@@ -209,9 +215,10 @@ impl CellPatterns {
         self.four_cells[player] =
             self.four_cells[player].wrapping_add_signed(sign * i32::from(w.four[combo as usize]));
         if let Some(t) = self.learned {
-            for role in 0..2 {
-                self.learned_sums[player][role] += i64::from(sign * t.combo[role][combo as usize]);
-            }
+            // As the mover, `player` moves; as the opponent, the other does.
+            let c = combo as usize;
+            self.learned_sums[player][0] += i64::from(sign * t.combo[player][0][c]);
+            self.learned_sums[player][1] += i64::from(sign * t.combo[1 - player][1][c]);
         }
     }
 

@@ -824,11 +824,11 @@ impl Engine {
     fn evaluation(&self) -> i32 {
         let me = self.board.to_move();
         if let (Some(t), Some(p)) = (self.learned, &self.patterns) {
-            let mut v = t.bias + p.learned_sum(me, 0) + p.learned_sum(1 - me, 1);
+            let mut v = t.bias[me] + p.learned_sum(me, 0) + p.learned_sum(1 - me, 1);
             for (role, player) in [me, 1 - me].into_iter().enumerate() {
                 let counts = self.board.live_counts_of_five(player);
                 v += (0..WINDOW_COUNTS)
-                    .map(|n| t.windows[role][n] * counts[n])
+                    .map(|n| t.windows[me][role][n] * counts[n])
                     .sum::<i64>();
             }
             return v.clamp(-(DECIDED as i64) + 1, DECIDED as i64 - 1) as i32;

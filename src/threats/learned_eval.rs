@@ -6,7 +6,8 @@
 //! pattern class (a flex four down to two threes in the making) and each line
 //! pattern (a block two up to a flex four, one count per direction). The model's
 //! log-odds, [`SCALE`] units each, is the evaluation. Each rule has its own
-//! weights, fitted by `scripts/tune_eval.py` to the results of recorded games.
+//! weights, for black to move and for white (the same where the fit ignores
+//! colour), fitted by `scripts/tune_eval.py` to the results of recorded games.
 
 use std::sync::OnceLock;
 
@@ -27,47 +28,92 @@ pub const FEATURES: usize = 1 + 2 * SIDE_FEATURES;
 /// Evaluation units per unit of log-odds.
 pub const SCALE: f64 = 1000.0;
 
-/// The weights fitted to freestyle games, in the order of [`FEATURES`]
-/// (log-odds per count).
+/// The weights fitted to freestyle games, with black to move and with white,
+/// each in the order of [`FEATURES`] (log-odds per count).
 #[rustfmt::skip]
-pub const FREESTYLE: [f64; FEATURES] = [
-    0.29410,
-    // the mover: windows of 1..4 stones, classes, line patterns
-    -0.01385, -0.09386, 0.16531, 0.00000,
-    2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
-    0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
-    // the opponent: windows of 1..4 stones, classes, line patterns
-    0.03897, 0.07580, 0.03448, 0.00000,
-    -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
-    -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+pub const FREESTYLE: [[f64; FEATURES]; 2] = [
+    // black to move
+    [
+        0.29410,
+        // the mover: windows of 1..4 stones, classes, line patterns
+        -0.01385, -0.09386, 0.16531, 0.00000,
+        2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
+        0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
+        // the opponent: windows of 1..4 stones, classes, line patterns
+        0.03897, 0.07580, 0.03448, 0.00000,
+        -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
+        -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+    ],
+    // white to move
+    [
+        0.29410,
+        // the mover: windows of 1..4 stones, classes, line patterns
+        -0.01385, -0.09386, 0.16531, 0.00000,
+        2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
+        0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
+        // the opponent: windows of 1..4 stones, classes, line patterns
+        0.03897, 0.07580, 0.03448, 0.00000,
+        -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
+        -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+    ],
 ];
 
 /// The weights fitted to standard games.
 #[rustfmt::skip]
-pub const STANDARD: [f64; FEATURES] = [
-    0.29410,
-    // the mover: windows of 1..4 stones, classes, line patterns
-    -0.01385, -0.09386, 0.16531, 0.00000,
-    2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
-    0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
-    // the opponent: windows of 1..4 stones, classes, line patterns
-    0.03897, 0.07580, 0.03448, 0.00000,
-    -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
-    -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+pub const STANDARD: [[f64; FEATURES]; 2] = [
+    // black to move
+    [
+        0.29410,
+        // the mover: windows of 1..4 stones, classes, line patterns
+        -0.01385, -0.09386, 0.16531, 0.00000,
+        2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
+        0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
+        // the opponent: windows of 1..4 stones, classes, line patterns
+        0.03897, 0.07580, 0.03448, 0.00000,
+        -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
+        -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+    ],
+    // white to move
+    [
+        0.29410,
+        // the mover: windows of 1..4 stones, classes, line patterns
+        -0.01385, -0.09386, 0.16531, 0.00000,
+        2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
+        0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
+        // the opponent: windows of 1..4 stones, classes, line patterns
+        0.03897, 0.07580, 0.03448, 0.00000,
+        -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
+        -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+    ],
 ];
 
 /// The weights fitted to renju games.
 #[rustfmt::skip]
-pub const RENJU: [f64; FEATURES] = [
-    0.29410,
-    // the mover: windows of 1..4 stones, classes, line patterns
-    -0.01385, -0.09386, 0.16531, 0.00000,
-    2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
-    0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
-    // the opponent: windows of 1..4 stones, classes, line patterns
-    0.03897, 0.07580, 0.03448, 0.00000,
-    -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
-    -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+pub const RENJU: [[f64; FEATURES]; 2] = [
+    // black to move
+    [
+        0.29410,
+        // the mover: windows of 1..4 stones, classes, line patterns
+        -0.01385, -0.09386, 0.16531, 0.00000,
+        2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
+        0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
+        // the opponent: windows of 1..4 stones, classes, line patterns
+        0.03897, 0.07580, 0.03448, 0.00000,
+        -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
+        -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+    ],
+    // white to move
+    [
+        0.29410,
+        // the mover: windows of 1..4 stones, classes, line patterns
+        -0.01385, -0.09386, 0.16531, 0.00000,
+        2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
+        0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
+        // the opponent: windows of 1..4 stones, classes, line patterns
+        0.03897, 0.07580, 0.03448, 0.00000,
+        -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
+        -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+    ],
 ];
 
 /// A side's pattern counts over the empty cells: classes, then line patterns.
@@ -92,11 +138,14 @@ pub fn count_combo(counts: &mut PatternCounts, combo: u16, sign: i64) {
 
 /// The weights in evaluation units, as the engine reads them.
 pub struct LearnedTables {
-    pub bias: i64,
-    /// Per role (0 the mover, 1 the opponent): live windows of 1..4 stones.
-    pub windows: [[i64; WINDOW_COUNTS]; 2],
-    /// Per role: an empty cell's worth by its pattern combination.
-    pub combo: [Vec<i32>; 2],
+    /// Per colour of the mover (0 black): the constant.
+    pub bias: [i64; 2],
+    /// Per colour of the mover and role (0 the mover, 1 the opponent): live
+    /// windows of 1..4 stones.
+    pub windows: [[[i64; WINDOW_COUNTS]; 2]; 2],
+    /// Per colour of the mover and role: an empty cell's worth by its pattern
+    /// combination.
+    pub combo: [[Vec<i32>; 2]; 2],
 }
 
 impl LearnedTables {
@@ -111,26 +160,33 @@ impl LearnedTables {
         TABLES[at].get_or_init(|| LearnedTables::from_weights(weights))
     }
 
-    pub fn from_weights(weights: &[f64; FEATURES]) -> LearnedTables {
+    /// The tables of `weights` (black to move, white to move).
+    pub fn from_weights(weights: &[[f64; FEATURES]; 2]) -> LearnedTables {
         let units = |w: f64| (w * SCALE).round() as i64;
-        let side = |role: usize| &weights[1 + role * SIDE_FEATURES..1 + (role + 1) * SIDE_FEATURES];
-        let windows = [0, 1].map(|role| {
-            let s = side(role);
-            [0, 1, 2, 3].map(|n| units(s[n]))
+        let side = |colour: usize, role: usize| {
+            &weights[colour][1 + role * SIDE_FEATURES..1 + (role + 1) * SIDE_FEATURES]
+        };
+        let windows = [0, 1].map(|colour| {
+            [0, 1].map(|role| {
+                let s = side(colour, role);
+                [0, 1, 2, 3].map(|n| units(s[n]))
+            })
         });
-        let combo = [0, 1].map(|role| {
-            let s = &side(role)[WINDOW_COUNTS..];
-            (0..COMBOS)
-                .map(|combo| {
-                    let mut counts = [0; PATTERN_FEATURES];
-                    count_combo(&mut counts, combo as u16, 1);
-                    let w: f64 = counts.iter().zip(s).map(|(&n, &w)| n as f64 * w).sum();
-                    (w * SCALE).round() as i32
-                })
-                .collect()
+        let combo = [0, 1].map(|colour| {
+            [0, 1].map(|role| {
+                let s = &side(colour, role)[WINDOW_COUNTS..];
+                (0..COMBOS)
+                    .map(|combo| {
+                        let mut counts = [0; PATTERN_FEATURES];
+                        count_combo(&mut counts, combo as u16, 1);
+                        let w: f64 = counts.iter().zip(s).map(|(&n, &w)| n as f64 * w).sum();
+                        (w * SCALE).round() as i32
+                    })
+                    .collect()
+            })
         });
         LearnedTables {
-            bias: units(weights[0]),
+            bias: [units(weights[0][0]), units(weights[1][0])],
             windows,
             combo,
         }

@@ -3,7 +3,9 @@
 
 use super::board::ThreatBoard;
 use super::cell_patterns::{pack, CellPatterns, Weights, DIRECTIONS};
-use super::learned_eval::{LearnedTables, CLASSES, PATTERN_FEATURES};
+use super::learned_eval::{
+    LearnedTables, CLASSES, FEATURES, PATTERN_FEATURES, SCALE, SIDE_FEATURES,
+};
 use super::patterns::*;
 use crate::lines::line_is_exact;
 use crate::rng::Rng;
@@ -252,15 +254,53 @@ fn check_learned(patterns: &CellPatterns, learned: &LearnedTables, rules: &Rules
             for l in levels.into_iter().filter(|l| (BLOCK2..=FLEX4).contains(l)) {
                 counts[CLASSES + (l - BLOCK2) as usize] += 1;
             }
-            for (role, sum) in sums.iter_mut().enumerate() {
-                *sum += i64::from(learned.combo[role][combo[p] as usize]);
-            }
+            // The mover is `p` in role 0 and the other player in role 1.
+            sums[0] += i64::from(learned.combo[p][0][combo[p] as usize]);
+            sums[1] += i64::from(learned.combo[1 - p][1][combo[p] as usize]);
         }
         assert_eq!(patterns.pattern_counts(p), counts, "{rules}, player {p}");
         for (role, &sum) in sums.iter().enumerate() {
             assert_eq!(patterns.learned_sum(p, role), sum, "{rules}, player {p}");
         }
     }
+}
+
+/// The learned evaluation as the engine adds it up (the constant, the kept
+/// sums, the window terms) against the model's log-odds from features read
+/// afresh, `me` to move: equal but for the tables' rounding.
+fn check_learned_value(
+    patterns: &CellPatterns,
+    board: &ThreatBoard,
+    learned: &LearnedTables,
+    weights: &[[f64; FEATURES]; 2],
+    me: usize,
+) {
+    let mut features = vec![1.0];
+    for player in [me, 1 - me] {
+        let windows = &board.live_counts_scanned(player)[1..5];
+        let counts = patterns.pattern_counts(player);
+        features.extend(windows.iter().chain(&counts).map(|&n| n as f64));
+    }
+    let exact: f64 = features.iter().zip(&weights[me]).map(|(f, w)| f * w).sum();
+    let mut kept = learned.bias[me] + patterns.learned_sum(me, 0) + patterns.learned_sum(1 - me, 1);
+    for (role, player) in [me, 1 - me].into_iter().enumerate() {
+        let counts = board.live_counts_of_five(player);
+        kept += (0..4)
+            .map(|n| learned.windows[me][role][n] * counts[n])
+            .sum::<i64>();
+    }
+    // Each table entry is rounded to a unit: at most half a unit per cell and
+    // role, and per window.
+    let windows: f64 = features[1..5]
+        .iter()
+        .chain(&features[1 + SIDE_FEATURES..5 + SIDE_FEATURES])
+        .sum();
+    let slack = 0.5 * (2.0 * patterns.cells() as f64 + windows) + 1.0;
+    assert!(
+        (kept as f64 - exact * SCALE).abs() <= slack,
+        "kept {kept}, model {}, slack {slack}",
+        exact * SCALE
+    );
 }
 
 #[test]
@@ -281,7 +321,8 @@ fn incremental_patterns_equal_patterns_from_scratch() {
             };
             let mut patterns = CellPatterns::new(&rules).expect("k has tables");
             // The learned evaluation's sums, under weights drawn at random.
-            let weights = std::array::from_fn(|_| rng.below(2001) as f64 / 1000.0 - 1.0);
+            let weights =
+                [0, 1].map(|_| std::array::from_fn(|_| rng.below(2001) as f64 / 1000.0 - 1.0));
             let learned: &'static LearnedTables =
                 Box::leak(Box::new(LearnedTables::from_weights(&weights)));
             patterns.set_learned(Some(learned));
@@ -321,6 +362,7 @@ fn incremental_patterns_equal_patterns_from_scratch() {
                             let scanned = board.live_counts_scanned(p);
                             assert_eq!(board.live_counts_of_five(p)[..], scanned[1..5], "{rules}");
                         }
+                        check_learned_value(&patterns, &board, learned, &weights, played.len() % 2);
                     }
                 }
                 // The four gate: a four or five cell exactly where the board's
@@ -413,7 +455,7 @@ fn engine_with_pattern_switches_is_deterministic_and_legal() {
 /// the side to move's first, each side's live windows.
 #[test]
 fn learned_features_of_known_positions() {
-    use super::learned_eval::{FEATURES, SIDE_FEATURES, WINDOW_COUNTS};
+    use super::learned_eval::WINDOW_COUNTS;
     use crate::game::Game;
     use crate::threats::Engine;
     let rules = Rules::gomoku(15).unwrap();
