@@ -848,7 +848,8 @@ impl Engine {
         }
         let eval = self.evaluation();
         let k = self.board.k();
-        if !shallow::futile(self.shallow_cuts, k, depth, i64::from(eval), beta) {
+        let learned = self.learned.is_some();
+        if !shallow::futile(self.shallow_cuts, k, depth, i64::from(eval), beta, learned) {
             return None;
         }
         self.stats.shallow_cuts += 1;

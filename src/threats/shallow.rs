@@ -23,10 +23,27 @@ pub fn margin(k: usize, depth: u32) -> i64 {
     4 * line_of_k_minus_2 * i64::from(depth)
 }
 
+/// The margin a ply under the learned evaluation, in its units (1,000 a unit
+/// of log-odds).
+pub const LEARNED_MARGIN: i64 = 1000;
+
 /// Whether futility pruning cuts a node of `depth` plies left whose side to move
-/// evaluates to `eval`: it stands `margin(k, depth)` or more above `beta`.
-pub fn futile(cuts: ShallowCuts, k: usize, depth: u32, eval: i64, beta: i32) -> bool {
-    cuts.futility && depth <= FUTILITY_DEPTH && eval - margin(k, depth) >= i64::from(beta)
+/// evaluates to `eval`: it stands `margin(k, depth)` or more above `beta`
+/// (`learned`: [`LEARNED_MARGIN`] a ply).
+pub fn futile(
+    cuts: ShallowCuts,
+    k: usize,
+    depth: u32,
+    eval: i64,
+    beta: i32,
+    learned: bool,
+) -> bool {
+    let margin = if learned {
+        LEARNED_MARGIN * i64::from(depth)
+    } else {
+        margin(k, depth)
+    };
+    cuts.futility && depth <= FUTILITY_DEPTH && eval - margin >= i64::from(beta)
 }
 
 #[cfg(test)]
@@ -45,11 +62,15 @@ mod tests {
 
     #[test]
     fn futility_cuts_only_a_margin_above_beta_near_the_leaves() {
-        assert!(futile(ON, 5, 1, 296, 40));
-        assert!(!futile(ON, 5, 1, 295, 40));
-        assert!(futile(ON, 5, 2, 552, 40));
-        assert!(!futile(ON, 5, 2, 551, 40));
-        assert!(!futile(ON, 5, 3, 100_000, 40));
-        assert!(!futile(ShallowCuts::default(), 5, 1, 100_000, 40));
+        assert!(futile(ON, 5, 1, 296, 40, false));
+        assert!(!futile(ON, 5, 1, 295, 40, false));
+        assert!(futile(ON, 5, 2, 552, 40, false));
+        assert!(!futile(ON, 5, 2, 551, 40, false));
+        assert!(!futile(ON, 5, 3, 100_000, 40, false));
+        assert!(!futile(ShallowCuts::default(), 5, 1, 100_000, 40, false));
+        assert!(futile(ON, 5, 1, 1040, 40, true));
+        assert!(!futile(ON, 5, 1, 1039, 40, true));
+        assert!(futile(ON, 5, 2, 2040, 40, true));
+        assert!(!futile(ON, 5, 2, 2039, 40, true));
     }
 }
