@@ -127,8 +127,10 @@ def threats(
     Each move, in order: complete a line; block the opponent's only cell to
     complete; play a proven forced win (VCF, then VCT: see :mod:`inarow.threats`);
     drop the moves after which the opponent wins by fours; then iterative-deepening
-    alpha-beta (transposition table, candidate moves near the stones, the line
-    evaluation kept up to date move by move, a short VCF probe at the leaves).
+    alpha-beta (transposition table, candidate moves near the stones, an
+    evaluation kept up to date move by move: for lines of five under freestyle and
+    renju a model fitted to recorded games, elsewhere the line evaluation; a short
+    VCF probe at the leaves).
 
     ``time_limit``: seconds per move (0 < t <= 3600). ``nodes``: positions per
     move instead (1..=2**40; the time limit then does not apply), so the moves
