@@ -118,7 +118,7 @@ pub const RENJU: [[f64; FEATURES]; 2] = [
 
 /// A side's pattern counts over the empty cells: classes, then line patterns.
 pub type PatternCounts = [i64; PATTERN_FEATURES];
-/// Pattern counts of one side: classes, then line patterns.
+/// How many pattern counts a side has.
 pub const PATTERN_FEATURES: usize = CLASSES + LEVELS;
 
 /// Adds (`sign` 1) or takes off (-1) an empty cell of pattern combination
