@@ -37,21 +37,16 @@ const WIDTH: usize = 12;
 /// Move-count pruning: the most moves tried at a node one and two plies above the
 /// leaves (a late move there rarely changes the value; the nodes saved go deeper).
 const FRONTIER_WIDTH: [usize; 2] = [7, 10];
-/// The same under freestyle, where wider measured better at equal nodes (not
-/// under renju; docs/threats.md).
-const FREESTYLE_FRONTIER_WIDTH: [usize; 2] = [9, 12];
 
-/// The most moves tried at a node with `depth` plies left, `frontier` one and
-/// two plies above the leaves (forced blocks and the replies to a threat of
-/// fours are not counted against it).
-fn width(depth: u32, frontier: [usize; 2]) -> usize {
+/// The most moves tried at a node with `depth` plies left (forced blocks and the
+/// replies to a threat of fours are not counted against it).
+fn width(depth: u32) -> usize {
     match depth {
-        0 | 1 => frontier[0],
-        2 => frontier[1],
+        0 | 1 => FRONTIER_WIDTH[0],
+        2 => FRONTIER_WIDTH[1],
         _ => WIDTH,
     }
 }
-
 /// Depth in attacker moves of the root's threat searches.
 const ROOT_VCF_DEPTH: u32 = 40;
 const ROOT_VCT_DEPTH: u32 = 14;
@@ -135,8 +130,6 @@ pub struct Engine {
     /// The learned evaluation's tables where it replaces the line evaluation
     /// ([`super::learned_eval`]; lines of five only).
     learned: Option<&'static LearnedTables>,
-    /// The move-count pruning's widths one and two plies above the leaves.
-    frontier_width: [usize; 2],
 }
 
 /// The stop conditions of one move, split into phases.
@@ -192,11 +185,6 @@ impl Engine {
             pattern_evaluation: false,
             four_gate: true,
             learned: None,
-            frontier_width: if rules.rule() == WinRule::Freestyle {
-                FREESTYLE_FRONTIER_WIDTH
-            } else {
-                FRONTIER_WIDTH
-            },
         };
         engine.learned = engine.learned_tables(LEARNED_EVALUATION.contains(&rules.rule()));
         engine.set_patterns(true, false);
@@ -763,7 +751,7 @@ impl Engine {
                         self.moves[ply] = moves;
                         return v;
                     }
-                    self.candidates(me, hint, &mut moves, width(depth, self.frontier_width));
+                    self.candidates(me, hint, &mut moves, width(depth));
                 }
                 depth - 1
             }
