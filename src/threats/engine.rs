@@ -235,7 +235,7 @@ impl Engine {
     /// The learned evaluation's features of `game`'s position (same rules, lines
     /// of five), for fitting its weights: a constant 1, then for the side to move
     /// and then the other its live windows of 1 to 4 stones and its pattern
-    /// counts ([`super::learned_eval`]).
+    /// counts (`src/threats/learned_eval.rs`).
     pub fn evaluation_features(&mut self, game: &Game) -> Option<[f64; FEATURES]> {
         if self.board.k() != 5 {
             return None;
