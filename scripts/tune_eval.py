@@ -113,31 +113,42 @@ def window_evaluation(x: np.ndarray) -> np.ndarray:
     return mover - opponent
 
 
-def weights_text(w: np.ndarray) -> str:
+def weights_text(w: np.ndarray, indent: str) -> str:
     """One colour's weights as the rows of a Rust array."""
-    rows = [f"        {w[0]:.5f},"]
+    rows = [f"{indent}{w[0]:.5f},"]
     for name, side in (("the mover", w[1 : 1 + SIDE]), ("the opponent", w[1 + SIDE :])):
         parts = (side[:WINDOWS], side[WINDOWS : WINDOWS + 8], side[WINDOWS + 8 :])
-        rows.append(f"        // {name}: windows of 1..4 stones, classes, line patterns")
-        rows += ["        " + " ".join(f"{v:.5f}," for v in part) for part in parts]
+        rows.append(f"{indent}// {name}: windows of 1..4 stones, classes, line patterns")
+        rows += [indent + " ".join(f"{v:.5f}," for v in part) for part in parts]
     return "\n".join(rows)
 
 
 def write_weights(by_colour: list[np.ndarray], rule: str) -> None:
-    """Puts the weights (black to move, white to move) in the rule's array."""
-    body = "".join(
-        f"    // {colour} to move\n    [\n{weights_text(w)}\n    ],\n"
-        for colour, w in zip(("black", "white"), by_colour)
-    )
+    """Puts the weights (black to move, white to move) in the rule's array: one
+    array for both colours where they are the same fit."""
+    name = rule.upper()
+    array = f"pub const {name}: [[f64; FEATURES]; 2] = "
+    if by_colour[0] is by_colour[1]:
+        code = (
+            f"const {name}_ANY_COLOUR: [f64; FEATURES] = [\n"
+            f"{weights_text(by_colour[0], '    ')}\n];\n{array}[{name}_ANY_COLOUR; 2];\n"
+        )
+    else:
+        rows = "".join(
+            f"    // {colour} to move\n    [\n{weights_text(w, '        ')}\n    ],\n"
+            for colour, w in zip(("black", "white"), by_colour)
+        )
+        code = f"{array}[\n{rows}];\n"
     text = SOURCE.read_text()
     text, n = re.subn(
-        rf"(pub const {rule.upper()}: \[\[f64; FEATURES\]; 2\] = \[\n)(.*?)(^\];)",
-        lambda m: m.group(1) + body + m.group(3),
+        rf"(#\[rustfmt::skip\]\n)(?:const {name}_ANY_COLOUR: .*?^\];\n{re.escape(array)}"
+        rf"\[{name}_ANY_COLOUR; 2\];\n|{re.escape(array)}\[\n.*?^\];\n)",
+        lambda m: m.group(1) + code,
         text,
         flags=re.S | re.M,
     )
     if n != 1:
-        sys.exit(f"no {rule.upper()} array found in {SOURCE}")
+        sys.exit(f"no {name} array found in {SOURCE}")
     SOURCE.write_text(text)
 
 
@@ -192,8 +203,10 @@ def main() -> None:
 
     # Black to move at even plies. Without --colour, one fit for both colours.
     black = data[:, 2].astype(int) % 2 == 0
-    groups = (black, ~black) if args.colour else (np.ones(len(y), bool),) * 2
-    by_colour = [fit(x[~held & g], y[~held & g], args.l2) for g in groups]
+    if args.colour:
+        by_colour = [fit(x[~held & g], y[~held & g], args.l2) for g in (black, ~black)]
+    else:
+        by_colour = [fit(x[~held], y[~held], args.l2)] * 2
     z = np.where(black, x @ by_colour[0], x @ by_colour[1])
     base_x = np.column_stack([np.ones(len(y)), window_evaluation(x) / 512.0])
     base_z = base_x @ fit(base_x[~held], y[~held], 0.0)

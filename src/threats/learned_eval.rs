@@ -28,66 +28,38 @@ pub const FEATURES: usize = 1 + 2 * SIDE_FEATURES;
 /// Evaluation units per unit of log-odds.
 pub const SCALE: f64 = 1000.0;
 
-/// The weights fitted to freestyle games, with black to move and with white,
-/// each in the order of [`FEATURES`] (log-odds per count).
+/// The weights fitted to freestyle games, with black to move and with white
+/// (one set for both), each in the order of [`FEATURES`] (log-odds per count).
 #[rustfmt::skip]
-pub const FREESTYLE: [[f64; FEATURES]; 2] = [
-    // black to move
-    [
-        0.29410,
-        // the mover: windows of 1..4 stones, classes, line patterns
-        -0.01385, -0.09386, 0.16531, 0.00000,
-        2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
-        0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
-        // the opponent: windows of 1..4 stones, classes, line patterns
-        0.03897, 0.07580, 0.03448, 0.00000,
-        -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
-        -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
-    ],
-    // white to move
-    [
-        0.29410,
-        // the mover: windows of 1..4 stones, classes, line patterns
-        -0.01385, -0.09386, 0.16531, 0.00000,
-        2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
-        0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
-        // the opponent: windows of 1..4 stones, classes, line patterns
-        0.03897, 0.07580, 0.03448, 0.00000,
-        -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
-        -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
-    ],
+const FREESTYLE_ANY_COLOUR: [f64; FEATURES] = [
+    0.29410,
+    // the mover: windows of 1..4 stones, classes, line patterns
+    -0.01385, -0.09386, 0.16531, 0.00000,
+    2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
+    0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
+    // the opponent: windows of 1..4 stones, classes, line patterns
+    0.03897, 0.07580, 0.03448, 0.00000,
+    -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
+    -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
 ];
+pub const FREESTYLE: [[f64; FEATURES]; 2] = [FREESTYLE_ANY_COLOUR; 2];
 
-/// The weights fitted to standard games.
+/// The weights fitted to standard games (one set for both colours).
 #[rustfmt::skip]
-pub const STANDARD: [[f64; FEATURES]; 2] = [
-    // black to move
-    [
-        0.63503,
-        // the mover: windows of 1..4 stones, classes, line patterns
-        0.02659, 0.26151, 1.70821, 0.00000,
-        1.71687, 1.85691, -0.60481, -1.26943, -0.29688, -0.13479, -0.30876, 0.00702,
-        0.01707, -0.01496, -0.04994, 0.22800, 0.35414, 1.53114,
-        // the opponent: windows of 1..4 stones, classes, line patterns
-        -0.00456, -0.33359, -0.47905, 0.00000,
-        -0.22695, -0.66165, -0.22597, 0.31201, 0.56665, 0.24687, 0.37536, 0.01886,
-        -0.01910, -0.00332, 0.06935, -0.19707, -0.03431, -0.46189,
-    ],
-    // white to move
-    [
-        0.63503,
-        // the mover: windows of 1..4 stones, classes, line patterns
-        0.02659, 0.26151, 1.70821, 0.00000,
-        1.71687, 1.85691, -0.60481, -1.26943, -0.29688, -0.13479, -0.30876, 0.00702,
-        0.01707, -0.01496, -0.04994, 0.22800, 0.35414, 1.53114,
-        // the opponent: windows of 1..4 stones, classes, line patterns
-        -0.00456, -0.33359, -0.47905, 0.00000,
-        -0.22695, -0.66165, -0.22597, 0.31201, 0.56665, 0.24687, 0.37536, 0.01886,
-        -0.01910, -0.00332, 0.06935, -0.19707, -0.03431, -0.46189,
-    ],
+const STANDARD_ANY_COLOUR: [f64; FEATURES] = [
+    0.63503,
+    // the mover: windows of 1..4 stones, classes, line patterns
+    0.02659, 0.26151, 1.70821, 0.00000,
+    1.71687, 1.85691, -0.60481, -1.26943, -0.29688, -0.13479, -0.30876, 0.00702,
+    0.01707, -0.01496, -0.04994, 0.22800, 0.35414, 1.53114,
+    // the opponent: windows of 1..4 stones, classes, line patterns
+    -0.00456, -0.33359, -0.47905, 0.00000,
+    -0.22695, -0.66165, -0.22597, 0.31201, 0.56665, 0.24687, 0.37536, 0.01886,
+    -0.01910, -0.00332, 0.06935, -0.19707, -0.03431, -0.46189,
 ];
+pub const STANDARD: [[f64; FEATURES]; 2] = [STANDARD_ANY_COLOUR; 2];
 
-/// The weights fitted to renju games.
+/// The weights fitted to renju games, per colour to move.
 #[rustfmt::skip]
 pub const RENJU: [[f64; FEATURES]; 2] = [
     // black to move
