@@ -80,3 +80,16 @@ def cluster():
     yield c
     ray.shutdown()
     c.shutdown()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_in_pytest_tmp(tmp_path_factory):
+    """Stable-Baselines3 writes a log folder per `learn` call into the system's temporary
+    folder unless SB3_LOGDIR names one; the suite keeps them under pytest's own."""
+    previous = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3-logs"))
+    yield
+    if previous is None:
+        del os.environ["SB3_LOGDIR"]
+    else:
+        os.environ["SB3_LOGDIR"] = previous
