@@ -23,6 +23,7 @@ mod bitboard;
 mod detect;
 mod error;
 mod game;
+mod huge_pages;
 mod layout;
 mod lines;
 mod perft;

@@ -70,29 +70,6 @@ fn zeroed_words(words: usize) -> Option<Vec<AtomicU64>> {
     Some(unsafe { Vec::from_raw_parts(p, words, words) })
 }
 
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(v: &mut Vec<AtomicU64>, words: usize) {
-    extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    const MADV_HUGEPAGE: i32 = 14;
-    const HUGE: usize = 2 << 20;
-    let start = v.as_mut_ptr() as usize;
-    let end = start + words * 8;
-    let a = (start + HUGE - 1) & !(HUGE - 1);
-    let b = end & !(HUGE - 1);
-    if b > a {
-        // SAFETY: the range lies inside this Vec's (still untouched) allocation;
-        // madvise only changes how the kernel backs it, and failure is harmless.
-        unsafe {
-            madvise(a as *mut std::ffi::c_void, b - a, MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_v: &mut Vec<AtomicU64>, _words: usize) {}
-
 #[inline(always)]
 fn pack(lower: i32, upper: i32, best: Option<u32>, work: u32, generation: u8) -> u64 {
     (lower as i8 as u8 as u64)
@@ -132,12 +109,12 @@ impl Table {
         // Largest power of two not above `want`.
         let buckets = 1usize << (usize::BITS - 1 - want.leading_zeros());
         let words = buckets * 4;
-        let mut v = zeroed_words(words).ok_or_else(|| {
+        let v = zeroed_words(words).ok_or_else(|| {
             SolveError::OutOfMemory(format!(
                 "transposition table of {bytes} bytes: the allocation failed"
             ))
         })?;
-        advise_huge_pages(&mut v, words);
+        crate::huge_pages::advise(v.as_ptr(), words * 8);
         let buckets = buckets as u64;
         Ok(Table {
             words: v,

@@ -177,12 +177,26 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
     }
 
     fn probe(&self, s: &Stones<W>, defender_to_move: bool) -> (Option<Outcome<W>>, W, W, usize) {
+        let key = self.prefetch(s, defender_to_move);
+        (self.lookup(key, defender_to_move), key.0, key.1, key.2)
+    }
+
+    /// The canonical key of `s`, its table slot on its way into the cache (the
+    /// slot's load, a miss in a large table, overlaps the node's first tests).
+    #[inline(always)]
+    fn prefetch(&self, s: &Stones<W>, defender_to_move: bool) -> (W, W, usize) {
         let (a, d, sym) = s.canonical(self.geo.symmetry_count());
-        let known = self
-            .table
+        self.table.prefetch(a, d, defender_to_move);
+        (a, d, sym)
+    }
+
+    /// What the table knows of the position of canonical `key`.
+    #[inline(always)]
+    fn lookup(&self, key: (W, W, usize), defender_to_move: bool) -> Option<Outcome<W>> {
+        let (a, d, sym) = key;
+        self.table
             .get(a, d, defender_to_move)
-            .map(|k| k.map(|zone| preimage(self.geo, sym, zone)));
-        (known, a, d, sym)
+            .map(|k| k.map(|zone| preimage(self.geo, sym, zone)))
     }
 
     fn store(&mut self, key: (W, W, usize), defender_to_move: bool, outcome: Outcome<W>) {
@@ -200,6 +214,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             return Some(W::ZERO);
         }
         let g = self.geo;
+        let key = self.prefetch(s, false);
         let (a, d) = (s.attacker[0], s.defender[0]);
         let empty = g.board & !(a | d);
         if !g.winning_cells(a, empty).is_empty() {
@@ -208,10 +223,10 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         if empty.is_empty() || g.open_cells(d).is_empty() {
             return Some(W::ZERO);
         }
-        let (known, ka, kd, sym) = self.probe(s, false);
-        if let Some(outcome) = known {
+        if let Some(outcome) = self.lookup(key, false) {
             return outcome;
         }
+        let (ka, kd, sym) = key;
         let threats = g.winning_cells(d, empty);
         let outcome = if threats.count() >= 2 {
             // The defender makes a line after any move that makes none.
@@ -302,6 +317,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             return Some(W::ZERO);
         }
         let g = self.geo;
+        let key = self.prefetch(s, true);
         let (a, d) = (s.attacker[0], s.defender[0]);
         let empty = g.board & !(a | d);
         let lines = g.winning_cells(d, empty);
@@ -321,10 +337,10 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         if open.is_empty() {
             return Some(W::ZERO);
         }
-        let (known, ka, kd, sym) = self.probe(s, true);
-        if let Some(outcome) = known {
+        if let Some(outcome) = self.lookup(key, true) {
             return outcome;
         }
+        let (ka, kd, sym) = key;
         let outcome = if !threats.is_empty() {
             let c = threats.first();
             self.attacker_node(&s.with_defender(g, c))

@@ -73,6 +73,13 @@ impl<W: Word> ZoneTable<W> {
         Some((s.data & 4 != 0).then_some(s.zone))
     }
 
+    /// Starts loading the slot of the canonical position into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, attacker: W, defender: W, defender_to_move: bool) {
+        self.slots
+            .prefetch(hash(attacker, defender, defender_to_move));
+    }
+
     /// Stores the outcome of the canonical position.
     #[inline]
     pub fn put(&mut self, attacker: W, defender: W, defender_to_move: bool, known: Known<W>) {
