@@ -238,6 +238,9 @@ impl<'a, W: Word> Search<'a, W> {
         let moves = node.moves;
         let current = node.current[0];
         let mask = node.mask[0];
+        // The slot's load (a miss in a large table) overlaps the tests below.
+        let (key_mask, key_current, sym) = node.canonical(g.symmetry_count());
+        self.table.prefetch(key_mask, key_current);
         let opponent = current ^ mask;
         let empty = g.board & !mask;
         if !g.winning_cells(current, empty).is_empty() {
@@ -273,7 +276,6 @@ impl<'a, W: Word> Search<'a, W> {
                 return beta;
             }
         }
-        let (key_mask, key_current, sym) = node.canonical(g.symmetry_count());
         let mut table_move = None;
         if let Some(b) = self.table.get(key_mask, key_current) {
             if b.lower >= beta {

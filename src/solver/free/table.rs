@@ -82,6 +82,12 @@ impl<W: Word> Table<W> {
         })
     }
 
+    /// Starts loading the slot of the canonical position into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, mask: W, current: W) {
+        self.slots.prefetch(hash(mask, current));
+    }
+
     /// Stores `bounds` for the canonical position `(mask, current)`.
     #[inline]
     pub fn put(&mut self, mask: W, current: W, bounds: Bounds) {
