@@ -5,7 +5,8 @@
 //! size (default 256 MiB); `FREE_HISTORY=0` switches the history heuristic off;
 //! `FREE_RULE=standard` solves under the standard rule (exactly `k`);
 //! `FREE_VALUE=weak` asks for the outcome only (win, draw or loss: the zone
-//! search), `FREE_ZONES=0` for that outcome by negamax instead.
+//! search), `FREE_ZONES=0` for that outcome by negamax instead; `FREE_THREADS`
+//! sets the zone search's threads (default 1).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -41,6 +42,9 @@ fn main() {
         let mut solver = FreeSolver::new(mib << 20).expect("table");
         if std::env::var("FREE_HISTORY").is_ok_and(|v| v == "0") {
             solver.set_move_history(false);
+        }
+        if let Ok(threads) = std::env::var("FREE_THREADS") {
+            solver.set_threads(threads.parse().expect("FREE_THREADS: a count"));
         }
         if std::env::var("FREE_ZONES").is_ok_and(|v| v == "0") {
             solver.set_zone_search(false);

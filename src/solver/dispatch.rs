@@ -127,6 +127,7 @@ impl Solver {
         }
         let free = self.free.as_mut().expect("just made");
         free.set_node_limit(self.node_limit);
+        free.set_threads(self.threads);
         let result = call(free);
         self.nodes = free.nodes();
         result

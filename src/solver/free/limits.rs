@@ -11,6 +11,8 @@ const POLL_NODES: u64 = 1024;
 /// A search's nodes and the limits they run against.
 pub(super) struct Limits<'a> {
     cancel: &'a AtomicBool,
+    /// A second stop flag: another thread of the same search is done.
+    pub stop: Option<&'a AtomicBool>,
     pub deadline: Option<&'a Deadline>,
     /// Nodes the search may visit before it stops.
     pub budget: u64,
@@ -25,6 +27,7 @@ impl<'a> Limits<'a> {
     pub fn new(cancel: &'a AtomicBool) -> Limits<'a> {
         Limits {
             cancel,
+            stop: None,
             deadline: None,
             budget: u64::MAX,
             nodes: 0,
@@ -38,6 +41,7 @@ impl<'a> Limits<'a> {
         self.nodes += 1;
         if self.nodes % POLL_NODES == 0
             && (self.cancel.load(Ordering::Relaxed)
+                || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
                 || self.nodes > self.budget
                 || self.deadline.is_some_and(Deadline::passed))
         {

@@ -94,6 +94,8 @@ mod pairing;
 mod position;
 mod proof;
 mod search;
+#[cfg(test)]
+mod shared_tests;
 mod slots;
 mod solver;
 #[cfg(test)]

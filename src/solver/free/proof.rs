@@ -254,7 +254,7 @@ impl<W: Word> ProofWriter<'_, W> {
     /// Covers the `no-loss` claim of x (`claimant_is_x`) or o at `pos` (not
     /// over) with zone certificates, by a zone search of its own table.
     fn zone_claim(&mut self, pos: &FreePosition, claimant_is_x: bool) -> Result<(), SolveError> {
-        let mut table = ZoneTable::<W>::new(self.solver.tt_bytes())?;
+        let table = ZoneTable::<W>::new(self.solver.tt_bytes())?;
         let (current, mask) = pos.stones::<W>();
         let x_to_move = pos.moves % 2 == 0;
         let (x, o) = if x_to_move {
@@ -263,7 +263,7 @@ impl<W: Word> ProofWriter<'_, W> {
             (current ^ mask, current)
         };
         let (attacker, defender) = if claimant_is_x { (o, x) } else { (x, o) };
-        let mut search = ZoneSearch::new(&self.geometry, &mut table, self.cancel);
+        let mut search = ZoneSearch::new(&self.geometry, &table, self.cancel);
         search.limits.budget = self
             .limit
             .map_or(u64::MAX, |l| l.saturating_sub(self.spent));

@@ -12,7 +12,7 @@ use super::position::{exact, FreePosition};
 use super::search::{Node, Search};
 use super::table::Table;
 use super::word::Word;
-use super::zone::ZoneSearch;
+use super::zone::{outcome_shared, SOLO_NODES};
 use super::zone_table::ZoneTable;
 
 /// Runs `$body` on the engine of either word, bound to `$e`.
@@ -40,6 +40,8 @@ pub struct FreeSolver {
     history: bool,
     /// Whether weak values come from the zone search (else from negamax).
     zones: bool,
+    /// Threads of the zone search.
+    threads: usize,
 }
 
 impl FreeSolver {
@@ -53,7 +55,15 @@ impl FreeSolver {
             node_limit: None,
             history: true,
             zones: true,
+            threads: 1,
         })
+    }
+
+    /// The threads that share a zone search (weak values under the freestyle
+    /// rule) past its first nodes; one by default. The values are the same
+    /// whatever the count; the node counts vary from run to run with more than one.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Nodes searched by the last call.
@@ -217,11 +227,12 @@ impl FreeSolver {
         cancel: &AtomicBool,
     ) -> Result<i32, SolveError> {
         let left = self.nodes_left();
+        let threads = self.threads;
         // Under the standard rule an extra stone can spoil a line, zones lose
         // their shortcut and grow, and negamax is far faster.
         if weak && self.zones && !exact(pos.rule) && !pos.is_over() {
             let (v, nodes, aborted) =
-                on_engine!(&mut self.engine, e => e.weak_value(pos, left, cancel))?;
+                on_engine!(&mut self.engine, e => e.weak_value(pos, left, threads, cancel))?;
             self.nodes += nodes;
             return match aborted {
                 false => Ok(v),
@@ -327,25 +338,32 @@ impl<W: Word> Engine<W> {
         &mut self,
         pos: &FreePosition,
         budget: u64,
+        threads: usize,
         cancel: &AtomicBool,
     ) -> Result<(i32, u64, bool), SolveError> {
         if self.zone_table.is_none() {
             self.zone_table = Some(ZoneTable::new(self.tt_bytes)?);
         }
         let g = self.geometry.as_ref().expect("shape set");
-        let table = self.zone_table.as_mut().expect("made above");
+        let table = self.zone_table.as_ref().expect("made above");
         let (current, mask) = pos.stones::<W>();
         let opponent = current ^ mask;
-        let mut search = ZoneSearch::new(g, table, cancel);
-        search.limits.budget = budget;
-        let value = if search.attacker_wins(current, opponent, true) {
-            1
-        } else if !search.limits.aborted && search.attacker_wins(opponent, current, false) {
-            -1
-        } else {
-            0
+        let wins = |attacker, defender, to_move, budget| {
+            let (outcome, nodes) = outcome_shared(
+                g, table, cancel, budget, threads, SOLO_NODES, attacker, defender, to_move,
+            );
+            (outcome.map(|o| o.is_none()), nodes)
         };
-        Ok((value, search.limits.nodes, search.limits.aborted))
+        let (first, nodes) = wins(current, opponent, true, budget);
+        let (value, nodes, aborted) = match first {
+            None => (0, nodes, true),
+            Some(true) => (1, nodes, false),
+            Some(false) => match wins(opponent, current, false, budget - nodes) {
+                (None, more) => (0, nodes + more, true),
+                (Some(second), more) => (if second { -1 } else { 0 }, nodes + more, false),
+            },
+        };
+        Ok((value, nodes, aborted))
     }
 
     /// The canonical form `(mask, current)` of `pos`, widened.

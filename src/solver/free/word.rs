@@ -7,6 +7,7 @@ use std::hash::Hash;
 use std::ops::{
     BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Index, IndexMut, Not, Shl, Shr,
 };
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::bitboard::Bitboard;
 
@@ -35,22 +36,34 @@ pub(crate) trait Word:
     const BITS: usize;
     const ZERO: Self;
     /// One `T` per cell the word can hold (`[T; BITS]`).
-    type PerCell<T: Copy + Debug>: Copy
+    type PerCell<T: Copy + Debug + Send + Sync>: Copy
         + Debug
+        + Send
+        + Sync
         + Index<usize, Output = T>
         + IndexMut<usize>
         + AsRef<[T]>
         + AsMut<[T]>;
     /// One `T` per pair of cells (`[T; BITS / 2]`).
-    type PerPair<T: Copy + Debug>: Copy
+    type PerPair<T: Copy + Debug + Send + Sync>: Copy
         + Debug
+        + Send
+        + Sync
         + Index<usize, Output = T>
         + IndexMut<usize>
         + AsRef<[T]>
         + AsMut<[T]>;
 
-    fn per_cell<T: Copy + Debug>(fill: T) -> Self::PerCell<T>;
-    fn per_pair<T: Copy + Debug>(fill: T) -> Self::PerPair<T>;
+    /// The word in atomics, for tables that threads share: all-zero bytes are a
+    /// valid empty set.
+    type Atomic: Send + Sync;
+
+    fn per_cell<T: Copy + Debug + Send + Sync>(fill: T) -> Self::PerCell<T>;
+    /// Loads an atomic word (relaxed: a table orders its slots itself).
+    fn load(atomic: &Self::Atomic) -> Self;
+    /// Stores into an atomic word (relaxed).
+    fn store(atomic: &Self::Atomic, value: Self);
+    fn per_pair<T: Copy + Debug + Send + Sync>(fill: T) -> Self::PerPair<T>;
     /// The set of the one cell `cell` (`cell < BITS`).
     fn bit(cell: usize) -> Self;
     /// The cells `0..n` (`n <= BITS`).
@@ -131,18 +144,27 @@ macro_rules! bit_ops {
 impl Word for u64 {
     const BITS: usize = 64;
     const ZERO: u64 = 0;
-    type PerCell<T: Copy + Debug> = [T; 64];
-    type PerPair<T: Copy + Debug> = [T; 32];
+    type PerCell<T: Copy + Debug + Send + Sync> = [T; 64];
+    type PerPair<T: Copy + Debug + Send + Sync> = [T; 32];
+    type Atomic = AtomicU64;
 
     #[inline(always)]
-    fn per_cell<T: Copy + Debug>(fill: T) -> [T; 64] {
+    fn per_cell<T: Copy + Debug + Send + Sync>(fill: T) -> [T; 64] {
         [fill; 64]
     }
     #[inline(always)]
-    fn per_pair<T: Copy + Debug>(fill: T) -> [T; 32] {
+    fn per_pair<T: Copy + Debug + Send + Sync>(fill: T) -> [T; 32] {
         [fill; 32]
     }
     bit_ops!(u64);
+    #[inline(always)]
+    fn load(atomic: &AtomicU64) -> u64 {
+        atomic.load(Ordering::Relaxed)
+    }
+    #[inline(always)]
+    fn store(atomic: &AtomicU64, value: u64) {
+        atomic.store(value, Ordering::Relaxed);
+    }
     #[inline(always)]
     fn line_starts(self, step: u32, k: usize) -> u64 {
         Bitboard(self).line_starts(step as usize, k).0
@@ -171,18 +193,29 @@ impl Word for u64 {
 impl Word for u128 {
     const BITS: usize = 128;
     const ZERO: u128 = 0;
-    type PerCell<T: Copy + Debug> = [T; 128];
-    type PerPair<T: Copy + Debug> = [T; 64];
+    type PerCell<T: Copy + Debug + Send + Sync> = [T; 128];
+    type PerPair<T: Copy + Debug + Send + Sync> = [T; 64];
+    type Atomic = [AtomicU64; 2];
 
     #[inline(always)]
-    fn per_cell<T: Copy + Debug>(fill: T) -> [T; 128] {
+    fn per_cell<T: Copy + Debug + Send + Sync>(fill: T) -> [T; 128] {
         [fill; 128]
     }
     #[inline(always)]
-    fn per_pair<T: Copy + Debug>(fill: T) -> [T; 64] {
+    fn per_pair<T: Copy + Debug + Send + Sync>(fill: T) -> [T; 64] {
         [fill; 64]
     }
     bit_ops!(u128);
+    #[inline(always)]
+    fn load(atomic: &[AtomicU64; 2]) -> u128 {
+        atomic[0].load(Ordering::Relaxed) as u128
+            | (atomic[1].load(Ordering::Relaxed) as u128) << 64
+    }
+    #[inline(always)]
+    fn store(atomic: &[AtomicU64; 2], value: u128) {
+        atomic[0].store(value as u64, Ordering::Relaxed);
+        atomic[1].store((value >> 64) as u64, Ordering::Relaxed);
+    }
     #[inline(always)]
     fn line_starts(self, step: u32, k: usize) -> u128 {
         let mut m = self;

@@ -35,14 +35,15 @@
 //! standard rule (an overline is no line) that shortcut is off and every move
 //! is searched, so the solver asks negamax for weak values there.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use super::geometry::Geometry;
 use super::limits::Limits;
 use super::pairing::defender_pair_cells;
 use super::search::{image, line_weights, MovePicker};
 use super::word::Word;
-use super::zone_table::ZoneTable;
+use super::zone_table::{ZoneTable, STORE_BATCH};
 
 /// The outcome of a node: `None` the attacker wins, `Some(zone)` the defender
 /// holds, with the zone of its proof.
@@ -115,8 +116,15 @@ pub(super) fn preimage<W: Word>(geo: &Geometry<W>, s: usize, cells: W) -> W {
 /// One zone search: the geometry and table it works on, and when it stops.
 pub(super) struct ZoneSearch<'a, W: Word> {
     geo: &'a Geometry<W>,
-    table: &'a mut ZoneTable<W>,
+    table: &'a ZoneTable<W>,
     pub limits: Limits<'a>,
+    /// Positions stored and not yet counted in the table's count.
+    stores: usize,
+    /// Whether other threads search the same tree with this table: a node near
+    /// the root then marks itself busy while it searches, an attacker's node
+    /// leaves its busy moves for last, and a node looks for its own outcome
+    /// again before each move (another thread may have found it).
+    shared: bool,
     /// Whether an extra stone never hurts the attacker (the freestyle rule).
     monotone: bool,
     /// Per side (0 the attacker, 1 the defender) and cell, how often a move
@@ -128,23 +136,26 @@ pub(super) struct ZoneSearch<'a, W: Word> {
 impl<'a, W: Word> ZoneSearch<'a, W> {
     pub fn new(
         geo: &'a Geometry<W>,
-        table: &'a mut ZoneTable<W>,
+        table: &'a ZoneTable<W>,
         cancel: &'a AtomicBool,
     ) -> ZoneSearch<'a, W> {
         ZoneSearch {
             geo,
             table,
             limits: Limits::new(cancel),
+            stores: 0,
+            shared: false,
+
             monotone: !geo.exact,
             history: [W::per_cell(0); 2],
         }
     }
 
-    /// Whether the attacker (stones `attacker`) forces a line against the
-    /// defender (`defender`), the attacker to move if `attacker_to_move`; the
-    /// position holds no line. Meaningless once aborted.
-    pub fn attacker_wins(&mut self, attacker: W, defender: W, attacker_to_move: bool) -> bool {
-        self.outcome(attacker, defender, attacker_to_move).is_none()
+    /// Makes this search one of several threads that search one tree with one
+    /// table, stopping when `stop` is set.
+    pub fn share(&mut self, stop: &'a AtomicBool) {
+        self.shared = true;
+        self.limits.stop = Some(stop);
     }
 
     /// The outcome for the attacker (stones `attacker`) against the defender:
@@ -206,6 +217,11 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         let (a, d, sym) = key;
         let canonical = outcome.map(|zone| image(self.geo, sym, zone));
         self.table.put(a, d, defender_to_move, canonical);
+        self.stores += 1;
+        if self.stores == STORE_BATCH {
+            self.table.count_stores(STORE_BATCH);
+            self.stores = 0;
+        }
     }
 
     /// The attacker to move.
@@ -234,12 +250,12 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         } else if !threats.is_empty() {
             // The only move that does not give the defender its line.
             let c = threats.first();
-            self.attacker_moves(s, threats, W::ZERO, None)
+            self.attacker_moves(s, threats, W::ZERO, None, None)
                 .map(|zone| zone | W::bit(c) | runs_hit(g, d, empty, 2))
         } else if let Some(pairs) = defender_pair_cells(g, d, empty) {
             Some(pairs)
         } else {
-            self.attacker_choices(s, empty)
+            self.attacker_choices(s, empty, key)
         };
         self.store((ka, kd, sym), false, outcome);
         outcome
@@ -249,7 +265,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
     /// likeliest win first, so a win ends the node before the pass is
     /// searched; then the pass, and the moves in the zone of its proof (every
     /// move if the defender loses even so and the rule is not monotone).
-    fn attacker_choices(&mut self, s: &Stones<W>, empty: W) -> Outcome<W> {
+    fn attacker_choices(&mut self, s: &Stones<W>, empty: W, key: (W, W, usize)) -> Outcome<W> {
         let g = self.geo;
         let (a, d) = (s.attacker[0], s.defender[0]);
         // The weights serve both orderings of this node (they read the stones
@@ -266,37 +282,69 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         let zone = first_zone | W::bit(first);
         // The pass: the same stones, whose pairing search just failed.
         match self.defender_node(s, false) {
-            Some(pass_zone) => {
-                self.attacker_moves(s, pass_zone & rest, zone | pass_zone, Some(&weight))
-            }
+            Some(pass_zone) => self.attacker_moves(
+                s,
+                pass_zone & rest,
+                zone | pass_zone,
+                Some(&weight),
+                Some(key),
+            ),
             None if self.monotone => None,
-            None => self.attacker_moves(s, rest, zone, Some(&weight)),
+            None => self.attacker_moves(s, rest, zone, Some(&weight), Some(key)),
         }
     }
 
     /// The attacker's moves among `candidates`, best first (by `weight`, the
-    /// node's line weights, when the caller has them): the first win ends it;
-    /// else the defender holds with `zone` and every move's zone.
+    /// node's line weights, when the caller has them; with other threads, the
+    /// moves they are searching last): the first win ends it; else the defender holds with `zone` and
+    /// every move's zone. `node`: the node's key where this is the node's
+    /// outcome (then another thread's outcome for it ends the loop).
     fn attacker_moves(
         &mut self,
         s: &Stones<W>,
         candidates: W,
         mut zone: W,
         weight: Option<&W::PerCell<u32>>,
+        node: Option<(W, W, usize)>,
     ) -> Outcome<W> {
         let g = self.geo;
         let (a, d) = (s.attacker[0], s.defender[0]);
         let empty = g.board & !(a | d);
-        let moves = match weight {
+        let count = candidates.count() as usize;
+        let mut moves = match weight {
             // One move needs no order.
-            _ if candidates.count() <= 1 => {
-                MovePicker::new(candidates, &W::per_cell(0), &self.history[0])
-            }
+            _ if count <= 1 => MovePicker::new(candidates, &W::per_cell(0), &self.history[0]),
             Some(weight) => MovePicker::new(candidates, weight, &self.history[0]),
             None => self.order(a, d, empty, candidates, 0),
         };
-        for cell in moves {
-            match self.defender_node(&s.with_attacker(g, cell), true) {
+        // Moves whose subtree another thread is searching now, for last.
+        let defer = self.shared && self.marks(empty);
+        let mut deferred = W::per_cell(0u8);
+        let mut deferred_count = 0;
+        let mut next = 0;
+        while next < count + deferred_count {
+            let i = next;
+            next += 1;
+            let cell = if i < count {
+                moves.next().expect("one move per candidate")
+            } else {
+                deferred[i - count] as usize
+            };
+            if self.shared && i > 0 {
+                if let Some(known) = node.and_then(|key| self.lookup(key, false)) {
+                    return known;
+                }
+            }
+            let child = s.with_attacker(g, cell);
+            if defer && i < count && i + 1 < count + deferred_count {
+                let (ca, cd, _) = child.canonical(g.symmetry_count());
+                if self.table.is_busy(ZoneTable::busy_key(ca, cd, true)) {
+                    deferred[deferred_count] = cell as u8;
+                    deferred_count += 1;
+                    continue;
+                }
+            }
+            match self.defender_node(&child, true) {
                 None => {
                     self.credit(0, cell, empty);
                     return None;
@@ -308,6 +356,13 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             }
         }
         Some(zone)
+    }
+
+    /// Whether a node with `empty` cells marks itself busy while a thread
+    /// searches it (near the root, where subtrees are large enough to pay).
+    #[inline(always)]
+    fn marks(&self, empty: W) -> bool {
+        empty.count() as i32 * 2 >= self.geo.cells
     }
 
     /// The defender to move; `pairing`: whether to look for a pairing (not
@@ -341,6 +396,9 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             return outcome;
         }
         let (ka, kd, sym) = key;
+        let busy = (self.shared && self.marks(empty))
+            .then(|| ZoneTable::busy_key(ka, kd, true))
+            .filter(|&k| self.table.enter(k));
         let outcome = if !threats.is_empty() {
             let c = threats.first();
             self.attacker_node(&s.with_defender(g, c))
@@ -357,7 +415,13 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
                 candidates |= dead.first_bit();
             }
             let mut outcome = None;
-            for cell in self.order(d, a, empty, candidates, 1) {
+            for (i, cell) in self.order(d, a, empty, candidates, 1).enumerate() {
+                if self.shared && i > 0 {
+                    if let Some(known) = self.lookup(key, true) {
+                        outcome = known;
+                        break;
+                    }
+                }
                 if let Some(zone) = self.attacker_node(&s.with_defender(g, cell)) {
                     self.credit(1, cell, empty);
                     outcome = Some(zone | W::bit(cell));
@@ -369,6 +433,9 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             }
             outcome
         };
+        if let Some(k) = busy {
+            self.table.leave(k);
+        }
         self.store((ka, kd, sym), true, outcome);
         outcome
     }
@@ -407,4 +474,71 @@ pub(super) fn runs_hit<W: Word>(geo: &Geometry<W>, defender: W, empty: W, per_ru
         }
     }
     zone
+}
+
+/// Nodes a zone search runs on one thread before it shares the rest of the
+/// tree among threads: small searches never pay for starting them.
+pub(super) const SOLO_NODES: u64 = 1 << 16;
+
+/// The outcome for the attacker (stones `attacker`) against the defender (the
+/// attacker to move if `attacker_to_move`; no line on the board), by one
+/// search for its first `solo_nodes` nodes, then by `threads` searches of the
+/// same tree sharing `table` (ABDADA: a thread leaves for last the moves
+/// another is searching, and what one proves the others find in the table);
+/// the first to finish answers. `None` if the search stopped first (`cancel`,
+/// or `budget` nodes in all); also the nodes of all threads.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn outcome_shared<W: Word>(
+    geo: &Geometry<W>,
+    table: &ZoneTable<W>,
+    cancel: &AtomicBool,
+    budget: u64,
+    threads: usize,
+    solo_nodes: u64,
+    attacker: W,
+    defender: W,
+    attacker_to_move: bool,
+) -> (Option<Outcome<W>>, u64) {
+    let mut solo = ZoneSearch::new(geo, table, cancel);
+    solo.limits.budget = if threads > 1 {
+        budget.min(solo_nodes)
+    } else {
+        budget
+    };
+    let outcome = solo.outcome(attacker, defender, attacker_to_move);
+    let nodes = solo.limits.nodes;
+    if !solo.limits.aborted {
+        return (Some(outcome), nodes);
+    }
+    if threads <= 1 || nodes >= budget || cancel.load(Ordering::Relaxed) {
+        return (None, nodes);
+    }
+    let history = solo.history;
+    let each = ((budget - nodes) / threads as u64).max(1);
+    let stop = AtomicBool::new(false);
+    let answer = Mutex::new(None);
+    let counted = AtomicU64::new(nodes);
+    let run = || {
+        let mut search = ZoneSearch::new(geo, table, cancel);
+        search.share(&stop);
+        search.history = history;
+        search.limits.budget = each;
+        let outcome = search.outcome(attacker, defender, attacker_to_move);
+        if !search.limits.aborted {
+            answer
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(outcome);
+            stop.store(true, Ordering::Relaxed);
+        }
+        counted.fetch_add(search.limits.nodes, Ordering::Relaxed);
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(run);
+        }
+        run();
+    });
+    let answer = answer.into_inner().unwrap_or_else(|e| e.into_inner());
+    (answer, counted.into_inner())
 }

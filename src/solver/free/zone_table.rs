@@ -2,20 +2,45 @@
 //! whether the attacker forces a line, and if not, the relevance zone of the
 //! defender's proof (as cells of the canonical position). Keyed by the whole
 //! position, so a hit is never a collision; replaced always.
+//!
+//! Threads share it. Each slot is a seqlock: its sequence number is odd while a
+//! thread writes it, and a read that saw the number change sees nothing, so a
+//! read returns a whole entry or none. A thread that finds a slot being written
+//! skips its own store there (the table is a cache).
+//!
+//! All the slots are allocated at once, zeroed by the system and backed by
+//! memory only where touched; the searches use the first of them, four times as
+//! many each time they have stored as many positions as they use, so a small
+//! search touches little memory.
+
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::super::error::SolveError;
-use super::slots::{self, Slots};
 use super::word::Word;
 
-/// One slot: the attacker's and the defender's stones, the zone, and `data`:
-/// bit 0 set for a used slot, bit 1 the defender to move, bit 2 the defender
-/// holds (else the attacker wins).
-#[derive(Clone, Copy)]
+/// Slots the searches use in a new or emptied table.
+const FIRST_SLOTS: usize = 1 << 16;
+
+/// Slots of the table of positions being searched.
+const BUSY_SLOTS: usize = 1 << 14;
+
+/// Stores a search counts before it adds them to the table's count.
+pub(super) const STORE_BATCH: usize = 1024;
+
+/// The low byte of a slot's `meta`: bit 0 set for a used slot, bit 1 the
+/// defender to move, bit 2 the defender holds (else the attacker wins). Above
+/// it, the slot's sequence number.
+const DATA: u64 = 0xff;
+const SEQUENCE_ONE: u64 = 1 << 8;
+
+/// One slot: the attacker's and the defender's stones, the zone, and `meta`.
+/// All-zero bytes are an unused slot.
 struct Slot<W: Word> {
-    attacker: W,
-    defender: W,
-    zone: W,
-    data: u8,
+    attacker: W::Atomic,
+    defender: W::Atomic,
+    zone: W::Atomic,
+    meta: AtomicU64,
 }
 
 /// What the table knows of a position: `None` zone for an attacker's win.
@@ -29,73 +54,238 @@ fn hash<W: Word>(attacker: W, defender: W, defender_to_move: bool) -> u64 {
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-impl<W: Word> slots::Slot for Slot<W> {
-    const EMPTY: Slot<W> = Slot {
-        attacker: W::ZERO,
-        defender: W::ZERO,
-        zone: W::ZERO,
-        data: 0,
-    };
-
-    fn is_used(&self) -> bool {
-        self.data & 1 != 0
-    }
-
-    fn hash(&self) -> u64 {
-        hash(self.attacker, self.defender, self.data & 2 != 0)
-    }
-}
-
 /// The zone search's table (see the module docs).
 pub(super) struct ZoneTable<W: Word> {
-    slots: Slots<Slot<W>>,
+    slots: *mut Slot<W>,
+    /// Slots allocated: a power of two.
+    most: usize,
+    /// Slots in use: a power of two, at most `most`.
+    live: AtomicUsize,
+    /// Stores since `live` last grew.
+    stores: AtomicUsize,
+    /// Set while a thread moves the entries over to more slots.
+    growing: AtomicBool,
+    /// The positions threads are searching now, by hash (0: none): another
+    /// thread leaves them for last (ABDADA's deferral).
+    busy: Vec<AtomicU64>,
 }
+
+// SAFETY: the slots are atomics, shared through `&self` only by atomic
+// operations; the pointer is owned (freed in `drop`).
+unsafe impl<W: Word> Send for ZoneTable<W> {}
+unsafe impl<W: Word> Sync for ZoneTable<W> {}
 
 impl<W: Word> ZoneTable<W> {
     /// A table of at most `bytes` (a power of two slots, at least one); fails
-    /// with [`SolveError::OutOfMemory`] if its first slots cannot be had.
+    /// with [`SolveError::OutOfMemory`] if the slots cannot be had.
     pub fn new(bytes: usize) -> Result<ZoneTable<W>, SolveError> {
+        let wanted = (bytes / std::mem::size_of::<Slot<W>>()).max(1);
+        let most = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let layout = Layout::array::<Slot<W>>(most)
+            .map_err(|e| SolveError::OutOfMemory(format!("zone table of {most} slots: {e}")))?;
+        // SAFETY: the layout has a non-zero size (at least one slot of words).
+        let slots = unsafe { alloc_zeroed(layout) }.cast::<Slot<W>>();
+        if slots.is_null() {
+            return Err(SolveError::OutOfMemory(format!(
+                "zone table of {most} slots ({} bytes): the allocation failed",
+                layout.size()
+            )));
+        }
+        crate::huge_pages::advise(slots, layout.size());
         Ok(ZoneTable {
-            slots: Slots::new(bytes, "zone table")?,
+            slots,
+            most,
+            live: AtomicUsize::new(most.min(FIRST_SLOTS)),
+            stores: AtomicUsize::new(0),
+            growing: AtomicBool::new(false),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
         })
+    }
+
+    /// Slot `i` (`i < most`).
+    #[inline(always)]
+    fn at(&self, i: usize) -> &Slot<W> {
+        debug_assert!(i < self.most);
+        // SAFETY: the `most` slots are allocated, zeroed (a valid unused slot:
+        // every field is atomics) and live as long as `self`.
+        unsafe { &*self.slots.add(i) }
+    }
+
+    #[inline(always)]
+    fn slot(&self, hash: u64) -> &Slot<W> {
+        self.at(index(hash, self.live.load(Ordering::Relaxed)))
     }
 
     /// The outcome stored for the canonical position: `Some(None)` the attacker
     /// wins, `Some(Some(zone))` the defender holds.
     #[inline]
     pub fn get(&self, attacker: W, defender: W, defender_to_move: bool) -> Option<Known<W>> {
-        let s = self.slots.get(hash(attacker, defender, defender_to_move));
-        let turn = if defender_to_move { 2 } else { 0 };
-        if s.data & 1 == 0 || s.data & 2 != turn || s.attacker != attacker || s.defender != defender
-        {
+        let (a, d, data, zone) = read(self.slot(hash(attacker, defender, defender_to_move)))?;
+        if data & 2 != (defender_to_move as u64) << 1 || a != attacker || d != defender {
             return None;
         }
-        Some((s.data & 4 != 0).then_some(s.zone))
+        Some((data & 4 != 0).then_some(zone))
     }
 
     /// Starts loading the slot of the canonical position into the cache.
     #[inline(always)]
     pub fn prefetch(&self, attacker: W, defender: W, defender_to_move: bool) {
-        self.slots
-            .prefetch(hash(attacker, defender, defender_to_move));
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.slot(hash(attacker, defender, defender_to_move)) as *const Slot<W>;
+            // SAFETY: a prefetch is only a hint; `p` points into the slots.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (attacker, defender, defender_to_move);
     }
 
-    /// Stores the outcome of the canonical position.
+    /// Stores the outcome of the canonical position (unless another thread is
+    /// writing its slot).
     #[inline]
-    pub fn put(&mut self, attacker: W, defender: W, defender_to_move: bool, known: Known<W>) {
-        self.slots.put(
-            hash(attacker, defender, defender_to_move),
-            Slot {
-                attacker,
-                defender,
-                zone: known.unwrap_or(W::ZERO),
-                data: 1 | (defender_to_move as u8) << 1 | (known.is_some() as u8) << 2,
-            },
+    pub fn put(&self, attacker: W, defender: W, defender_to_move: bool, known: Known<W>) {
+        let data = 1 | (defender_to_move as u64) << 1 | (known.is_some() as u64) << 2;
+        let zone = known.unwrap_or(W::ZERO);
+        write(
+            self.slot(hash(attacker, defender, defender_to_move)),
+            (attacker, defender, data, zone),
         );
     }
 
-    /// Empties the table, back to its first size.
+    /// The key of a canonical position for [`ZoneTable::enter`] and
+    /// [`ZoneTable::is_busy`].
+    #[inline(always)]
+    pub fn busy_key(attacker: W, defender: W, defender_to_move: bool) -> u64 {
+        hash(attacker, defender, defender_to_move) | 1
+    }
+
+    /// Marks the position of `key` as being searched by this thread; whether
+    /// it could (then [`ZoneTable::leave`] it when done).
+    #[inline]
+    pub fn enter(&self, key: u64) -> bool {
+        self.busy[busy_index(key)]
+            .compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Unmarks a position this thread entered.
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        self.busy[busy_index(key)].store(0, Ordering::Relaxed);
+    }
+
+    /// Whether some thread is searching the position of `key` now.
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        self.busy[busy_index(key)].load(Ordering::Relaxed) == key
+    }
+
+    /// Counts `stores` more positions stored, and lets the searches use four
+    /// times the slots once they have stored as many as they use.
+    pub fn count_stores(&self, stores: usize) {
+        let live = self.live.load(Ordering::Relaxed);
+        if live == self.most {
+            return;
+        }
+        if self.stores.fetch_add(stores, Ordering::Relaxed) + stores <= live
+            || self.growing.swap(true, Ordering::Acquire)
+        {
+            return;
+        }
+        if self.live.load(Ordering::Relaxed) == live {
+            // Each entry moves to its slot among the new ones (unused until
+            // `live` grows below); what other threads store meanwhile in the
+            // old ones may be left behind.
+            let bigger = self.most.min(live * 4);
+            for i in 0..live {
+                let Some(entry) = read(self.at(i)) else {
+                    continue;
+                };
+                let (a, d, data, _) = entry;
+                let j = index(hash(a, d, data & 2 != 0), bigger);
+                if j != i {
+                    write(self.at(j), entry);
+                }
+            }
+            self.stores.store(0, Ordering::Relaxed);
+            self.live.store(bigger, Ordering::Release);
+        }
+        self.growing.store(false, Ordering::Release);
+    }
+
+    /// Empties the table, back to its first slots (the memory of the others
+    /// returned to the system where a fresh allocation can be had).
     pub fn clear(&mut self) {
-        self.slots.clear();
+        let live = *self.live.get_mut();
+        if live > FIRST_SLOTS {
+            if let Ok(fresh) = ZoneTable::new(self.bytes()) {
+                *self = fresh;
+                return;
+            }
+        }
+        for i in 0..live {
+            self.at(i).meta.store(0, Ordering::Relaxed);
+        }
+        *self.live.get_mut() = self.most.min(FIRST_SLOTS);
+        *self.stores.get_mut() = 0;
+    }
+
+    /// The most memory the table may take, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.most * std::mem::size_of::<Slot<W>>()
+    }
+}
+
+#[inline(always)]
+fn busy_index(key: u64) -> usize {
+    (key >> 40) as usize & (BUSY_SLOTS - 1)
+}
+
+/// The slot of `hash` among the first `live` (a power of two).
+#[inline(always)]
+fn index(hash: u64, live: usize) -> usize {
+    (hash >> 20) as usize & (live - 1)
+}
+
+/// A slot's entry `(attacker, defender, data, zone)`, unless it is unused or
+/// being written.
+#[inline(always)]
+fn read<W: Word>(s: &Slot<W>) -> Option<(W, W, u64, W)> {
+    let before = s.meta.load(Ordering::Acquire);
+    if before & 1 == 0 || before & SEQUENCE_ONE != 0 {
+        return None;
+    }
+    let (a, d, zone) = (W::load(&s.attacker), W::load(&s.defender), W::load(&s.zone));
+    fence(Ordering::Acquire);
+    (s.meta.load(Ordering::Relaxed) == before).then_some((a, d, before & DATA, zone))
+}
+
+/// Writes an entry into a slot, unless another thread is writing it.
+#[inline(always)]
+fn write<W: Word>(s: &Slot<W>, (attacker, defender, data, zone): (W, W, u64, W)) {
+    let meta = s.meta.load(Ordering::Relaxed);
+    let writing = (meta & !DATA).wrapping_add(SEQUENCE_ONE);
+    if meta & SEQUENCE_ONE != 0
+        || s.meta
+            .compare_exchange(meta, writing, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+    {
+        return;
+    }
+    fence(Ordering::Release);
+    W::store(&s.attacker, attacker);
+    W::store(&s.defender, defender);
+    W::store(&s.zone, zone);
+    s.meta
+        .store(writing.wrapping_add(SEQUENCE_ONE) | data, Ordering::Release);
+}
+
+impl<W: Word> Drop for ZoneTable<W> {
+    fn drop(&mut self) {
+        let layout = Layout::array::<Slot<W>>(self.most).expect("allocated with this layout");
+        // SAFETY: allocated in `new` with this layout, freed once.
+        unsafe { dealloc(self.slots.cast(), layout) };
     }
 }

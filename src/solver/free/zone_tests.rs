@@ -133,7 +133,7 @@ fn attacker_stones_outside_a_zone_leave_the_defender_holding() {
     let mut with_extra = 0;
     for (w, h, k, least) in [(4, 4, 3, 3), (5, 5, 4, 10), (6, 5, 4, 14), (6, 6, 5, 20)] {
         let geo = Geometry::<u64>::new(w, h, k, false).unwrap();
-        let mut table = ZoneTable::<u64>::new(1 << 22).unwrap();
+        let table = ZoneTable::<u64>::new(1 << 22).unwrap();
         let mut plain = Forces {
             geo: &geo,
             memo: HashMap::new(),
@@ -146,7 +146,7 @@ fn attacker_stones_outside_a_zone_leave_the_defender_holding() {
             for (attacker, defender, attacker_to_move) in
                 [(current, opponent, true), (opponent, current, false)]
             {
-                let mut search = ZoneSearch::new(&geo, &mut table, &cancel);
+                let mut search = ZoneSearch::new(&geo, &table, &cancel);
                 let Some(zone) = search.outcome(attacker, defender, attacker_to_move) else {
                     assert!(plain.attacker_wins(attacker, defender, attacker_to_move));
                     continue;
