@@ -274,14 +274,27 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         let first = MovePicker::new(empty, &weight, &self.history[0])
             .next()
             .expect("a quiet node has an empty cell");
-        let Some(first_zone) = self.defender_node(&s.with_attacker(g, first), true) else {
+        let first_child = s.with_attacker(g, first);
+        // The pass: the same stones, whose pairing search just failed. First,
+        // where another thread is searching the first move.
+        let mut pass = None;
+        if self.shared && self.marks(empty) {
+            let (ca, cd, _) = first_child.canonical(g.symmetry_count());
+            if self.table.is_busy(ZoneTable::busy_key(ca, cd, true)) {
+                let outcome = self.defender_node(s, false);
+                if outcome.is_none() && self.monotone {
+                    return None;
+                }
+                pass = Some(outcome);
+            }
+        }
+        let Some(first_zone) = self.defender_node(&first_child, true) else {
             self.credit(0, first, empty);
             return None;
         };
         let rest = empty & !W::bit(first);
         let zone = first_zone | W::bit(first);
-        // The pass: the same stones, whose pairing search just failed.
-        match self.defender_node(s, false) {
+        match pass.unwrap_or_else(|| self.defender_node(s, false)) {
             Some(pass_zone) => self.attacker_moves(
                 s,
                 pass_zone & rest,
@@ -359,10 +372,11 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
     }
 
     /// Whether a node with `empty` cells marks itself busy while a thread
-    /// searches it (near the root, where subtrees are large enough to pay).
+    /// searches it (a third of the board or more: 7,7,5 took the same time
+    /// with a half or a sixth, and varied more from run to run with a half).
     #[inline(always)]
     fn marks(&self, empty: W) -> bool {
-        empty.count() as i32 * 2 >= self.geo.cells
+        empty.count() as i32 * 3 >= self.geo.cells
     }
 
     /// The defender to move; `pairing`: whether to look for a pairing (not
