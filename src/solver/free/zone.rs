@@ -120,6 +120,8 @@ pub(super) struct ZoneSearch<'a, W: Word> {
     pub limits: Limits<'a>,
     /// Positions stored and not yet counted in the table's count.
     stores: usize,
+    /// Scratch space of [`runs_hit`].
+    scratch: Vec<W>,
     /// Whether other threads search the same tree with this table: a node near
     /// the root then marks itself busy while it searches, an attacker's node
     /// leaves its busy moves for last, and a node looks for its own outcome
@@ -144,6 +146,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             table,
             limits: Limits::new(cancel),
             stores: 0,
+            scratch: Vec::with_capacity(geo.lines.len()),
             shared: false,
 
             monotone: !geo.exact,
@@ -246,12 +249,12 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         let threats = g.winning_cells(d, empty);
         let outcome = if threats.count() >= 2 {
             // The defender makes a line after any move that makes none.
-            Some(threats | runs_hit(g, d, empty, 2))
+            Some(threats | runs_hit(g, d, empty, 2, &mut self.scratch))
         } else if !threats.is_empty() {
             // The only move that does not give the defender its line.
             let c = threats.first();
             self.attacker_moves(s, threats, W::ZERO, None, None)
-                .map(|zone| zone | W::bit(c) | runs_hit(g, d, empty, 2))
+                .map(|zone| zone | W::bit(c) | runs_hit(g, d, empty, 2, &mut self.scratch))
         } else if let Some(pairs) = defender_pair_cells(g, d, empty) {
             Some(pairs)
         } else {
@@ -393,7 +396,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         if !lines.is_empty() {
             // The defender's line ends the game.
             let c = lines.first_bit();
-            return Some(c | runs_hit(g, d | c, empty & !c, 1));
+            return Some(c | runs_hit(g, d | c, empty & !c, 1, &mut self.scratch));
         }
         if empty.is_empty() {
             return Some(W::ZERO);
@@ -469,25 +472,66 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
 }
 
 /// For every run of `k` cells free of `defender`'s stones, `per_run` of its
-/// `empty` cells (all of them if it has fewer), shared where runs overlap.
-pub(super) fn runs_hit<W: Word>(geo: &Geometry<W>, defender: W, empty: W, per_run: u32) -> W {
-    let mut zone = W::ZERO;
+/// `empty` cells (all of them if it has fewer), shared where runs overlap:
+/// each run takes the cells on the most open runs (ties to the lowest), so the
+/// zones that hold these cells stay small (7,7,5: 62.9M nodes, against 79.3M
+/// for the first cells of each run). `open` is scratch space.
+pub(super) fn runs_hit<W: Word>(
+    geo: &Geometry<W>,
+    defender: W,
+    empty: W,
+    per_run: u32,
+    open: &mut Vec<W>,
+) -> W {
+    // The open runs' empty cells.
+    open.clear();
     for &line in &geo.lines {
-        if !(line & defender).is_empty() {
-            continue;
-        }
         let free = line & empty;
-        let mut need = per_run
-            .min(free.count())
-            .saturating_sub((free & zone).count());
-        let mut rest = free & !zone;
-        while need > 0 {
-            zone |= rest.first_bit();
+        if (line & defender).is_empty() && !free.is_empty() {
+            open.push(free);
+        }
+    }
+    // How many open runs each cell is on, then each run in turn takes its
+    // cells of the most runs until it has `per_run`.
+    let mut degree = W::per_cell(0u8);
+    for &free in open.iter() {
+        let mut rest = free;
+        while !rest.is_empty() {
+            degree[rest.first()] += 1;
             rest = rest.without_first();
-            need -= 1;
+        }
+    }
+    let mut zone = W::ZERO;
+    for &free in open.iter() {
+        while !at_least(free & zone, per_run) {
+            let mut rest = free & !zone;
+            if rest.is_empty() {
+                break;
+            }
+            let (mut best, mut most) = (rest.first(), 0);
+            while !rest.is_empty() {
+                let cell = rest.first();
+                if degree[cell] > most {
+                    (best, most) = (cell, degree[cell]);
+                }
+                rest = rest.without_first();
+            }
+            zone |= W::bit(best);
         }
     }
     zone
+}
+
+/// Whether `cells` holds at least `n` cells (without a count for one or two:
+/// the portable build has no popcount instruction).
+#[inline(always)]
+fn at_least<W: Word>(cells: W, n: u32) -> bool {
+    match n {
+        0 => true,
+        1 => !cells.is_empty(),
+        2 => !cells.without_first().is_empty(),
+        _ => cells.count() >= n,
+    }
 }
 
 /// Nodes a zone search runs on one thread before it shares the rest of the

@@ -103,7 +103,7 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
             let cell = self.defender_move(a, d, empty)?;
             let bit = W::bit(cell);
             if !g.winning_cells(d, empty & bit).is_empty() {
-                let hits = runs_hit(g, d | bit, empty & !bit, 1);
+                let hits = runs_hit(g, d | bit, empty & !bit, 1, &mut Vec::new());
                 let mut text = String::new();
                 let mut rest = hits;
                 while !rest.is_empty() {
