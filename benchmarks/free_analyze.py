@@ -7,7 +7,8 @@ already over are drawn again). Each analysis has ``--limit`` seconds (then
 ``Solver.cancel`` stops it and it counts as "over the limit"); the percentiles are
 of every position's time, an analysis over the limit counting as the limit (so a
 percentile at the limit means "at least"). A fresh solver per position (no table
-carried over), one thread. ``--weak`` asks for each move's outcome only (win, draw or
+carried over), ``--threads`` threads (default 1; the zone search of ``--weak`` shares its
+tree among them). ``--weak`` asks for each move's outcome only (win, draw or
 loss: the zone search) instead of its exact score.
 
     python benchmarks/free_analyze.py --size 7 --stones 8 --positions 40 --limit 10
@@ -36,9 +37,11 @@ def random_position(rules: inarow.Rules, stones: int, rng: random.Random) -> ina
             return board
 
 
-def analyze_within(board: inarow.Board, limit: float, weak: bool) -> tuple[float, bool, int]:
+def analyze_within(
+    board: inarow.Board, limit: float, weak: bool, threads: int
+) -> tuple[float, bool, int]:
     """Seconds, whether it finished within ``limit``, nodes searched."""
-    solver = inarow.Solver(tt_bytes=1 << 27, threads=1, book=False)
+    solver = inarow.Solver(tt_bytes=1 << 27, threads=threads, book=False)
     timer = threading.Timer(limit, solver.cancel)
     timer.start()
     start = time.perf_counter()
@@ -61,6 +64,7 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per analysis")
     ap.add_argument("--seed", type=int, default=0, help="seed of the openings (use fresh ones)")
     ap.add_argument("--weak", action="store_true", help="each move's outcome, not its score")
+    ap.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
     args = ap.parse_args()
     harness.print_machine()
     rules = inarow.Rules(args.size, args.size, args.k, 2, False)
@@ -68,7 +72,7 @@ def main() -> None:
     times, finished, nodes = [], 0, []
     for i in range(args.positions):
         board = random_position(rules, args.stones, rng)
-        seconds, done, searched = analyze_within(board, args.limit, args.weak)
+        seconds, done, searched = analyze_within(board, args.limit, args.weak, args.threads)
         times.append(min(seconds, args.limit) if done else args.limit)
         finished += done
         nodes.append(searched)
@@ -76,7 +80,7 @@ def main() -> None:
         print(f"{i + 1:3d} {board.moves} {took} {searched:,} nodes", flush=True)
     print(
         f"\n{args.size}x{args.size}, k = {args.k}, {args.stones} random stones, seed {args.seed}"
-        f"{', outcomes only' if args.weak else ''}: "
+        f"{', outcomes only' if args.weak else ''}, {args.threads} thread(s): "
         f"{finished} of {args.positions} analyzed within {args.limit:g} s; time p50 "
         f"{harness.quantile(times, 0.5):.3f} s, p90 {harness.quantile(times, 0.9):.3f} s, "
         f"max {max(times):.3f} s (an unfinished analysis counts as the limit); nodes p50 "

@@ -197,12 +197,13 @@ def page(results: dict[str, dict]) -> str:
         "a draw for k >= 5. Beyond the table (`cargo run --release --example free_solve",
         "-- 7 5 5 7 6 5 7 7 5`): 7,5,5 and 7,6,5 are draws (under 1 ms, and 0.74 s in",
         "0.84M nodes with the history ordering: docs/solver-benchmarks.md), and so is",
-        "7,7,5, as published (99.5M nodes in 42 s on one thread, with the history ordering;",
-        "288M nodes before it; its outcome alone, `FREE_VALUE=weak`, by the zone search in",
-        "79.4M nodes and 43 s; the record is 2.5 s). 7,7,5's draw is also proven by a checked",
+        "7,7,5, as published (its exact score: 99.5M nodes in 42 s on one thread, with the",
+        "history ordering; 288M nodes before it; its outcome alone, `FREE_VALUE=weak`, by the",
+        "zone search: 62.9M nodes and 34.6 s on one thread, 18.7-19.9 s on two over three runs,",
+        "`FREE_THREADS=2`; the record is 2.5 s). 7,7,5's draw is also proven by a checked",
         "proof (`cargo run --release --example free_proof -- write 7 7 5 PATH`): 98.8M records",
         "with zone certificates, 4.9 GB, written in 532 s and checked in 435 s by the",
-        "independent checker (docs/solver-benchmarks.md, Proofs).",
+        "independent checker (at `40b9d0d`; docs/solver-benchmarks.md, Proofs).",
         "",
     ]
     table = [

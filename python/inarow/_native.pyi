@@ -358,7 +358,8 @@ class Solver:
     free placement with width * height <= 128 (one score per cell in ``analyze``).
 
     Defaults: a table of up to 256 MiB (memory taken as searches fill it), one
-    thread per core and the shipped opening book (7x6 Connect-Four openings answered
+    thread per core (gravity searches and free-placement outcomes share their
+    tree among them) and the shipped opening book (7x6 Connect-Four openings answered
     without a search; ``book=False`` always searches). ``best_move`` never picks a
     worse win/draw/loss outcome; where the book answers, equal outcomes go centre
     first (a move that lets the opponent win at once last), elsewhere the best

@@ -190,7 +190,8 @@ impl Solver {
     /// table's memory is reserved at once and taken as the searches fill it: up to
     /// 256 MiB by default, a few MiB for small searches; free-placement boards keep a
     /// second table of the same limit for outcomes alone, `weak=True`), `threads` in 1..=64 or
-    /// None for one per core (more threads share one table). Bad values raise `SolverConfigError` (a `ValueError`); a table that
+    /// None for one per core (more threads share one table: gravity searches, and the
+    /// zone search of free-placement outcomes past its first nodes). Bad values raise `SolverConfigError` (a `ValueError`); a table that
     /// cannot be allocated raises `MemoryError`. `book=True` answers the 7x6
     /// Connect-Four openings the shipped book holds without a search (loaded once per
     /// process on first use; a book that cannot be loaded warns and is done without);

@@ -45,7 +45,8 @@
 //! Two players with gravity on boards with `width * (height + 1) <= 64` (7x6, 8x7,
 //! 9x5, 6x9, 4x12, ...), any `k >= 1` (`k = 4` has its own line code). Table size
 //! 1 KiB ..= 16 GiB (default 256 MiB), threads 1 ..= 64 (default one per core;
-//! more threads: Lazy SMP sharing one table).
+//! more threads: Lazy SMP sharing one table; on free-placement boards the zone
+//! search of outcomes shares its tree among them, ABDADA).
 //!
 //! # Techniques
 //!
