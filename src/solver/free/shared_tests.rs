@@ -9,7 +9,8 @@ use super::geometry::Geometry;
 use super::word::Word;
 use super::zone::outcome_shared;
 use super::zone_table::{ZoneTable, STORE_BATCH};
-use super::{FreePosition, FreeSolver};
+use super::zone_tests::{random_positions, Forces};
+use super::FreeSolver;
 use crate::rng::Rng;
 
 /// The entry every thread stores for key `i`: stones, side to move and outcome
@@ -59,60 +60,6 @@ fn a_shared_table_keeps_whole_entries_under_four_threads() {
     table_keeps_whole_entries::<u128>();
 }
 
-/// Whether the attacker forces a line (a plain search over bit sets, memoised):
-/// a line of either side ends the game, a full board is no line.
-fn forces(
-    geo: &Geometry<u64>,
-    memo: &mut HashMap<(u64, u64, bool), bool>,
-    attacker: u64,
-    defender: u64,
-    attacker_to_move: bool,
-) -> bool {
-    if let Some(&known) = memo.get(&(attacker, defender, attacker_to_move)) {
-        return known;
-    }
-    let empty: Vec<u64> = (0..geo.cells as usize)
-        .map(|c| 1u64 << c)
-        .filter(|&b| (attacker | defender) & b == 0)
-        .collect();
-    let wins = if attacker_to_move {
-        empty.iter().any(|&b| geo.has_line(attacker | b))
-            || empty
-                .iter()
-                .any(|&b| forces(geo, memo, attacker | b, defender, false))
-    } else {
-        !empty.is_empty()
-            && !empty.iter().any(|&b| geo.has_line(defender | b))
-            && empty
-                .iter()
-                .all(|&b| forces(geo, memo, attacker, defender | b, true))
-    };
-    memo.insert((attacker, defender, attacker_to_move), wins);
-    wins
-}
-
-/// Random positions (no line) of at least `least` stones.
-fn random_positions(w: usize, h: usize, k: usize, count: usize, least: usize) -> Vec<FreePosition> {
-    let mut rng = Rng::new(41 + (w * h * k) as u64, 0);
-    let mut out = Vec::new();
-    while out.len() < count {
-        let mut pos = FreePosition::new(w, h, k).unwrap();
-        let plies = least + rng.below((w * h - least) as u32 / 2) as usize;
-        for _ in 0..plies {
-            let free: Vec<usize> = (0..w * h).filter(|&c| pos.can_play(c)).collect();
-            let mut next = pos;
-            next.play(free[rng.below(free.len() as u32) as usize])
-                .unwrap();
-            if next.is_over() {
-                break;
-            }
-            pos = next;
-        }
-        out.push(pos);
-    }
-    out
-}
-
 /// Three threads from the first node (no search alone first), each position's
 /// table fresh: the outcome is the plain search's, and the attacker's stones on
 /// random cells outside a defender's zone leave it holding.
@@ -123,8 +70,11 @@ fn three_threads_find_the_outcomes_and_true_zones_of_the_plain_search() {
     let mut held = 0;
     for (w, h, k, least) in [(4, 4, 3, 3), (5, 5, 4, 10), (6, 5, 4, 14), (6, 6, 5, 20)] {
         let geo = Geometry::<u64>::new(w, h, k, false).unwrap();
-        let mut memo = HashMap::new();
-        for pos in random_positions(w, h, k, 40, least) {
+        let mut plain = Forces {
+            geo: &geo,
+            memo: HashMap::new(),
+        };
+        for pos in random_positions(w, h, k, 40, least, 43) {
             let (current, mask) = pos.stones::<u64>();
             let opponent = current ^ mask;
             for (attacker, defender, to_move) in
@@ -143,7 +93,7 @@ fn three_threads_find_the_outcomes_and_true_zones_of_the_plain_search() {
                     to_move,
                 );
                 let outcome = outcome.expect("not stopped");
-                let wins = forces(&geo, &mut memo, attacker, defender, to_move);
+                let wins = plain.attacker_wins(attacker, defender, to_move);
                 assert_eq!(
                     outcome.is_none(),
                     wins,
@@ -160,7 +110,7 @@ fn three_threads_find_the_outcomes_and_true_zones_of_the_plain_search() {
                         .fold(0, |set, b| set | b);
                     assert!(
                         !geo.has_line(attacker | extra)
-                            && !forces(&geo, &mut memo, attacker | extra, defender, to_move),
+                            && !plain.attacker_wins(attacker | extra, defender, to_move),
                         "{w}x{h} k={k} cells {:?}: stones outside the zone {zone:#x} win",
                         pos.to_cells()
                     );
@@ -181,7 +131,7 @@ fn four_threads_find_the_outcomes_of_negamax_near_the_root() {
         let geo = Geometry::<u64>::new(w, h, k, false).unwrap();
         let mut negamax = FreeSolver::new(1 << 24).unwrap();
         negamax.set_zone_search(false);
-        for pos in random_positions(w, h, k, count, least) {
+        for pos in random_positions(w, h, k, count, least, 47) {
             let (current, mask) = pos.stones::<u64>();
             let opponent = current ^ mask;
             let expected = negamax.solve(&pos, true, &cancel).unwrap();

@@ -13,7 +13,7 @@ use crate::rng::Rng;
 
 /// `count` random positions of `width` x `height` (k in a row) with at least
 /// `least` stones and no line.
-fn random_positions(
+pub(super) fn random_positions(
     width: usize,
     height: usize,
     k: usize,
@@ -91,13 +91,13 @@ fn the_published_draws_and_wins_by_zones() {
 
 /// Whether the attacker forces a line (a plain search over bit sets, memoised):
 /// a line of either side ends the game, a full board is no line.
-struct Forces<'g> {
-    geo: &'g Geometry<u64>,
-    memo: HashMap<(u64, u64, bool), bool>,
+pub(super) struct Forces<'g> {
+    pub geo: &'g Geometry<u64>,
+    pub memo: HashMap<(u64, u64, bool), bool>,
 }
 
 impl Forces<'_> {
-    fn attacker_wins(&mut self, attacker: u64, defender: u64, attacker_to_move: bool) -> bool {
+    pub fn attacker_wins(&mut self, attacker: u64, defender: u64, attacker_to_move: bool) -> bool {
         let key = (attacker, defender, attacker_to_move);
         if let Some(&known) = self.memo.get(&key) {
             return known;
