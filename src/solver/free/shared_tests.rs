@@ -60,12 +60,35 @@ fn a_shared_table_keeps_whole_entries_under_four_threads() {
     table_keeps_whole_entries::<u128>();
 }
 
+/// The outcome by `threads` threads from the first node (no search alone first).
+fn threads_outcome(
+    geo: &Geometry<u64>,
+    table: &ZoneTable<u64>,
+    threads: usize,
+    attacker: u64,
+    defender: u64,
+    to_move: bool,
+) -> Option<u64> {
+    let cancel = AtomicBool::new(false);
+    let (outcome, _) = outcome_shared(
+        geo,
+        table,
+        &cancel,
+        u64::MAX,
+        threads,
+        0,
+        attacker,
+        defender,
+        to_move,
+    );
+    outcome.expect("not stopped")
+}
+
 /// Three threads from the first node (no search alone first), each position's
 /// table fresh: the outcome is the plain search's, and the attacker's stones on
 /// random cells outside a defender's zone leave it holding.
 #[test]
 fn three_threads_find_the_outcomes_and_true_zones_of_the_plain_search() {
-    let cancel = AtomicBool::new(false);
     let mut rng = Rng::new(5, 0);
     let mut held = 0;
     for (w, h, k, least) in [(4, 4, 3, 3), (5, 5, 4, 10), (6, 5, 4, 14), (6, 6, 5, 20)] {
@@ -81,18 +104,7 @@ fn three_threads_find_the_outcomes_and_true_zones_of_the_plain_search() {
                 [(current, opponent, true), (opponent, current, false)]
             {
                 let table = ZoneTable::<u64>::new(1 << 20).unwrap();
-                let (outcome, _) = outcome_shared(
-                    &geo,
-                    &table,
-                    &cancel,
-                    u64::MAX,
-                    3,
-                    0,
-                    attacker,
-                    defender,
-                    to_move,
-                );
-                let outcome = outcome.expect("not stopped");
+                let outcome = threads_outcome(&geo, &table, 3, attacker, defender, to_move);
                 let wins = plain.attacker_wins(attacker, defender, to_move);
                 assert_eq!(
                     outcome.is_none(),
@@ -137,18 +149,7 @@ fn four_threads_find_the_outcomes_of_negamax_near_the_root() {
             let expected = negamax.solve(&pos, true, &cancel).unwrap();
             let table = ZoneTable::<u64>::new(1 << 22).unwrap();
             let shared = |attacker, defender, to_move| {
-                let (outcome, _) = outcome_shared(
-                    &geo,
-                    &table,
-                    &cancel,
-                    u64::MAX,
-                    4,
-                    0,
-                    attacker,
-                    defender,
-                    to_move,
-                );
-                outcome.expect("not stopped").is_none()
+                threads_outcome(&geo, &table, 4, attacker, defender, to_move).is_none()
             };
             let got = if shared(current, opponent, true) {
                 1
