@@ -201,9 +201,9 @@ def page(results: dict[str, dict]) -> str:
         "history ordering; 288M nodes before it; its outcome alone, `FREE_VALUE=weak`, by the",
         "zone search: 62.9M nodes and 34.6 s on one thread, 18.7-19.9 s on two over three runs,",
         "`FREE_THREADS=2`; the record is 2.5 s). 7,7,5's draw is also proven by a checked",
-        "proof (`cargo run --release --example free_proof -- write 7 7 5 PATH`): 98.8M records",
-        "with zone certificates, 4.9 GB, written in 532 s and checked in 435 s by the",
-        "independent checker (at `40b9d0d`; docs/solver-benchmarks.md, Proofs).",
+        "proof (`cargo run --release --example free_proof -- write 7 7 5 PATH`): 61.3M records",
+        "with zone certificates, 2.5 GB, written in 735 s and checked in 468 s by the",
+        "independent checker, both at `nice` beside other work (docs/solver-benchmarks.md, Proofs).",
         "",
     ]
     table = [
