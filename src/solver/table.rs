@@ -50,26 +50,6 @@ pub(crate) struct Table {
     generation: u8,
 }
 
-/// `words` zeroed words, or `None` when the allocation fails. Zeroed by the
-/// allocator: large blocks come straight from the OS as zero pages that are only
-/// backed by memory once touched, so a new table costs no time and only the part
-/// the searches use takes memory.
-fn zeroed_words(words: usize) -> Option<Vec<AtomicU64>> {
-    let layout = std::alloc::Layout::array::<AtomicU64>(words).ok()?;
-    if layout.size() == 0 {
-        return Some(Vec::new());
-    }
-    // SAFETY: the layout has a non-zero size.
-    let p = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: `p` comes from the global allocator with the layout of `words`
-    // `AtomicU64`s (what a Vec of that capacity uses), and all-zero bytes are a valid
-    // `AtomicU64` (it has the representation of `u64`).
-    Some(unsafe { Vec::from_raw_parts(p, words, words) })
-}
-
 #[inline(always)]
 fn pack(lower: i32, upper: i32, best: Option<u32>, work: u32, generation: u8) -> u64 {
     (lower as i8 as u8 as u64)
@@ -109,12 +89,12 @@ impl Table {
         // Largest power of two not above `want`.
         let buckets = 1usize << (usize::BITS - 1 - want.leading_zeros());
         let words = buckets * 4;
-        let v = zeroed_words(words).ok_or_else(|| {
+        // SAFETY: all-zero bytes are a valid `AtomicU64` (an empty entry).
+        let v = unsafe { crate::memory::zeroed_table::<AtomicU64>(words) }.ok_or_else(|| {
             SolveError::OutOfMemory(format!(
                 "transposition table of {bytes} bytes: the allocation failed"
             ))
         })?;
-        crate::huge_pages::advise(v.as_ptr(), words * 8);
         let buckets = buckets as u64;
         Ok(Table {
             words: v,

@@ -47,6 +47,7 @@ fn width(depth: u32) -> usize {
         _ => WIDTH,
     }
 }
+
 /// Depth in attacker moves of the root's threat searches.
 const ROOT_VCF_DEPTH: u32 = 40;
 const ROOT_VCT_DEPTH: u32 = 14;

@@ -51,14 +51,7 @@ impl<S: Slot> Slots<S> {
     /// Starts loading the slot of `hash` into the cache, for a `get` soon after.
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = &self.slots[self.index(hash)] as *const S as *const i8;
-            // SAFETY: a prefetch is only a hint; `p` points into the slots.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        crate::memory::prefetch(self.get(hash));
     }
 
     /// Stores `slot` at `hash`, growing the table first when it is due.
@@ -112,7 +105,7 @@ fn zeroed<S: Slot>(len: usize, what: &str) -> Result<Vec<S>, SolveError> {
     slots
         .try_reserve_exact(len)
         .map_err(|e| SolveError::OutOfMemory(format!("{what} of {len} slots: {e}")))?;
-    crate::huge_pages::advise(slots.as_ptr(), len * std::mem::size_of::<S>());
+    crate::memory::advise_huge_pages(slots.as_ptr(), len * std::mem::size_of::<S>());
     slots.resize(len, S::EMPTY);
     Ok(slots)
 }

@@ -59,11 +59,11 @@ pub(crate) trait Word:
     type Atomic: Send + Sync;
 
     fn per_cell<T: Copy + Debug + Send + Sync>(fill: T) -> Self::PerCell<T>;
+    fn per_pair<T: Copy + Debug + Send + Sync>(fill: T) -> Self::PerPair<T>;
     /// Loads an atomic word (relaxed: a table orders its slots itself).
     fn load(atomic: &Self::Atomic) -> Self;
     /// Stores into an atomic word (relaxed).
     fn store(atomic: &Self::Atomic, value: Self);
-    fn per_pair<T: Copy + Debug + Send + Sync>(fill: T) -> Self::PerPair<T>;
     /// The set of the one cell `cell` (`cell < BITS`).
     fn bit(cell: usize) -> Self;
     /// The cells `0..n` (`n <= BITS`).

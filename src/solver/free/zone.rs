@@ -36,7 +36,7 @@
 //! is searched, so the solver asks negamax for weak values there.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::OnceLock;
 
 use super::geometry::Geometry;
 use super::limits::Limits;
@@ -148,7 +148,6 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             stores: 0,
             scratch: Vec::with_capacity(geo.lines.len()),
             shared: false,
-
             monotone: !geo.exact,
             history: [W::per_cell(0); 2],
         }
@@ -175,11 +174,8 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
     /// What the table knows of a position: `None` nothing, `Some(None)` the
     /// attacker wins, `Some(Some(zone))` the defender holds with that zone.
     pub fn known(&self, attacker: W, defender: W, attacker_to_move: bool) -> Option<Outcome<W>> {
-        self.probe(
-            &Stones::new(self.geo, attacker, defender),
-            !attacker_to_move,
-        )
-        .0
+        let s = Stones::new(self.geo, attacker, defender);
+        self.lookup(self.prefetch(&s, !attacker_to_move), !attacker_to_move)
     }
 
     /// The defender's moves among `candidates`, in the order its search tries
@@ -188,11 +184,6 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         let empty = self.geo.board & !(attacker | defender);
         self.order(defender, attacker, empty, candidates, 1)
             .collect()
-    }
-
-    fn probe(&self, s: &Stones<W>, defender_to_move: bool) -> (Option<Outcome<W>>, W, W, usize) {
-        let key = self.prefetch(s, defender_to_move);
-        (self.lookup(key, defender_to_move), key.0, key.1, key.2)
     }
 
     /// The canonical key of `s`, its table slot on its way into the cache (the
@@ -283,7 +274,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         let mut pass = None;
         if self.shared && self.marks(empty) {
             let (ca, cd, _) = first_child.canonical(g.symmetry_count());
-            if self.table.is_busy(ZoneTable::busy_key(ca, cd, true)) {
+            if self.table.is_busy(ZoneTable::busy_key(ca, cd)) {
                 let outcome = self.defender_node(s, false);
                 if outcome.is_none() && self.monotone {
                     return None;
@@ -312,8 +303,8 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
 
     /// The attacker's moves among `candidates`, best first (by `weight`, the
     /// node's line weights, when the caller has them; with other threads, the
-    /// moves they are searching last): the first win ends it; else the defender holds with `zone` and
-    /// every move's zone. `node`: the node's key where this is the node's
+    /// moves they are searching last): the first win ends it; else the defender
+    /// holds with `zone` and every move's zone. `node`: the node's key where this is the node's
     /// outcome (then another thread's outcome for it ends the loop).
     fn attacker_moves(
         &mut self,
@@ -354,7 +345,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             let child = s.with_attacker(g, cell);
             if defer && i < count && i + 1 < count + deferred_count {
                 let (ca, cd, _) = child.canonical(g.symmetry_count());
-                if self.table.is_busy(ZoneTable::busy_key(ca, cd, true)) {
+                if self.table.is_busy(ZoneTable::busy_key(ca, cd)) {
                     deferred[deferred_count] = cell as u8;
                     deferred_count += 1;
                     continue;
@@ -414,7 +405,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         }
         let (ka, kd, sym) = key;
         let busy = (self.shared && self.marks(empty))
-            .then(|| ZoneTable::busy_key(ka, kd, true))
+            .then(|| ZoneTable::busy_key(ka, kd))
             .filter(|&k| self.table.enter(k));
         let outcome = if !threats.is_empty() {
             let c = threats.first();
@@ -574,7 +565,7 @@ pub(super) fn outcome_shared<W: Word>(
     let history = solo.history;
     let each = ((budget - nodes) / threads as u64).max(1);
     let stop = AtomicBool::new(false);
-    let answer = Mutex::new(None);
+    let answer = OnceLock::new();
     let counted = AtomicU64::new(nodes);
     let run = || {
         let mut search = ZoneSearch::new(geo, table, cancel);
@@ -583,10 +574,7 @@ pub(super) fn outcome_shared<W: Word>(
         search.limits.budget = each;
         let outcome = search.outcome(attacker, defender, attacker_to_move);
         if !search.limits.aborted {
-            answer
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(outcome);
+            let _ = answer.set(outcome);
             stop.store(true, Ordering::Relaxed);
         }
         counted.fetch_add(search.limits.nodes, Ordering::Relaxed);
@@ -597,6 +585,5 @@ pub(super) fn outcome_shared<W: Word>(
         }
         run();
     });
-    let answer = answer.into_inner().unwrap_or_else(|e| e.into_inner());
-    (answer, counted.into_inner())
+    (answer.into_inner(), counted.into_inner())
 }

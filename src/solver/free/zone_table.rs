@@ -13,7 +13,6 @@
 //! many each time they have stored as many positions as they use, so a small
 //! search touches little memory.
 
-use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::super::error::SolveError;
@@ -56,9 +55,8 @@ fn hash<W: Word>(attacker: W, defender: W, defender_to_move: bool) -> u64 {
 
 /// The zone search's table (see the module docs).
 pub(super) struct ZoneTable<W: Word> {
-    slots: *mut Slot<W>,
-    /// Slots allocated: a power of two.
-    most: usize,
+    /// All the slots: a power of two of them.
+    slots: Vec<Slot<W>>,
     /// Slots in use: a power of two, at most `most`.
     live: AtomicUsize,
     /// Stores since `live` last grew.
@@ -70,31 +68,18 @@ pub(super) struct ZoneTable<W: Word> {
     busy: Vec<AtomicU64>,
 }
 
-// SAFETY: the slots are atomics, shared through `&self` only by atomic
-// operations; the pointer is owned (freed in `drop`).
-unsafe impl<W: Word> Send for ZoneTable<W> {}
-unsafe impl<W: Word> Sync for ZoneTable<W> {}
-
 impl<W: Word> ZoneTable<W> {
     /// A table of at most `bytes` (a power of two slots, at least one); fails
     /// with [`SolveError::OutOfMemory`] if the slots cannot be had.
     pub fn new(bytes: usize) -> Result<ZoneTable<W>, SolveError> {
         let wanted = (bytes / std::mem::size_of::<Slot<W>>()).max(1);
         let most = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        let layout = Layout::array::<Slot<W>>(most)
-            .map_err(|e| SolveError::OutOfMemory(format!("zone table of {most} slots: {e}")))?;
-        // SAFETY: the layout has a non-zero size (at least one slot of words).
-        let slots = unsafe { alloc_zeroed(layout) }.cast::<Slot<W>>();
-        if slots.is_null() {
-            return Err(SolveError::OutOfMemory(format!(
-                "zone table of {most} slots ({} bytes): the allocation failed",
-                layout.size()
-            )));
-        }
-        crate::huge_pages::advise(slots, layout.size());
+        // SAFETY: all-zero bytes are an unused slot (every field is atomics).
+        let slots = unsafe { crate::memory::zeroed_table::<Slot<W>>(most) }.ok_or_else(|| {
+            SolveError::OutOfMemory(format!("zone table of {most} slots: the allocation failed"))
+        })?;
         Ok(ZoneTable {
             slots,
-            most,
             live: AtomicUsize::new(most.min(FIRST_SLOTS)),
             stores: AtomicUsize::new(0),
             growing: AtomicBool::new(false),
@@ -102,18 +87,9 @@ impl<W: Word> ZoneTable<W> {
         })
     }
 
-    /// Slot `i` (`i < most`).
-    #[inline(always)]
-    fn at(&self, i: usize) -> &Slot<W> {
-        debug_assert!(i < self.most);
-        // SAFETY: the `most` slots are allocated, zeroed (a valid unused slot:
-        // every field is atomics) and live as long as `self`.
-        unsafe { &*self.slots.add(i) }
-    }
-
     #[inline(always)]
     fn slot(&self, hash: u64) -> &Slot<W> {
-        self.at(index(hash, self.live.load(Ordering::Relaxed)))
+        &self.slots[index(hash, self.live.load(Ordering::Relaxed))]
     }
 
     /// The outcome stored for the canonical position: `Some(None)` the attacker
@@ -130,16 +106,7 @@ impl<W: Word> ZoneTable<W> {
     /// Starts loading the slot of the canonical position into the cache.
     #[inline(always)]
     pub fn prefetch(&self, attacker: W, defender: W, defender_to_move: bool) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.slot(hash(attacker, defender, defender_to_move)) as *const Slot<W>;
-            // SAFETY: a prefetch is only a hint; `p` points into the slots.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (attacker, defender, defender_to_move);
+        crate::memory::prefetch(self.slot(hash(attacker, defender, defender_to_move)));
     }
 
     /// Stores the outcome of the canonical position (unless another thread is
@@ -154,11 +121,12 @@ impl<W: Word> ZoneTable<W> {
         );
     }
 
-    /// The key of a canonical position for [`ZoneTable::enter`] and
+    /// The key of a canonical position with the defender to move (the nodes
+    /// that mark themselves busy) for [`ZoneTable::enter`] and
     /// [`ZoneTable::is_busy`].
     #[inline(always)]
-    pub fn busy_key(attacker: W, defender: W, defender_to_move: bool) -> u64 {
-        hash(attacker, defender, defender_to_move) | 1
+    pub fn busy_key(attacker: W, defender: W) -> u64 {
+        hash(attacker, defender, true) | 1
     }
 
     /// Marks the position of `key` as being searched by this thread; whether
@@ -186,7 +154,7 @@ impl<W: Word> ZoneTable<W> {
     /// times the slots once they have stored as many as they use.
     pub fn count_stores(&self, stores: usize) {
         let live = self.live.load(Ordering::Relaxed);
-        if live == self.most {
+        if live == self.slots.len() {
             return;
         }
         if self.stores.fetch_add(stores, Ordering::Relaxed) + stores <= live
@@ -198,15 +166,15 @@ impl<W: Word> ZoneTable<W> {
             // Each entry moves to its slot among the new ones (unused until
             // `live` grows below); what other threads store meanwhile in the
             // old ones may be left behind.
-            let bigger = self.most.min(live * 4);
-            for i in 0..live {
-                let Some(entry) = read(self.at(i)) else {
+            let bigger = self.slots.len().min(live * 4);
+            for (i, slot) in self.slots[..live].iter().enumerate() {
+                let Some(entry) = read(slot) else {
                     continue;
                 };
                 let (a, d, data, _) = entry;
                 let j = index(hash(a, d, data & 2 != 0), bigger);
                 if j != i {
-                    write(self.at(j), entry);
+                    write(&self.slots[j], entry);
                 }
             }
             self.stores.store(0, Ordering::Relaxed);
@@ -225,16 +193,16 @@ impl<W: Word> ZoneTable<W> {
                 return;
             }
         }
-        for i in 0..live {
-            self.at(i).meta.store(0, Ordering::Relaxed);
+        for slot in &self.slots[..live] {
+            slot.meta.store(0, Ordering::Relaxed);
         }
-        *self.live.get_mut() = self.most.min(FIRST_SLOTS);
+        *self.live.get_mut() = self.slots.len().min(FIRST_SLOTS);
         *self.stores.get_mut() = 0;
     }
 
     /// The most memory the table may take, in bytes.
     pub fn bytes(&self) -> usize {
-        self.most * std::mem::size_of::<Slot<W>>()
+        self.slots.len() * std::mem::size_of::<Slot<W>>()
     }
 }
 
@@ -280,12 +248,4 @@ fn write<W: Word>(s: &Slot<W>, (attacker, defender, data, zone): (W, W, u64, W))
     W::store(&s.zone, zone);
     s.meta
         .store(writing.wrapping_add(SEQUENCE_ONE) | data, Ordering::Release);
-}
-
-impl<W: Word> Drop for ZoneTable<W> {
-    fn drop(&mut self) {
-        let layout = Layout::array::<Slot<W>>(self.most).expect("allocated with this layout");
-        // SAFETY: allocated in `new` with this layout, freed once.
-        unsafe { dealloc(self.slots.cast(), layout) };
-    }
 }
