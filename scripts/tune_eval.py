@@ -12,10 +12,12 @@ three cells of the centre, unbalanced on purpose: the model sees lost and won
 shapes). `fit` reads `inarow.tournament` logs (`--log`), keeps the games of
 `--rule`, and splits them into a fitting and a held-out set by a hash of their
 moves, so a game played twice lands on one side; it prints the held-out
-log-loss beside that of the line evaluation the engine has without the model
-(the windows' weights, one scale fitted). `--colour` fits black to move and
-white to move apart (renju's sides differ). `--write` puts the fitted weights
-into learned_eval.rs, in the rule's array.
+log-loss beside that of the model without its shape counts and of the line
+evaluation the engine has without the model (the windows' weights, one scale
+fitted). `--no-shapes` fits the model without its shape counts. `--colour` fits
+black to move and white to move apart (renju's sides differ). `--write` puts
+the fitted weights into learned_eval.rs, in the rule's array, and the shapes'
+into learned_shapes.rs (those of at least half a unit).
 """
 
 from __future__ import annotations
@@ -33,8 +35,15 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "src" / "threats" / "learned_eval.rs"
+SHAPES_SOURCE = ROOT / "src" / "threats" / "learned_shapes.rs"
 SIDE = 18
 WINDOWS = 4
+CORE = 1 + 2 * SIDE
+# The shapes in the order of `shape_levels` in learned_eval.rs.
+SHAPE_LEVELS = [
+    (a, b, c, d) for a in range(8) for b in range(a + 1) for c in range(b + 1) for d in range(c + 1)
+]
+LEVEL_NAMES = ["-", "b2", "f2", "b3", "f3", "b4", "f4", "5"]
 
 
 def games(paths: list[str], rule: str) -> list[str]:
@@ -152,6 +161,48 @@ def write_weights(by_colour: list[np.ndarray], rule: str) -> None:
     SOURCE.write_text(text)
 
 
+def shapes_text(w: np.ndarray, indent: str) -> str:
+    """One colour's shape weights (the model's columns after the core) as the
+    entries of a Rust slice: those of at least half a unit."""
+    rows = []
+    for role, name in enumerate(("me", "them")):
+        for i, levels in enumerate(SHAPE_LEVELS):
+            value = w[CORE + role * len(SHAPE_LEVELS) + i]
+            if abs(value) * 1000 >= 0.5:
+                shape = " ".join(LEVEL_NAMES[lv] for lv in levels)
+                rows.append(f"{indent}({role}, {list(levels)}, {value:.5f}), // {name}: {shape}")
+    return "\n".join(rows)
+
+
+def write_shapes(by_colour: list[np.ndarray], rule: str) -> None:
+    """Puts the shape weights (black to move, white to move) between the rule's
+    markers in learned_shapes.rs: one list for both colours where they are the
+    same fit."""
+    name = rule.upper()
+    if by_colour[0] is by_colour[1]:
+        code = (
+            f"const {name}_ANY_COLOUR: &[ShapeWeight] = &[\n"
+            f"{shapes_text(by_colour[0], '    ')}\n];\n"
+            f"pub const {name}_SHAPES: [&[ShapeWeight]; 2] = [{name}_ANY_COLOUR; 2];\n"
+        )
+    else:
+        parts = "".join(
+            f"    // {colour} to move\n    &[\n{shapes_text(w, '        ')}\n    ],\n"
+            for colour, w in zip(("black", "white"), by_colour)
+        )
+        code = f"pub const {name}_SHAPES: [&[ShapeWeight]; 2] = [\n{parts}];\n"
+    text = SHAPES_SOURCE.read_text()
+    text, n = re.subn(
+        rf"(// begin {name}\n#\[rustfmt::skip\]\n).*?(// end {name}\n)",
+        lambda m: m.group(1) + code + m.group(2),
+        text,
+        flags=re.S,
+    )
+    if n != 1:
+        sys.exit(f"no {name} markers found in {SHAPES_SOURCE}")
+    SHAPES_SOURCE.write_text(text)
+
+
 def book(count: int, seed: int, size: int = 15, radius: int = 3) -> None:
     """Prints `count` distinct random openings (black, white, black near the centre)."""
     from inarow.tournament.book import cell_name
@@ -183,6 +234,7 @@ def main() -> None:
     fitting.add_argument("--l2", type=float, default=10.0)
     fitting.add_argument("--holdout", type=float, default=0.2, help="share of games held out")
     fitting.add_argument("--colour", action="store_true", help="weights per colour to move")
+    fitting.add_argument("--no-shapes", action="store_true", help="fit without the shape counts")
     fitting.add_argument("--write", action="store_true", help="write the weights into the source")
     args = parser.parse_args()
     if args.command == "book":
@@ -203,14 +255,26 @@ def main() -> None:
 
     # Black to move at even plies. Without --colour, one fit for both colours.
     black = data[:, 2].astype(int) % 2 == 0
-    if args.colour:
-        by_colour = [fit(x[~held & g], y[~held & g], args.l2) for g in (black, ~black)]
-    else:
-        by_colour = [fit(x[~held], y[~held], args.l2)] * 2
-    z = np.where(black, x @ by_colour[0], x @ by_colour[1])
+
+    def fitted(columns: int) -> tuple[list[np.ndarray], np.ndarray]:
+        """The weights by colour on the first `columns` (zero for the others) and
+        the log-odds."""
+        xs = x[:, :columns]
+        if args.colour:
+            parts = [fit(xs[~held & g], y[~held & g], args.l2) for g in (black, ~black)]
+        else:
+            parts = [fit(xs[~held], y[~held], args.l2)] * 2
+        z = np.where(black, xs @ parts[0], xs @ parts[1])
+        padded = [np.pad(w, (0, x.shape[1] - columns)) for w in parts[: 2 - (parts[0] is parts[1])]]
+        return (padded * 2 if len(padded) == 1 else padded), z
+
+    by_colour, z = fitted(CORE if args.no_shapes else x.shape[1])
+    results = [("learned", z)]
+    if not args.no_shapes:
+        results.append(("no shape", fitted(CORE)[1]))
     base_x = np.column_stack([np.ones(len(y)), window_evaluation(x) / 512.0])
-    base_z = base_x @ fit(base_x[~held], y[~held], 0.0)
-    for name, zs in (("learned", z), ("windows", base_z)):
+    results.append(("windows", base_x @ fit(base_x[~held], y[~held], 0.0)))
+    for name, zs in results:
         print(
             f"{name:8s} log-loss fitted {log_loss_of(zs[~held], y[~held]):.4f}"
             f"  held out {log_loss_of(zs[held], y[held]):.4f}"
@@ -224,9 +288,15 @@ def main() -> None:
     ]
     for n, *v in zip(names, *by_colour):
         print(f"  {n:8s} " + " ".join(f"{c:+.4f}" for c in v))
+    shapes = (np.abs(by_colour[0][CORE:]) * 1000 >= 0.5).sum()
+    print(f"  and {shapes} shape weights of half a unit or more")
     if args.write:
-        write_weights(by_colour, args.rule)
-        print(f"written to {SOURCE.relative_to(ROOT)}")
+        one = by_colour[0] is by_colour[1]
+        write_weights(
+            [by_colour[0][:CORE]] * 2 if one else [w[:CORE] for w in by_colour], args.rule
+        )
+        write_shapes(by_colour, args.rule)
+        print(f"written to {SOURCE.relative_to(ROOT)} and {SHAPES_SOURCE.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::learned_eval::{count_combo, LearnedTables, PatternCounts, PATTERN_FEATURES};
+use super::learned_eval::{
+    count_combo, shape_of, LearnedTables, PatternCounts, PATTERN_FEATURES, SHAPES,
+};
 use super::patterns::{
     self, class, classify, digit, unpack, PatternTable, BLOCK4, BLOCKED, COMBOS, MINE,
 };
@@ -174,6 +176,18 @@ impl CellPatterns {
         for (cell, combos) in self.combos.iter().enumerate() {
             if !self.occupied[cell] {
                 count_combo(&mut counts, combos[player], 1);
+            }
+        }
+        counts
+    }
+
+    /// How many of the empty cells have each shape for `player` (see
+    /// [`super::learned_eval::shape_of`]), read afresh.
+    pub fn shape_counts(&self, player: usize) -> [i64; SHAPES] {
+        let mut counts = [0; SHAPES];
+        for (cell, combos) in self.combos.iter().enumerate() {
+            if !self.occupied[cell] {
+                counts[shape_of(combos[player])] += 1;
             }
         }
         counts

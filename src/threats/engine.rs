@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use super::board::ThreatBoard;
 use super::cell_patterns::CellPatterns;
-use super::learned_eval::{LearnedTables, FEATURES, SIDE_FEATURES, WINDOW_COUNTS};
+use super::learned_eval::{
+    LearnedTables, ALL_FEATURES, FEATURES, SHAPES, SIDE_FEATURES, WINDOW_COUNTS,
+};
 use super::prove::{Prover, ProverTables, Stop, ThreatKind};
 use super::shallow::{self, ShallowCuts};
 use super::table::{Bound, Table};
@@ -236,8 +238,9 @@ impl Engine {
     /// The learned evaluation's features of `game`'s position (same rules, lines
     /// of five), for fitting its weights: a constant 1, then for the side to move
     /// and then the other its live windows of 1 to 4 stones and its pattern
-    /// counts (`src/threats/learned_eval.rs`).
-    pub fn evaluation_features(&mut self, game: &Game) -> Option<[f64; FEATURES]> {
+    /// counts, then the side to move's shape counts and the other's
+    /// (`src/threats/learned_eval.rs`): [`ALL_FEATURES`] in all.
+    pub fn evaluation_features(&mut self, game: &Game) -> Option<Vec<f64>> {
         if self.board.k() != 5 {
             return None;
         }
@@ -247,13 +250,17 @@ impl Engine {
         self.load(game);
         let p = self.patterns.as_ref()?;
         let me = self.board.to_move();
-        let mut features = [0.0; FEATURES];
+        let mut features = vec![0.0; ALL_FEATURES];
         features[0] = 1.0;
         for (role, player) in [me, 1 - me].into_iter().enumerate() {
             let side = &mut features[1 + role * SIDE_FEATURES..1 + (role + 1) * SIDE_FEATURES];
             let windows = self.board.live_counts_of_five(player);
             let patterns = p.pattern_counts(player);
             for (f, &n) in side.iter_mut().zip(windows.iter().chain(&patterns)) {
+                *f = n as f64;
+            }
+            let shapes = &mut features[FEATURES + role * SHAPES..FEATURES + (role + 1) * SHAPES];
+            for (f, n) in shapes.iter_mut().zip(p.shape_counts(player)) {
                 *f = n as f64;
             }
         }

@@ -4,13 +4,18 @@
 //! For each side (the mover, then the opponent) the features are its live
 //! windows by stone count (1 to 4) and, over the empty cells, how many have each
 //! pattern class (a flex four down to two threes in the making) and each line
-//! pattern (a block two up to a flex four, one count per direction). The model's
-//! log-odds, [`SCALE`] units each, is the evaluation. Each rule has its own
-//! weights, for black to move and for white (the same where the fit ignores
-//! colour), fitted by `scripts/tune_eval.py` to the results of recorded games.
+//! pattern (a block two up to a flex four, one count per direction), and how
+//! many have each *shape*: the four directions' patterns as a multiset (330 of
+//! them; [`super::learned_shapes`] holds the weights of those a rule's games
+//! showed). The model's log-odds, [`SCALE`] units each, is the evaluation. Each
+//! rule has its own weights, for black to move and for white (the same where the
+//! fit ignores colour), fitted by `scripts/tune_eval.py` to the results of
+//! recorded games. Every feature of an empty cell depends on its combination of
+//! patterns alone, so the engine keeps one sum per role, updated per move.
 
 use std::sync::OnceLock;
 
+use super::learned_shapes::{ShapeWeight, FREESTYLE_SHAPES, RENJU_SHAPES, STANDARD_SHAPES};
 use super::patterns::{class, classify, unpack, BLOCK2, COMBOS, FLEX4};
 use crate::rules::WinRule;
 
@@ -23,24 +28,72 @@ pub const CLASSES: usize = class::OTHER - class::FLEX4;
 pub const LEVELS: usize = (FLEX4 - BLOCK2 + 1) as usize;
 /// Features of one side.
 pub const SIDE_FEATURES: usize = WINDOW_COUNTS + CLASSES + LEVELS;
-/// All features: a constant 1, the mover's, the opponent's.
+/// The features of the weights arrays: a constant 1, the mover's, the opponent's.
 pub const FEATURES: usize = 1 + 2 * SIDE_FEATURES;
 /// Evaluation units per unit of log-odds.
 pub const SCALE: f64 = 1000.0;
+/// Shapes: multisets of four patterns of `NONE..=FIVE` (8 levels).
+pub const SHAPES: usize = 330;
+/// The model's features: [`FEATURES`], then the mover's shape counts and the
+/// opponent's.
+pub const ALL_FEATURES: usize = FEATURES + 2 * SHAPES;
+
+/// The shapes in order: `[a, b, c, d]` with `a >= b >= c >= d`, by `a`, then
+/// `b`, `c`, `d`, each from 0 (`[0, 0, 0, 0]` is shape 0, `[7, 7, 7, 7]` shape
+/// 329; `scripts/tune_eval.py` lists them the same way).
+fn shapes() -> &'static [[u8; 4]] {
+    static LIST: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+    LIST.get_or_init(|| {
+        let mut list: Vec<[u8; 4]> = (0..COMBOS as u16)
+            .map(unpack)
+            .filter(|l| l[0] >= l[1] && l[1] >= l[2] && l[2] >= l[3])
+            .collect();
+        list.sort_unstable();
+        list
+    })
+}
+
+/// The four patterns of shape `index`, strongest first.
+#[cfg(test)]
+pub fn shape_levels(index: usize) -> [u8; 4] {
+    shapes()[index]
+}
+
+/// The index of the shape `levels` (strongest first).
+fn shape_index(levels: [u8; 4]) -> usize {
+    shapes()
+        .binary_search(&levels)
+        .expect("patterns of 0..8, strongest first")
+}
+
+/// The shape of a combination: the index of its four patterns, strongest first.
+#[inline]
+pub fn shape_of(combo: u16) -> usize {
+    static SHAPE_OF: OnceLock<Vec<u16>> = OnceLock::new();
+    SHAPE_OF.get_or_init(|| {
+        (0..COMBOS as u16)
+            .map(|combo| {
+                let mut levels = unpack(combo);
+                levels.sort_unstable_by(|a, b| b.cmp(a));
+                shape_index(levels) as u16
+            })
+            .collect()
+    })[combo as usize] as usize
+}
 
 /// The weights fitted to freestyle games, with black to move and with white
 /// (one set for both), each in the order of [`FEATURES`] (log-odds per count).
 #[rustfmt::skip]
 const FREESTYLE_ANY_COLOUR: [f64; FEATURES] = [
-    0.29410,
+    -0.02118,
     // the mover: windows of 1..4 stones, classes, line patterns
-    -0.01385, -0.09386, 0.16531, 0.00000,
-    2.63187, 2.00298, -0.49428, -1.06294, -0.60747, -0.23602, -0.40335, -0.00202,
-    0.01107, 0.01948, 0.04669, 0.62311, 0.96478, 2.37347,
+    -0.00749, 0.04654, 0.07467, 0.00000,
+    3.19542, 1.76548, -0.65223, -0.94618, -0.37600, -0.26733, -0.28225, -0.12645,
+    0.02377, 0.08952, 0.09295, 0.43250, 1.28328, 2.63788,
     // the opponent: windows of 1..4 stones, classes, line patterns
-    0.03897, 0.07580, 0.03448, 0.00000,
-    -0.10805, -0.79161, -0.43277, 0.04615, 0.80603, 0.29634, 0.42978, 0.02108,
-    -0.01134, -0.03641, -0.05424, -0.59389, -0.05613, -1.05428,
+    0.00902, -0.02356, 0.06346, 0.00000,
+    -0.51097, -0.85078, -0.33379, -0.08380, 0.51817, 0.40598, 0.19047, 0.30129,
+    -0.01356, -0.15961, -0.11543, -0.33391, -0.10536, -0.98113,
 ];
 pub const FREESTYLE: [[f64; FEATURES]; 2] = [FREESTYLE_ANY_COLOUR; 2];
 
@@ -129,11 +182,21 @@ impl LearnedTables {
             WinRule::Standard => (1, &STANDARD),
             WinRule::Renju => (2, &RENJU),
         };
-        TABLES[at].get_or_init(|| LearnedTables::from_weights(weights))
+        let shapes = [FREESTYLE_SHAPES, STANDARD_SHAPES, RENJU_SHAPES][at];
+        TABLES[at].get_or_init(|| LearnedTables::from_weights(weights, shapes))
     }
 
-    /// The tables of `weights` (black to move, white to move).
-    pub fn from_weights(weights: &[[f64; FEATURES]; 2]) -> LearnedTables {
+    /// The tables of `weights` and `shapes` (black to move, white to move).
+    pub fn from_weights(
+        weights: &[[f64; FEATURES]; 2],
+        shapes: [&[ShapeWeight]; 2],
+    ) -> LearnedTables {
+        let mut shape_weights = [[[0.0; SHAPES]; 2]; 2];
+        for (colour, list) in shapes.iter().enumerate() {
+            for &(role, levels, w) in *list {
+                shape_weights[colour][role][shape_index(levels)] += w;
+            }
+        }
         let units = |w: f64| (w * SCALE).round() as i64;
         let side = |colour: usize, role: usize| {
             &weights[colour][1 + role * SIDE_FEATURES..1 + (role + 1) * SIDE_FEATURES]
@@ -152,7 +215,8 @@ impl LearnedTables {
                         let mut counts = [0; PATTERN_FEATURES];
                         count_combo(&mut counts, combo as u16, 1);
                         let w: f64 = counts.iter().zip(s).map(|(&n, &w)| n as f64 * w).sum();
-                        (w * SCALE).round() as i32
+                        let shape = shape_weights[colour][role][shape_of(combo as u16)];
+                        ((w + shape) * SCALE).round() as i32
                     })
                     .collect()
             })

@@ -23,6 +23,7 @@ mod cell_patterns;
 mod columns;
 mod engine;
 mod learned_eval;
+mod learned_shapes;
 mod live_windows;
 #[cfg(test)]
 mod pattern_tests;

@@ -4,8 +4,10 @@
 use super::board::ThreatBoard;
 use super::cell_patterns::{pack, CellPatterns, Weights, DIRECTIONS};
 use super::learned_eval::{
-    LearnedTables, CLASSES, FEATURES, PATTERN_FEATURES, SCALE, SIDE_FEATURES,
+    shape_levels, shape_of, LearnedTables, ALL_FEATURES, CLASSES, FEATURES, PATTERN_FEATURES,
+    SCALE, SHAPES, SIDE_FEATURES,
 };
+use super::learned_shapes::ShapeWeight;
 use super::patterns::*;
 use crate::lines::line_is_exact;
 use crate::rng::Rng;
@@ -273,6 +275,7 @@ fn check_learned_value(
     board: &ThreatBoard,
     learned: &LearnedTables,
     weights: &[[f64; FEATURES]; 2],
+    shapes: &[[f64; SHAPES]; 2],
     me: usize,
 ) {
     let mut features = vec![1.0];
@@ -281,7 +284,13 @@ fn check_learned_value(
         let counts = patterns.pattern_counts(player);
         features.extend(windows.iter().chain(&counts).map(|&n| n as f64));
     }
-    let exact: f64 = features.iter().zip(&weights[me]).map(|(f, w)| f * w).sum();
+    let mut exact: f64 = features.iter().zip(&weights[me]).map(|(f, w)| f * w).sum();
+    for (role, player) in [me, 1 - me].into_iter().enumerate() {
+        let counts = patterns.shape_counts(player);
+        exact += (0..SHAPES)
+            .map(|i| counts[i] as f64 * shapes[role][i])
+            .sum::<f64>();
+    }
     let mut kept = learned.bias[me] + patterns.learned_sum(me, 0) + patterns.learned_sum(1 - me, 1);
     for (role, player) in [me, 1 - me].into_iter().enumerate() {
         let counts = board.live_counts_of_five(player);
@@ -323,8 +332,20 @@ fn incremental_patterns_equal_patterns_from_scratch() {
             // The learned evaluation's sums, under weights drawn at random.
             let weights =
                 [0, 1].map(|_| std::array::from_fn(|_| rng.below(2001) as f64 / 1000.0 - 1.0));
+            // Shape weights for both colours alike, drawn for a third of the shapes.
+            let mut shapes = [[0.0; SHAPES]; 2];
+            let mut list: Vec<ShapeWeight> = Vec::new();
+            for (role, role_shapes) in shapes.iter_mut().enumerate() {
+                for (i, w) in role_shapes.iter_mut().enumerate() {
+                    if rng.below(3) == 0 {
+                        *w = rng.below(2001) as f64 / 1000.0 - 1.0;
+                        list.push((role, shape_levels(i), *w));
+                    }
+                }
+            }
+            let list: &'static [ShapeWeight] = Box::leak(list.into_boxed_slice());
             let learned: &'static LearnedTables =
-                Box::leak(Box::new(LearnedTables::from_weights(&weights)));
+                Box::leak(Box::new(LearnedTables::from_weights(&weights, [list; 2])));
             patterns.set_learned(Some(learned));
             let mut board = ThreatBoard::new(rules);
             let mut owners = vec![0u8; w * h];
@@ -362,7 +383,14 @@ fn incremental_patterns_equal_patterns_from_scratch() {
                             let scanned = board.live_counts_scanned(p);
                             assert_eq!(board.live_counts_of_five(p)[..], scanned[1..5], "{rules}");
                         }
-                        check_learned_value(&patterns, &board, learned, &weights, played.len() % 2);
+                        check_learned_value(
+                            &patterns,
+                            &board,
+                            learned,
+                            &weights,
+                            &shapes,
+                            played.len() % 2,
+                        );
                     }
                 }
                 // The four gate: a four or five cell exactly where the board's
@@ -451,6 +479,28 @@ fn engine_with_pattern_switches_is_deterministic_and_legal() {
     }
 }
 
+/// The shapes: 330 multisets of four patterns in the order `tune_eval.py`
+/// lists them (ascending, each strongest first), each combination's shape its
+/// sorted patterns.
+#[test]
+fn shapes_are_the_sorted_patterns() {
+    for i in 0..SHAPES {
+        let levels = shape_levels(i);
+        assert!(levels.windows(2).all(|w| w[0] >= w[1]), "{levels:?}");
+        assert!(levels[0] <= FIVE);
+        if i > 0 {
+            assert!(shape_levels(i - 1) < levels, "shape {i} after {levels:?}");
+        }
+    }
+    assert_eq!(shape_levels(0), [0, 0, 0, 0]);
+    assert_eq!(shape_levels(SHAPES - 1), [FIVE; 4]);
+    for combo in 0..COMBOS as u16 {
+        let mut sorted = unpack(combo);
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(shape_levels(shape_of(combo)), sorted, "combination {combo}");
+    }
+}
+
 /// The learned evaluation's features of small known positions: the constant,
 /// the side to move's first, each side's live windows.
 #[test]
@@ -466,9 +516,16 @@ fn learned_features_of_known_positions() {
     let f = engine
         .evaluation_features(&Game::from_actions(rules, &[centre]).unwrap())
         .unwrap();
-    assert_eq!(f.len(), FEATURES);
+    assert_eq!(f.len(), ALL_FEATURES);
     assert_eq!(f[0], 1.0);
-    let (mover, other) = (&f[1..1 + SIDE_FEATURES], &f[1 + SIDE_FEATURES..]);
+    // Every empty cell has one shape per side: all empty but the one stone.
+    for role in 0..2 {
+        let shapes = &f[FEATURES + role * SHAPES..FEATURES + (role + 1) * SHAPES];
+        assert_eq!(shapes.iter().sum::<f64>(), 224.0);
+        // The corner's shape is none along every line.
+        assert!(shapes[0] > 0.0);
+    }
+    let (mover, other) = (&f[1..1 + SIDE_FEATURES], &f[1 + SIDE_FEATURES..FEATURES]);
     assert!(mover.iter().all(|&x| x == 0.0), "{mover:?}");
     assert_eq!(other[..WINDOW_COUNTS], [20.0, 0.0, 0.0, 0.0]);
     let flex2 = other[WINDOW_COUNTS + CLASSES + (FLEX2 - BLOCK2) as usize];
