@@ -68,7 +68,7 @@ const NEAR: usize = 2;
 const PATTERN_ORDER_SCALE: i64 = 4;
 /// The rules under which the learned evaluation replaces the line evaluation
 /// (lines of five).
-const LEARNED_EVALUATION: &[WinRule] = &[WinRule::Freestyle, WinRule::Renju];
+const LEARNED_EVALUATION: &[WinRule] = &[WinRule::Freestyle, WinRule::Standard, WinRule::Renju];
 
 /// How long one move may think.
 #[derive(Clone, Copy, Debug, PartialEq)]
