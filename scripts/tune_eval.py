@@ -29,6 +29,7 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -132,33 +133,52 @@ def weights_text(w: np.ndarray, indent: str) -> str:
     return "\n".join(rows)
 
 
+def colour_code(
+    by_colour: list[np.ndarray],
+    text_of: Callable[[np.ndarray, str], str],
+    array: str,
+    any_colour: str,
+    item: tuple[str, str],
+) -> str:
+    """The Rust of one rule's values by colour to move (`array` the declaration up
+    to its `=`, `item` the type and opening bracket of one colour's values): one
+    constant `any_colour` for both where they are the same fit."""
+    item_type, opener = item
+    if by_colour[0] is by_colour[1]:
+        return (
+            f"const {any_colour}: {item_type} = {opener}\n"
+            f"{text_of(by_colour[0], '    ')}\n];\n{array}[{any_colour}; 2];\n"
+        )
+    rows = "".join(
+        f"    // {colour} to move\n    {opener}\n{text_of(w, '        ')}\n    ],\n"
+        for colour, w in zip(("black", "white"), by_colour)
+    )
+    return f"{array}[\n{rows}];\n"
+
+
+def replace_once(path: Path, pattern: str, code: Callable[[re.Match[str]], str], what: str) -> None:
+    """Replaces the one match of `pattern` in `path` (exits naming `what` if there is not one)."""
+    text, n = re.subn(pattern, code, path.read_text(), flags=re.S | re.M)
+    if n != 1:
+        sys.exit(f"no {what} found in {path}")
+    path.write_text(text)
+
+
 def write_weights(by_colour: list[np.ndarray], rule: str) -> None:
     """Puts the weights (black to move, white to move) in the rule's array: one
     array for both colours where they are the same fit."""
     name = rule.upper()
     array = f"pub const {name}: [[f64; FEATURES]; 2] = "
-    if by_colour[0] is by_colour[1]:
-        code = (
-            f"const {name}_ANY_COLOUR: [f64; FEATURES] = [\n"
-            f"{weights_text(by_colour[0], '    ')}\n];\n{array}[{name}_ANY_COLOUR; 2];\n"
-        )
-    else:
-        rows = "".join(
-            f"    // {colour} to move\n    [\n{weights_text(w, '        ')}\n    ],\n"
-            for colour, w in zip(("black", "white"), by_colour)
-        )
-        code = f"{array}[\n{rows}];\n"
-    text = SOURCE.read_text()
-    text, n = re.subn(
+    code = colour_code(
+        by_colour, weights_text, array, f"{name}_ANY_COLOUR", ("[f64; FEATURES]", "[")
+    )
+    replace_once(
+        SOURCE,
         rf"(#\[rustfmt::skip\]\n)(?:const {name}_ANY_COLOUR: .*?^\];\n{re.escape(array)}"
         rf"\[{name}_ANY_COLOUR; 2\];\n|{re.escape(array)}\[\n.*?^\];\n)",
         lambda m: m.group(1) + code,
-        text,
-        flags=re.S | re.M,
+        f"{name} array",
     )
-    if n != 1:
-        sys.exit(f"no {name} array found in {SOURCE}")
-    SOURCE.write_text(text)
 
 
 def shapes_text(w: np.ndarray, indent: str) -> str:
@@ -179,28 +199,16 @@ def write_shapes(by_colour: list[np.ndarray], rule: str) -> None:
     markers in learned_shapes.rs: one list for both colours where they are the
     same fit."""
     name = rule.upper()
-    if by_colour[0] is by_colour[1]:
-        code = (
-            f"const {name}_ANY_COLOUR: &[ShapeWeight] = &[\n"
-            f"{shapes_text(by_colour[0], '    ')}\n];\n"
-            f"pub const {name}_SHAPES: [&[ShapeWeight]; 2] = [{name}_ANY_COLOUR; 2];\n"
-        )
-    else:
-        parts = "".join(
-            f"    // {colour} to move\n    &[\n{shapes_text(w, '        ')}\n    ],\n"
-            for colour, w in zip(("black", "white"), by_colour)
-        )
-        code = f"pub const {name}_SHAPES: [&[ShapeWeight]; 2] = [\n{parts}];\n"
-    text = SHAPES_SOURCE.read_text()
-    text, n = re.subn(
+    array = f"pub const {name}_SHAPES: [&[ShapeWeight]; 2] = "
+    code = colour_code(
+        by_colour, shapes_text, array, f"{name}_ANY_COLOUR", ("&[ShapeWeight]", "&[")
+    )
+    replace_once(
+        SHAPES_SOURCE,
         rf"(// begin {name}\n#\[rustfmt::skip\]\n).*?(// end {name}\n)",
         lambda m: m.group(1) + code + m.group(2),
-        text,
-        flags=re.S,
+        f"{name} markers",
     )
-    if n != 1:
-        sys.exit(f"no {name} markers found in {SHAPES_SOURCE}")
-    SHAPES_SOURCE.write_text(text)
 
 
 def book(count: int, seed: int, size: int = 15, radius: int = 3) -> None:
