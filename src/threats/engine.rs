@@ -1,5 +1,6 @@
 //! The threat engine's move choice: threat searches at the root, then an
-//! iterative-deepening alpha-beta search over the line evaluation, with a
+//! iterative-deepening alpha-beta search over the learned evaluation (lines of
+//! five; [`super::learned_eval`]) or the line evaluation, with a
 //! transposition table, candidate moves near the stones ordered by their windows
 //! and their line patterns ([`super::cell_patterns`]), forced blocks searched
 //! past the depth limit, and a short VCF probe at the leaves.
