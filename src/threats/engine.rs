@@ -240,7 +240,7 @@ impl Engine {
     /// of five), for fitting its weights: a constant 1, then for the side to move
     /// and then the other its live windows of 1 to 4 stones and its pattern
     /// counts, then the side to move's shape counts and the other's
-    /// (`src/threats/learned_eval.rs`): [`ALL_FEATURES`] in all.
+    /// (`src/threats/learned_eval.rs`): 697 in all (`ALL_FEATURES`).
     pub fn evaluation_features(&mut self, game: &Game) -> Option<Vec<f64>> {
         if self.board.k() != 5 {
             return None;
