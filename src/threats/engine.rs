@@ -26,7 +26,7 @@ use super::shallow::{self, ShallowCuts};
 use super::table::{Bound, Table};
 use crate::game::Game;
 use crate::rng::Rng;
-use crate::rules::{Rules, WinRule};
+use crate::rules::Rules;
 
 /// A won position's value at the root, less one per ply to the win.
 const WIN: i32 = 1_000_000_000;
@@ -67,9 +67,6 @@ const NEAR: usize = 2;
 /// a strong shape (a flex three, 940) outweighs the windows, which decide among
 /// quiet moves (a line's two, a few units).
 const PATTERN_ORDER_SCALE: i64 = 4;
-/// The rules under which the learned evaluation replaces the line evaluation
-/// (lines of five).
-const LEARNED_EVALUATION: &[WinRule] = &[WinRule::Freestyle, WinRule::Standard, WinRule::Renju];
 
 /// How long one move may think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,7 +187,8 @@ impl Engine {
             four_gate: true,
             learned: None,
         };
-        engine.learned = engine.learned_tables(LEARNED_EVALUATION.contains(&rules.rule()));
+        // Every rule's lines of five have fitted weights.
+        engine.learned = engine.learned_tables(true);
         engine.set_patterns(true, false);
         engine
     }
