@@ -40,6 +40,29 @@ pub(super) fn defender_pair_cells<W: Word>(geo: &Geometry<W>, defender: W, empty
     Some(cells)
 }
 
+/// A move of the defender after which [`defender_pair_cells`] finds a pairing
+/// (the attacker then to move, with no line to make): the move, the lowest
+/// cell on a run open to the attacker that has one, and the zone of the pair's
+/// cells with the move. The search's own defender node plays one move and looks
+/// for a pairing only after it; trying every move for one first proves most
+/// nodes a move sooner (7,7,5 by zones: 0.19M nodes against 62.9M).
+pub(super) fn pairing_reply<W: Word>(
+    geo: &Geometry<W>,
+    defender: W,
+    empty: W,
+) -> Option<(usize, W)> {
+    let mut candidates = empty & geo.open_cells(defender);
+    while !candidates.is_empty() {
+        let cell = candidates.first();
+        candidates = candidates.without_first();
+        let bit = W::bit(cell);
+        if let Some(pairs) = defender_pair_cells(geo, defender | bit, empty & !bit) {
+            return Some((cell, pairs | bit));
+        }
+    }
+    None
+}
+
 /// The pairs of [`defender_pairs`], as cells (the lower first), when it finds
 /// them: what a proof writes down for a checker to verify.
 pub(super) fn defender_pairing<W: Word>(

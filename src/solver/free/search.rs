@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::geometry::Geometry;
 use super::limits::Limits;
-use super::pairing::defender_pairs;
+use super::pairing::{defender_pairs, pairing_reply};
 use super::table::{Bounds, Table};
 use super::word::Word;
 
@@ -260,7 +260,11 @@ impl<'a, W: Word> Search<'a, W> {
             if max > 0 && beta > 0 && defender_pairs(g, opponent, empty) {
                 max = 0;
             }
-            if min < 0 && alpha < 0 && defender_pairs(g, current, empty) {
+            if min < 0
+                && alpha < 0
+                && (defender_pairs(g, current, empty)
+                    || (threats.is_empty() && pairing_reply(g, current, empty).is_some()))
+            {
                 min = 0;
             }
         }

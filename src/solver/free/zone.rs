@@ -40,7 +40,7 @@ use std::sync::OnceLock;
 
 use super::geometry::Geometry;
 use super::limits::Limits;
-use super::pairing::defender_pair_cells;
+use super::pairing::{defender_pair_cells, pairing_reply};
 use super::search::{image, line_weights, MovePicker};
 use super::word::Word;
 use super::zone_table::{ZoneTable, STORE_BATCH};
@@ -413,6 +413,8 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
                 .map(|zone| zone | threats)
         } else if let Some(pairs) = pairing.then(|| defender_pair_cells(g, d, empty)).flatten() {
             Some(pairs)
+        } else if let Some((_, zone)) = pairing_reply(g, d, empty) {
+            Some(zone)
         } else {
             // Cells on no run open to either side are one move (a pass): one
             // of them is tried, last.

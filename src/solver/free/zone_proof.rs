@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::super::error::SolveError;
 use super::geometry::Geometry;
-use super::pairing::defender_pairing;
+use super::pairing::{defender_pairing, pairing_reply};
 use super::proof::pair_cells;
 use super::search::image;
 use super::word::Word;
@@ -155,7 +155,8 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
     }
 
     /// A move of the claimant that keeps it from losing: its line if it has
-    /// one; the block of the attacker's four; else, of the moves the table
+    /// one; the block of the attacker's four; else a move after which a
+    /// pairing holds; else, of the moves the table
     /// already knows to hold, the one with the smallest zone, or the first
     /// the zone search proves to hold.
     fn defender_move(&mut self, a: W, d: W, empty: W) -> Result<usize, SolveError> {
@@ -165,6 +166,12 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
             return Ok(wins.first());
         }
         let threats = g.winning_cells(a, empty);
+        if threats.is_empty() {
+            // As the search: a move after which a pairing holds, first.
+            if let Some((cell, _)) = pairing_reply(g, d, empty) {
+                return Ok(cell);
+            }
+        }
         let candidates = if threats.is_empty() { empty } else { threats };
         let mut best: Option<(u32, usize)> = None;
         let mut rest = candidates;
