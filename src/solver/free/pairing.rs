@@ -28,39 +28,111 @@ pub(super) fn defender_pairs<W: Word>(geo: &Geometry<W>, defender: W, empty: W) 
 /// every pair, and so every open line, as it is).
 pub(super) fn defender_pair_cells<W: Word>(geo: &Geometry<W>, defender: W, empty: W) -> Option<W> {
     let mut owner = W::per_cell(u8::MAX);
-    if !match_pairs(geo, defender, empty, &mut owner) {
-        return None;
+    match_pairs(geo, defender, empty, &mut owner).then(|| owned_cells(&owner))
+}
+
+/// A pairing of the defender (to move) now, `(None, its cells)`, or after a
+/// move of its own, `(Some(move), the pairs' cells and the move)`: its zone
+/// either way. The search's defender node plays one move and looks for a
+/// pairing only after it; trying the moves for one first proves most nodes a
+/// move sooner (7,7,5 by zones: 0.16M nodes against 62.9M).
+///
+/// Only moves that can clear what stops the pairing now are tried: cells of
+/// the windows of the groups the matching could not serve (an attacker's four:
+/// its block alone), where a move leaves no more groups than pairs of their
+/// cells, those on the most open windows first. The grouping is greedy, so
+/// this may miss a move that works; it never claims one that does not.
+pub(super) fn pairing_reply<W: Word>(
+    geo: &Geometry<W>,
+    defender: W,
+    empty: W,
+) -> Option<(Option<usize>, W)> {
+    let mut owner = W::per_cell(u8::MAX);
+    let mut grouped = Groups::new();
+    let (obstacle, groups) = match group_windows(geo, defender, empty, &mut grouped) {
+        Err(window) => (window, None),
+        Ok(()) => match grouped.match_cells(&mut owner) {
+            Ok(()) => return Some((None, owned_cells(&owner))),
+            Err(obstacle) => (obstacle, Some(&grouped)),
+        },
+    };
+    // The moves that leave no more groups than pairs of their cells (a move
+    // closes the groups it is in a window of: a bound, since a line's windows
+    // regroup).
+    let candidates = match groups {
+        None => obstacle & empty,
+        Some(g) => {
+            let mut closed = W::per_cell(0u8);
+            for &span in g.spans() {
+                let mut rest = span & obstacle;
+                while !rest.is_empty() {
+                    closed[rest.first()] += 1;
+                    rest = rest.without_first();
+                }
+            }
+            let cells = g.cells().iter().fold(W::ZERO, |a, &c| a | c);
+            let mut fits = W::ZERO;
+            let mut rest = obstacle & empty;
+            while !rest.is_empty() {
+                let cell = rest.first();
+                rest = rest.without_first();
+                let left = cells.count() as usize - usize::from(!(cells & W::bit(cell)).is_empty());
+                if 2 * (g.count - closed[cell] as usize) <= left {
+                    fits |= W::bit(cell);
+                }
+            }
+            fits
+        }
+    };
+    for cell in most_open_first(geo, defender, empty, candidates) {
+        let bit = W::bit(cell);
+        if let Some(pairs) = defender_pair_cells(geo, defender | bit, empty & !bit) {
+            return Some((Some(cell), pairs | bit));
+        }
     }
+    None
+}
+
+/// `candidates`, those on the most windows free of `defender`'s stones first
+/// (a move there closes the most), then the lower.
+fn most_open_first<W: Word>(geo: &Geometry<W>, defender: W, empty: W, candidates: W) -> Vec<usize> {
+    if candidates.without_first().is_empty() {
+        return if candidates.is_empty() {
+            Vec::new()
+        } else {
+            vec![candidates.first()]
+        };
+    }
+    let mut degree = W::per_cell(0u8);
+    for &line in &geo.lines {
+        if (line & defender).is_empty() {
+            let mut rest = line & empty & candidates;
+            while !rest.is_empty() {
+                degree[rest.first()] += 1;
+                rest = rest.without_first();
+            }
+        }
+    }
+    let mut order = Vec::with_capacity(candidates.count() as usize);
+    let mut rest = candidates;
+    while !rest.is_empty() {
+        let cell = rest.first();
+        rest = rest.without_first();
+        order.push((u8::MAX - degree[cell], cell));
+    }
+    order.sort_unstable();
+    order.into_iter().map(|(_, cell)| cell).collect()
+}
+
+/// The cells a matching took.
+fn owned_cells<W: Word>(owner: &W::PerCell<u8>) -> W {
     let mut cells = W::ZERO;
     for (cell, &slot) in owner.as_ref().iter().enumerate() {
         if slot != u8::MAX {
             cells |= W::bit(cell);
         }
     }
-    Some(cells)
-}
-
-/// A move of the defender after which [`defender_pair_cells`] finds a pairing
-/// (the attacker then to move, with no line to make): the move, the lowest
-/// cell on a run open to the attacker that has one, and the zone of the pair's
-/// cells with the move. The search's own defender node plays one move and looks
-/// for a pairing only after it; trying every move for one first proves most
-/// nodes a move sooner (7,7,5 by zones: 0.19M nodes against 62.9M).
-pub(super) fn pairing_reply<W: Word>(
-    geo: &Geometry<W>,
-    defender: W,
-    empty: W,
-) -> Option<(usize, W)> {
-    let mut candidates = empty & geo.open_cells(defender);
-    while !candidates.is_empty() {
-        let cell = candidates.first();
-        candidates = candidates.without_first();
-        let bit = W::bit(cell);
-        if let Some(pairs) = defender_pair_cells(geo, defender | bit, empty & !bit) {
-            return Some((cell, pairs | bit));
-        }
-    }
-    None
+    cells
 }
 
 /// The pairs of [`defender_pairs`], as cells (the lower first), when it finds
@@ -92,17 +164,36 @@ pub(super) fn defender_pairing<W: Word>(
 }
 
 /// The matching of [`defender_pairs`]: `owner[cell]` is the slot (two per
-/// group) that took the cell, `u8::MAX` for none. At most one group per two
-/// cells (`W::PerPair`).
+/// group) that took the cell, `u8::MAX` for none.
 fn match_pairs<W: Word>(
     geo: &Geometry<W>,
     defender: W,
     empty: W,
     owner: &mut W::PerCell<u8>,
 ) -> bool {
-    let mut groups = W::per_pair(W::ZERO);
-    let max_groups = groups.as_ref().len();
-    let mut count = 0;
+    let mut groups = Groups::new();
+    group_windows(geo, defender, empty, &mut groups).is_ok() && groups.match_cells(owner).is_ok()
+}
+
+/// The open windows grouped along each line of the board: each group's common
+/// empty cells (where its pair goes) and the empty cells of its windows (its
+/// span). At most one group per two cells (`W::PerPair`).
+struct Groups<W: Word> {
+    cells: W::PerPair<W>,
+    spans: W::PerPair<W>,
+    count: usize,
+}
+
+/// The groups of the windows free of `defender`'s stones, or the empty cells of
+/// an open window with fewer than two (no pair fits in it).
+fn group_windows<W: Word>(
+    geo: &Geometry<W>,
+    defender: W,
+    empty: W,
+    g: &mut Groups<W>,
+) -> Result<(), W> {
+    g.count = 0;
+    let max_groups = W::BITS / 2;
     // Per direction and start cell: 1 + the group of the open window there.
     let mut group_at = [W::per_cell(0u8); 4];
     for (i, &line) in geo.lines.iter().enumerate() {
@@ -111,7 +202,7 @@ fn match_pairs<W: Word>(
         }
         let free = line & empty;
         if free.count() < 2 {
-            return false;
+            return Err(free);
         }
         let d = geo.line_directions[i] as usize;
         let start = line.first();
@@ -121,31 +212,68 @@ fn match_pairs<W: Word>(
             .checked_sub(step)
             .filter(|_| step > 0)
             .map_or(0, |b| group_at[d][b]);
-        let g = before as usize;
-        if g > 0 && (groups[g - 1] & free).count() >= 2 {
-            groups[g - 1] &= free;
+        let j = before as usize;
+        if j > 0 && (g.cells[j - 1] & free).count() >= 2 {
+            g.cells[j - 1] &= free;
+            g.spans[j - 1] |= free;
             group_at[d][start] = before;
         } else {
-            if count == max_groups {
-                return false; // more groups than pairs of cells
+            if g.count == max_groups {
+                return Err(empty); // more groups than pairs of cells
             }
-            groups[count] = free;
-            count += 1;
-            group_at[d][start] = count as u8;
+            g.cells[g.count] = free;
+            g.spans[g.count] = free;
+            g.count += 1;
+            group_at[d][start] = g.count as u8;
         }
     }
-    let groups = &groups.as_ref()[..count];
-    let all = groups.iter().fold(W::ZERO, |a, &g| a | g);
-    if (all.count() as usize) < 2 * count {
-        return false;
-    }
-    for slot in 0..2 * count {
-        let mut visited = W::ZERO;
-        if !augment(groups, slot, owner, &mut visited) {
-            return false;
+    Ok(())
+}
+
+impl<W: Word> Groups<W> {
+    fn new() -> Groups<W> {
+        Groups {
+            cells: W::per_pair(W::ZERO),
+            spans: W::per_pair(W::ZERO),
+            count: 0,
         }
     }
-    true
+
+    fn spans(&self) -> &[W] {
+        &self.spans.as_ref()[..self.count]
+    }
+
+    fn cells(&self) -> &[W] {
+        &self.cells.as_ref()[..self.count]
+    }
+
+    /// Two cells of its own for each group (Kuhn's augmenting paths), or the
+    /// spans of the groups that stop it: groups with fewer cells among them
+    /// than their pairs need.
+    fn match_cells(&self, owner: &mut W::PerCell<u8>) -> Result<(), W> {
+        let groups = self.cells();
+        let all = groups.iter().fold(W::ZERO, |a, &g| a | g);
+        if (all.count() as usize) < 2 * self.count {
+            return Err(self.spans().iter().fold(W::ZERO, |a, &s| a | s));
+        }
+        for slot in 0..2 * self.count {
+            let mut visited = W::ZERO;
+            if !augment(groups, slot, owner, &mut visited) {
+                // The groups the search reached.
+                let mut obstacle = self.spans[slot / 2];
+                let mut rest = visited;
+                while !rest.is_empty() {
+                    let c = rest.first();
+                    rest = rest.without_first();
+                    if owner[c] != u8::MAX {
+                        obstacle |= self.spans[owner[c] as usize / 2];
+                    }
+                }
+                return Err(obstacle);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Kuhn's augmenting path from `slot` (two slots per group).

@@ -260,11 +260,8 @@ impl<'a, W: Word> Search<'a, W> {
             if max > 0 && beta > 0 && defender_pairs(g, opponent, empty) {
                 max = 0;
             }
-            if min < 0
-                && alpha < 0
-                && (defender_pairs(g, current, empty)
-                    || (threats.is_empty() && pairing_reply(g, current, empty).is_some()))
-            {
+            // The side to move holds by a pairing, now or after a move.
+            if min < 0 && alpha < 0 && pairing_reply(g, current, empty).is_some() {
                 min = 0;
             }
         }

@@ -16,7 +16,8 @@
 //!
 //! * no run open to the attacker, or a full board: the empty zone;
 //! * a pairing of the defender (every open run holds both cells of a pair):
-//!   the pairs' cells;
+//!   the pairs' cells (where the defender is to move, it first looks for a
+//!   move after which a pairing holds);
 //! * the defender moves `m` and holds with `Z'`: `Z' + m`;
 //! * the attacker passes and the defender holds with `Z`, and each attacker
 //!   move `m` in `Z` is held with `Z_m`: `Z` and every `Z_m`;
@@ -167,7 +168,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         if attacker_to_move {
             self.attacker_node(&stones)
         } else {
-            self.defender_node(&stones, true)
+            self.defender_node(&stones)
         }
     }
 
@@ -269,26 +270,26 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             .next()
             .expect("a quiet node has an empty cell");
         let first_child = s.with_attacker(g, first);
-        // The pass: the same stones, whose pairing search just failed. First,
-        // where another thread is searching the first move.
+        // The pass: the same stones, with the defender to move. First, where
+        // another thread is searching the first move.
         let mut pass = None;
         if self.shared && self.marks(empty) {
             let (ca, cd, _) = first_child.canonical(g.symmetry_count());
             if self.table.is_busy(ZoneTable::busy_key(ca, cd)) {
-                let outcome = self.defender_node(s, false);
+                let outcome = self.defender_node(s);
                 if outcome.is_none() && self.monotone {
                     return None;
                 }
                 pass = Some(outcome);
             }
         }
-        let Some(first_zone) = self.defender_node(&first_child, true) else {
+        let Some(first_zone) = self.defender_node(&first_child) else {
             self.credit(0, first, empty);
             return None;
         };
         let rest = empty & !W::bit(first);
         let zone = first_zone | W::bit(first);
-        match pass.unwrap_or_else(|| self.defender_node(s, false)) {
+        match pass.unwrap_or_else(|| self.defender_node(s)) {
             Some(pass_zone) => self.attacker_moves(
                 s,
                 pass_zone & rest,
@@ -351,7 +352,7 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
                     continue;
                 }
             }
-            match self.defender_node(&child, true) {
+            match self.defender_node(&child) {
                 None => {
                     self.credit(0, cell, empty);
                     return None;
@@ -373,9 +374,9 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
         empty.count() as i32 * 3 >= self.geo.cells
     }
 
-    /// The defender to move; `pairing`: whether to look for a pairing (not
-    /// where the same stones were just looked at).
-    fn defender_node(&mut self, s: &Stones<W>, pairing: bool) -> Outcome<W> {
+    /// The defender to move: its line, the block of the attacker's four, a
+    /// pairing now or after a move of its own, else its moves best first.
+    fn defender_node(&mut self, s: &Stones<W>) -> Outcome<W> {
         if self.limits.count_node() {
             return Some(W::ZERO);
         }
@@ -411,8 +412,6 @@ impl<'a, W: Word> ZoneSearch<'a, W> {
             let c = threats.first();
             self.attacker_node(&s.with_defender(g, c))
                 .map(|zone| zone | threats)
-        } else if let Some(pairs) = pairing.then(|| defender_pair_cells(g, d, empty)).flatten() {
-            Some(pairs)
         } else if let Some((_, zone)) = pairing_reply(g, d, empty) {
             Some(zone)
         } else {

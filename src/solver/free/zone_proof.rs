@@ -166,11 +166,9 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
             return Ok(wins.first());
         }
         let threats = g.winning_cells(a, empty);
-        if threats.is_empty() {
-            // As the search: a move after which a pairing holds, first.
-            if let Some((cell, _)) = pairing_reply(g, d, empty) {
-                return Ok(cell);
-            }
+        // As the search: a move after which a pairing holds, first.
+        if let Some((Some(cell), _)) = pairing_reply(g, d, empty) {
+            return Ok(cell);
         }
         let candidates = if threats.is_empty() { empty } else { threats };
         let mut best: Option<(u32, usize)> = None;

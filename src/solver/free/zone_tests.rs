@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use super::geometry::Geometry;
+use super::pairing::pairing_reply;
 use super::zone::ZoneSearch;
 use super::zone_table::ZoneTable;
 use super::{FreePosition, FreeSolver};
@@ -179,5 +180,58 @@ fn attacker_stones_outside_a_zone_leave_the_defender_holding() {
     assert!(
         with_extra > 200,
         "only {with_extra} of {checked} checks added stones"
+    );
+}
+
+#[test]
+fn a_pairing_after_the_defenders_move_holds_against_stones_outside_its_zone() {
+    let mut rng = Rng::new(31, 0);
+    let (mut replies, mut already) = (0, 0);
+    for (w, h, k, least) in [(4, 4, 3, 2), (5, 5, 4, 8), (6, 5, 4, 14), (6, 6, 5, 18)] {
+        let geo = Geometry::<u64>::new(w, h, k, false).unwrap();
+        let mut plain = Forces {
+            geo: &geo,
+            memo: HashMap::new(),
+        };
+        for pos in random_positions(w, h, k, 150, least, 37) {
+            let (current, mask) = pos.stones::<u64>();
+            let (defender, attacker) = (current, current ^ mask);
+            let empty = geo.board & !mask;
+            let Some((reply, zone)) = pairing_reply(&geo, defender, empty) else {
+                continue;
+            };
+            let defender = match reply {
+                Some(cell) => {
+                    assert!(empty >> cell & 1 == 1 && zone >> cell & 1 == 1);
+                    replies += 1;
+                    defender | 1 << cell
+                }
+                None => {
+                    already += 1;
+                    defender
+                }
+            };
+            let empty = geo.board & !(attacker | defender);
+            let outside: Vec<u64> = (0..w * h)
+                .map(|c| 1u64 << c)
+                .filter(|&b| empty & !zone & b != 0)
+                .collect();
+            for _ in 0..3 {
+                let extra = outside
+                    .iter()
+                    .filter(|_| rng.below(2) == 0)
+                    .fold(0u64, |set, &b| set | b);
+                let with = attacker | extra;
+                assert!(
+                    !geo.has_line(with) && !plain.attacker_wins(with, defender, true),
+                    "{w}x{h} k={k} attacker {with:#x} defender {defender:#x}: \
+                     the pairing of zone {zone:#x} does not hold"
+                );
+            }
+        }
+    }
+    assert!(
+        replies > 50 && already > 5,
+        "{replies} replies, {already} pairings already"
     );
 }
