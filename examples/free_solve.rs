@@ -7,11 +7,20 @@
 //! `FREE_VALUE=weak` asks for the outcome only (win, draw or loss: the zone
 //! search), `FREE_ZONES=0` for that outcome by negamax instead; `FREE_THREADS`
 //! sets the zone search's threads (default 1).
+//!
+//! `FREE_JOURNAL=PATH` makes a weak solve resumable: the outcomes the zone search
+//! proves for positions of at most `FREE_PIN_STONES` stones (default 6) are
+//! appended to `PATH` as they come (flushed every tenth of a second), and a run finds those
+//! of earlier runs there, so a search stopped by Ctrl-C or a kill goes on where
+//! it stopped. Progress goes to stderr every 30 s.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
-use inarow::solver::free::{FreePosition, FreeSolver};
+use inarow::solver::free::{FreePosition, FreeSolver, PinnedOutcome};
 use inarow::WinRule;
 
 fn main() {
@@ -56,7 +65,10 @@ fn main() {
         let pos = FreePosition::from_moves_with_rule(w, h, k, rule, &moves)
             .expect("a supported position");
         let start = Instant::now();
-        let value = solver.solve(&pos, weak, &cancel).expect("solved");
+        let value = match std::env::var("FREE_JOURNAL") {
+            Ok(path) if weak => solve_with_journal(&mut solver, &pos, &path, &cancel),
+            _ => solver.solve(&pos, weak, &cancel).expect("solved"),
+        };
         println!(
             "{w}x{h} k={k} after {moves:?}: {} {value:+} ({} nodes, {:.3} s)",
             if weak { "outcome" } else { "score" },
@@ -64,4 +76,144 @@ fn main() {
             start.elapsed().as_secs_f64()
         );
     }
+}
+
+/// The journal's first line: its format and the board it belongs to.
+fn journal_header(pos: &FreePosition) -> String {
+    format!(
+        "inarow-pinned 1 {} {} {} {}",
+        pos.width(),
+        pos.height(),
+        pos.k(),
+        pos.rule().name()
+    )
+}
+
+/// A weak solve of `pos` that resumes from the journal at `path` and appends
+/// to it what it proves (see the module docs).
+fn solve_with_journal(
+    solver: &mut FreeSolver,
+    pos: &FreePosition,
+    path: &str,
+    cancel: &AtomicBool,
+) -> i32 {
+    let stones = std::env::var("FREE_PIN_STONES").map_or(6, |v| v.parse().expect("a count"));
+    let header = journal_header(pos);
+    let mut earlier = Vec::new();
+    if let Ok(file) = File::open(path) {
+        let mut lines = BufReader::new(file).lines();
+        let first = lines
+            .next()
+            .map(|l| l.expect("readable"))
+            .unwrap_or_default();
+        assert_eq!(first, header, "{path} is the journal of another board");
+        for line in lines {
+            let line = line.expect("readable");
+            // A line cut short by a kill is the last one, and is dropped.
+            if let Some(o) = parse_outcome(&line) {
+                earlier.push(o);
+            }
+        }
+    }
+    let (sink, proven) = channel();
+    solver.set_pinned_stones(stones, Some(sink));
+    solver
+        .add_pinned(pos, &earlier)
+        .expect("outcomes of this board");
+    let fresh = earlier.is_empty() && std::fs::metadata(path).is_err();
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .expect("the journal opens");
+    let mut out = BufWriter::new(file);
+    if fresh {
+        writeln!(out, "{header}").expect("written");
+    }
+    eprintln!(
+        "{header}: {} outcomes from earlier runs, pinning positions of at most {stones} stones",
+        earlier.len()
+    );
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let search = scope.spawn(|| {
+            let value = solver.solve(pos, true, cancel).expect("solved");
+            done.store(true, Ordering::Relaxed);
+            value
+        });
+        record(&proven, &mut out, &done, earlier.len());
+        search.join().expect("the search ends")
+    })
+}
+
+/// Appends each outcome the search sends to `out` until `done`, flushing every
+/// tenth of a second and showing progress every 30 s.
+fn record(
+    proven: &Receiver<PinnedOutcome>,
+    out: &mut BufWriter<File>,
+    done: &AtomicBool,
+    earlier: usize,
+) {
+    let start = Instant::now();
+    let mut count = 0usize;
+    let mut shown = Instant::now();
+    let write = |o: PinnedOutcome, out: &mut BufWriter<File>| {
+        let zone = o.zone.map_or("win".to_string(), |z| format!("{z:x}"));
+        let side = if o.defender_to_move { 'd' } else { 'a' };
+        writeln!(out, "{:x} {:x} {side} {zone}", o.attacker, o.defender).expect("written");
+    };
+    loop {
+        match proven.recv_timeout(Duration::from_millis(100)) {
+            Ok(o) => {
+                write(o, out);
+                count += 1;
+                continue;
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {}
+        }
+        out.flush().expect("flushed");
+        if done.load(Ordering::Relaxed) {
+            while let Ok(o) = proven.try_recv() {
+                write(o, out);
+                count += 1;
+            }
+            out.flush().expect("flushed");
+            eprintln!(
+                "  {count} outcomes proven in this run, {} in all",
+                earlier + count
+            );
+            return;
+        }
+        if shown.elapsed() >= Duration::from_secs(30) {
+            shown = Instant::now();
+            eprintln!(
+                "  {:.0} s: {count} outcomes proven in this run, {} in all",
+                start.elapsed().as_secs_f64(),
+                earlier + count
+            );
+        }
+    }
+}
+
+/// One journal line: attacker, defender (hex cell sets), `a` or `d` to move,
+/// the zone (hex) or `win`.
+fn parse_outcome(line: &str) -> Option<PinnedOutcome> {
+    let mut fields = line.split(' ');
+    let attacker = u128::from_str_radix(fields.next()?, 16).ok()?;
+    let defender = u128::from_str_radix(fields.next()?, 16).ok()?;
+    let defender_to_move = match fields.next()? {
+        "d" => true,
+        "a" => false,
+        _ => return None,
+    };
+    let zone = match fields.next()? {
+        "win" => None,
+        z => Some(u128::from_str_radix(z, 16).ok()?),
+    };
+    fields.next().is_none().then_some(PinnedOutcome {
+        attacker,
+        defender,
+        defender_to_move,
+        zone,
+    })
 }

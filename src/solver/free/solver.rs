@@ -14,6 +14,7 @@ use super::table::Table;
 use super::word::Word;
 use super::zone::{outcome_shared, SOLO_NODES};
 use super::zone_table::ZoneTable;
+use std::sync::mpsc::Sender;
 
 /// Runs `$body` on the engine of either word, bound to `$e`.
 macro_rules! on_engine {
@@ -42,6 +43,22 @@ pub struct FreeSolver {
     zones: bool,
     /// Threads of the zone search.
     threads: usize,
+    /// The zone search keeps the positions of at most this many stones apart
+    /// (0: none).
+    pinned_stones: u32,
+    pin_sink: Option<Sender<PinnedOutcome>>,
+}
+
+/// A position's outcome the zone search proved, in the canonical form of its
+/// board (see [`FreeSolver::set_pinned_stones`]): the attacker's and the
+/// defender's stones as cell sets (bit `row * width + col`), the side to move,
+/// and the zone of the defender's proof (`None`: the attacker forces a line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PinnedOutcome {
+    pub attacker: u128,
+    pub defender: u128,
+    pub defender_to_move: bool,
+    pub zone: Option<u128>,
 }
 
 impl FreeSolver {
@@ -56,7 +73,53 @@ impl FreeSolver {
             history: true,
             zones: true,
             threads: 1,
+            pinned_stones: 0,
+            pin_sink: None,
         })
+    }
+
+    /// Keeps the zone search's outcomes of the positions of at most `stones`
+    /// stones (0, the default: none) apart from its table, never replaced, and
+    /// sends each one it proves to `sink`. A search too long for one run saves
+    /// them as it goes, and a later run resumes from them
+    /// ([`FreeSolver::add_pinned`]): the search finds them where it would
+    /// search again.
+    pub fn set_pinned_stones(&mut self, stones: u32, sink: Option<Sender<PinnedOutcome>>) {
+        self.pinned_stones = stones;
+        self.pin_sink = sink;
+        let sink = self.pin_sink.clone();
+        on_engine!(&mut self.engine, e => {
+            if let Some(t) = &mut e.zone_table {
+                t.pin(stones, sink);
+            }
+        });
+    }
+
+    /// Adds outcomes an earlier search of `pos`'s board pinned: the search
+    /// trusts them, so they must come from a search of the same board and rule.
+    /// Refused ([`SolveError::InvalidPosition`]) if one has a cell off the board.
+    pub fn add_pinned(
+        &mut self,
+        pos: &FreePosition,
+        outcomes: &[PinnedOutcome],
+    ) -> Result<(), SolveError> {
+        self.use_shape(pos)?;
+        let board = if pos.cells() == 128 {
+            u128::MAX
+        } else {
+            (1u128 << pos.cells()) - 1
+        };
+        for o in outcomes {
+            let cells = o.attacker | o.defender | o.zone.unwrap_or(0);
+            if cells & !board != 0 || o.attacker & o.defender != 0 {
+                return Err(SolveError::InvalidPosition(format!(
+                    "a pinned outcome of attacker {:#x}, defender {:#x} is not a position of a {}x{} board",
+                    o.attacker, o.defender, pos.width, pos.height
+                )));
+            }
+        }
+        let pins = (self.pinned_stones, self.pin_sink.clone());
+        on_engine!(&mut self.engine, e => e.add_pinned(&pins, outcomes))
     }
 
     /// The threads that share a zone search (weak values under the freestyle
@@ -228,11 +291,12 @@ impl FreeSolver {
     ) -> Result<i32, SolveError> {
         let left = self.nodes_left();
         let threads = self.threads;
+        let pins = (self.pinned_stones, self.pin_sink.clone());
         // Under the standard rule an extra stone can spoil a line, zones lose
         // their shortcut and grow, and negamax is far faster.
         if weak && self.zones && !exact(pos.rule) && !pos.is_over() {
             let (v, nodes, aborted) =
-                on_engine!(&mut self.engine, e => e.weak_value(pos, left, threads, cancel))?;
+                on_engine!(&mut self.engine, e => e.weak_value(pos, left, threads, &pins, cancel))?;
             self.nodes += nodes;
             return match aborted {
                 false => Ok(v),
@@ -280,6 +344,9 @@ enum AnyEngine {
     Two(Engine<u128>),
 }
 
+/// The zone search's pinned positions: most stones, and where new ones go.
+type Pins = (u32, Option<Sender<PinnedOutcome>>);
+
 /// A table and the shape its entries belong to, in the word `W`.
 struct Engine<W: Word> {
     table: Table<W>,
@@ -302,6 +369,31 @@ impl<W: Word> Engine<W> {
 
     fn geometry(&self) -> &Geometry<W> {
         self.geometry.as_ref().expect("shape set")
+    }
+
+    /// The zone search's table, made on its first use, pinning positions of at
+    /// most `pinned_stones` stones.
+    fn zone_table(&mut self, pins: &Pins) -> Result<&ZoneTable<W>, SolveError> {
+        if self.zone_table.is_none() {
+            let mut table = ZoneTable::new(self.tt_bytes)?;
+            table.pin(pins.0, pins.1.clone());
+            self.zone_table = Some(table);
+        }
+        Ok(self.zone_table.as_ref().expect("made above"))
+    }
+
+    fn add_pinned(&mut self, pins: &Pins, outcomes: &[PinnedOutcome]) -> Result<(), SolveError> {
+        let table = self.zone_table(pins)?;
+        for o in outcomes {
+            table.add_pinned(
+                W::narrow(o.attacker),
+                W::narrow(o.defender),
+                o.defender_to_move,
+                o.zone.map(W::narrow),
+                false,
+            );
+        }
+        Ok(())
     }
 
     /// Empties both tables.
@@ -339,11 +431,10 @@ impl<W: Word> Engine<W> {
         pos: &FreePosition,
         budget: u64,
         threads: usize,
+        pins: &Pins,
         cancel: &AtomicBool,
     ) -> Result<(i32, u64, bool), SolveError> {
-        if self.zone_table.is_none() {
-            self.zone_table = Some(ZoneTable::new(self.tt_bytes)?);
-        }
+        self.zone_table(pins)?;
         let g = self.geometry.as_ref().expect("shape set");
         let table = self.zone_table.as_ref().expect("made above");
         let (current, mask) = pos.stones::<W>();

@@ -13,9 +13,13 @@
 //! many each time they have stored as many positions as they use, so a small
 //! search touches little memory.
 
+use std::collections::HashMap;
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::Mutex;
 
 use super::super::error::SolveError;
+use super::solver::PinnedOutcome;
 use super::word::Word;
 
 /// Slots the searches use in a new or emptied table.
@@ -66,6 +70,18 @@ pub(super) struct ZoneTable<W: Word> {
     /// The positions threads are searching now, by hash (0: none): another
     /// thread leaves them for last (ABDADA's deferral).
     busy: Vec<AtomicU64>,
+    /// Positions of at most `pinned_stones` stones (0: none) are also kept
+    /// apart, never replaced, for a long search that saves what it has proven
+    /// and resumes from it.
+    pinned_stones: u32,
+    pinned: Mutex<Pinned<W>>,
+}
+
+/// The pinned positions, by canonical (attacker, defender, defender to move),
+/// and where the newly proven ones go.
+pub(super) struct Pinned<W: Word> {
+    known: HashMap<(W, W, bool), Known<W>>,
+    sink: Option<Sender<PinnedOutcome>>,
 }
 
 impl<W: Word> ZoneTable<W> {
@@ -84,7 +100,50 @@ impl<W: Word> ZoneTable<W> {
             stores: AtomicUsize::new(0),
             growing: AtomicBool::new(false),
             busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            pinned_stones: 0,
+            pinned: Mutex::new(Pinned {
+                known: HashMap::new(),
+                sink: None,
+            }),
         })
+    }
+
+    /// Keeps the positions of at most `stones` stones apart (0: none), and
+    /// sends each one newly proven to `sink`.
+    pub fn pin(&mut self, stones: u32, sink: Option<Sender<PinnedOutcome>>) {
+        self.pinned_stones = stones;
+        self.pinned.get_mut().expect("never poisoned").sink = sink;
+    }
+
+    #[inline(always)]
+    fn pins(&self, attacker: W, defender: W) -> bool {
+        self.pinned_stones > 0 && (attacker | defender).count() <= self.pinned_stones
+    }
+
+    /// Adds a canonical position's outcome to the pinned ones; `proven`: newly
+    /// (sent to the sink), else what an earlier search saved.
+    pub fn add_pinned(
+        &self,
+        attacker: W,
+        defender: W,
+        defender_to_move: bool,
+        known: Known<W>,
+        proven: bool,
+    ) {
+        let mut pinned = self.pinned.lock().expect("never poisoned");
+        let fresh = pinned
+            .known
+            .insert((attacker, defender, defender_to_move), known)
+            .is_none();
+        if let (true, true, Some(sink)) = (fresh, proven, &pinned.sink) {
+            // A sink that hung up only stops hearing of them.
+            let _ = sink.send(PinnedOutcome {
+                attacker: attacker.widen(),
+                defender: defender.widen(),
+                defender_to_move,
+                zone: known.map(|z| z.widen()),
+            });
+        }
     }
 
     #[inline(always)]
@@ -96,6 +155,12 @@ impl<W: Word> ZoneTable<W> {
     /// wins, `Some(Some(zone))` the defender holds.
     #[inline]
     pub fn get(&self, attacker: W, defender: W, defender_to_move: bool) -> Option<Known<W>> {
+        if self.pins(attacker, defender) {
+            let pinned = self.pinned.lock().expect("never poisoned");
+            if let Some(&known) = pinned.known.get(&(attacker, defender, defender_to_move)) {
+                return Some(known);
+            }
+        }
         let (a, d, data, zone) = read(self.slot(hash(attacker, defender, defender_to_move)))?;
         if data & 2 != (defender_to_move as u64) << 1 || a != attacker || d != defender {
             return None;
@@ -113,6 +178,9 @@ impl<W: Word> ZoneTable<W> {
     /// writing its slot).
     #[inline]
     pub fn put(&self, attacker: W, defender: W, defender_to_move: bool, known: Known<W>) {
+        if self.pins(attacker, defender) {
+            self.add_pinned(attacker, defender, defender_to_move, known, true);
+        }
         let data = 1 | (defender_to_move as u64) << 1 | (known.is_some() as u64) << 2;
         let zone = known.unwrap_or(W::ZERO);
         write(
@@ -187,8 +255,12 @@ impl<W: Word> ZoneTable<W> {
     /// returned to the system where a fresh allocation can be had).
     pub fn clear(&mut self) {
         let live = *self.live.get_mut();
+        let pinned = self.pinned.get_mut().expect("never poisoned");
+        pinned.known.clear();
+        let sink = pinned.sink.clone();
         if live > FIRST_SLOTS {
-            if let Ok(fresh) = ZoneTable::new(self.bytes()) {
+            if let Ok(mut fresh) = ZoneTable::new(self.bytes()) {
+                fresh.pin(self.pinned_stones, sink);
                 *self = fresh;
                 return;
             }

@@ -235,3 +235,36 @@ fn a_pairing_after_the_defenders_move_holds_against_stones_outside_its_zone() {
         "{replies} replies, {already} pairings already"
     );
 }
+
+#[test]
+fn pinned_outcomes_let_a_later_search_resume() {
+    let cancel = AtomicBool::new(false);
+    let pos = FreePosition::new(7, 6, 5).unwrap();
+    let (sink, proven) = std::sync::mpsc::channel();
+    let mut first = FreeSolver::new(1 << 24).unwrap();
+    first.set_pinned_stones(4, Some(sink));
+    assert_eq!(first.solve(&pos, true, &cancel).unwrap(), 0);
+    let first_nodes = first.nodes();
+    let pinned: Vec<_> = proven.try_iter().collect();
+    assert!(pinned.len() > 10, "{} pinned", pinned.len());
+    assert!(pinned
+        .iter()
+        .all(|o| (o.attacker | o.defender).count_ones() <= 4));
+    // A fresh solver given them finds the value at once, and sends nothing new.
+    let (sink, again) = std::sync::mpsc::channel();
+    let mut second = FreeSolver::new(1 << 24).unwrap();
+    second.set_pinned_stones(4, Some(sink));
+    second.add_pinned(&pos, &pinned).unwrap();
+    assert_eq!(second.solve(&pos, true, &cancel).unwrap(), 0);
+    assert!(
+        second.nodes() * 100 < first_nodes,
+        "{} of {first_nodes}",
+        second.nodes()
+    );
+    assert_eq!(again.try_iter().count(), 0);
+    // Cells off the board are refused.
+    let mut bad = pinned[0];
+    bad.zone = Some(1 << 42);
+    let err = second.add_pinned(&pos, &[bad]).unwrap_err();
+    assert!(err.to_string().contains("7x6"), "{err}");
+}
