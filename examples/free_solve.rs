@@ -141,7 +141,7 @@ fn solve_with_journal(
             done.store(true, Ordering::Relaxed);
             value
         });
-        record(&proven, &mut out, &done, earlier.len());
+        record(&proven, &mut out, &done, &earlier);
         search.join().expect("the search ends")
     })
 }
@@ -152,10 +152,15 @@ fn record(
     proven: &Receiver<PinnedOutcome>,
     out: &mut BufWriter<File>,
     done: &AtomicBool,
-    earlier: usize,
+    earlier: &[PinnedOutcome],
 ) {
     let start = Instant::now();
     let mut count = 0usize;
+    // Proven, in all, by the stones on the board.
+    let mut by_stones = [0usize; 129];
+    for o in earlier {
+        by_stones[(o.attacker | o.defender).count_ones() as usize] += 1;
+    }
     let mut shown = Instant::now();
     let write = |o: PinnedOutcome, out: &mut BufWriter<File>| {
         let zone = o.zone.map_or("win".to_string(), |z| format!("{z:x}"));
@@ -165,6 +170,7 @@ fn record(
     loop {
         match proven.recv_timeout(Duration::from_millis(100)) {
             Ok(o) => {
+                by_stones[(o.attacker | o.defender).count_ones() as usize] += 1;
                 write(o, out);
                 count += 1;
                 continue;
@@ -180,16 +186,21 @@ fn record(
             out.flush().expect("flushed");
             eprintln!(
                 "  {count} outcomes proven in this run, {} in all",
-                earlier + count
+                earlier.len() + count
             );
             return;
         }
         if shown.elapsed() >= Duration::from_secs(30) {
             shown = Instant::now();
+            let shallow: Vec<String> = (0..by_stones.len())
+                .filter(|&n| by_stones[n] > 0)
+                .map(|n| format!("{n}: {}", by_stones[n]))
+                .collect();
             eprintln!(
-                "  {:.0} s: {count} outcomes proven in this run, {} in all",
+                "  {:.0} s: {count} outcomes proven in this run ({} in all); by stones {}",
                 start.elapsed().as_secs_f64(),
-                earlier + count
+                earlier.len() + count,
+                shallow.join(", ")
             );
         }
     }

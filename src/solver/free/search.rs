@@ -260,10 +260,6 @@ impl<'a, W: Word> Search<'a, W> {
             if max > 0 && beta > 0 && defender_pairs(g, opponent, empty) {
                 max = 0;
             }
-            // The side to move holds by a pairing, now or after a move.
-            if min < 0 && alpha < 0 && pairing_reply(g, current, empty).is_some() {
-                min = 0;
-            }
         }
         if alpha < min {
             alpha = min;
@@ -291,6 +287,28 @@ impl<'a, W: Word> Search<'a, W> {
                 return alpha;
             }
             table_move = Some(g.inverse[sym][b.best as usize] as usize);
+        }
+        // The side to move holds by a pairing, now or after a move (after the
+        // table: a bound stored from it spares the next probe the search).
+        if self.pairings && min < 0 && alpha < 0 {
+            if let Some((reply, _)) = pairing_reply(g, current, empty) {
+                min = 0;
+                alpha = 0;
+                if alpha >= beta {
+                    let cell = reply.unwrap_or_else(|| empty.first());
+                    let best = g.map[sym][cell].first() as u8;
+                    self.table.put(
+                        key_mask,
+                        key_current,
+                        Bounds {
+                            lower: 0,
+                            upper: max,
+                            best,
+                        },
+                    );
+                    return alpha;
+                }
+            }
         }
         let choices = if !threats.is_empty() {
             NodeMoves::only(threats.first())
