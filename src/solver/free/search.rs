@@ -256,10 +256,8 @@ impl<'a, W: Word> Search<'a, W> {
         let mine_open = g.open_cells(opponent);
         let theirs_open = g.open_cells(current);
         let (mut min, mut max) = self.static_bounds(moves, mine_open, theirs_open);
-        if self.pairings {
-            if max > 0 && beta > 0 && defender_pairs(g, opponent, empty) {
-                max = 0;
-            }
+        if self.pairings && max > 0 && beta > 0 && defender_pairs(g, opponent, empty) {
+            max = 0;
         }
         if alpha < min {
             alpha = min;
