@@ -10,12 +10,12 @@
 //!
 //! `FREE_JOURNAL=PATH` makes a weak solve resumable: the outcomes the zone search
 //! proves for positions of at most `FREE_PIN_STONES` stones (default 6) are
-//! appended to `PATH` as they come (flushed every tenth of a second), and a run finds those
-//! of earlier runs there, so a search stopped by Ctrl-C or a kill goes on where
+//! appended to `PATH` as they come (flushed every tenth of a second; a line a kill
+//! cut short is dropped), and a run finds those of earlier runs there, so a search stopped by Ctrl-C or a kill goes on where
 //! it stopped. Progress goes to stderr every 30 s.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -100,27 +100,28 @@ fn solve_with_journal(
     let stones = std::env::var("FREE_PIN_STONES").map_or(6, |v| v.parse().expect("a count"));
     let header = journal_header(pos);
     let mut earlier = Vec::new();
-    if let Ok(file) = File::open(path) {
-        let mut lines = BufReader::new(file).lines();
-        let first = lines
-            .next()
-            .map(|l| l.expect("readable"))
-            .unwrap_or_default();
-        assert_eq!(first, header, "{path} is the journal of another board");
-        for line in lines {
-            let line = line.expect("readable");
-            // A line cut short by a kill is the last one, and is dropped.
-            if let Some(o) = parse_outcome(&line) {
-                earlier.push(o);
-            }
+    if let Ok(text) = std::fs::read_to_string(path) {
+        // Only whole lines count: a kill may have cut the last one short, and it
+        // is cut off the file before anything is appended.
+        let whole = text.rfind('\n').map_or(0, |i| i + 1);
+        if whole < text.len() {
+            let file = OpenOptions::new().write(true).open(path).expect("opens");
+            file.set_len(whole as u64).expect("the cut line is dropped");
         }
+        let mut lines = text[..whole].lines();
+        if let Some(first) = lines.next() {
+            assert_eq!(first, header, "{path} is the journal of another board");
+        }
+        earlier.extend(lines.map(|line| {
+            parse_outcome(line).unwrap_or_else(|| panic!("{path}: not an outcome: {line}"))
+        }));
     }
     let (sink, proven) = channel();
     solver.set_pinned_stones(stones, Some(sink));
     solver
         .add_pinned(pos, &earlier)
         .expect("outcomes of this board");
-    let fresh = earlier.is_empty() && std::fs::metadata(path).is_err();
+    let fresh = !std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
     let file = OpenOptions::new()
         .create(true)
         .append(true)
