@@ -126,6 +126,14 @@ impl Forces<'_> {
 
 /// Attacker stones on random cells outside a defender's zone: the defender
 /// still holds (the attacker makes no line with them, and cannot force one).
+/// Each cell of `cells` with probability one half.
+fn some_cells(rng: &mut Rng, cells: u64) -> u64 {
+    (0..64)
+        .map(|c| 1u64 << c)
+        .filter(|&b| cells & b != 0 && rng.below(2) == 0)
+        .fold(0, |set, b| set | b)
+}
+
 #[test]
 fn attacker_stones_outside_a_zone_leave_the_defender_holding() {
     let cancel = AtomicBool::new(false);
@@ -152,15 +160,8 @@ fn attacker_stones_outside_a_zone_leave_the_defender_holding() {
                     assert!(plain.attacker_wins(attacker, defender, attacker_to_move));
                     continue;
                 };
-                let outside: Vec<u64> = (0..w * h)
-                    .map(|c| 1u64 << c)
-                    .filter(|&b| empty & !zone & b != 0)
-                    .collect();
                 for _ in 0..4 {
-                    let extra = outside
-                        .iter()
-                        .filter(|_| rng.below(2) == 0)
-                        .fold(0u64, |set, &b| set | b);
+                    let extra = some_cells(&mut rng, empty & !zone);
                     let with = attacker | extra;
                     assert!(
                         !geo.has_line(with),
@@ -212,16 +213,8 @@ fn a_pairing_after_the_defenders_move_holds_against_stones_outside_its_zone() {
                 }
             };
             let empty = geo.board & !(attacker | defender);
-            let outside: Vec<u64> = (0..w * h)
-                .map(|c| 1u64 << c)
-                .filter(|&b| empty & !zone & b != 0)
-                .collect();
             for _ in 0..3 {
-                let extra = outside
-                    .iter()
-                    .filter(|_| rng.below(2) == 0)
-                    .fold(0u64, |set, &b| set | b);
-                let with = attacker | extra;
+                let with = attacker | some_cells(&mut rng, empty & !zone);
                 assert!(
                     !geo.has_line(with) && !plain.attacker_wins(with, defender, true),
                     "{w}x{h} k={k} attacker {with:#x} defender {defender:#x}: \
