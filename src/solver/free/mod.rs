@@ -115,4 +115,5 @@ mod zone_tests;
 pub use geometry::MAX_FREE_CELLS;
 pub use position::FreePosition;
 pub use proof::ProofSummary;
-pub use solver::{centre_first, FreeSolver, PinnedOutcome};
+pub use solver::{centre_first, FreeSolver};
+pub use zone_table::PinnedOutcome;

@@ -2,6 +2,7 @@
 //! `best_move`) over the search.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
 
 use super::super::choice::{MoveValue, TimedMove};
 use super::super::deadline::Deadline;
@@ -13,8 +14,7 @@ use super::search::{Node, Search};
 use super::table::Table;
 use super::word::Word;
 use super::zone::{outcome_shared, SOLO_NODES};
-use super::zone_table::ZoneTable;
-use std::sync::mpsc::Sender;
+use super::zone_table::{PinnedOutcome, ZoneTable};
 
 /// Runs `$body` on the engine of either word, bound to `$e`.
 macro_rules! on_engine {
@@ -47,18 +47,6 @@ pub struct FreeSolver {
     /// (0: none).
     pinned_stones: u32,
     pin_sink: Option<Sender<PinnedOutcome>>,
-}
-
-/// A position's outcome the zone search proved, in the canonical form of its
-/// board (see [`FreeSolver::set_pinned_stones`]): the attacker's and the
-/// defender's stones as cell sets (bit `row * width + col`), the side to move,
-/// and the zone of the defender's proof (`None`: the attacker forces a line).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PinnedOutcome {
-    pub attacker: u128,
-    pub defender: u128,
-    pub defender_to_move: bool,
-    pub zone: Option<u128>,
 }
 
 impl FreeSolver {

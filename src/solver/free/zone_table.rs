@@ -19,7 +19,6 @@ use std::sync::mpsc::Sender;
 use std::sync::Mutex;
 
 use super::super::error::SolveError;
-use super::solver::PinnedOutcome;
 use super::word::Word;
 
 /// Slots the searches use in a new or emptied table.
@@ -44,6 +43,18 @@ struct Slot<W: Word> {
     defender: W::Atomic,
     zone: W::Atomic,
     meta: AtomicU64,
+}
+
+/// A position's outcome the zone search proved, in the canonical form of its
+/// board (see [`super::FreeSolver::set_pinned_stones`]): the attacker's and the
+/// defender's stones as cell sets (bit `row * width + col`), the side to move,
+/// and the zone of the defender's proof (`None`: the attacker forces a line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PinnedOutcome {
+    pub attacker: u128,
+    pub defender: u128,
+    pub defender_to_move: bool,
+    pub zone: Option<u128>,
 }
 
 /// What the table knows of a position: `None` zone for an attacker's win.
