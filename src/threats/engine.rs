@@ -56,6 +56,12 @@ const ROOT_VCF_DEPTH: u32 = 40;
 const ROOT_VCT_DEPTH: u32 = 14;
 /// Depth of the VCT searches that check the root moves against the opponent's threats.
 const DEFENCE_VCT_DEPTH: u32 = 8;
+/// Depth of the VCT search that checks the search's chosen move, and the share of
+/// the budget the search ends by to leave it time.
+const VERIFY_VCT_DEPTH: u32 = 20;
+const SEARCH_SHARE: f64 = 0.85;
+/// The most moves that check tries.
+const VERIFY_MOVES: usize = 4;
 /// Depth and node budget of the VCF probe at the leaves.
 const LEAF_VCF_DEPTH: u32 = 6;
 const LEAF_VCF_NODES: u64 = 64;
@@ -90,6 +96,9 @@ pub struct SearchStats {
     pub proven_win: bool,
     /// Nodes of the alpha-beta search settled by a shallow cut (this thread's).
     pub shallow_cuts: u64,
+    /// Root moves the search chose and the check after it rejected (the
+    /// opponent then wins by VCT).
+    pub rejected: u32,
 }
 
 /// Most threads of one move's search.
@@ -125,6 +134,12 @@ pub struct Engine {
     pattern_ordering: bool,
     /// Whether the evaluation adds the pattern values.
     pattern_evaluation: bool,
+    /// Whether the search's choice is checked against the opponent's VCT, deeper
+    /// than the root's checks, and replaced when it loses.
+    verify_choice: bool,
+    /// Whether the moves after a node's first are searched with a null window
+    /// first (principal-variation search), again with the full one where they beat alpha.
+    principal_variation: bool,
     /// Whether the threat probes are skipped where the patterns show no four for
     /// the attacker (the probe could find nothing: the same values, less work).
     four_gate: bool,
@@ -185,6 +200,8 @@ impl Engine {
             pattern_ordering: false,
             pattern_evaluation: false,
             four_gate: true,
+            principal_variation: true,
+            verify_choice: true,
             learned: None,
         };
         // Every rule's lines of five have fitted weights.
@@ -215,6 +232,21 @@ impl Engine {
         for helper in &mut self.helpers {
             helper.set_four_gate(on);
         }
+    }
+
+    /// Switches the principal-variation search below the root on or off, its
+    /// helpers' too (on by default).
+    pub fn set_principal_variation(&mut self, on: bool) {
+        self.principal_variation = on;
+        for helper in &mut self.helpers {
+            helper.set_principal_variation(on);
+        }
+    }
+
+    /// Switches the check of the search's choice against the opponent's VCT on
+    /// or off (on by default).
+    pub fn set_verify_choice(&mut self, on: bool) {
+        self.verify_choice = on;
     }
 
     /// Switches the learned evaluation on or off, its helpers' too (lines of five
@@ -374,9 +406,15 @@ impl Engine {
         }
         let mut roots = self.root_moves(rng);
         self.drop_losing(&mut roots, &clock, threads);
-        let stop = clock.phase(1.0, self.stats.threat_nodes);
+        let search_share = if self.verify_choice {
+            SEARCH_SHARE
+        } else {
+            1.0
+        };
+        let stop = clock.phase(search_share, self.stats.threat_nodes);
         if threads == 1 {
-            return self.deepen(&mut roots, &stop, 1);
+            let best = self.deepen(&mut roots, &stop, 1);
+            return self.verified(best, &roots, &clock);
         }
         let helpers_stop = AtomicBool::new(false);
         let helper_stop = Stop {
@@ -415,7 +453,45 @@ impl Engine {
             None => best,
         };
         self.helpers = helpers;
-        best
+        self.verified(best, &roots, &clock)
+    }
+
+    /// The search's choice `best` if the opponent has no VCT after it (depth
+    /// [`VERIFY_VCT_DEPTH`], deeper than the root's checks), else the first of
+    /// the next root moves, in the search's order, that passes the same check or
+    /// is left unchecked when the budget ends. Where [`VERIFY_MOVES`] moves all
+    /// lose the position is likely lost: `best` stays, the search's longest resistance.
+    fn verified(&mut self, best: usize, roots: &[(usize, i64)], clock: &Clock<'_>) -> usize {
+        if !self.verify_choice {
+            return best;
+        }
+        let stop = clock.phase(1.0, self.stats.threat_nodes + self.nodes);
+        let me = self.board.to_move();
+        let order =
+            std::iter::once(best).chain(roots.iter().map(|&(c, _)| c).filter(|&c| c != best));
+        let mut prover = Prover::new(&mut self.board, &mut self.prover, &stop);
+        let mut line = Vec::new();
+        let mut chosen = best;
+        for (i, cell) in order.take(VERIFY_MOVES).enumerate() {
+            prover.board.put(cell, me);
+            line.clear();
+            let loses = prover.vct(1 - me, VERIFY_VCT_DEPTH, 0, &mut line);
+            prover.board.take(cell, me);
+            if prover.stopped {
+                // A move left unchecked beats one that loses.
+                if i > 0 {
+                    chosen = cell;
+                }
+                break;
+            }
+            if !loses {
+                chosen = cell;
+                break;
+            }
+            self.stats.rejected += 1;
+        }
+        self.stats.threat_nodes += prover.nodes;
+        chosen
     }
 
     /// An engine for the same rules sharing this one's table.
@@ -427,6 +503,7 @@ impl Engine {
         helper.learned = self.learned;
         helper.set_patterns(self.pattern_ordering, self.pattern_evaluation);
         helper.four_gate = self.four_gate;
+        helper.principal_variation = self.principal_variation;
         helper
     }
 
@@ -771,9 +848,19 @@ impl Engine {
         let alpha_in = alpha;
         let mut best_value = -INFINITY;
         let mut best_move = moves[0].0;
-        for &(cell, _) in &moves {
+        for (i, &(cell, _)) in moves.iter().enumerate() {
             self.make(cell);
-            let v = -self.search(next_depth, ply + 1, -beta, -alpha, stop);
+            let v = if i == 0 || !self.principal_variation || beta - alpha == 1 {
+                -self.search(next_depth, ply + 1, -beta, -alpha, stop)
+            } else {
+                // A later move is first shown to beat alpha with a null window.
+                let probe = -self.search(next_depth, ply + 1, -alpha - 1, -alpha, stop);
+                if probe > alpha && probe < beta && !self.halted {
+                    -self.search(next_depth, ply + 1, -beta, -alpha, stop)
+                } else {
+                    probe
+                }
+            };
             self.unmake(cell);
             if self.halted {
                 break;

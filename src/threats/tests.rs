@@ -305,6 +305,46 @@ fn engine_is_deterministic_under_a_node_budget() {
     }
 }
 
+/// Whether the opponent of the side that just moved in `game` wins by VCT
+/// within depth 20 (100,000 nodes): the engine's move before was a loss.
+fn opponent_wins_by_vct(game: &Game) -> bool {
+    let cancel = AtomicBool::new(false);
+    find_win(game, ThreatKind::Vct, 20, 100_000, &cancel)
+        .unwrap()
+        .is_some()
+}
+
+#[test]
+fn the_chosen_move_is_checked_against_the_opponents_longer_vct() {
+    // Turning points of games lost to Rapfi under standard: the search's choice
+    // lets Rapfi win by a VCT longer than the root's checks see; one move (two
+    // in the second) survives.
+    let standard = Rules::gomoku_with(15, WinRule::Standard).unwrap();
+    let points: [&[usize]; 2] = [
+        &[65, 110, 157, 124, 143, 109, 171, 129, 199, 185, 154, 111],
+        &[64, 100, 68, 70, 114, 86, 54, 85, 55, 87, 84, 101],
+    ];
+    for moves in points {
+        let game = Game::from_actions(standard, moves).unwrap();
+        let choose = |verify: bool| {
+            let mut engine = Engine::new(standard);
+            engine.set_verify_choice(verify);
+            let cancel = AtomicBool::new(false);
+            let cell = engine.choose(&game, Budget::Nodes(30_000), &mut Rng::new(1, 0), &cancel);
+            let mut after = game.clone();
+            after.play(cell).unwrap();
+            (opponent_wins_by_vct(&after), engine.stats().rejected)
+        };
+        assert_eq!(
+            choose(false),
+            (true, 0),
+            "unchecked, the search's choice loses"
+        );
+        let (loses, rejected) = choose(true);
+        assert!(!loses && rejected >= 1, "checked, the engine survives");
+    }
+}
+
 /// Mid-game positions: `stones` random moves near the centre of gomoku 15x15.
 fn random_positions(seed: u64, count: usize, stones: usize) -> Vec<Game> {
     let mut rng = Rng::new(seed, 0);
@@ -468,6 +508,10 @@ fn speed_of(rules: Rules) {
             "order" => engine.set_four_gate(false),
             "lines" => engine.set_learned_evaluation(false),
             _ => {}
+        }
+        // INAROW_SPEED_PVS=0 measures the engine without principal-variation search.
+        if std::env::var("INAROW_SPEED_PVS").is_ok_and(|v| v == "0") {
+            engine.set_principal_variation(false);
         }
         let (mut total, mut secs, mut depths) = (0u64, 0.0, 0);
         for game in games.iter().take(10) {
