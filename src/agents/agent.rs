@@ -68,6 +68,8 @@ impl From<SolveError> for AgentError {
             }
             // The agent's solver never has a node limit set.
             SolveError::NodeLimit => AgentError::Cancelled,
+            // The agent's solver reads and writes no file.
+            SolveError::Io(m) => AgentError::Unsupported(m),
         }
     }
 }

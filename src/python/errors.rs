@@ -2,7 +2,7 @@
 //! (`From<...> for PyErr`, so `?` converts).
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::PyErr;
 
 use crate::agents::AgentError;
@@ -119,6 +119,7 @@ impl From<SolveError> for PyErr {
             SolveError::NodeLimit => {
                 PyRuntimeError::new_err("internal error: a node limit was left set")
             }
+            SolveError::Io(m) => PyOSError::new_err(m),
         }
     }
 }

@@ -10,6 +10,7 @@ mod intake;
 mod interrupt;
 mod mcts;
 mod net;
+mod progress;
 mod rules;
 mod solver;
 mod threats;

@@ -14,9 +14,11 @@ use super::board::{board_arg, Board};
 use super::book::shipped_book;
 use super::errors::SolverConfigError;
 use super::interrupt::{run_interruptible, POLL};
+use super::progress::Progress;
 use super::rules::Rules as PyRules;
 use crate::game::Game;
 use crate::solver::book::Kind;
+use crate::solver::free::{JournalProgress, DEFAULT_JOURNAL_STONES};
 use crate::solver::{default_threads, Deadline, SolveError, Solver as CoreSolver, SolverConfig};
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES, SOLO_NODE_BUDGET};
 use crate::watch::{CancelToken, Entry, Gate, GateGuard};
@@ -145,6 +147,18 @@ impl Solver {
         game: &Game,
         work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
     ) -> PyResult<T> {
+        self.run_with(py, game, work, |_| Ok(()))
+    }
+
+    /// [`Solver::run`], calling `on_tick` on this thread every `POLL` while the
+    /// search runs on a worker (an error it raises cancels the search).
+    fn run_with<'py, T: Send>(
+        &self,
+        py: Python<'py>,
+        game: &Game,
+        work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
+        on_tick: impl FnMut(Python<'py>) -> PyResult<()>,
+    ) -> PyResult<T> {
         // Only gravity games read the book: a free-placement call never loads it.
         let gravity = game.rules().gravity();
         let book = if self.book && gravity {
@@ -169,7 +183,7 @@ impl Solver {
         let result = match quick {
             Err(SolveError::NodeLimit) => {
                 let inline_nodes = core.nodes();
-                let r = run_interruptible(py, token, || work(core, token.flag()), |_| Ok(()));
+                let r = run_interruptible(py, token, || work(core, token.flag()), on_tick);
                 // Stored before an interrupt propagates: `nodes` tells what it cost.
                 self.nodes
                     .store(inline_nodes + core.nodes(), Ordering::Relaxed);
@@ -257,16 +271,69 @@ impl Solver {
     /// `(N + 1 - m) // 2`; a loss the opponent's win negated. A finished game: the side to move has lost, scored
     /// as the winner's score one ply earlier, negated (-1 when weak); a full board 0.
     /// The board is never modified.
-    #[pyo3(signature = (board, weak=None), text_signature = "($self, board, weak=False)")]
+    ///
+    /// `journal=PATH` (with `weak=True`, a free-placement board under the
+    /// freestyle rule) makes a long solve resumable: the outcomes it proves for
+    /// positions of at most 6 stones are appended to the file as they come, and a
+    /// later call reads them back and goes on where an earlier one stopped (Ctrl-C,
+    /// `cancel()`, a kill). A journal of another board raises `InvalidPositionError`,
+    /// a file that cannot be read or written `OSError`. `progress`: True for a
+    /// tqdm bar of the outcomes proven, or a callable `f(proven, None)`.
+    #[pyo3(signature = (board, weak=None, journal=None, progress=None),
+           text_signature = "($self, board, weak=False, journal=None, progress=None)")]
     fn solve(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
         weak: Option<&Bound<'_, PyAny>>,
+        journal: Option<PathBuf>,
+        progress: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<i32> {
         let weak = weak_arg(weak)?;
         let game = game_of(board)?;
-        self.run(py, &game, |s, c| s.solve_game(&game, weak, c))
+        let Some(path) = journal else {
+            if progress.is_some_and(|p| !p.is_none()) {
+                return Err(PyValueError::new_err(
+                    "progress counts a journal's outcomes: give journal=PATH with it",
+                ));
+            }
+            return self.run(py, &game, |s, c| s.solve_game(&game, weak, c));
+        };
+        if !weak {
+            return Err(PyValueError::new_err(
+                "journal holds outcomes (win, draw or loss), not scores: give weak=True with it",
+            ));
+        }
+        let counts = JournalProgress::default();
+        let reporter = Progress::from_arg(py, progress, None, "position")?;
+        let mut shown = 0u64;
+        let mut tick = |_: Python<'_>| -> PyResult<()> {
+            let now = counts.proven.load(Ordering::Relaxed) as u64;
+            if let Some(r) = &reporter {
+                r.report(now, shown, None)?;
+            }
+            shown = now;
+            Ok(())
+        };
+        let mut tick_failed = false;
+        let result = self.run_with(
+            py,
+            &game,
+            |s, c| s.solve_game_with_journal(&game, &path, DEFAULT_JOURNAL_STONES, &counts, c),
+            |py| {
+                let r = tick(py);
+                tick_failed = r.is_err();
+                r
+            },
+        );
+        // A callback that raised is not called again.
+        let final_tick = if tick_failed { Ok(()) } else { tick(py) };
+        if let Some(r) = &reporter {
+            r.close()?;
+        }
+        let value = result?;
+        final_tick?;
+        Ok(value)
     }
 
     /// The score of each action for the player who plays it (None where illegal,

@@ -12,6 +12,7 @@ use super::board::Board;
 use super::errors::IllegalMoveError;
 use super::intake::{bool_array, int_array, Axis, Spec};
 use super::interrupt::run_interruptible;
+use super::progress::Progress;
 use super::rules::{rules_or_default, rules_properties, CarriesRules};
 use super::vec_opponent::{
     agent_player_arg, can_fail, opponent_arg, play_python_rounds, searches, PythonOpponent,
@@ -728,27 +729,7 @@ pub fn simulate(
     };
     let done = AtomicU64::new(0);
     let cancel = CancelToken::new();
-    // Progress: a tqdm bar, a callable, or nothing.
-    let reporter = match progress {
-        None => None,
-        Some(p) if p.is_none() => None,
-        Some(p) if p.is_callable() => Some(Progress::Callback(p.clone())),
-        Some(p) if super::args::bool_arg(p, "progress")? => {
-            let tqdm = py.import("tqdm.auto").map_err(|_| {
-                pyo3::exceptions::PyImportError::new_err(
-                    "progress=True needs tqdm: pip install 'inarow[progress]'",
-                )
-            })?;
-            let kwargs = PyDict::new(py);
-            kwargs.set_item("total", games)?;
-            kwargs.set_item("unit", "game")?;
-            kwargs.set_item("unit_scale", true)?;
-            Some(Progress::Bar(
-                tqdm.getattr("tqdm")?.call((), Some(&kwargs))?,
-            ))
-        }
-        Some(_) => None,
-    };
+    let reporter = Progress::from_arg(py, progress, Some(games), "game")?;
     let mut shown = 0u64;
     let mut tick = |_: Python<'_>| -> PyResult<()> {
         if let Some(c) = &cancel_event {
@@ -757,10 +738,8 @@ pub fn simulate(
             }
         }
         let now = done.load(Ordering::Relaxed);
-        match &reporter {
-            Some(Progress::Bar(bar)) => drop(bar.call_method1("update", (now - shown,))?),
-            Some(Progress::Callback(f)) => drop(f.call1((now, games))?),
-            None => {}
+        if let Some(r) = &reporter {
+            r.report(now, shown, Some(games))?;
         }
         shown = now;
         Ok(())
@@ -782,8 +761,8 @@ pub fn simulate(
     let seconds = start.elapsed().as_secs_f64();
     // A callback that raised is not called again.
     let final_tick = if tick_failed { Ok(()) } else { tick(py) };
-    if let Some(Progress::Bar(bar)) = &reporter {
-        bar.call_method0("close")?;
+    if let Some(r) = &reporter {
+        r.close()?;
     }
     let result = outcome?
         .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err("simulate interrupted"))?;
@@ -801,11 +780,3 @@ pub fn simulate(
 /// Up to this many cells (games times board cells) `simulate` plays on the calling
 /// thread: a few milliseconds at most, less than starting threads would cost.
 const SIMULATE_INLINE_CELLS: u64 = 1 << 17;
-
-/// Where `simulate` reports progress.
-enum Progress<'py> {
-    /// A tqdm bar made here (advanced by `update`, closed at the end).
-    Bar(Bound<'py, PyAny>),
-    /// The caller's `f(done, total)`.
-    Callback(Bound<'py, PyAny>),
-}

@@ -3,12 +3,13 @@
 //! use, with a table of at most the solver's size).
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use super::choice::TimedMove;
 use super::deadline::Deadline;
 use super::error::SolveError;
-use super::free::{FreePosition, FreeSolver, ProofSummary};
+use super::free::{FreePosition, FreeSolver, JournalProgress, ProofSummary};
 use super::position::Position;
 use super::state::Solver;
 use crate::game::Game;
@@ -63,6 +64,29 @@ impl Solver {
         }
         let pos = FreePosition::from_game(game)?;
         self.with_free(|free| free.solve(&pos, weak, cancel))
+    }
+
+    /// [`Solver::solve_game`] with `weak` of a free-placement game under the
+    /// freestyle rule, resumable through the journal at `path`
+    /// ([`FreeSolver::solve_with_journal`], positions of at most `stones`
+    /// stones); other games are [`SolveError::Unsupported`].
+    pub fn solve_game_with_journal(
+        &mut self,
+        game: &Game,
+        path: &Path,
+        stones: u32,
+        progress: &JournalProgress,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        if game.rules().gravity() || game.rules().rule() != WinRule::Freestyle {
+            return Err(SolveError::Unsupported(format!(
+                "a journal covers free-placement boards (gravity=False) under \
+                 rule=\"freestyle\" (the zone search's outcomes), got {}",
+                game.rules()
+            )));
+        }
+        let pos = FreePosition::from_game(game)?;
+        self.with_free(|free| free.solve_with_journal(&pos, path, stones, progress, cancel))
     }
 
     /// [`Solver::analyze`] of any game the solver covers: one score per action

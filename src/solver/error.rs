@@ -24,6 +24,8 @@ pub enum SolveError {
     Interrupted,
     /// The call reached the limit set by `Solver::set_node_limit`.
     NodeLimit,
+    /// A file the call reads or writes (a solve's journal) failed.
+    Io(String),
 }
 
 impl fmt::Display for SolveError {
@@ -37,6 +39,7 @@ impl fmt::Display for SolveError {
             SolveError::OutOfMemory(m) => write!(f, "out of memory: {m}"),
             SolveError::Interrupted => write!(f, "search interrupted"),
             SolveError::NodeLimit => write!(f, "search stopped at its node limit"),
+            SolveError::Io(m) => f.write_str(m),
         }
     }
 }

@@ -89,6 +89,7 @@
 #[cfg(test)]
 mod game_negamax;
 mod geometry;
+mod journal;
 mod limits;
 mod pairing;
 mod position;
@@ -113,6 +114,10 @@ mod zone_table;
 mod zone_tests;
 
 pub use geometry::MAX_FREE_CELLS;
+pub use journal::{
+    format_outcome, journal_header, parse_outcome, read_journal, JournalProgress,
+    DEFAULT_JOURNAL_STONES,
+};
 pub use position::FreePosition;
 pub use proof::ProofSummary;
 pub use solver::{centre_first, FreeSolver};

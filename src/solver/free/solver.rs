@@ -141,12 +141,18 @@ impl FreeSolver {
         self.zones = on;
     }
 
-    /// The node limit of each call ([`FreeSolver::set_node_limit`]).
     /// Whether weak values under the freestyle rule come from the zone search.
     pub(super) fn zone_search_on(&self) -> bool {
         self.zones
     }
 
+    /// Whether a weak solve of `pos` is the zone search's (the freestyle rule,
+    /// the zone search on): only it pins outcomes.
+    pub(super) fn zone_search_for(&self, pos: &FreePosition) -> bool {
+        self.zones && !exact(pos.rule)
+    }
+
+    /// The node limit of each call ([`FreeSolver::set_node_limit`]).
     pub(super) fn node_limit(&self) -> Option<u64> {
         self.node_limit
     }

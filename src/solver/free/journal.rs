@@ -1,0 +1,212 @@
+//! A journal that makes a long weak solve resumable: the outcomes the zone
+//! search proves for positions of few stones ([`FreeSolver::set_pinned_stones`])
+//! are appended to a file as they come, and a later solve of the same board
+//! reads them back ([`FreeSolver::add_pinned`]) and goes on where the earlier
+//! one stopped (Ctrl-C, a kill, a node limit, a power cut).
+//!
+//! The file is text: a header `inarow-pinned 1 WIDTH HEIGHT K RULE`, then one
+//! outcome a line, `ATTACKER DEFENDER a|d ZONE|win` (cell sets in hex, bit
+//! `row * width + col`; `a` or `d`: the side to move). It is flushed every tenth
+//! of a second; a line a kill cut short is cut off the file when it is next
+//! opened (only whole lines are read: a zone cut short would read as a smaller,
+//! wrong one).
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use super::position::FreePosition;
+use super::solver::FreeSolver;
+use super::zone_table::PinnedOutcome;
+use crate::solver::SolveError;
+
+/// Positions of at most this many stones are journalled by default: on 8,8,5
+/// some tens of thousands of lines an hour, each a subtree worth seconds to hours.
+pub const DEFAULT_JOURNAL_STONES: u32 = 6;
+
+/// How often the journal is flushed.
+const FLUSH_EVERY: Duration = Duration::from_millis(100);
+
+/// The journal's first line for `pos`'s board.
+pub fn journal_header(pos: &FreePosition) -> String {
+    format!(
+        "inarow-pinned 1 {} {} {} {}",
+        pos.width(),
+        pos.height(),
+        pos.k(),
+        pos.rule().name()
+    )
+}
+
+/// The outcomes in the journal at `path` for `pos`'s board (none if the file
+/// is missing or empty). A last line cut short is cut off the file. A journal
+/// of another board, or a line that is not an outcome, is
+/// [`SolveError::InvalidPosition`]; a file that cannot be read or cut,
+/// [`SolveError::Io`].
+pub fn read_journal(path: &Path, pos: &FreePosition) -> Result<Vec<PinnedOutcome>, SolveError> {
+    let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
+    let text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
+            SolveError::InvalidPosition(format!("{} is not a journal (not text)", path.display()))
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io(e)),
+    };
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    if whole < text.len() {
+        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
+        file.set_len(whole as u64).map_err(io)?;
+    }
+    let mut lines = text[..whole].lines();
+    let header = journal_header(pos);
+    match lines.next() {
+        None => return Ok(Vec::new()),
+        Some(first) if first == header => {}
+        Some(first) => return Err(SolveError::InvalidPosition(format!(
+            "{} is the journal of another board: its header is {first:?}, this board's {header:?}",
+            path.display()
+        ))),
+    }
+    lines
+        .enumerate()
+        .map(|(i, line)| {
+            parse_outcome(line).ok_or_else(|| {
+                SolveError::InvalidPosition(format!(
+                    "{} line {}: not an outcome: {line:?}",
+                    path.display(),
+                    i + 2
+                ))
+            })
+        })
+        .collect()
+}
+
+/// One journal line (see the module docs).
+pub fn format_outcome(o: &PinnedOutcome) -> String {
+    let zone = o.zone.map_or("win".to_string(), |z| format!("{z:x}"));
+    let side = if o.defender_to_move { 'd' } else { 'a' };
+    format!("{:x} {:x} {side} {zone}", o.attacker, o.defender)
+}
+
+/// The outcome of one journal line, if it is one.
+pub fn parse_outcome(line: &str) -> Option<PinnedOutcome> {
+    let mut fields = line.split(' ');
+    let attacker = u128::from_str_radix(fields.next()?, 16).ok()?;
+    let defender = u128::from_str_radix(fields.next()?, 16).ok()?;
+    let defender_to_move = match fields.next()? {
+        "d" => true,
+        "a" => false,
+        _ => return None,
+    };
+    let zone = match fields.next()? {
+        "win" => None,
+        z => Some(u128::from_str_radix(z, 16).ok()?),
+    };
+    fields.next().is_none().then_some(PinnedOutcome {
+        attacker,
+        defender,
+        defender_to_move,
+        zone,
+    })
+}
+
+/// What a journalled solve has done so far, for progress reports.
+#[derive(Debug, Default)]
+pub struct JournalProgress {
+    /// Outcomes read from earlier runs.
+    pub earlier: AtomicUsize,
+    /// Outcomes proven and written by this run.
+    pub proven: AtomicUsize,
+}
+
+impl FreeSolver {
+    /// The outcome of `pos` (a weak solve, [`FreeSolver::solve`] with `weak`),
+    /// resumable through the journal at `path` (see the module docs): it starts
+    /// from the outcomes there and appends those it proves for positions of at
+    /// most `stones` stones. `progress` counts them as it goes. The journal
+    /// needs the zone search (the freestyle rule; [`SolveError::Unsupported`]
+    /// otherwise). Afterwards the solver pins nothing more.
+    pub fn solve_with_journal(
+        &mut self,
+        pos: &FreePosition,
+        path: &Path,
+        stones: u32,
+        progress: &JournalProgress,
+        cancel: &AtomicBool,
+    ) -> Result<i32, SolveError> {
+        if !self.zone_search_for(pos) {
+            return Err(SolveError::Unsupported(format!(
+                "a journal needs the zone search: weak values under the freestyle rule with \
+                 the zone search on, got rule={:?}",
+                pos.rule().name()
+            )));
+        }
+        let earlier = read_journal(path, pos)?;
+        progress.earlier.store(earlier.len(), Ordering::Relaxed);
+        let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
+        let fresh = !std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(io)?;
+        let mut out = BufWriter::new(file);
+        if fresh {
+            writeln!(out, "{}", journal_header(pos)).map_err(io)?;
+        }
+        let (sink, proven) = channel();
+        self.set_pinned_stones(stones, Some(sink));
+        let result = self.add_pinned(pos, &earlier).and_then(|()| {
+            let done = AtomicBool::new(false);
+            std::thread::scope(|scope| {
+                let (done, out) = (&done, &mut out);
+                let writer = std::thread::Builder::new()
+                    .name("inarow-journal".into())
+                    .spawn_scoped(scope, move || record(&proven, out, done, progress))
+                    .map_err(io)?;
+                let value = self.solve(pos, true, cancel);
+                // The search drops its sink, so the writer gets every outcome sent.
+                self.set_pinned_stones(0, None);
+                done.store(true, Ordering::Relaxed);
+                writer
+                    .join()
+                    .expect("the journal's writer ends")
+                    .map_err(io)?;
+                value
+            })
+        });
+        self.set_pinned_stones(0, None);
+        result
+    }
+}
+
+/// Appends each outcome the search sends to `out` until `done`, flushing every
+/// [`FLUSH_EVERY`].
+fn record(
+    proven: &Receiver<PinnedOutcome>,
+    out: &mut BufWriter<File>,
+    done: &AtomicBool,
+    progress: &JournalProgress,
+) -> std::io::Result<()> {
+    loop {
+        match proven.recv_timeout(FLUSH_EVERY) {
+            Ok(o) => {
+                writeln!(out, "{}", format_outcome(&o))?;
+                progress.proven.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {}
+        }
+        out.flush()?;
+        if done.load(Ordering::Relaxed) {
+            while let Ok(o) = proven.try_recv() {
+                writeln!(out, "{}", format_outcome(&o))?;
+                progress.proven.fetch_add(1, Ordering::Relaxed);
+            }
+            return out.flush();
+        }
+    }
+}
