@@ -65,10 +65,12 @@ pub fn read_journal(path: &Path, pos: &FreePosition) -> Result<Vec<PinnedOutcome
     match lines.next() {
         None => return Ok(Vec::new()),
         Some(first) if first == header => {}
-        Some(first) => return Err(SolveError::InvalidPosition(format!(
+        Some(first) => {
+            return Err(SolveError::InvalidPosition(format!(
             "{} is the journal of another board: its header is {first:?}, this board's {header:?}",
             path.display()
-        ))),
+        )))
+        }
     }
     lines
         .enumerate()
@@ -208,5 +210,72 @@ fn record(
             }
             return out.flush();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_read_back_as_written_and_other_lines_are_refused() {
+        let outcomes = [
+            PinnedOutcome {
+                attacker: 1 << 127 | 5,
+                defender: 1 << 64,
+                defender_to_move: true,
+                zone: Some(u128::MAX),
+            },
+            PinnedOutcome {
+                attacker: 0,
+                defender: 0,
+                defender_to_move: false,
+                zone: None,
+            },
+            PinnedOutcome {
+                attacker: 3,
+                defender: 12,
+                defender_to_move: false,
+                zone: Some(0),
+            },
+        ];
+        for o in outcomes {
+            assert_eq!(parse_outcome(&format_outcome(&o)), Some(o));
+        }
+        for bad in [
+            "",
+            "1 2 a",
+            "1 2 x win",
+            "1 2 a win extra",
+            "g 2 a win",
+            "1 2 d 1z",
+        ] {
+            assert_eq!(parse_outcome(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_journal_of_another_board_is_refused_and_a_cut_line_dropped() {
+        let dir = std::env::temp_dir().join(format!("inarow-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("j");
+        let pos = FreePosition::new(5, 5, 4).unwrap();
+        assert!(read_journal(&path, &pos).unwrap().is_empty());
+        let line = format_outcome(&PinnedOutcome {
+            attacker: 1,
+            defender: 2,
+            defender_to_move: true,
+            zone: Some(12),
+        });
+        std::fs::write(&path, format!("{}\n{line}\n1f 3", journal_header(&pos))).unwrap();
+        assert_eq!(read_journal(&path, &pos).unwrap().len(), 1);
+        let kept = std::fs::read_to_string(&path).unwrap();
+        assert!(kept.ends_with(&format!("{line}\n")), "{kept:?}");
+        let other = FreePosition::new(5, 5, 3).unwrap();
+        assert!(matches!(
+            read_journal(&path, &other),
+            Err(SolveError::InvalidPosition(m)) if m.contains("another board")
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
