@@ -409,6 +409,27 @@ impl ThreatBoard {
         value
     }
 
+    /// The windows through the empty `cell` by what a stone of `player` there
+    /// does to them: `[n]` for the windows free of the other's stones holding `n`
+    /// of `player`'s (`n < 5`: those it extends), `[5 + n]` for those free of
+    /// `player`'s holding `n` of the other's (those it blocks). The learned move
+    /// ordering's line features; `k` above 5 counts its longer windows in `[4]`
+    /// and `[9]`.
+    pub fn window_profile(&self, cell: usize, player: usize) -> [u32; 10] {
+        let mut profile = [0u32; 10];
+        for &wi in self.windows_through(cell) {
+            let t = self.tallies[wi as usize];
+            let (mine, theirs) = (t[player] as usize, t[1 - player] as usize);
+            if t[BLOCKS + player] == 0 {
+                profile[mine.min(4)] += 1;
+            }
+            if t[BLOCKS + 1 - player] == 0 {
+                profile[5 + theirs.min(4)] += 1;
+            }
+        }
+        profile
+    }
+
     #[inline]
     fn windows_through(&self, cell: usize) -> &[u32] {
         self.windows.through(cell)

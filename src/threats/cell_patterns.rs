@@ -151,6 +151,13 @@ impl CellPatterns {
         (w.attack[mine as usize] + w.defence[theirs as usize]) as i64
     }
 
+    /// The four directions' patterns of a stone of `player` on `cell`, packed
+    /// (see [`patterns::unpack`]).
+    #[inline]
+    pub fn combo(&self, cell: usize, player: usize) -> u16 {
+        self.combos[cell][player]
+    }
+
     /// `player`'s pattern value: [`Weights::value`] summed over the empty cells.
     pub fn value(&self, player: usize) -> i64 {
         self.values[player]

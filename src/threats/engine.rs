@@ -19,14 +19,16 @@ use std::time::{Duration, Instant};
 use super::board::ThreatBoard;
 use super::cell_patterns::CellPatterns;
 use super::learned_eval::{
-    LearnedTables, ALL_FEATURES, FEATURES, SHAPES, SIDE_FEATURES, WINDOW_COUNTS,
+    shape_of, LearnedTables, ALL_FEATURES, FEATURES, SHAPES, SIDE_FEATURES, WINDOW_COUNTS,
 };
+use super::learned_order::{self, OrderWeights};
+use super::patterns::{class::SCORED as CLASSES, classify, unpack};
 use super::prove::{Prover, ProverTables, Stop, ThreatKind};
 use super::shallow::{self, ShallowCuts};
 use super::table::{Bound, Table};
 use crate::game::Game;
 use crate::rng::Rng;
-use crate::rules::Rules;
+use crate::rules::{Rules, WinRule};
 
 /// A won position's value at the root, less one per ply to the win.
 const WIN: i32 = 1_000_000_000;
@@ -101,6 +103,22 @@ pub struct SearchStats {
     pub rejected: u32,
 }
 
+/// What the learned move ordering knows of a candidate move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CandidateFeatures {
+    pub cell: usize,
+    /// The shapes (`0..330`: the four line patterns as a multiset) of the
+    /// patterns a stone of the mover there makes, and of those it takes from the
+    /// opponent (what the opponent's stone there would make).
+    pub made: usize,
+    pub taken: usize,
+    /// Their classes (`0..10`: five, flex four, four and flex three...).
+    pub made_class: usize,
+    pub taken_class: usize,
+    /// Its window profile ([`ThreatBoard::window_profile`]).
+    pub windows: [u32; 10],
+}
+
 /// Most threads of one move's search.
 pub const MAX_THREADS: usize = 256;
 
@@ -146,6 +164,12 @@ pub struct Engine {
     /// The learned evaluation's tables where it replaces the line evaluation
     /// ([`super::learned_eval`]; lines of five only).
     learned: Option<&'static LearnedTables>,
+    /// The learned move ordering's weights where it replaces the hand-set one
+    /// ([`super::learned_order`]; freestyle lines of five).
+    learned_order: Option<&'static OrderWeights>,
+    /// The cells played, the game's and then the search's (the learned
+    /// ordering's distances to the last two moves).
+    path: Vec<usize>,
 }
 
 /// The stop conditions of one move, split into phases.
@@ -203,9 +227,12 @@ impl Engine {
             principal_variation: true,
             verify_choice: true,
             learned: None,
+            learned_order: None,
+            path: Vec::new(),
         };
         // Every rule's lines of five have fitted weights.
         engine.learned = engine.learned_tables(true);
+        engine.learned_order = engine.order_weights(true);
         engine.set_patterns(true, false);
         engine
     }
@@ -247,6 +274,22 @@ impl Engine {
     /// or off (on by default).
     pub fn set_verify_choice(&mut self, on: bool) {
         self.verify_choice = on;
+    }
+
+    /// Switches the learned move ordering on or off, its helpers' too (freestyle
+    /// lines of five only: elsewhere the hand-set ordering stays).
+    pub fn set_learned_ordering(&mut self, on: bool) {
+        self.learned_order = self.order_weights(on);
+        for helper in &mut self.helpers {
+            helper.set_learned_ordering(on);
+        }
+    }
+
+    /// The learned ordering's weights for these rules, where `on` and they have some.
+    fn order_weights(&self, on: bool) -> Option<&'static OrderWeights> {
+        let rules = self.board.rules();
+        (on && rules.k() == 5 && rules.rule() == WinRule::Freestyle)
+            .then_some(&learned_order::FREESTYLE)
     }
 
     /// Switches the learned evaluation on or off, its helpers' too (lines of five
@@ -336,6 +379,43 @@ impl Engine {
 
     pub fn rules(&self) -> &Rules {
         self.board.rules()
+    }
+
+    /// The candidate moves of `game`'s position (same rules, not over) in the
+    /// order the search tries them at a node without a table move or a threat:
+    /// empty cells within two of a stone, best-looking first (for measuring the
+    /// ordering, e.g. where a stronger player's move ranks).
+    pub fn candidate_order(&mut self, game: &Game) -> Vec<usize> {
+        self.load(game);
+        let me = self.board.to_move();
+        let mut moves = Vec::new();
+        self.candidates(me, usize::MAX, &mut moves, usize::MAX);
+        moves.into_iter().map(|(c, _)| c).collect()
+    }
+
+    /// Per candidate move of [`Engine::candidate_order`], in that order, the
+    /// learned move ordering's features ([`CandidateFeatures`]); empty where `k`
+    /// has no pattern tables.
+    pub fn candidate_features(&mut self, game: &Game) -> Vec<CandidateFeatures> {
+        let order = self.candidate_order(game);
+        let me = self.board.to_move();
+        let Some(p) = &self.patterns else {
+            return Vec::new();
+        };
+        order
+            .into_iter()
+            .map(|cell| {
+                let [made, taken] = [p.combo(cell, me), p.combo(cell, 1 - me)];
+                CandidateFeatures {
+                    cell,
+                    made: shape_of(made),
+                    taken: shape_of(taken),
+                    made_class: classify(unpack(made)),
+                    taken_class: classify(unpack(taken)),
+                    windows: self.board.window_profile(cell, me),
+                }
+            })
+            .collect()
     }
 
     /// What the last [`Engine::choose`] did.
@@ -504,6 +584,7 @@ impl Engine {
         helper.set_patterns(self.pattern_ordering, self.pattern_evaluation);
         helper.four_gate = self.four_gate;
         helper.principal_variation = self.principal_variation;
+        helper.learned_order = self.learned_order;
         helper
     }
 
@@ -1039,11 +1120,47 @@ impl Engine {
     /// switch is on, its pattern score ([`PATTERN_ORDER_SCALE`] times).
     #[inline]
     fn order_value(&self, cell: usize, player: usize) -> i64 {
+        if let (Some(w), Some(p)) = (self.learned_order, &self.patterns) {
+            return self.learned_order_value(w, p, cell, player);
+        }
         let windows = self.board.move_value(cell, player);
         match (&self.patterns, self.pattern_ordering) {
             (Some(p), true) => PATTERN_ORDER_SCALE * p.order_score(cell, player) + windows,
             _ => windows,
         }
+    }
+
+    /// The learned ordering's score of `cell` for `player` (the side to move),
+    /// see [`super::learned_order`].
+    #[inline]
+    fn learned_order_value(
+        &self,
+        w: &'static OrderWeights,
+        p: &CellPatterns,
+        cell: usize,
+        player: usize,
+    ) -> i64 {
+        let [made, taken] = [p.combo(cell, player), p.combo(cell, 1 - player)];
+        let f = &w.profile;
+        let (make, take) = learned_order::combo_scores(w);
+        let mut v = make[made as usize] + take[taken as usize];
+        let windows = self.board.window_profile(cell, player);
+        for (weight, &n) in f[2 * CLASSES..2 * CLASSES + 10].iter().zip(&windows) {
+            v += weight * n as i32;
+        }
+        let width = self.board.width();
+        let near = |last: Option<&usize>| -> usize {
+            last.map_or(3, |&l| {
+                let d = (l / width)
+                    .abs_diff(cell / width)
+                    .max((l % width).abs_diff(cell % width));
+                d.clamp(1, 4) - 1
+            })
+        };
+        let mut last = self.path.iter().rev();
+        v += f[2 * CLASSES + 10 + near(last.next())];
+        v += f[2 * CLASSES + 14 + near(last.next())];
+        i64::from(v)
     }
 
     fn take_moves(&mut self, ply: usize) -> Vec<(usize, i64)> {
@@ -1058,6 +1175,8 @@ impl Engine {
     /// Sets the board to `game`'s position (rebuilding the near counts).
     fn load(&mut self, game: &Game) {
         self.board.load(game);
+        self.path.clear();
+        self.path.extend(game.history().iter().map(|&c| c as usize));
         self.near.fill(0);
         if let Some(p) = self.patterns.as_mut() {
             p.reset();
@@ -1078,9 +1197,11 @@ impl Engine {
         }
         self.board.play(cell);
         self.touch_near(cell, 1);
+        self.path.push(cell);
     }
 
     fn unmake(&mut self, cell: usize) {
+        self.path.pop();
         self.board.unplay(cell);
         self.touch_near(cell, -1);
         if let Some(p) = self.patterns.as_mut() {

@@ -23,6 +23,7 @@ mod cell_patterns;
 mod columns;
 mod engine;
 mod learned_eval;
+mod learned_order;
 mod learned_shapes;
 mod live_windows;
 #[cfg(test)]
@@ -42,7 +43,7 @@ use std::sync::atomic::AtomicBool;
 
 pub use board::ThreatBoard;
 pub use columns::{column_root, ColumnProver, ColumnRoot};
-pub use engine::{Budget, Engine, SearchStats, MAX_THREADS};
+pub use engine::{Budget, CandidateFeatures, Engine, SearchStats, MAX_THREADS};
 pub use prove::{ProverTables, Stop, ThreatKind};
 pub use shallow::ShallowCuts;
 

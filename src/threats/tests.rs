@@ -345,6 +345,59 @@ fn the_chosen_move_is_checked_against_the_opponents_longer_vct() {
     }
 }
 
+#[test]
+fn the_learned_ordering_scores_moves_as_its_fitted_model_does() {
+    // The engine's incremental scores against the model's definition (the fit's
+    // features, weights applied here), on positions of random games.
+    use super::learned_order::{FREESTYLE, PROFILE};
+    let w = &FREESTYLE;
+    let mut rng = Rng::new(11, 0);
+    let mut engine = Engine::new(gomoku());
+    for _ in 0..20 {
+        let mut game = Game::new(gomoku());
+        let stones = 4 + rng.below(20) as usize;
+        while game.stones_on_board() < stones && !game.is_over() {
+            let a = cell(3 + rng.below(9) as usize, 3 + rng.below(9) as usize);
+            if game.is_legal(a) {
+                game.play(a).unwrap();
+            }
+        }
+        if game.is_over() {
+            continue;
+        }
+        let history: Vec<usize> = game.history().iter().map(|&c| c as usize).collect();
+        let near = |last: Option<&usize>, c: usize| {
+            last.map_or(3, |&l| {
+                let d = (l / 15).abs_diff(c / 15).max((l % 15).abs_diff(c % 15));
+                d.clamp(1, 4) - 1
+            })
+        };
+        let score = |f: &CandidateFeatures| -> i64 {
+            let mut features = [0i64; PROFILE];
+            features[f.made_class] = 1;
+            features[10 + f.taken_class] = 1;
+            for (x, &n) in features[20..30].iter_mut().zip(&f.windows) {
+                *x = i64::from(n);
+            }
+            features[30 + near(history.last(), f.cell)] = 1;
+            features[34 + near(history.iter().rev().nth(1), f.cell)] = 1;
+            let dot: i64 = features
+                .iter()
+                .zip(&w.profile)
+                .map(|(x, &p)| x * i64::from(p))
+                .sum();
+            i64::from(w.make[f.made]) + i64::from(w.take[f.taken]) + dot
+        };
+        let features = engine.candidate_features(&game);
+        assert!(!features.is_empty());
+        let mut expected: Vec<(i64, usize)> =
+            features.iter().map(|f| (-score(f), f.cell)).collect();
+        expected.sort();
+        let order: Vec<usize> = features.iter().map(|f| f.cell).collect();
+        assert_eq!(order, expected.iter().map(|&(_, c)| c).collect::<Vec<_>>());
+    }
+}
+
 /// Mid-game positions: `stones` random moves near the centre of gomoku 15x15.
 fn random_positions(seed: u64, count: usize, stones: usize) -> Vec<Game> {
     let mut rng = Rng::new(seed, 0);

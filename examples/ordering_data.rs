@@ -1,0 +1,70 @@
+//! The learned move ordering's training data: reads positions on stdin, one a
+//! line (the cells played from the empty board, then the move a player chose
+//! there, last), and writes one CSV row per candidate move of the threat
+//! engine: the position's line number, whether it is the chosen move, the
+//! shapes and classes of the patterns it makes and takes, its window profile
+//! (`Engine::candidate_features`), and its distances to the opponent's last
+//! move and to the mover's. Positions whose chosen move is no candidate
+//! are left out. `scripts/fit_ordering.py` fits the weights.
+//!
+//! ```text
+//! cargo run --release --example ordering_data -- [RULE] < choices.txt > candidates.csv
+//! ```
+
+use std::io::{BufRead, BufWriter, Write};
+
+use inarow::threats::Engine;
+use inarow::{Game, Rules, WinRule};
+
+fn main() {
+    let rule = WinRule::from_name(
+        &std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "freestyle".into()),
+    )
+    .expect("RULE: freestyle, standard or renju");
+    let rules = Rules::gomoku_with(15, rule).expect("15x15 gomoku");
+    let mut engine = Engine::new(rules);
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for (number, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.expect("readable input");
+        let cells: Vec<usize> = line
+            .split_whitespace()
+            .map(|c| c.parse().expect("a cell number"))
+            .collect();
+        let Some((&chosen, moves)) = cells.split_last() else {
+            continue;
+        };
+        let game = Game::from_actions(rules, moves).expect("legal moves");
+        if game.is_over() || !game.is_legal(chosen) {
+            continue;
+        }
+        let features = engine.candidate_features(&game);
+        if !features.iter().any(|f| f.cell == chosen) {
+            continue;
+        }
+        // Chebyshev distances to the opponent's last move and to the mover's.
+        let distance = |a: usize, b: Option<&usize>| {
+            b.map_or(9, |&b| {
+                (a / 15).abs_diff(b / 15).max((a % 15).abs_diff(b % 15))
+            })
+        };
+        let (theirs_last, mine_last) = (moves.last(), moves.iter().rev().nth(1));
+        for f in features {
+            let windows: Vec<String> = f.windows.iter().map(u32::to_string).collect();
+            writeln!(
+                out,
+                "{number},{},{},{},{},{},{},{},{}",
+                u8::from(f.cell == chosen),
+                f.made,
+                f.taken,
+                f.made_class,
+                f.taken_class,
+                windows.join(","),
+                distance(f.cell, theirs_last),
+                distance(f.cell, mine_last)
+            )
+            .expect("written");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! Where a player's moves rank in the threat engine's move ordering: reads
+//! positions on stdin, one a line (the cells played from the empty board, then
+//! the move chosen there, last), and prints how often the chosen move is the
+//! ordering's first, within its first 3, 7 (the width one ply above the leaves),
+//! 10, 12 (the widest below the root) and 20, and not a candidate at all.
+//!
+//! ```text
+//! cargo run --release --example threats_order -- [RULE] < choices.txt
+//! ```
+
+use std::io::BufRead;
+
+use inarow::threats::Engine;
+use inarow::{Game, Rules, WinRule};
+
+fn main() {
+    let rule = WinRule::from_name(
+        &std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "freestyle".into()),
+    )
+    .expect("RULE: freestyle, standard or renju");
+    let rules = Rules::gomoku_with(15, rule).expect("15x15 gomoku");
+    let mut engine = Engine::new(rules);
+    let cuts = [1usize, 3, 7, 10, 12, 20];
+    let mut within = [0u32; 6];
+    let (mut total, mut missing) = (0u32, 0u32);
+    for line in std::io::stdin().lock().lines() {
+        let line = line.expect("readable input");
+        let cells: Vec<usize> = line
+            .split_whitespace()
+            .map(|c| c.parse().expect("a cell number"))
+            .collect();
+        let Some((&chosen, moves)) = cells.split_last() else {
+            continue;
+        };
+        let game = Game::from_actions(rules, moves).expect("legal moves");
+        if game.is_over() || !game.is_legal(chosen) {
+            continue;
+        }
+        let order = engine.candidate_order(&game);
+        total += 1;
+        match order.iter().position(|&c| c == chosen) {
+            Some(rank) => {
+                for (n, &cut) in within.iter_mut().zip(&cuts) {
+                    *n += u32::from(rank < cut);
+                }
+            }
+            None => missing += 1,
+        }
+    }
+    let share = |n: u32| f64::from(n) / f64::from(total.max(1));
+    for (n, cut) in within.iter().zip(cuts) {
+        println!(
+            "within the first {cut:2}: {n:5} of {total} ({:.3})",
+            share(*n)
+        );
+    }
+    println!("not a candidate: {missing} ({:.3})", share(missing));
+}
