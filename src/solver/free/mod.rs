@@ -36,10 +36,11 @@
 //! 64-bit search (the same nodes as before the second word; by cachegrind,
 //! instructions within 0.3%: BENCHMARKS.md). How long a
 //! search takes grows quickly with the empty cells: every m,n,k game with m, n,
-//! k <= 6 solves from the empty board in milliseconds, 7,6,5 in under a second
-//! (0.84M nodes), 7,7,5 (a draw) in 99.5M nodes, about a minute; larger boards may not
-//! finish (`cancel`, deadlines and node limits stop them): a 9x9 board is
-//! solved near its end, not from the empty board
+//! k <= 6 solves from the empty board in milliseconds, 7,6,5 in 5 ms, 7,7,5 (a
+//! draw) in a third of a second (0.26M nodes); larger boards may not finish
+//! (`cancel`, deadlines and node limits stop them; a journal resumes a long
+//! outcome search, [`FreeSolver::solve_with_journal`]): 8,8,5 is not proven yet,
+//! and a 9x9 board is solved near its end, not from the empty board
 //! (`benchmarks/free_9x9.py` records how far a search of 9,9,5 gets).
 //!
 //! # Techniques
@@ -66,8 +67,10 @@
 //!   AND/OR search with relevance zones (`zone`): whether the side to move
 //!   forces a line, then whether the other side does; the attacker's moves
 //!   outside the zone of the defender's proof after a pass are not searched.
-//!   On 7,7,5 it visits 79M nodes where negamax visits 99.5M, no faster in time
-//!   (docs/solver-benchmarks.md).
+//!   On 7,7,5: 0.16M nodes, 0.21 s (docs/solver-benchmarks.md).
+//! * Pairing replies: where the defender is to move, a move of its own after
+//!   which a pairing strategy holds ends the search (the zone search, negamax's
+//!   bounds and the proofs).
 //! * Moves ordered by the lines through them: own stones on lines the opponent
 //!   has not blocked, opponent stones on lines free of own stones; ties by the
 //!   history heuristic (cut-offs per side and cell, weighted by the square of the
