@@ -437,7 +437,7 @@ fn classes_order_the_cells() {
     assert!(score([FLEX2, NONE, NONE, NONE]) > score([BLOCK2, NONE, NONE, NONE]));
 }
 
-/// Every combination of the pattern switches, under every rule: the engine's
+/// Every combination of the engine's switches, under every rule: the engine's
 /// move is legal and the same twice under a node budget.
 #[test]
 fn engine_with_pattern_switches_is_deterministic_and_legal() {
@@ -461,19 +461,22 @@ fn engine_with_pattern_switches_is_deterministic_and_legal() {
                 positions.push(game);
             }
         }
-        for switches in 0..16u32 {
+        for switches in 0..128u32 {
             let choose = |game: &Game| {
                 let mut engine = Engine::new(rules);
                 engine.set_pattern_ordering(switches & 1 != 0);
                 engine.set_pattern_evaluation(switches & 2 != 0);
                 engine.set_four_gate(switches & 4 != 0);
                 engine.set_learned_evaluation(switches & 8 != 0);
-                engine.choose(game, Budget::Nodes(5_000), &mut Rng::new(3, 0), &cancel)
+                engine.set_principal_variation(switches & 16 != 0);
+                engine.set_verify_choice(switches & 32 != 0);
+                engine.set_learned_ordering(switches & 64 != 0);
+                engine.choose(game, Budget::Nodes(2_000), &mut Rng::new(3, 0), &cancel)
             };
             for game in &positions {
                 let a = choose(game);
-                assert_eq!(a, choose(game), "{rules}, switches {switches:03b}");
-                assert!(game.is_legal(a), "{rules}, switches {switches:03b}: {a}");
+                assert_eq!(a, choose(game), "{rules}, switches {switches:07b}");
+                assert!(game.is_legal(a), "{rules}, switches {switches:07b}: {a}");
             }
         }
     }
