@@ -10,8 +10,9 @@
 //!
 //! `INAROW_PVS=0` switches the principal-variation search off, to measure what it
 //! saves: at a node budget the same engine with fewer nodes a depth goes deeper.
-//! `INAROW_VERIFY=0` switches off the check of the chosen move against the
-//! opponent's VCT, `INAROW_LEARNED_ORDER=0` the learned move ordering.
+//! `INAROW_VERIFY=1` switches on the check of the chosen move against the
+//! opponent's VCT, `INAROW_LEARNED_ORDER=1` the learned move ordering (both off
+//! by default).
 
 use std::io::BufRead;
 use std::sync::atomic::AtomicBool;
@@ -33,11 +34,11 @@ fn main() {
     if std::env::var("INAROW_PVS").is_ok_and(|v| v == "0") {
         engine.set_principal_variation(false);
     }
-    if std::env::var("INAROW_VERIFY").is_ok_and(|v| v == "0") {
-        engine.set_verify_choice(false);
+    if std::env::var("INAROW_VERIFY").is_ok_and(|v| v == "1") {
+        engine.set_verify_choice(true);
     }
-    if std::env::var("INAROW_LEARNED_ORDER").is_ok_and(|v| v == "0") {
-        engine.set_learned_ordering(false);
+    if std::env::var("INAROW_LEARNED_ORDER").is_ok_and(|v| v == "1") {
+        engine.set_learned_ordering(true);
     }
     let cancel = AtomicBool::new(false);
     let (mut searched, mut depths, mut secs) = (0u32, 0u32, 0.0);

@@ -6,7 +6,10 @@
 //!
 //! ```text
 //! cargo run --release --example threats_order -- [RULE] < choices.txt
+//! INAROW_LEARNED_ORDER=1 cargo run --release --example threats_order -- freestyle < choices.txt
 //! ```
+//!
+//! `INAROW_LEARNED_ORDER=1` ranks by the learned move ordering (off by default).
 
 use std::io::BufRead;
 
@@ -22,6 +25,9 @@ fn main() {
     .expect("RULE: freestyle, standard or renju");
     let rules = Rules::gomoku_with(15, rule).expect("15x15 gomoku");
     let mut engine = Engine::new(rules);
+    if std::env::var("INAROW_LEARNED_ORDER").is_ok_and(|v| v == "1") {
+        engine.set_learned_ordering(true);
+    }
     let cuts = [1usize, 3, 7, 10, 12, 20];
     let mut within = [0u32; 6];
     let (mut total, mut missing) = (0u32, 0u32);

@@ -353,6 +353,7 @@ fn the_learned_ordering_scores_moves_as_its_fitted_model_does() {
     let w = &FREESTYLE;
     let mut rng = Rng::new(11, 0);
     let mut engine = Engine::new(gomoku());
+    engine.set_learned_ordering(true);
     for _ in 0..20 {
         let mut game = Game::new(gomoku());
         let stones = 4 + rng.below(20) as usize;
