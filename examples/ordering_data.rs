@@ -11,10 +11,14 @@
 //! cargo run --release --example ordering_data -- [RULE] < choices.txt > candidates.csv
 //! ```
 
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufWriter, Write};
 
 use inarow::threats::Engine;
-use inarow::{Game, Rules, WinRule};
+use inarow::{Rules, WinRule};
+
+#[path = "support/choices.rs"]
+mod choices;
+use choices::choices;
 
 fn main() {
     let rule = WinRule::from_name(
@@ -26,29 +30,19 @@ fn main() {
     let rules = Rules::gomoku_with(15, rule).expect("15x15 gomoku");
     let mut engine = Engine::new(rules);
     let mut out = BufWriter::new(std::io::stdout().lock());
-    for (number, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line.expect("readable input");
-        let cells: Vec<usize> = line
-            .split_whitespace()
-            .map(|c| c.parse().expect("a cell number"))
-            .collect();
-        let Some((&chosen, moves)) = cells.split_last() else {
-            continue;
-        };
-        let game = Game::from_actions(rules, moves).expect("legal moves");
-        if game.is_over() || !game.is_legal(chosen) {
-            continue;
-        }
+    for (number, game, chosen) in choices(rules) {
         let features = engine.candidate_features(&game);
         if !features.iter().any(|f| f.cell == chosen) {
             continue;
         }
         // Chebyshev distances to the opponent's last move and to the mover's.
-        let distance = |a: usize, b: Option<&usize>| {
+        let distance = |a: usize, b: Option<&u16>| {
             b.map_or(9, |&b| {
+                let b = b as usize;
                 (a / 15).abs_diff(b / 15).max((a % 15).abs_diff(b % 15))
             })
         };
+        let moves = game.history();
         let (theirs_last, mine_last) = (moves.last(), moves.iter().rev().nth(1));
         for f in features {
             let windows: Vec<String> = f.windows.iter().map(u32::to_string).collect();

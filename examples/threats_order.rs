@@ -11,10 +11,12 @@
 //!
 //! `INAROW_LEARNED_ORDER=1` ranks by the learned move ordering (off by default).
 
-use std::io::BufRead;
-
 use inarow::threats::Engine;
-use inarow::{Game, Rules, WinRule};
+use inarow::{Rules, WinRule};
+
+#[path = "support/choices.rs"]
+mod choices;
+use choices::choices;
 
 fn main() {
     let rule = WinRule::from_name(
@@ -31,19 +33,7 @@ fn main() {
     let cuts = [1usize, 3, 7, 10, 12, 20];
     let mut within = [0u32; 6];
     let (mut total, mut missing) = (0u32, 0u32);
-    for line in std::io::stdin().lock().lines() {
-        let line = line.expect("readable input");
-        let cells: Vec<usize> = line
-            .split_whitespace()
-            .map(|c| c.parse().expect("a cell number"))
-            .collect();
-        let Some((&chosen, moves)) = cells.split_last() else {
-            continue;
-        };
-        let game = Game::from_actions(rules, moves).expect("legal moves");
-        if game.is_over() || !game.is_legal(chosen) {
-            continue;
-        }
+    for (_, game, chosen) in choices(rules) {
         let order = engine.candidate_order(&game);
         total += 1;
         match order.iter().position(|&c| c == chosen) {
