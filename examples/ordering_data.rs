@@ -14,20 +14,13 @@
 use std::io::{BufWriter, Write};
 
 use inarow::threats::Engine;
-use inarow::{Rules, WinRule};
 
 #[path = "support/choices.rs"]
 mod choices;
-use choices::choices;
+use choices::{choices, gomoku_of_first_argument};
 
 fn main() {
-    let rule = WinRule::from_name(
-        &std::env::args()
-            .nth(1)
-            .unwrap_or_else(|| "freestyle".into()),
-    )
-    .expect("RULE: freestyle, standard or renju");
-    let rules = Rules::gomoku_with(15, rule).expect("15x15 gomoku");
+    let rules = gomoku_of_first_argument();
     let mut engine = Engine::new(rules);
     let mut out = BufWriter::new(std::io::stdout().lock());
     for (number, game, chosen) in choices(rules) {

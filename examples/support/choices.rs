@@ -4,7 +4,7 @@
 
 use std::io::BufRead;
 
-use inarow::{Game, Rules};
+use inarow::{Game, Rules, WinRule};
 
 /// Each line's number, position and chosen move, for the lines whose game is
 /// not over and whose chosen move is legal there.
@@ -23,4 +23,13 @@ pub fn choices(rules: Rules) -> impl Iterator<Item = (usize, Game, usize)> {
             let game = Game::from_actions(rules, moves).expect("legal moves");
             (!game.is_over() && game.is_legal(chosen)).then_some((number, game, chosen))
         })
+}
+
+/// 15x15 gomoku under the rule the first argument names (freestyle by default).
+pub fn gomoku_of_first_argument() -> Rules {
+    let name = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "freestyle".into());
+    let rule = WinRule::from_name(&name).expect("RULE: freestyle, standard or renju");
+    Rules::gomoku_with(15, rule).expect("15x15 gomoku")
 }
