@@ -183,7 +183,7 @@ def write_table(rule: str, params: np.ndarray) -> None:
         "",
         f"/// Fitted to Rapfi's moves under {rule}.",
         "#[rustfmt::skip]",
-        f"pub const {name}: OrderWeights = OrderWeights {{",
+        f"pub static {name}: OrderWeights = OrderWeights {{",
     ]
     for label, part in (
         ("make", ints[:SHAPES]),

@@ -21,7 +21,7 @@ pub struct OrderWeights {
 
 /// Fitted to Rapfi's moves under freestyle.
 #[rustfmt::skip]
-pub const FREESTYLE: OrderWeights = OrderWeights {
+pub static FREESTYLE: OrderWeights = OrderWeights {
     make: [
         -71, -211, 282, -125, -15, -66, -53, -314, 235, -149, -484, -97,
         38, -148, 42, -93, 274, 61, -34, -572, -231, -124, 43, 233,
