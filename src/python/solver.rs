@@ -147,15 +147,18 @@ impl Solver {
         game: &Game,
         work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
     ) -> PyResult<T> {
-        self.run_with(py, game, work, |_| Ok(()))
+        self.run_with(py, game, true, work, |_| Ok(()))
     }
 
     /// [`Solver::run`], calling `on_tick` on this thread every `POLL` while the
-    /// search runs on a worker (an error it raises cancels the search).
+    /// search runs on a worker (an error it raises cancels the search). Without
+    /// `inline` the search starts on the worker: work whose every attempt costs
+    /// more than its nodes (a journal read back and pinned) is done once.
     fn run_with<'py, T: Send>(
         &self,
         py: Python<'py>,
         game: &Game,
+        inline: bool,
         work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
         on_tick: impl FnMut(Python<'py>) -> PyResult<()>,
     ) -> PyResult<T> {
@@ -174,15 +177,19 @@ impl Solver {
         if gravity {
             core.set_book(book);
         }
-        let quick = py.detach(|| {
-            core.set_node_limit(Some(INLINE_NODES));
-            let r = work(core, token.flag());
-            core.set_node_limit(None);
-            r
-        });
+        let quick = if inline {
+            py.detach(|| {
+                core.set_node_limit(Some(INLINE_NODES));
+                let r = work(core, token.flag());
+                core.set_node_limit(None);
+                r
+            })
+        } else {
+            Err(SolveError::NodeLimit)
+        };
         let result = match quick {
             Err(SolveError::NodeLimit) => {
-                let inline_nodes = core.nodes();
+                let inline_nodes = if inline { core.nodes() } else { 0 };
                 let r = run_interruptible(py, token, || work(core, token.flag()), on_tick);
                 // Stored before an interrupt propagates: `nodes` tells what it cost.
                 self.nodes
@@ -319,6 +326,7 @@ impl Solver {
         let result = self.run_with(
             py,
             &game,
+            false,
             |s, c| s.solve_game_with_journal(&game, &path, DEFAULT_JOURNAL_STONES, &counts, c),
             |py| {
                 let r = tick(py);

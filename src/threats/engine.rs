@@ -168,7 +168,7 @@ pub struct Engine {
     /// ([`super::learned_order`]; freestyle lines of five).
     learned_order: Option<&'static OrderWeights>,
     /// The cells played, the game's and then the search's (the learned
-    /// ordering's distances to the last two moves).
+    /// ordering's distances to the last two moves); empty while it is off.
     path: Vec<usize>,
 }
 
@@ -1142,7 +1142,7 @@ impl Engine {
     ) -> i64 {
         let [made, taken] = [p.combo(cell, player), p.combo(cell, 1 - player)];
         let f = &w.profile;
-        let (make, take) = learned_order::combo_scores(w);
+        let (make, take) = w.combo_scores();
         let mut v = make[made as usize] + take[taken as usize];
         let windows = self.board.window_profile(cell, player);
         for (weight, &n) in f[2 * CLASSES..2 * CLASSES + 10].iter().zip(&windows) {
@@ -1176,7 +1176,9 @@ impl Engine {
     fn load(&mut self, game: &Game) {
         self.board.load(game);
         self.path.clear();
-        self.path.extend(game.history().iter().map(|&c| c as usize));
+        if self.learned_order.is_some() {
+            self.path.extend(game.history().iter().map(|&c| c as usize));
+        }
         self.near.fill(0);
         if let Some(p) = self.patterns.as_mut() {
             p.reset();
@@ -1197,11 +1199,15 @@ impl Engine {
         }
         self.board.play(cell);
         self.touch_near(cell, 1);
-        self.path.push(cell);
+        if self.learned_order.is_some() {
+            self.path.push(cell);
+        }
     }
 
     fn unmake(&mut self, cell: usize) {
-        self.path.pop();
+        if self.learned_order.is_some() {
+            self.path.pop();
+        }
         self.board.unplay(cell);
         self.touch_near(cell, -1);
         if let Some(p) = self.patterns.as_mut() {

@@ -17,6 +17,8 @@ pub struct OrderWeights {
     pub make: [i32; SHAPES],
     pub take: [i32; SHAPES],
     pub profile: [i32; PROFILE],
+    /// [`OrderWeights::combo_scores`], built on first use.
+    combos: OnceLock<(Vec<i32>, Vec<i32>)>,
 }
 
 /// Fitted to Rapfi's moves under freestyle.
@@ -88,24 +90,25 @@ pub static FREESTYLE: OrderWeights = OrderWeights {
         7930, 43, 144, 201, 543, 6137, 492, 195, 43, -452, 379, 18,
         -43, -278,
     ],
+    combos: OnceLock::new(),
 };
 
-/// Per combination of four line patterns (`patterns::unpack`): the score of
-/// making it (`make` of its shape, plus its class's) and of taking it from the
-/// opponent, for [`FREESTYLE`] (the one set of weights).
-pub fn combo_scores(w: &'static OrderWeights) -> (&'static [i32], &'static [i32]) {
-    static SCORES: OnceLock<(Vec<i32>, Vec<i32>)> = OnceLock::new();
-    debug_assert!(std::ptr::eq(w, &FREESTYLE));
-    let (make, take) = SCORES.get_or_init(|| {
-        let by = |shapes: &[i32; SHAPES], classes: &[i32]| -> Vec<i32> {
-            (0..COMBOS as u16)
-                .map(|c| shapes[shape_of(c)] + classes[classify(unpack(c))])
-                .collect()
-        };
-        (
-            by(&w.make, &w.profile[..CLASSES]),
-            by(&w.take, &w.profile[CLASSES..2 * CLASSES]),
-        )
-    });
-    (make, take)
+impl OrderWeights {
+    /// Per combination of four line patterns (`patterns::unpack`): the score
+    /// of making it (`make` of its shape, plus its class's) and of taking it
+    /// from the opponent.
+    pub fn combo_scores(&self) -> (&[i32], &[i32]) {
+        let (make, take) = self.combos.get_or_init(|| {
+            let by = |shapes: &[i32; SHAPES], classes: &[i32]| -> Vec<i32> {
+                (0..COMBOS as u16)
+                    .map(|c| shapes[shape_of(c)] + classes[classify(unpack(c))])
+                    .collect()
+            };
+            (
+                by(&self.make, &self.profile[..CLASSES]),
+                by(&self.take, &self.profile[CLASSES..2 * CLASSES]),
+            )
+        });
+        (make, take)
+    }
 }

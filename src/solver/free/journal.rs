@@ -196,8 +196,7 @@ fn record(
     loop {
         match proven.recv_timeout(FLUSH_EVERY) {
             Ok(o) => {
-                writeln!(out, "{}", format_outcome(&o))?;
-                progress.proven.fetch_add(1, Ordering::Relaxed);
+                append(out, &o, progress)?;
                 continue;
             }
             Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {}
@@ -205,12 +204,22 @@ fn record(
         out.flush()?;
         if done.load(Ordering::Relaxed) {
             while let Ok(o) = proven.try_recv() {
-                writeln!(out, "{}", format_outcome(&o))?;
-                progress.proven.fetch_add(1, Ordering::Relaxed);
+                append(out, &o, progress)?;
             }
             return out.flush();
         }
     }
+}
+
+/// Writes one outcome's line and counts it.
+fn append(
+    out: &mut BufWriter<File>,
+    o: &PinnedOutcome,
+    progress: &JournalProgress,
+) -> std::io::Result<()> {
+    writeln!(out, "{}", format_outcome(o))?;
+    progress.proven.fetch_add(1, Ordering::Relaxed);
+    Ok(())
 }
 
 #[cfg(test)]
