@@ -11,7 +11,9 @@ change to an engine, and rates inarow against an external one.
 * :mod:`inarow.tournament.match`: players (Gomocup brains as processes, inarow's agents
   in this process), one game, a whole match logged game by game (resumable);
 * :mod:`inarow.tournament.stats`: score and Elo with intervals per game (trinomial) and
-  per pair of games (pentanomial), and the SPRT with its bounds.
+  per pair of games (pentanomial), and the SPRT with its bounds;
+* :mod:`inarow.tournament.compare`: two engines' matches against one opponent on the
+  same openings and seats, compared pair by pair.
 
 See ``docs/threats.md`` ("Measuring strength").
 """

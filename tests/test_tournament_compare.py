@@ -1,0 +1,99 @@
+"""Two matches against one opponent compared pair by pair (inarow.tournament.compare)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from inarow.tournament import book, compare, match
+
+CONFIG = {"b": "gomocup:brain", "size": 15, "rule": "freestyle", "time": 0.5, "nodes": None}
+
+
+def rec(pair, a_seat, winner, opening=(112, 113, 97), **config):
+    return match.GameRecord(
+        {**CONFIG, **config}, pair, f"o{pair}", list(opening), a_seat, winner, "five", []
+    )
+
+
+def log(results):
+    """Records from A's results per pair: (seat 1, seat 2) with 1 a win, 0 a loss, None a draw."""
+    out = []
+    for pair, seats in enumerate(results):
+        for a_seat, result in zip((1, 2), seats):
+            winner = 0 if result is None else a_seat if result else 3 - a_seat
+            out.append(rec(pair, a_seat, winner))
+    return out
+
+
+def test_the_difference_against_values_worked_by_hand():
+    first = log([(1, 1), (1, 0), (0, 0), (None, 1)])  # 2, 1, 0, 1.5 points
+    second = log([(1, 0), (1, 0), (1, 0), (0, 0)])  # 1, 1, 1, 0
+    d = compare.paired_difference(first, second)
+    diffs = [1, 0, -1, 1.5]
+    mean = sum(diffs) / 4
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / 3)
+    assert (d.pairs, d.points_first, d.points_second) == (4, 4.5, 3.0)
+    assert d.mean == pytest.approx(0.375)
+    assert d.stderr == pytest.approx(sd / 2)
+    assert d.games_differing == 4
+    low, high = d.interval()
+    assert low == pytest.approx(0.375 - 1.959963984540054 * sd / 2)
+    assert high > 0.375 > low
+    assert "4 pairs: 4.5 against 3 points; +0.375 points a pair" in str(d)
+    # Swapped, the difference changes sign and nothing else.
+    r = compare.paired_difference(second, first)
+    assert (r.mean, r.stderr, r.games_differing) == (-d.mean, d.stderr, d.games_differing)
+
+
+def test_only_pairs_complete_in_both_logs_count():
+    first = log([(1, 1), (1, 0), (0, 0)])
+    second = log([(0, 0), (1, 0), (1, 1)])[:-1]  # the last pair lacks its second game
+    d = compare.paired_difference(first, second)
+    assert (d.pairs, d.points_first, d.points_second, d.mean) == (2, 3.0, 1.0, 1.0)
+
+
+def test_matches_that_are_not_paired_are_refused():
+    games = log([(1, 1), (1, 0)])
+    with pytest.raises(ValueError, match="differ in 'b'"):
+        compare.paired_difference(
+            games, [rec(g.pair, g.a_seat, g.winner, b="other") for g in games]
+        )
+    with pytest.raises(ValueError, match="differ in 'time'"):
+        compare.paired_difference(games, [rec(g.pair, g.a_seat, g.winner, time=1.0) for g in games])
+    moved = [rec(g.pair, g.a_seat, g.winner, opening=(0, 1, 2)) for g in games]
+    with pytest.raises(ValueError, match="pair 0 seat 1: openings"):
+        compare.paired_difference(games, moved)
+    with pytest.raises(ValueError, match="1 pair"):
+        compare.paired_difference(games, games[:3])
+    with pytest.raises(ValueError, match="pair 1 seat 2 is logged twice"):
+        compare.paired_difference(games + games[-1:], games)
+
+
+def test_two_matches_of_one_engine_at_a_node_budget_do_not_differ(tmp_path):
+    openings = book.load_book("freestyle-15")[:2]
+    logs = []
+    for name in ("first", "second"):
+        path = str(tmp_path / f"{name}.jsonl")
+        match.run("threats:nodes=300", "negamax:1", openings, pairs=2, seed=7, log=path)
+        logs.append(match.read_log(path))
+    d = compare.paired_difference(*logs)
+    assert (d.pairs, d.mean, d.stderr, d.games_differing) == (2, 0.0, 0.0, 0)
+    assert d.points_first == sum(r.a_points for r in logs[0])
+
+
+def test_the_command_line(tmp_path, capsys):
+    paths = []
+    for name, results in (("a", [(1, 1), (1, 0)]), ("b", [(1, 0), (0, 0)])):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(r.to_json() + "\n" for r in log(results)))
+        paths.append(str(path))
+    assert compare.main(paths) == 0
+    assert "2 pairs: 3 against 1 points; +1.000 points a pair" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as e:
+        compare.main([paths[0], str(tmp_path / "missing.jsonl")])
+    assert e.value.code == 2
+    assert "missing.jsonl: no games logged" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        compare.main([*paths, "extra"])
