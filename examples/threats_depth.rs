@@ -12,7 +12,7 @@
 //! saves: at a node budget the same engine with fewer nodes a depth goes deeper.
 //! `INAROW_VERIFY=1` switches on the check of the chosen move against the
 //! opponent's VCT, `INAROW_LEARNED_ORDER=1` the learned move ordering (both off
-//! by default).
+//! by default), `INAROW_LMR=1` or `0` late move reductions.
 
 use std::io::BufRead;
 use std::sync::atomic::AtomicBool;
@@ -39,6 +39,9 @@ fn main() {
     }
     if std::env::var("INAROW_LEARNED_ORDER").is_ok_and(|v| v == "1") {
         engine.set_learned_ordering(true);
+    }
+    if let Ok(v) = std::env::var("INAROW_LMR") {
+        engine.set_late_move_reductions(v == "1");
     }
     let cancel = AtomicBool::new(false);
     let (mut searched, mut depths, mut secs) = (0u32, 0u32, 0.0);

@@ -13,7 +13,7 @@
 //! only the cells it may play (a forced block it may not play loses).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use super::board::ThreatBoard;
@@ -22,7 +22,7 @@ use super::learned_eval::{
     shape_of, LearnedTables, ALL_FEATURES, FEATURES, SHAPES, SIDE_FEATURES, WINDOW_COUNTS,
 };
 use super::learned_order::{self, OrderWeights};
-use super::patterns::{class::SCORED as CLASSES, classify, unpack};
+use super::patterns::{class::SCORED as CLASSES, classify, unpack, FLEX3};
 use super::prove::{Prover, ProverTables, Stop, ThreatKind};
 use super::shallow::{self, ShallowCuts};
 use super::table::{Bound, Table};
@@ -51,6 +51,25 @@ fn width(depth: u32) -> usize {
         2 => FRONTIER_WIDTH[1],
         _ => WIDTH,
     }
+}
+
+/// Late move reductions: the fewest plies left at a node whose later moves are
+/// reduced (a node with one ply left has none to spare).
+const REDUCE_FROM_DEPTH: u32 = 2;
+
+/// The plies the `i`-th move searched (from 0) at a node with `depth` plies left
+/// is reduced by, where it is quiet: the product of the logarithms of `depth`
+/// and of its place `i + 1`, rounded down (none for the first move; 1 for the
+/// fourth at depth 3, 2 for the sixth at depth 4, 3 for the twelfth at depth 4).
+pub(super) fn late_move_reduction(depth: u32, i: usize) -> u32 {
+    static TABLE: LazyLock<Vec<[u8; WIDTH]>> = LazyLock::new(|| {
+        (0..=MAX_PLY)
+            .map(|d| {
+                std::array::from_fn(|i| ((d.max(1) as f32).ln() * ((i + 1) as f32).ln()) as u8)
+            })
+            .collect()
+    });
+    TABLE[(depth as usize).min(MAX_PLY)][i.min(WIDTH - 1)] as u32
 }
 
 /// Depth in attacker moves of the root's threat searches.
@@ -158,6 +177,8 @@ pub struct Engine {
     /// Whether the moves after a node's first are searched with a null window
     /// first (principal-variation search), again with the full one where they beat alpha.
     principal_variation: bool,
+    /// Late move reductions: late moves searched shallower first.
+    late_move_reductions: bool,
     /// Whether the threat probes are skipped where the patterns show no four for
     /// the attacker (the probe could find nothing: the same values, less work).
     four_gate: bool,
@@ -225,6 +246,7 @@ impl Engine {
             pattern_evaluation: false,
             four_gate: true,
             principal_variation: true,
+            late_move_reductions: true,
             verify_choice: false,
             learned: None,
             learned_order: None,
@@ -266,6 +288,18 @@ impl Engine {
         self.principal_variation = on;
         for helper in &mut self.helpers {
             helper.set_principal_variation(on);
+        }
+    }
+
+    /// Switches late move reductions on or off, its helpers' too: at a node with
+    /// [`REDUCE_FROM_DEPTH`] plies or more left and no threat to answer, each
+    /// move after the first is searched shallower with a null window first (by
+    /// [`late_move_reduction`] plies, one fewer for a move making the mover a
+    /// flex three or better), and again at full depth where it beats alpha.
+    pub fn set_late_move_reductions(&mut self, on: bool) {
+        self.late_move_reductions = on;
+        for helper in &mut self.helpers {
+            helper.set_late_move_reductions(on);
         }
     }
 
@@ -584,6 +618,7 @@ impl Engine {
         helper.set_patterns(self.pattern_ordering, self.pattern_evaluation);
         helper.four_gate = self.four_gate;
         helper.principal_variation = self.principal_variation;
+        helper.late_move_reductions = self.late_move_reductions;
         helper.learned_order = self.learned_order;
         helper
     }
@@ -901,6 +936,7 @@ impl Engine {
             }
         }
         let mut moves = self.take_moves(ply);
+        let mut reducible = false;
         let next_depth = match forced {
             Some(block) => {
                 moves.push((block, 0));
@@ -917,6 +953,7 @@ impl Engine {
                         return v;
                     }
                     self.candidates(me, hint, &mut moves, width(depth));
+                    reducible = self.late_move_reductions && depth >= REDUCE_FROM_DEPTH;
                 }
                 depth - 1
             }
@@ -930,16 +967,37 @@ impl Engine {
         let mut best_value = -INFINITY;
         let mut best_move = moves[0].0;
         for (i, &(cell, _)) in moves.iter().enumerate() {
+            let reduction = if reducible {
+                let r = late_move_reduction(depth, i);
+                let r = if self.is_quiet(cell, me) {
+                    r
+                } else {
+                    r.saturating_sub(1)
+                };
+                r.min(next_depth)
+            } else {
+                0
+            };
             self.make(cell);
-            let v = if i == 0 || !self.principal_variation || beta - alpha == 1 {
+            let v = if i == 0 {
                 -self.search(next_depth, ply + 1, -beta, -alpha, stop)
             } else {
-                // A later move is first shown to beat alpha with a null window.
-                let probe = -self.search(next_depth, ply + 1, -alpha - 1, -alpha, stop);
-                if probe > alpha && probe < beta && !self.halted {
+                // A reduced move must first beat alpha searched shallower.
+                let shallow = (reduction > 0).then(|| {
+                    -self.search(next_depth - reduction, ply + 1, -alpha - 1, -alpha, stop)
+                });
+                if let Some(v) = shallow.filter(|&v| v <= alpha || self.halted) {
+                    v
+                } else if !self.principal_variation || beta - alpha == 1 {
                     -self.search(next_depth, ply + 1, -beta, -alpha, stop)
                 } else {
-                    probe
+                    // A later move is first shown to beat alpha with a null window.
+                    let probe = -self.search(next_depth, ply + 1, -alpha - 1, -alpha, stop);
+                    if probe > alpha && probe < beta && !self.halted {
+                        -self.search(next_depth, ply + 1, -beta, -alpha, stop)
+                    } else {
+                        probe
+                    }
                 }
             };
             self.unmake(cell);
@@ -1102,6 +1160,15 @@ impl Engine {
             });
         }
         moves.truncate(width);
+    }
+
+    /// Whether a stone of `me` on `cell` makes no flex three, four or five
+    /// (where the cell patterns are kept; elsewhere no move is quiet).
+    #[inline]
+    fn is_quiet(&self, cell: usize, me: usize) -> bool {
+        self.patterns
+            .as_ref()
+            .is_some_and(|p| unpack(p.combo(cell, me)).iter().all(|&l| l < FLEX3))
     }
 
     /// Whether `player` may have a four to play (no win by fours without one):

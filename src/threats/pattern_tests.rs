@@ -461,7 +461,7 @@ fn engine_with_pattern_switches_is_deterministic_and_legal() {
                 positions.push(game);
             }
         }
-        for switches in 0..128u32 {
+        for switches in 0..256u32 {
             let choose = |game: &Game| {
                 let mut engine = Engine::new(rules);
                 engine.set_pattern_ordering(switches & 1 != 0);
@@ -471,12 +471,13 @@ fn engine_with_pattern_switches_is_deterministic_and_legal() {
                 engine.set_principal_variation(switches & 16 != 0);
                 engine.set_verify_choice(switches & 32 != 0);
                 engine.set_learned_ordering(switches & 64 != 0);
+                engine.set_late_move_reductions(switches & 128 != 0);
                 engine.choose(game, Budget::Nodes(2_000), &mut Rng::new(3, 0), &cancel)
             };
             for game in &positions {
                 let a = choose(game);
-                assert_eq!(a, choose(game), "{rules}, switches {switches:07b}");
-                assert!(game.is_legal(a), "{rules}, switches {switches:07b}: {a}");
+                assert_eq!(a, choose(game), "{rules}, switches {switches:08b}");
+                assert!(game.is_legal(a), "{rules}, switches {switches:08b}: {a}");
             }
         }
     }

@@ -440,6 +440,49 @@ fn futility_pruning_cuts_nodes_when_on_only_and_stays_deterministic() {
     assert_eq!(without, 0);
 }
 
+#[test]
+fn late_move_reductions_grow_with_depth_and_place() {
+    use super::engine::late_move_reduction as r;
+    for depth in 0..=64 {
+        assert_eq!(r(depth, 0), 0, "the first move is never reduced");
+        for i in 1..12 {
+            assert!(r(depth, i) >= r(depth, i - 1) && r(depth + 1, i) >= r(depth, i));
+        }
+    }
+    // floor(ln(depth) ln(i + 1)), worked by hand.
+    assert_eq!(
+        (r(2, 11), r(3, 2), r(3, 3), r(4, 5), r(4, 11), r(9, 11)),
+        (1, 1, 1, 2, 3, 5)
+    );
+}
+
+#[test]
+fn late_move_reductions_search_deeper_at_a_node_budget() {
+    // Each position searched with and without the reductions: the same
+    // budget completes deeper iterations with them, and each move is legal
+    // and the same twice.
+    let cancel = AtomicBool::new(false);
+    let (mut with, mut without) = (0, 0);
+    for game in random_positions(23, 6, 12) {
+        for (on, depths) in [(true, &mut with), (false, &mut without)] {
+            let choose = || {
+                let mut engine = Engine::new(gomoku());
+                engine.set_late_move_reductions(on);
+                let a = engine.choose(&game, Budget::Nodes(60_000), &mut Rng::new(1, 0), &cancel);
+                (a, engine.stats())
+            };
+            let (a, stats) = choose();
+            assert!(game.is_legal(a));
+            assert_eq!((a, stats), choose(), "a node budget plays the same move");
+            *depths += stats.depth;
+        }
+    }
+    assert!(
+        with > without,
+        "depths {with} with the reductions, {without} without"
+    );
+}
+
 /// Speed figures for docs/threats.md: `cargo test --release --lib threats::tests::speed -- --ignored --nocapture`
 /// (`INAROW_SPEED_RULES=freestyle,standard,renju` picks the rules; freestyle alone by default).
 #[test]
@@ -566,6 +609,10 @@ fn speed_of(rules: Rules) {
         // INAROW_SPEED_PVS=0 measures the engine without principal-variation search.
         if std::env::var("INAROW_SPEED_PVS").is_ok_and(|v| v == "0") {
             engine.set_principal_variation(false);
+        }
+        // INAROW_SPEED_LMR=0 measures it without late move reductions.
+        if std::env::var("INAROW_SPEED_LMR").is_ok_and(|v| v == "0") {
+            engine.set_late_move_reductions(false);
         }
         let (mut total, mut secs, mut depths) = (0u64, 0.0, 0);
         for game in games.iter().take(10) {
