@@ -11,7 +11,7 @@ import pytest
 
 import inarow
 from inarow.engines import EngineError
-from inarow.tournament import book, match, stats
+from inarow.tournament import book, compare, match, stats
 from inarow.tournament.__main__ import main as cli_main
 
 # ------------------------------------------------------------------------------ books
@@ -281,13 +281,17 @@ def test_a_match_logs_every_game_resumes_and_replays(tmp_path):
 
 
 def test_node_budgets_replay_move_for_move(tmp_path):
-    openings = book.load_book("freestyle-15")[:1]
+    openings = book.load_book("freestyle-15")[:2]
     logs = []
     for name in ("a", "b"):
         log = str(tmp_path / f"{name}.jsonl")
-        match.run("threats:nodes=400", "threats:nodes=200", openings, pairs=1, seed=3, log=log)
-        logs.append([r.moves for r in match.read_log(log)])
-    assert logs[0] == logs[1]
+        match.run("threats:nodes=400", "threats:nodes=200", openings, pairs=2, seed=3, log=log)
+        logs.append(match.read_log(log))
+    assert [r.moves for r in logs[0]] == [r.moves for r in logs[1]]
+    # Paired, the two matches do not differ.
+    d = compare.paired_difference(*logs)
+    assert (d.pairs, d.mean, d.stderr, d.games_differing) == (2, 0.0, 0.0, 0)
+    assert d.points_first == d.points_second == sum(r.a_points for r in logs[0])
 
 
 def test_summary_counts_by_seat_and_pair():

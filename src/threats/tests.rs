@@ -418,21 +418,35 @@ fn random_positions(seed: u64, count: usize, stones: usize) -> Vec<Game> {
     games
 }
 
+/// The search statistics of a fresh engine, set up by `configure`, choosing a
+/// move in `game` at `nodes`, after checking that the move is legal and that a
+/// second engine set up alike chooses it again with the same statistics.
+fn stats_of_a_repeatable_choice(
+    game: &Game,
+    nodes: u64,
+    configure: impl Fn(&mut Engine),
+) -> SearchStats {
+    let cancel = AtomicBool::new(false);
+    let choose = || {
+        let mut engine = Engine::new(gomoku());
+        configure(&mut engine);
+        let a = engine.choose(game, Budget::Nodes(nodes), &mut Rng::new(1, 0), &cancel);
+        (a, engine.stats())
+    };
+    let (a, stats) = choose();
+    assert!(game.is_legal(a));
+    assert_eq!((a, stats), choose(), "a node budget plays the same move");
+    stats
+}
+
 #[test]
 fn futility_pruning_cuts_nodes_when_on_only_and_stays_deterministic() {
-    let cancel = AtomicBool::new(false);
     let (mut with_cuts, mut without) = (0, 0);
     for game in random_positions(21, 6, 12) {
         for (futility, cuts) in [(true, &mut with_cuts), (false, &mut without)] {
-            let choose = || {
-                let mut engine = Engine::new(gomoku());
-                engine.set_shallow_cuts(ShallowCuts { futility });
-                let a = engine.choose(&game, Budget::Nodes(100_000), &mut Rng::new(1, 0), &cancel);
-                (a, engine.stats())
-            };
-            let (a, stats) = choose();
-            assert!(game.is_legal(a));
-            assert_eq!((a, stats), choose(), "a node budget plays the same move");
+            let stats = stats_of_a_repeatable_choice(&game, 100_000, |e| {
+                e.set_shallow_cuts(ShallowCuts { futility })
+            });
             *cuts += stats.shallow_cuts;
         }
     }
@@ -459,21 +473,12 @@ fn late_move_reductions_grow_with_depth_and_place() {
 #[test]
 fn late_move_reductions_search_deeper_at_a_node_budget() {
     // Each position searched with and without the reductions: the same
-    // budget completes deeper iterations with them, and each move is legal
-    // and the same twice.
-    let cancel = AtomicBool::new(false);
+    // budget completes deeper iterations with them.
     let (mut with, mut without) = (0, 0);
     for game in random_positions(23, 6, 12) {
         for (on, depths) in [(true, &mut with), (false, &mut without)] {
-            let choose = || {
-                let mut engine = Engine::new(gomoku());
-                engine.set_late_move_reductions(on);
-                let a = engine.choose(&game, Budget::Nodes(60_000), &mut Rng::new(1, 0), &cancel);
-                (a, engine.stats())
-            };
-            let (a, stats) = choose();
-            assert!(game.is_legal(a));
-            assert_eq!((a, stats), choose(), "a node budget plays the same move");
+            let stats =
+                stats_of_a_repeatable_choice(&game, 60_000, |e| e.set_late_move_reductions(on));
             *depths += stats.depth;
         }
     }
