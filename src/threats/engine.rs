@@ -291,11 +291,11 @@ impl Engine {
         }
     }
 
-    /// Switches late move reductions on or off, its helpers' too: at a node with
-    /// [`REDUCE_FROM_DEPTH`] plies or more left and no threat to answer, each
-    /// move after the first is searched shallower with a null window first (by
-    /// [`late_move_reduction`] plies, one fewer for a move making the mover a
-    /// flex three or better), and again at full depth where it beats alpha.
+    /// Switches late move reductions on or off, its helpers' too (on by default):
+    /// at a node with 2 plies or more left and no threat to answer, the `i`-th
+    /// move searched (from 0) first goes `floor(ln(depth) * ln(i + 1))` plies
+    /// shallower with a null window, one ply less for a move making the mover a
+    /// flex three or better, and again at full depth where it beats alpha.
     pub fn set_late_move_reductions(&mut self, on: bool) {
         self.late_move_reductions = on;
         for helper in &mut self.helpers {
