@@ -328,6 +328,9 @@ fn the_chosen_move_is_checked_against_the_opponents_longer_vct() {
         let game = Game::from_actions(standard, moves).unwrap();
         let choose = |verify: bool| {
             let mut engine = Engine::new(standard);
+            // The search these points were found with: with late move reductions
+            // it finds a surviving move in the first by itself at this budget.
+            engine.set_late_move_reductions(false);
             engine.set_verify_choice(verify);
             let cancel = AtomicBool::new(false);
             let cell = engine.choose(&game, Budget::Nodes(30_000), &mut Rng::new(1, 0), &cancel);
