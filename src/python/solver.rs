@@ -147,18 +147,17 @@ impl Solver {
         game: &Game,
         work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
     ) -> PyResult<T> {
-        self.run_with(py, game, true, work, |_| Ok(()))
+        self.run_with(py, game, Start::Inline, work, |_| Ok(()))
     }
 
     /// [`Solver::run`], calling `on_tick` on this thread every `POLL` while the
-    /// search runs on a worker (an error it raises cancels the search). Without
-    /// `inline` the search starts on the worker: work whose every attempt costs
-    /// more than its nodes (a journal read back and pinned) is done once.
+    /// search runs on a worker (an error it raises cancels the search), started
+    /// as `start` says.
     fn run_with<'py, T: Send>(
         &self,
         py: Python<'py>,
         game: &Game,
-        inline: bool,
+        start: Start,
         work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
         on_tick: impl FnMut(Python<'py>) -> PyResult<()>,
     ) -> PyResult<T> {
@@ -177,6 +176,7 @@ impl Solver {
         if gravity {
             core.set_book(book);
         }
+        let inline = start == Start::Inline;
         let quick = if inline {
             py.detach(|| {
                 core.set_node_limit(Some(INLINE_NODES));
@@ -203,6 +203,16 @@ impl Solver {
         };
         Ok(result?)
     }
+}
+
+/// How a call's search starts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// A short attempt on the calling thread first, then the worker if it needs more.
+    Inline,
+    /// Straight on the worker: work whose every attempt costs more than its nodes
+    /// (a journal read back and pinned) is done once.
+    OnWorker,
 }
 
 #[pymethods]
@@ -326,7 +336,7 @@ impl Solver {
         let result = self.run_with(
             py,
             &game,
-            false,
+            Start::OnWorker,
             |s, c| s.solve_game_with_journal(&game, &path, DEFAULT_JOURNAL_STONES, &counts, c),
             |py| {
                 let r = tick(py);

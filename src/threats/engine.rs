@@ -967,16 +967,16 @@ impl Engine {
         let mut best_value = -INFINITY;
         let mut best_move = moves[0].0;
         for (i, &(cell, _)) in moves.iter().enumerate() {
-            let reduction = if reducible {
-                let r = late_move_reduction(depth, i);
-                let r = if self.is_quiet(cell, me) {
-                    r
-                } else {
-                    r.saturating_sub(1)
-                };
-                r.min(next_depth)
+            // The pattern look-up only where the table reduces at all.
+            let table = if reducible {
+                late_move_reduction(depth, i)
             } else {
                 0
+            };
+            let reduction = match table {
+                0 => 0,
+                r if self.is_quiet(cell, me) => r.min(next_depth),
+                r => (r - 1).min(next_depth),
             };
             self.make(cell);
             let v = if i == 0 {
