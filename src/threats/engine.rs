@@ -61,6 +61,8 @@ const REDUCE_FROM_DEPTH: u32 = 2;
 /// is reduced by, where it is quiet: the product of the logarithms of `depth`
 /// and of its place `i + 1`, rounded down (none for the first move; 1 for the
 /// fourth at depth 3, 2 for the sixth at depth 4, 3 for the twelfth at depth 4).
+/// Moves past the twelfth (the root's: it is not pruned to a width) are reduced
+/// as the twelfth; depths past [`MAX_PLY`] as `MAX_PLY`.
 pub(super) fn late_move_reduction(depth: u32, i: usize) -> u32 {
     static TABLE: LazyLock<Vec<[u8; WIDTH]>> = LazyLock::new(|| {
         (0..=MAX_PLY)
@@ -822,14 +824,27 @@ impl Engine {
         self.nodes = 0;
         self.halted = false;
         self.completed_best = None;
+        let me = self.board.to_move();
         for depth in first_depth..=MAX_PLY as u32 {
             let mut alpha = -INFINITY;
             let mut iteration_best = None;
             let mut values = Vec::with_capacity(roots.len());
             for (i, &(cell, _)) in roots.iter().enumerate() {
+                // Late root moves too are searched shallower first (the table's row
+                // is their own plies left: the root reduces less than a node below).
+                let reduction = if self.late_move_reductions && depth > REDUCE_FROM_DEPTH {
+                    self.reduction(depth - 1, i, cell, me, depth - 1)
+                } else {
+                    0
+                };
                 self.make(cell);
+                let shallow = (reduction > 0)
+                    .then(|| -self.search(depth - 1 - reduction, 1, -alpha - 1, -alpha, stop));
                 let v = if i == 0 {
                     -self.search(depth - 1, 1, -INFINITY, -alpha, stop)
+                } else if let Some(v) = shallow.filter(|&v| v <= alpha || self.halted) {
+                    // Shown no better than alpha searched shallower.
+                    v
                 } else {
                     let probe = -self.search(depth - 1, 1, -alpha - 1, -alpha, stop);
                     if probe > alpha && !self.halted {
@@ -967,16 +982,10 @@ impl Engine {
         let mut best_value = -INFINITY;
         let mut best_move = moves[0].0;
         for (i, &(cell, _)) in moves.iter().enumerate() {
-            // The pattern look-up only where the table reduces at all.
-            let table = if reducible {
-                late_move_reduction(depth, i)
+            let reduction = if reducible {
+                self.reduction(depth, i, cell, me, next_depth)
             } else {
                 0
-            };
-            let reduction = match table {
-                0 => 0,
-                r if self.is_quiet(cell, me) => r.min(next_depth),
-                r => (r - 1).min(next_depth),
             };
             self.make(cell);
             let v = if i == 0 {
@@ -1160,6 +1169,19 @@ impl Engine {
             });
         }
         moves.truncate(width);
+    }
+
+    /// The plies the `i`-th move (from 0), `cell` of `me`, is first searched
+    /// shallower by: [`late_move_reduction`] at `row` plies left, one less where
+    /// the move is not quiet, at most `next_depth` (the plies its search has).
+    #[inline]
+    fn reduction(&self, row: u32, i: usize, cell: usize, me: usize, next_depth: u32) -> u32 {
+        // The pattern look-up only where the table reduces at all.
+        match late_move_reduction(row, i) {
+            0 => 0,
+            r if self.is_quiet(cell, me) => r.min(next_depth),
+            r => (r - 1).min(next_depth),
+        }
     }
 
     /// Whether a stone of `me` on `cell` makes no flex three, four or five
