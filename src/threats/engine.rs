@@ -297,7 +297,8 @@ impl Engine {
     /// at a node with 2 plies or more left and no threat to answer, the `i`-th
     /// move searched (from 0) first goes `floor(ln(depth) * ln(i + 1))` plies
     /// shallower with a null window, one ply less for a move making the mover a
-    /// flex three or better, and again at full depth where it beats alpha.
+    /// flex three or better, and again at full depth where it beats alpha; the
+    /// root's moves too, the table read at their own plies left.
     pub fn set_late_move_reductions(&mut self, on: bool) {
         self.late_move_reductions = on;
         for helper in &mut self.helpers {
