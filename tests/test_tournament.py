@@ -388,3 +388,13 @@ def test_an_engine_that_does_not_play_the_rules_is_refused_before_any_game(rule,
 def test_the_rule_judges_the_games():
     s = match.run("random", "random", book.load_book("renju-26")[:2], pairs=2, rule="renju")
     assert s.games == 4
+
+
+def test_the_gsprt_of_a_mean_over_two_outcomes_is_the_bernoulli_sprt():
+    # Outcomes -1 and +1, means -0.2 and +0.2: coins of p0 = 0.4 and p1 = 0.6.
+    counts = {1.0: 30, -1.0: 20}
+    expected = 30 * math.log(0.6 / 0.4) + 20 * math.log(0.4 / 0.6)
+    assert stats.llr_of_mean(counts, (-1.0, 1.0), -0.2, 0.2) == pytest.approx(expected, rel=1e-6)
+    assert stats.llr_of_mean({}, (-1.0, 1.0), -0.2, 0.2) == 0.0
+    with pytest.raises(ValueError, match="strictly between"):
+        stats.llr_of_mean(counts, (-1.0, 1.0), 0.0, 1.0)

@@ -85,3 +85,72 @@ def test_the_command_line(tmp_path, capsys):
     assert "missing.jsonl: no games logged" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         compare.main([*paths, "extra"])
+
+
+def test_a_later_record_under_other_settings_is_refused():
+    games = log([(1, 1), (1, 0)])
+    resumed = games[:3] + [rec(1, 2, 1, time=1.0)]
+    with pytest.raises(ValueError, match=r"differ in 'time'.*second log, pair 1 seat 2"):
+        compare.paired_difference(games, resumed)
+
+
+def normal_llr(differences, h0, h1):
+    n = len(differences)
+    mean = sum(differences) / n
+    var = sum((x - mean) ** 2 for x in differences) / n
+    return n * (h1 - h0) * (2 * mean - h0 - h1) / (2 * var)
+
+
+def test_the_paired_sprt_is_near_its_normal_approximation_and_decides_in_pair_order():
+    # 200 pairs: most alike, a few better, fewer worse: +0.1 points a pair.
+    pattern = [(1, 0)] * 6 + [(1, 1)] * 2 + [(0, 0)] * 2  # first
+    before = [(1, 0)] * 6 + [(1, 0)] * 2 + [(1, 0), (0, 0)]  # second
+    first, second = log(pattern * 20), log(before * 20)
+    d = compare.paired_difference(first, second)
+    assert d.mean == pytest.approx(0.1) and len(d.differences) == 200
+    test = compare.paired_sprt(d, 0.0, 0.1)
+    assert test.final.llr == pytest.approx(normal_llr(d.differences, 0.0, 0.1), rel=0.15)
+    assert test.final.unit == "points a pair" and test.pairs == 200
+    # The verdict is where the LLR of the pairs so far first leaves the bounds.
+    prefix = None
+    for n in range(2, 201):
+        partial = compare.paired_difference(first[: 2 * n], second[: 2 * n])
+        value = compare.paired_sprt(partial, 0.0, 0.1).final.llr
+        if not test.final.lower < value < test.final.upper:
+            prefix = n
+            break
+    assert prefix is not None and test.decided_at == prefix
+    assert test.verdict == "H1" and value > 0
+    # Swapped, the evidence is for the opposite sign.
+    swapped = compare.paired_sprt(compare.paired_difference(second, first), 0.0, 0.1)
+    assert swapped.final.llr < test.final.lower and swapped.verdict == "H0"
+
+
+def test_the_paired_sprt_decides_both_ways_and_waits_when_it_cannot_tell():
+    better = compare.paired_difference(log([(1, 1), (1, 0)] * 40), log([(1, 0)] * 80))
+    assert compare.paired_sprt(better, 0.0, 0.2).verdict == "H1"
+    worse = compare.paired_difference(log([(0, 0), (1, 0)] * 40), log([(1, 0)] * 80))
+    assert compare.paired_sprt(worse, 0.0, 0.2).verdict == "H0"
+    alike = compare.paired_difference(
+        log([(1, 1), (0, 0), (1, 0), (1, 0)]), log([(1, 0), (1, 0), (1, 0), (1, 0)])
+    )
+    undecided = compare.paired_sprt(alike, 0.0, 0.2)
+    assert (undecided.verdict, undecided.decided_at) == ("continue", None)
+    assert "undecided" in str(undecided)
+    with pytest.raises(ValueError, match="strictly between"):
+        compare.paired_sprt(alike, 0.0, 2.0)
+
+
+def test_the_command_line_runs_the_paired_sprt(tmp_path, capsys):
+    paths = []
+    for name, results in (("a", [(1, 1), (1, 0)] * 40), ("b", [(1, 0)] * 80)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(r.to_json() + "\n" for r in log(results)))
+        paths.append(str(path))
+    assert compare.main([*paths, "--sprt", "0,0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "SPRT H0 0 H1 0.2 (points a pair)" in out and "decided H1 at pair" in out
+    for bad in ("0", "0,2", "0,0", "x,y"):
+        with pytest.raises(SystemExit):
+            compare.main([*paths, "--sprt", bad])
+        assert "H0" in capsys.readouterr().err

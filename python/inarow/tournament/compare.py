@@ -8,9 +8,18 @@ the noise: where most games come out the same in both matches, the paired error 
 below that of the two matches' scores taken apart (against Rapfi, 100 pairs: about
 0.05 points a pair, against 0.07).
 
+``--sprt H0,H1`` adds a sequential probability ratio test on the pairs'
+differences (:func:`paired_sprt`): H0 "the mean difference is ``H0`` points a pair"
+against H1 "it is ``H1``", read in pair order as if the two matches had been played
+side by side, so it can be run while both still play and they stop at its verdict.
+A pair's difference takes one of nine values (-2 to +2 by halves); the test is the
+generalized SPRT of their mean (:func:`inarow.tournament.stats.llr_of_mean`), as the
+match's own SPRT is of the score. A change of ``d`` points a pair is ``d / 2`` in
+the score of each game against the opponent.
+
 ::
 
-    python -m inarow.tournament.compare after.jsonl before.jsonl
+    python -m inarow.tournament.compare after.jsonl before.jsonl --sprt 0,0.1
 """
 
 from __future__ import annotations
@@ -21,10 +30,11 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from inarow.tournament import stats
 from inarow.tournament.match import GameRecord, read_log
 from inarow.tournament.stats import Z95
 
-__all__ = ["PairedDifference", "paired_difference"]
+__all__ = ["PairedDifference", "PairedSprt", "paired_difference", "paired_sprt"]
 
 #: The settings two matches must share to be paired (A is what differs).
 SHARED_SETTINGS = ("b", "size", "rule", "time", "nodes", "book")
@@ -40,6 +50,7 @@ class PairedDifference:
     mean: float  # points a pair, first minus second
     stderr: float
     games_differing: int  # games (one pair, one seat) with different results
+    differences: tuple[float, ...] = ()  # each pair's, in the pairs' order
 
     def interval(self, z: float = Z95) -> tuple[float, float]:
         """The mean's normal interval (95% by default), in points a pair."""
@@ -71,11 +82,17 @@ def paired_difference(
     docstring). Pairs complete in both logs count. Raises ``ValueError`` where the
     matches do not share their opponent and settings, where a pair's opening differs
     between them, or where fewer than two pairs are complete in both."""
-    if first and second:
-        for setting in SHARED_SETTINGS:
-            a, b = first[0].config.get(setting), second[0].config.get(setting)
-            if a != b:
-                raise ValueError(f"the matches differ in {setting!r}: {a!r} and {b!r}")
+    if first:
+        reference = first[0].config
+        for name, records in (("first log", first), ("second log", second)):
+            for r in records:
+                for setting in SHARED_SETTINGS:
+                    a, b = reference.get(setting), r.config.get(setting)
+                    if a != b:
+                        raise ValueError(
+                            f"the matches differ in {setting!r}: {a!r} and {b!r} "
+                            f"({name}, pair {r.pair} seat {r.a_seat})"
+                        )
     games = [_by_game(first, "first log"), _by_game(second, "second log")]
     complete = [{p for p, _ in g if (p, 1) in g and (p, 2) in g} for g in games]
     pairs = sorted(complete[0] & complete[1])
@@ -111,7 +128,61 @@ def paired_difference(
         mean=mean,
         stderr=math.sqrt(variance / n),
         games_differing=differing,
+        differences=tuple(differences),
     )
+
+
+#: The values a pair's difference can take: -2 to +2 points by halves.
+DIFFERENCES = tuple(x / 2 for x in range(-4, 5))
+
+
+@dataclass(frozen=True)
+class PairedSprt:
+    """A paired SPRT read in pair order: its state after every pair, and the pair
+    (counted from 1) at which it first left its bounds (``None``: it has not)."""
+
+    final: stats.Sprt
+    pairs: int
+    decided_at: int | None
+    verdict: str  # the verdict where it first left its bounds, else "continue"
+
+    def __str__(self) -> str:
+        if self.decided_at is None:
+            return f"{self.final} after {self.pairs} pairs: undecided"
+        return f"{self.final} after {self.pairs} pairs; decided {self.verdict} at pair {self.decided_at}"
+
+
+def paired_sprt(
+    d: PairedDifference, h0: float, h1: float, alpha: float = 0.05, beta: float = 0.05
+) -> PairedSprt:
+    """The SPRT of H0 "the mean difference is ``h0`` points a pair" against H1 "it is
+    ``h1``" on ``d``'s differences, read pair by pair in order. Both hypotheses lie
+    strictly between -2 and +2."""
+    lower, upper = stats.sprt_bounds(alpha, beta)
+    counts: dict[float, int] = {}
+    decided_at, verdict = None, "continue"
+    value = 0.0
+    for i, x in enumerate(d.differences, start=1):
+        counts[x] = counts.get(x, 0) + 1
+        value = stats.llr_of_mean(counts, DIFFERENCES, h0, h1)
+        if decided_at is None and not lower < value < upper:
+            decided_at, verdict = i, "H1" if value >= upper else "H0"
+    final = stats.Sprt(h0, h1, alpha, beta, value, lower, upper, unit="points a pair")
+    return PairedSprt(final, len(d.differences), decided_at, verdict)
+
+
+def _hypotheses(text: str) -> tuple[float, float]:
+    try:
+        h0, h1 = (float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give H0,H1, two mean differences in points a pair, as 0,0.1"
+        ) from None
+    if not (-2 < h0 < 2 and -2 < h1 < 2 and h0 != h1):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: H0 and H1 must differ and lie strictly between -2 and +2"
+        )
+    return h0, h1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,6 +192,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("first", help="the log of the engine under test (e.g. after a change)")
     p.add_argument("second", help="the log of the engine it is compared with")
+    p.add_argument(
+        "--sprt",
+        type=_hypotheses,
+        default=None,
+        metavar="H0,H1",
+        help="test H0 against H1, mean differences in points a pair (e.g. 0,0.1)",
+    )
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
     args = p.parse_args(argv)
     logs = []
     for path in (args.first, args.second):
@@ -129,7 +209,10 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"{path}: no games logged (or no such file)")
         logs.append(records)
     try:
-        print(paired_difference(logs[0], logs[1]))
+        d = paired_difference(logs[0], logs[1])
+        print(d)
+        if args.sprt is not None:
+            print(paired_sprt(d, *args.sprt, alpha=args.alpha, beta=args.beta))
     except ValueError as e:
         p.error(str(e))
     return 0

@@ -30,7 +30,7 @@ chance of accepting a change worth ``elo0``, ``beta`` of rejecting one worth ``e
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "elo_estimate",
     "llr",
     "llr_normal",
+    "llr_of_mean",
     "score_of",
     "sprt",
     "sprt_bounds",
@@ -168,22 +169,37 @@ def _constrained_mle(counts: Mapping[float, float], s: float) -> dict[float, flo
     return {v: p / (1 + lam * (v - s)) for v, p in phat.items()}
 
 
+def llr_of_mean(
+    counts: Mapping[float, int], outcomes: Iterable[float], mean0: float, mean1: float
+) -> float:
+    """The GSPRT log-likelihood ratio of H1 "the samples' mean is ``mean1``" against H0
+    "it is ``mean0``", for samples ``{value: count}`` drawn from a distribution over
+    ``outcomes`` and the values seen. Each outcome not seen counts :data:`UNSEEN` in
+    the fits. Both means must lie strictly between the smallest and the largest
+    outcome. 0 without samples."""
+    if sum(counts.values()) == 0:
+        return 0.0
+    values = set(counts) | set(outcomes)
+    if not min(values) < min(mean0, mean1) <= max(mean0, mean1) < max(values):
+        raise ValueError(
+            f"the hypotheses' means {mean0!r}, {mean1!r} must lie strictly between the "
+            f"outcomes {min(values)!r} and {max(values)!r}"
+        )
+    fitted = {v: float(counts.get(v, 0)) or UNSEEN for v in values}
+    p0 = _constrained_mle(fitted, mean0)
+    p1 = _constrained_mle(fitted, mean1)
+    return sum(c * math.log(p1[v] / p0[v]) for v, c in fitted.items())
+
+
 def llr(counts: Mapping[float, int], elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``), logistic
     Elo, for samples ``{score: count}`` (games or pairs: :func:`trinomial`,
     :func:`pentanomial`). The outcomes are the keys of ``counts``, seen or not, from 0
     to 1; each unseen one counts :data:`UNSEEN` in the fits (as fishtest regularizes),
     so a few samples of two values cannot decide the test. 0 without samples."""
-    if sum(counts.values()) == 0:
-        return 0.0
-    values = set(counts) | {0.0, 1.0}
-    if not all(0 <= v <= 1 for v in values):
-        raise ValueError(f"sample values lie in [0, 1], got {sorted(values)}")
-    fitted = {v: float(counts.get(v, 0)) or UNSEEN for v in values}
-    s0, s1 = score_of(elo0), score_of(elo1)
-    p0 = _constrained_mle(fitted, s0)
-    p1 = _constrained_mle(fitted, s1)
-    return sum(c * math.log(p1[v] / p0[v]) for v, c in fitted.items())
+    if not all(0 <= v <= 1 for v in counts):
+        raise ValueError(f"sample values lie in [0, 1], got {sorted(counts)}")
+    return llr_of_mean(counts, (0.0, 1.0), score_of(elo0), score_of(elo1))
 
 
 def llr_normal(counts: Mapping[float, int], elo0: float, elo1: float) -> float:
@@ -206,15 +222,17 @@ def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Sprt:
-    """An SPRT's state: the LLR, its bounds, and the verdict so far."""
+    """An SPRT's state: its hypotheses H0 and H1 (in ``unit``: logistic Elo, or points
+    a pair for a paired comparison), the LLR, its bounds, and the verdict so far."""
 
-    elo0: float
-    elo1: float
+    h0: float
+    h1: float
     alpha: float
     beta: float
     llr: float
     lower: float
     upper: float
+    unit: str = "elo"
 
     @property
     def verdict(self) -> str:
@@ -227,7 +245,7 @@ class Sprt:
 
     def __str__(self) -> str:
         return (
-            f"SPRT elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} "
+            f"SPRT H0 {self.h0:g} H1 {self.h1:g} ({self.unit}), alpha={self.alpha:g} "
             f"beta={self.beta:g}: LLR {self.llr:+.3f} in [{self.lower:.3f}, "
             f"{self.upper:.3f}] -> {self.verdict}"
         )
