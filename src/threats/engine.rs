@@ -830,29 +830,22 @@ impl Engine {
             let mut alpha = -INFINITY;
             let mut iteration_best = None;
             let mut values = Vec::with_capacity(roots.len());
+            let next_depth = depth - 1;
             for (i, &(cell, _)) in roots.iter().enumerate() {
                 // Late root moves too are searched shallower first (the table's row
                 // is their own plies left: the root reduces less than a node below).
                 let reduction = if self.late_move_reductions && depth > REDUCE_FROM_DEPTH {
-                    self.reduction(depth - 1, i, cell, me, depth - 1)
+                    self.reduction(next_depth, i, cell, me, next_depth)
                 } else {
                     0
                 };
                 self.make(cell);
-                let shallow = (reduction > 0)
-                    .then(|| -self.search(depth - 1 - reduction, 1, -alpha - 1, -alpha, stop));
                 let v = if i == 0 {
-                    -self.search(depth - 1, 1, -INFINITY, -alpha, stop)
-                } else if let Some(v) = shallow.filter(|&v| v <= alpha || self.halted) {
-                    // Shown no better than alpha searched shallower.
-                    v
+                    -self.search(next_depth, 1, -INFINITY, -alpha, stop)
                 } else {
-                    let probe = -self.search(depth - 1, 1, -alpha - 1, -alpha, stop);
-                    if probe > alpha && !self.halted {
-                        -self.search(depth - 1, 1, -INFINITY, -alpha, stop)
-                    } else {
-                        probe
-                    }
+                    // The root's window is always open: its later moves take the
+                    // null-window probe whatever the principal-variation switch.
+                    self.late_move_value(next_depth, reduction, 0, alpha, INFINITY, true, stop)
                 };
                 self.unmake(cell);
                 if self.halted {
@@ -992,23 +985,8 @@ impl Engine {
             let v = if i == 0 {
                 -self.search(next_depth, ply + 1, -beta, -alpha, stop)
             } else {
-                // A reduced move must first beat alpha searched shallower.
-                let shallow = (reduction > 0).then(|| {
-                    -self.search(next_depth - reduction, ply + 1, -alpha - 1, -alpha, stop)
-                });
-                if let Some(v) = shallow.filter(|&v| v <= alpha || self.halted) {
-                    v
-                } else if !self.principal_variation || beta - alpha == 1 {
-                    -self.search(next_depth, ply + 1, -beta, -alpha, stop)
-                } else {
-                    // A later move is first shown to beat alpha with a null window.
-                    let probe = -self.search(next_depth, ply + 1, -alpha - 1, -alpha, stop);
-                    if probe > alpha && probe < beta && !self.halted {
-                        -self.search(next_depth, ply + 1, -beta, -alpha, stop)
-                    } else {
-                        probe
-                    }
-                }
+                let pvs = self.principal_variation;
+                self.late_move_value(next_depth, reduction, ply, alpha, beta, pvs, stop)
             };
             self.unmake(cell);
             if self.halted {
@@ -1037,6 +1015,40 @@ impl Engine {
         self.table
             .store(key, to_table(best_value, ply), depth, bound, best_move);
         best_value
+    }
+
+    /// The value, for the mover at `ply`, of a move after the first (already made):
+    /// searched `next_depth - reduction` plies with a null window first where
+    /// `reduction` is positive, and kept if no better than `alpha` there; then, with
+    /// `null_window_first` (principal-variation search), shown to beat `alpha` with a
+    /// null window before the full window `(alpha, beta)` is searched; else searched
+    /// with the full window at once.
+    fn late_move_value(
+        &mut self,
+        next_depth: u32,
+        reduction: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        null_window_first: bool,
+        stop: &Stop<'_>,
+    ) -> i32 {
+        let child = ply + 1;
+        if reduction > 0 {
+            let v = -self.search(next_depth - reduction, child, -alpha - 1, -alpha, stop);
+            if v <= alpha || self.halted {
+                return v;
+            }
+        }
+        if !null_window_first || beta - alpha == 1 {
+            return -self.search(next_depth, child, -beta, -alpha, stop);
+        }
+        let probe = -self.search(next_depth, child, -alpha - 1, -alpha, stop);
+        if probe > alpha && probe < beta && !self.halted {
+            -self.search(next_depth, child, -beta, -alpha, stop)
+        } else {
+            probe
+        }
     }
 
     /// The value at the depth limit: a win if a short VCF probe finds one, else the
