@@ -843,9 +843,7 @@ impl Engine {
                 let v = if i == 0 {
                     -self.search(next_depth, 1, -INFINITY, -alpha, stop)
                 } else {
-                    // The root's window is always open: its later moves take the
-                    // null-window probe whatever the principal-variation switch.
-                    self.late_move_value(next_depth, reduction, 0, alpha, INFINITY, true, stop)
+                    self.late_move_value(next_depth, reduction, 0, alpha, INFINITY, stop)
                 };
                 self.unmake(cell);
                 if self.halted {
@@ -985,8 +983,7 @@ impl Engine {
             let v = if i == 0 {
                 -self.search(next_depth, ply + 1, -beta, -alpha, stop)
             } else {
-                let pvs = self.principal_variation;
-                self.late_move_value(next_depth, reduction, ply, alpha, beta, pvs, stop)
+                self.late_move_value(next_depth, reduction, ply, alpha, beta, stop)
             };
             self.unmake(cell);
             if self.halted {
@@ -1019,10 +1016,11 @@ impl Engine {
 
     /// The value, for the mover at `ply`, of a move after the first (already made):
     /// searched `next_depth - reduction` plies with a null window first where
-    /// `reduction` is positive, and kept if no better than `alpha` there; then, with
-    /// `null_window_first` (principal-variation search), shown to beat `alpha` with a
-    /// null window before the full window `(alpha, beta)` is searched; else searched
-    /// with the full window at once.
+    /// `reduction` is positive, and kept if no better than `alpha` there; then, in a
+    /// principal-variation search, shown to beat `alpha` with a null window before
+    /// the full window `(alpha, beta)` is searched; else searched with the full
+    /// window at once. The root (`ply` 0, its window always open) always probes
+    /// first, whatever the principal-variation switch.
     fn late_move_value(
         &mut self,
         next_depth: u32,
@@ -1030,10 +1028,10 @@ impl Engine {
         ply: usize,
         alpha: i32,
         beta: i32,
-        null_window_first: bool,
         stop: &Stop<'_>,
     ) -> i32 {
         let child = ply + 1;
+        let null_window_first = self.principal_variation || ply == 0;
         if reduction > 0 {
             let v = -self.search(next_depth - reduction, child, -alpha - 1, -alpha, stop);
             if v <= alpha || self.halted {
