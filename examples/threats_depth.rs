@@ -12,13 +12,14 @@
 //! saves: at a node budget the same engine with fewer nodes a depth goes deeper.
 //! `INAROW_VERIFY=1` switches on the check of the chosen move against the
 //! opponent's VCT, `INAROW_LEARNED_ORDER=1` the learned move ordering (both off
-//! by default), `INAROW_LMR=1` or `0` late move reductions.
+//! by default), `INAROW_LMR=1` or `0` late move reductions, `INAROW_RAZORING=1`
+//! razoring (off by default).
 
 use std::io::BufRead;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use inarow::threats::{Budget, Engine};
+use inarow::threats::{Budget, Engine, ShallowCuts};
 use inarow::{Game, Rng, Rules, WinRule};
 
 fn main() {
@@ -42,6 +43,12 @@ fn main() {
     }
     if let Ok(v) = std::env::var("INAROW_LMR") {
         engine.set_late_move_reductions(v == "1");
+    }
+    if std::env::var("INAROW_RAZORING").is_ok_and(|v| v == "1") {
+        engine.set_shallow_cuts(ShallowCuts {
+            razoring: true,
+            ..ShallowCuts::default()
+        });
     }
     let cancel = AtomicBool::new(false);
     let (mut searched, mut depths, mut secs) = (0u32, 0u32, 0.0);

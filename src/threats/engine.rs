@@ -955,7 +955,7 @@ impl Engine {
             }
             None => {
                 if !self.defences(me, hint, &mut moves, stop) {
-                    if let Some(v) = self.shallow_cut(depth, alpha, beta) {
+                    if let Some(v) = self.shallow_cut(depth, ply, alpha, beta, stop) {
                         self.moves[ply] = moves;
                         return v;
                     }
@@ -1093,20 +1093,33 @@ impl Engine {
         v.clamp(-(DECIDED as i64) + 1, DECIDED as i64 - 1) as i32
     }
 
-    /// The value of a node that futility pruning settles without searching its
-    /// moves (see [`shallow::futile`]), if it does; the opponent threatens no VCF.
-    fn shallow_cut(&mut self, depth: u32, alpha: i32, beta: i32) -> Option<i32> {
-        if alpha.abs() >= DECIDED || beta.abs() >= DECIDED {
+    /// The value of a node that futility pruning or razoring settles without
+    /// searching its moves (see [`shallow::futile`], [`shallow::razor`]), if one
+    /// does; the opponent threatens no VCF.
+    fn shallow_cut(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        stop: &Stop<'_>,
+    ) -> Option<i32> {
+        let cuts = self.shallow_cuts;
+        if !(cuts.futility || cuts.razoring) || alpha.abs() >= DECIDED || beta.abs() >= DECIDED {
             return None;
         }
         let eval = self.evaluation();
         let k = self.board.k();
         let learned = self.learned.is_some();
-        if !shallow::futile(self.shallow_cuts, k, depth, i64::from(eval), beta, learned) {
-            return None;
+        if shallow::futile(cuts, k, depth, i64::from(eval), beta, learned) {
+            self.stats.shallow_cuts += 1;
+            return Some(eval);
         }
-        self.stats.shallow_cuts += 1;
-        Some(eval)
+        if shallow::razor(cuts, k, depth, i64::from(eval), alpha, learned) {
+            self.stats.shallow_cuts += 1;
+            return Some(self.leaf_value(ply, stop));
+        }
+        None
     }
 
     /// When the opponent would win by fours were it to move (a short probe), the

@@ -1,17 +1,26 @@
-//! Futility pruning in the engine's alpha-beta search: a ply or two above the
-//! leaves, where the opponent threatens no win by fours, a node whose line
-//! evaluation already stands a margin above beta fails high on that evaluation
-//! without searching its moves.
+//! Shallow cuts in the engine's alpha-beta search, a ply or two above the leaves
+//! where the opponent threatens no win by fours:
 //!
-//! Measured, not kept: switched off by default (docs/threats.md, "what each idea
-//! is worth"); [`super::Engine::set_shallow_cuts`] switches it on.
+//! - futility pruning: a node whose evaluation already stands a margin above
+//!   beta fails high on that evaluation without searching its moves;
+//! - razoring: a node whose evaluation stands a margin below alpha is settled by
+//!   the leaves' VCF probe alone (a win if the mover has one, else it fails low
+//!   on its evaluation).
+//!
+//! Both are measured (docs/threats.md, "what each idea is worth") and off by
+//! default; [`super::Engine::set_shallow_cuts`] switches them on.
 
 /// Which shallow cuts the search makes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShallowCuts {
     /// Futility pruning at nodes with up to two plies left (`FUTILITY_DEPTH`).
     pub futility: bool,
+    /// Razoring at nodes with up to two plies left (`RAZOR_DEPTH`).
+    pub razoring: bool,
 }
+
+/// Deepest node (plies left) where razoring cuts.
+pub const RAZOR_DEPTH: u32 = 2;
 
 /// Deepest node (plies left) where futility pruning cuts.
 pub const FUTILITY_DEPTH: u32 = 2;
@@ -46,11 +55,37 @@ pub fn futile(
     cuts.futility && depth <= FUTILITY_DEPTH && eval - margin >= i64::from(beta)
 }
 
+/// Whether razoring settles a node of `depth` plies left whose side to move
+/// evaluates to `eval` by its VCF probe: it stands `margin(k, depth)` or more
+/// below `alpha` (`learned`: [`LEARNED_MARGIN`] a ply).
+pub fn razor(
+    cuts: ShallowCuts,
+    k: usize,
+    depth: u32,
+    eval: i64,
+    alpha: i32,
+    learned: bool,
+) -> bool {
+    let margin = if learned {
+        LEARNED_MARGIN * i64::from(depth)
+    } else {
+        margin(k, depth)
+    };
+    cuts.razoring && depth <= RAZOR_DEPTH && eval + margin <= i64::from(alpha)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const ON: ShallowCuts = ShallowCuts { futility: true };
+    const ON: ShallowCuts = ShallowCuts {
+        futility: true,
+        razoring: false,
+    };
+    const RAZOR: ShallowCuts = ShallowCuts {
+        futility: false,
+        razoring: true,
+    };
 
     #[test]
     fn the_margin_is_four_windows_of_k_minus_2_a_ply() {
@@ -72,5 +107,18 @@ mod tests {
         assert!(!futile(ON, 5, 1, 1039, 40, true));
         assert!(futile(ON, 5, 2, 2040, 40, true));
         assert!(!futile(ON, 5, 2, 2039, 40, true));
+    }
+
+    #[test]
+    fn razoring_cuts_only_a_margin_below_alpha_near_the_leaves() {
+        assert!(razor(RAZOR, 5, 1, -216, 40, false));
+        assert!(!razor(RAZOR, 5, 1, -215, 40, false));
+        assert!(razor(RAZOR, 5, 2, -472, 40, false));
+        assert!(!razor(RAZOR, 5, 2, -471, 40, false));
+        assert!(!razor(RAZOR, 5, 3, -100_000, 40, false));
+        assert!(!razor(ON, 5, 1, -100_000, 40, false));
+        assert!(razor(RAZOR, 5, 1, -960, 40, true));
+        assert!(!razor(RAZOR, 5, 1, -959, 40, true));
+        assert!(!futile(RAZOR, 5, 1, 100_000, 40, false));
     }
 }

@@ -443,18 +443,26 @@ fn stats_of_a_repeatable_choice(
 }
 
 #[test]
-fn futility_pruning_cuts_nodes_when_on_only_and_stays_deterministic() {
-    let (mut with_cuts, mut without) = (0, 0);
+fn shallow_cuts_cut_nodes_when_on_only_and_stay_deterministic() {
+    let off = ShallowCuts::default();
+    let futility = ShallowCuts {
+        futility: true,
+        ..off
+    };
+    let razoring = ShallowCuts {
+        razoring: true,
+        ..off
+    };
+    let mut cut = [0; 3];
     for game in random_positions(21, 6, 12) {
-        for (futility, cuts) in [(true, &mut with_cuts), (false, &mut without)] {
-            let stats = stats_of_a_repeatable_choice(&game, 100_000, |e| {
-                e.set_shallow_cuts(ShallowCuts { futility })
-            });
-            *cuts += stats.shallow_cuts;
+        for (count, cuts) in cut.iter_mut().zip([off, futility, razoring]) {
+            let stats = stats_of_a_repeatable_choice(&game, 100_000, |e| e.set_shallow_cuts(cuts));
+            *count += stats.shallow_cuts;
         }
     }
-    assert!(with_cuts > 0, "futility pruning cut no node");
-    assert_eq!(without, 0);
+    assert_eq!(cut[0], 0);
+    assert!(cut[1] > 0, "futility pruning cut no node");
+    assert!(cut[2] > 0, "razoring cut no node");
 }
 
 #[test]
