@@ -36,6 +36,16 @@ pub fn margin(k: usize, depth: u32) -> i64 {
 /// of log-odds).
 pub const LEARNED_MARGIN: i64 = 1000;
 
+/// The margin of a node with `depth` plies left in the evaluation's units:
+/// [`margin`] for the line evaluation, [`LEARNED_MARGIN`] a ply for the learned one.
+fn evaluation_margin(k: usize, depth: u32, learned: bool) -> i64 {
+    if learned {
+        LEARNED_MARGIN * i64::from(depth)
+    } else {
+        margin(k, depth)
+    }
+}
+
 /// Whether futility pruning cuts a node of `depth` plies left whose side to move
 /// evaluates to `eval`: it stands `margin(k, depth)` or more above `beta`
 /// (`learned`: [`LEARNED_MARGIN`] a ply).
@@ -47,11 +57,7 @@ pub fn futile(
     beta: i32,
     learned: bool,
 ) -> bool {
-    let margin = if learned {
-        LEARNED_MARGIN * i64::from(depth)
-    } else {
-        margin(k, depth)
-    };
+    let margin = evaluation_margin(k, depth, learned);
     cuts.futility && depth <= FUTILITY_DEPTH && eval - margin >= i64::from(beta)
 }
 
@@ -66,11 +72,7 @@ pub fn razor(
     alpha: i32,
     learned: bool,
 ) -> bool {
-    let margin = if learned {
-        LEARNED_MARGIN * i64::from(depth)
-    } else {
-        margin(k, depth)
-    };
+    let margin = evaluation_margin(k, depth, learned);
     cuts.razoring && depth <= RAZOR_DEPTH && eval + margin <= i64::from(alpha)
 }
 
