@@ -57,6 +57,44 @@ fn width(depth: u32) -> usize {
 /// reduced (a node with one ply left has none to spare).
 const REDUCE_FROM_DEPTH: u32 = 2;
 
+/// The value of a move after a node's first, for the mover, where `search(depth,
+/// alpha, beta)` searches it `depth` plies with the window `(alpha, beta)` (the
+/// mover's view) and says whether the search halted:
+///
+/// - where `reduction` is positive, first `next_depth - reduction` plies with a
+///   null window, the value kept if no better than `alpha` (or the search halted);
+/// - then, with `null_window_first` (principal-variation search) and an open
+///   window, `next_depth` plies with a null window, and with the whole window
+///   `(alpha, beta)` only where that beats `alpha` and stays below `beta`;
+/// - else `next_depth` plies with the whole window at once.
+///
+/// A move that beats `alpha` searched shallower is always searched again at full
+/// depth: its value never comes from the reduced search.
+#[inline]
+pub(super) fn late_move_sequence(
+    next_depth: u32,
+    reduction: u32,
+    (alpha, beta): (i32, i32),
+    null_window_first: bool,
+    mut search: impl FnMut(u32, i32, i32) -> (i32, bool),
+) -> i32 {
+    if reduction > 0 {
+        let (v, halted) = search(next_depth - reduction, alpha, alpha + 1);
+        if v <= alpha || halted {
+            return v;
+        }
+    }
+    if !null_window_first || beta - alpha == 1 {
+        return search(next_depth, alpha, beta).0;
+    }
+    let (probe, halted) = search(next_depth, alpha, alpha + 1);
+    if probe > alpha && probe < beta && !halted {
+        search(next_depth, alpha, beta).0
+    } else {
+        probe
+    }
+}
+
 /// The plies the `i`-th move searched (from 0) at a node with `depth` plies left
 /// is reduced by, where it is quiet: the product of the logarithms of `depth`
 /// and of its place `i + 1`, rounded down (none for the first move; 1 for the
@@ -1014,13 +1052,9 @@ impl Engine {
         best_value
     }
 
-    /// The value, for the mover at `ply`, of a move after the first (already made):
-    /// searched `next_depth - reduction` plies with a null window first where
-    /// `reduction` is positive, and kept if no better than `alpha` there; then, in a
-    /// principal-variation search, shown to beat `alpha` with a null window before
-    /// the full window `(alpha, beta)` is searched; else searched with the full
-    /// window at once. The root (`ply` 0, its window always open) always probes
-    /// first, whatever the principal-variation switch.
+    /// The value, for the mover at `ply`, of a move after the first (already made),
+    /// by [`late_move_sequence`]. The root (`ply` 0, its window always open) always
+    /// probes with a null window first, whatever the principal-variation switch.
     fn late_move_value(
         &mut self,
         next_depth: u32,
@@ -1030,23 +1064,18 @@ impl Engine {
         beta: i32,
         stop: &Stop<'_>,
     ) -> i32 {
-        let child = ply + 1;
         let null_window_first = self.principal_variation || ply == 0;
-        if reduction > 0 {
-            let v = -self.search(next_depth - reduction, child, -alpha - 1, -alpha, stop);
-            if v <= alpha || self.halted {
-                return v;
-            }
-        }
-        if !null_window_first || beta - alpha == 1 {
-            return -self.search(next_depth, child, -beta, -alpha, stop);
-        }
-        let probe = -self.search(next_depth, child, -alpha - 1, -alpha, stop);
-        if probe > alpha && probe < beta && !self.halted {
-            -self.search(next_depth, child, -beta, -alpha, stop)
-        } else {
-            probe
-        }
+        let window = (alpha, beta);
+        late_move_sequence(
+            next_depth,
+            reduction,
+            window,
+            null_window_first,
+            |d, a, b| {
+                let v = -self.search(d, ply + 1, -b, -a, stop);
+                (v, self.halted)
+            },
+        )
     }
 
     /// The value at the depth limit: a win if a short VCF probe finds one, else the

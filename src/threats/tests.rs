@@ -654,3 +654,59 @@ fn speed_of(rules: Rules) {
         );
     }
 }
+
+/// [`late_move_sequence`] against a move whose value is `shallow` searched less
+/// than `full` plies and `deep` at `full` plies or more: the searches it asks for,
+/// `(depth, alpha, beta)`, and the value it returns.
+fn late_move_calls(
+    reduction: u32,
+    window: (i32, i32),
+    null_window_first: bool,
+    (shallow, deep): (i32, i32),
+) -> (Vec<(u32, i32, i32)>, i32) {
+    use super::engine::late_move_sequence;
+    const FULL: u32 = 6;
+    let mut calls = Vec::new();
+    let v = late_move_sequence(FULL, reduction, window, null_window_first, |d, a, b| {
+        calls.push((d, a, b));
+        // A fail-soft search: the true value, whatever the window.
+        (if d >= FULL { deep } else { shallow }, false)
+    });
+    (calls, v)
+}
+
+#[test]
+fn a_reduced_move_that_beats_alpha_is_searched_again_at_full_depth() {
+    // Reduced, it looks better than alpha (10); at full depth it is worse: the
+    // full-depth value stands, never the reduced one.
+    let (calls, v) = late_move_calls(2, (10, 50), true, (30, 5));
+    assert_eq!(calls, [(4, 10, 11), (6, 10, 11)]);
+    assert_eq!(v, 5);
+    // Better at full depth too: the null window, then the whole window.
+    let (calls, v) = late_move_calls(2, (10, 50), true, (30, 40));
+    assert_eq!(calls, [(4, 10, 11), (6, 10, 11), (6, 10, 50)]);
+    assert_eq!(v, 40);
+    // No better than alpha reduced: kept, no deeper search.
+    let (calls, v) = late_move_calls(2, (10, 50), true, (10, 40));
+    assert_eq!((calls, v), (vec![(4, 10, 11)], 10));
+    // Without principal-variation search, the whole window after the reduced one.
+    let (calls, v) = late_move_calls(1, (10, 50), false, (30, 20));
+    assert_eq!((calls, v), (vec![(5, 10, 11), (6, 10, 50)], 20));
+    // Unreduced, at or above beta on the null window: no whole-window search.
+    let (calls, v) = late_move_calls(0, (10, 50), true, (0, 60));
+    assert_eq!((calls, v), (vec![(6, 10, 11)], 60));
+    // A null window at the node already: one search.
+    let (calls, v) = late_move_calls(0, (10, 11), true, (0, 30));
+    assert_eq!((calls, v), (vec![(6, 10, 11)], 30));
+}
+
+#[test]
+fn a_halted_search_is_not_searched_again() {
+    use super::engine::late_move_sequence;
+    let mut calls = 0;
+    let v = late_move_sequence(6, 2, (10, 50), true, |_, _, _| {
+        calls += 1;
+        (99, true)
+    });
+    assert_eq!((calls, v), (1, 99));
+}
