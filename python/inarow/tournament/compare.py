@@ -138,7 +138,7 @@ DIFFERENCES = tuple(x / 2 for x in range(-4, 5))
 
 @dataclass(frozen=True)
 class PairedSprt:
-    """A paired SPRT read in pair order: its state after every pair, and the pair
+    """A paired SPRT read in pair order: its state after the last pair, and the pair
     (counted from 1) at which it first left its bounds (``None``: it has not)."""
 
     final: stats.Sprt
