@@ -398,3 +398,47 @@ def test_the_gsprt_of_a_mean_over_two_outcomes_is_the_bernoulli_sprt():
     assert stats.llr_of_mean({}, (-1.0, 1.0), -0.2, 0.2) == 0.0
     with pytest.raises(ValueError, match="strictly between"):
         stats.llr_of_mean(counts, (-1.0, 1.0), 0.0, 1.0)
+
+
+def test_a_match_stops_when_its_stop_says():
+    openings = book.load_book("renju-26")[:3]
+    s = match.run(
+        "threats:nodes=300",
+        "negamax:1",
+        openings,
+        pairs=3,
+        nodes=300,
+        rule="renju",
+        stop=lambda records: len(records) >= 2,
+    )
+    assert s.games == 2
+
+
+def test_the_command_line_pairs_a_match_with_a_base_log(tmp_path, capsys):
+    """``--base-log`` and ``--paired-sprt``: the match stops when the paired SPRT
+    against another engine's log (here, made up: it lost every game) decides."""
+    openings = book.load_book("renju-26")
+    args = ["--a", "threats", "--b", "negamax:1", "--nodes", "300", "--pairs", "8"]
+    args += ["--book", "renju-26", "--rule", "renju"]
+    config = match.match_config("random", "negamax:1", openings, 15, "renju", None, 300, 0, 1)
+    base = tmp_path / "base.jsonl"
+    lines = []
+    for pair in range(8):
+        for seat in (1, 2):
+            o = openings[pair]
+            r = match.GameRecord(config, pair, o.name, o.actions(15), seat, 3 - seat, "five", [])
+            lines.append(r.to_json() + "\n")
+    base.write_text("".join(lines))
+    log = str(tmp_path / "m.jsonl")
+    paired = ["--base-log", str(base), "--paired-sprt", "0,1.5"]
+    assert cli_main([*args, "--log", log, *paired]) == 0
+    out = capsys.readouterr().out
+    records = match.read_log(log)
+    assert all(r.a_points == 1 for r in records)  # so the SPRT decides at the sixth pair
+    assert len(records) == 12 and "decided H1 at pair 6" in out
+    with pytest.raises(SystemExit):
+        cli_main([*args, "--log", log, "--base-log", str(base)])  # no --paired-sprt
+    assert "go together" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli_main([*args, "--time", "0.5", "--log", str(tmp_path / "t.jsonl"), *paired])
+    assert "differ in 'time'" in capsys.readouterr().err

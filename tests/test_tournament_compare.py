@@ -154,3 +154,19 @@ def test_the_command_line_runs_the_paired_sprt(tmp_path, capsys):
         with pytest.raises(SystemExit):
             compare.main([*paths, "--sprt", bad])
         assert "H0" in capsys.readouterr().err
+
+
+def test_a_paired_stop_waits_for_the_sprt_and_refuses_other_settings():
+    base = log([(0, 0)] * 8)  # the base engine lost every game
+    better = log([(1, 1)] * 8)
+    stop = compare.paired_stop(base, CONFIG, 0.0, 1.5)
+    assert not stop([]) and not stop(better[:2])  # fewer than two pairs: wait
+    # +2 a pair: the SPRT of 0 against 1.5 decides at the sixth pair.
+    assert not stop(better[:10]) and stop(better[:12])
+    with pytest.raises(ValueError, match="differ in 'time'"):
+        compare.paired_stop(base, {**CONFIG, "time": 1.0}, 0.0, 1.5)
+    with pytest.raises(ValueError, match="no games"):
+        compare.paired_stop([], CONFIG, 0.0, 1.5)
+    moved = [rec(g.pair, g.a_seat, g.winner, opening=(0, 1, 2)) for g in better]
+    with pytest.raises(ValueError, match="openings"):
+        stop(moved[:4])  # not swallowed as "too few pairs"

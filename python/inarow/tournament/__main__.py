@@ -14,7 +14,10 @@ of JSON (settings, opening, A's seat, winner, every action: ``inarow.tournament.
 rebuilds the board), and a rerun with the same settings and log plays only the games
 missing. Prints each game, then A's results: W/D/L, by seat, the pairs' points, the
 score and Elo difference with 95% intervals per game and per pair, and with ``--sprt``
-the LLR and its bounds (the match stops when the SPRT decides).
+the LLR and its bounds (the match stops when the SPRT decides). With ``--base-log LOG
+--paired-sprt H0,H1`` the match is paired, game by game, with another engine's match
+against the same B on the same book, pairs and seed (``inarow.tournament.compare``),
+and stops when the paired SPRT decides; it needs ``--log`` to print the comparison.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from inarow.tournament import match
+from inarow.tournament import compare, match
 from inarow.tournament.book import cell_name, load_book
 
 
@@ -73,6 +76,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1")
     p.add_argument("--alpha", type=float, default=0.05)
     p.add_argument("--beta", type=float, default=0.05)
+    p.add_argument(
+        "--base-log",
+        default=None,
+        metavar="LOG",
+        help="another engine's match against the same B (same book, pairs, seed): "
+        "with --paired-sprt, stop when the paired SPRT against it decides",
+    )
+    p.add_argument(
+        "--paired-sprt",
+        type=compare.hypotheses_argument,
+        default=None,
+        metavar="H0,H1",
+        help="mean paired differences in points a pair (e.g. 0,0.1); needs --base-log",
+    )
     p.add_argument("--engine-cwd", default=None, help="B's working directory (a brain's)")
     p.add_argument("--summary", default=None, metavar="LOG", help="only summarize a log")
     p.add_argument(
@@ -109,6 +126,27 @@ def main(argv: list[str] | None = None) -> int:
         ([f"{args.time:g} s"] if args.time is not None else [])
         + ([f"{args.nodes} nodes"] if args.nodes is not None else [])
     )
+    stop = None
+    if (args.base_log is None) != (args.paired_sprt is None):
+        p.error("--base-log and --paired-sprt go together")
+    if args.base_log is not None:
+        config = match.match_config(
+            args.a,
+            args.b,
+            book,
+            args.size,
+            args.rule,
+            args.time,
+            args.nodes,
+            args.seed,
+            args.threads,
+        )
+        try:
+            stop = compare.paired_stop(
+                match.read_log(args.base_log), config, *args.paired_sprt, args.alpha, args.beta
+            )
+        except ValueError as e:
+            p.error(f"--base-log {args.base_log}: {e}")
     print(
         f"A: {args.a}; B: {args.b}; {args.size}x{args.size} {args.rule}, {budget} a move; "
         f"book {args.book} ({len(book)} openings), {pairs} pairs, seed {args.seed}",
@@ -129,8 +167,17 @@ def main(argv: list[str] | None = None) -> int:
         threads=args.threads,
         cwd=args.engine_cwd,
         on_game=lambda r: print(match.describe(r), flush=True),
+        stop=stop,
     )
     print(summary)
+    if args.base_log is not None and args.log is not None:
+        try:
+            d = compare.paired_difference(match.read_log(args.log), match.read_log(args.base_log))
+        except compare.TooFewPairs as e:
+            print(f"paired with {args.base_log}: {e}")
+        else:
+            print(f"paired with {args.base_log}: {d}")
+            print(f"  {compare.paired_sprt(d, *args.paired_sprt, args.alpha, args.beta)}")
     return 0
 
 

@@ -27,17 +27,28 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from inarow.tournament import stats
 from inarow.tournament.match import GameRecord, read_log
 from inarow.tournament.stats import Z95
 
-__all__ = ["PairedDifference", "PairedSprt", "paired_difference", "paired_sprt"]
+__all__ = [
+    "PairedDifference",
+    "PairedSprt",
+    "paired_difference",
+    "paired_sprt",
+    "paired_stop",
+    "TooFewPairs",
+]
 
 #: The settings two matches must share to be paired (A is what differs).
 SHARED_SETTINGS = ("b", "size", "rule", "time", "nodes", "book")
+
+
+class TooFewPairs(ValueError):
+    """Fewer than two pairs are complete in both logs: nothing to compare yet."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +108,7 @@ def paired_difference(
     complete = [{p for p, _ in g if (p, 1) in g and (p, 2) in g} for g in games]
     pairs = sorted(complete[0] & complete[1])
     if len(pairs) < 2:
-        raise ValueError(
+        raise TooFewPairs(
             f"{len(pairs)} pair(s) complete in both logs: at least 2 are needed to compare"
         )
     differences = []
@@ -171,7 +182,38 @@ def paired_sprt(
     return PairedSprt(final, len(d.differences), decided_at, verdict)
 
 
-def _hypotheses(text: str) -> tuple[float, float]:
+def paired_stop(
+    base: Sequence[GameRecord],
+    config: Mapping[str, object],
+    h0: float,
+    h1: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+) -> Callable[[Sequence[GameRecord]], bool]:
+    """A ``stop`` for :func:`inarow.tournament.match.run`: true once the paired SPRT
+    (:func:`paired_sprt`) of the match's games against ``base``'s has decided. The
+    match's ``config`` must share ``base``'s settings (:data:`SHARED_SETTINGS`);
+    raises ``ValueError`` naming the first that differs, or where ``base`` is empty."""
+    if not base:
+        raise ValueError("the base log holds no games")
+    for setting in SHARED_SETTINGS:
+        a, b = config.get(setting), base[0].config.get(setting)
+        if a != b:
+            raise ValueError(f"the match and the base log differ in {setting!r}: {a!r} and {b!r}")
+
+    def stop(records: Sequence[GameRecord]) -> bool:
+        try:
+            d = paired_difference(records, base)
+        except TooFewPairs:
+            return False
+        return paired_sprt(d, h0, h1, alpha, beta).decided_at is not None
+
+    return stop
+
+
+def hypotheses_argument(text: str) -> tuple[float, float]:
+    """``H0,H1`` on a command line: two different mean differences in points a pair,
+    strictly between -2 and +2 (``argparse.ArgumentTypeError`` otherwise)."""
     try:
         h0, h1 = (float(x) for x in text.split(","))
     except ValueError:
@@ -194,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("second", help="the log of the engine it is compared with")
     p.add_argument(
         "--sprt",
-        type=_hypotheses,
+        type=hypotheses_argument,
         default=None,
         metavar="H0,H1",
         help="test H0 against H1, mean differences in points a pair (e.g. 0,0.1)",

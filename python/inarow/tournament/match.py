@@ -391,6 +391,31 @@ def _schedule(book: Sequence[Opening], pairs: int) -> Iterator[tuple[int, Openin
         yield pair, book[pair % len(book)]
 
 
+def match_config(
+    a: str,
+    b: str,
+    book: Sequence[Opening],
+    size: int,
+    rule: str,
+    time_limit: float | None,
+    nodes: int | None,
+    seed: int,
+    threads: int,
+) -> dict[str, Any]:
+    """The settings :func:`run` logs with each game (a log resumes only under the same)."""
+    return {
+        "a": a,
+        "b": b,
+        "size": size,
+        "rule": rule,
+        "time": time_limit,
+        "nodes": nodes,
+        "seed": seed,
+        "threads": threads,
+        "book": [str(o) for o in book],
+    }
+
+
 def run(
     a: str,
     b: str,
@@ -407,25 +432,18 @@ def run(
     threads: int = 1,
     cwd: str | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
+    stop: Callable[[Sequence[GameRecord]], bool] | None = None,
 ) -> Summary:
     """Plays ``pairs`` pairs of games, A against B: opening ``pair % len(book)`` of
     ``book`` from both seats (A black first, then A white). With ``log``, each game is
     appended to that file as a line of JSON as it ends, and games already there (with
     the same settings) are not played again: an interrupted match resumes. With
     ``sprt`` (elo0, elo1, alpha, beta), the match stops at the first complete pair
-    where the pentanomial SPRT decides. Returns the summary of every game of the match
-    (those in the log included)."""
-    config = {
-        "a": a,
-        "b": b,
-        "size": size,
-        "rule": rule,
-        "time": time_limit,
-        "nodes": nodes,
-        "seed": seed,
-        "threads": threads,
-        "book": [str(o) for o in book],
-    }
+    where the pentanomial SPRT decides; with ``stop``, at the first complete pair
+    where ``stop(games so far)`` is true (a paired SPRT against another log, say:
+    ``inarow.tournament.compare.paired_stop``). Returns the summary of every game of
+    the match (those in the log included)."""
+    config = match_config(a, b, book, size, rule, time_limit, nodes, seed, threads)
     records = read_log(log) if log else []
     for r in records:
         if r.config != config:
@@ -452,6 +470,8 @@ def run(
                     agent.check_rules(rules)  # UnsupportedRulesError before any game
         for pair, opening in _schedule(book, pairs):
             if sprt is not None and summarize(records, sprt).sprt.verdict != "continue":  # type: ignore[union-attr]
+                break
+            if stop is not None and stop(records):
                 break
             moves = opening.actions(size)
             for a_seat in (1, 2):
