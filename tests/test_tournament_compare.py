@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 
@@ -170,3 +171,23 @@ def test_a_paired_stop_waits_for_the_sprt_and_refuses_other_settings():
     moved = [rec(g.pair, g.a_seat, g.winner, opening=(0, 1, 2)) for g in better]
     with pytest.raises(ValueError, match="openings"):
         stop(moved[:4])  # not swallowed as "too few pairs"
+
+
+def test_a_paired_stop_agrees_with_the_whole_sprt_after_every_game():
+    # Seed 8: the SPRT leaves its bounds at pair 27 and is back inside by pair 30.
+    rng = random.Random(8)
+    results = [(rng.random() < 0.6, rng.random() < 0.4) for _ in range(30)]
+    base = log([(rng.random() < 0.5, rng.random() < 0.3) for _ in range(30)])
+    games = log(results)
+    # In play order, then with pair 3 arriving last (a log resumed after a gap).
+    late = [g for g in games if g.pair != 3] + [g for g in games if g.pair == 3]
+    for order in (games, late):
+        stop = compare.paired_stop(base, CONFIG, 0.0, 0.5)
+        for n in range(len(order) + 1):
+            try:
+                d = compare.paired_difference(order[:n], base)
+            except compare.TooFewPairs:
+                assert not stop(order[:n])
+                continue
+            expected = compare.paired_sprt(d, 0.0, 0.5).decided_at is not None
+            assert stop(order[:n]) == expected, (n, d)

@@ -193,7 +193,9 @@ def paired_stop(
     """A ``stop`` for :func:`inarow.tournament.match.run`: true once the paired SPRT
     (:func:`paired_sprt`) of the match's games against ``base``'s has decided. The
     match's ``config`` must share ``base``'s settings (:data:`SHARED_SETTINGS`);
-    raises ``ValueError`` naming the first that differs, or where ``base`` is empty."""
+    raises ``ValueError`` naming the first that differs, or where ``base`` is empty.
+    Each call reads only the pairs completed since the last, so a match pays one fit
+    of the LLR a pair."""
     if not base:
         raise ValueError("the base log holds no games")
     for setting in SHARED_SETTINGS:
@@ -201,12 +203,30 @@ def paired_stop(
         if a != b:
             raise ValueError(f"the match and the base log differ in {setting!r}: {a!r} and {b!r}")
 
+    lower, upper = stats.sprt_bounds(alpha, beta)
+    # The differences read so far, in pair order, their counts, and whether the LLR
+    # has left its bounds after one of them: each call reads only the new pairs.
+    read: list[float] = []
+    counts: dict[float, int] = {}
+    decided = False
+
     def stop(records: Sequence[GameRecord]) -> bool:
+        nonlocal decided
         try:
-            d = paired_difference(records, base)
+            differences = paired_difference(records, base).differences
         except TooFewPairs:
             return False
-        return paired_sprt(d, h0, h1, alpha, beta).decided_at is not None
+        if tuple(read) != differences[: len(read)]:
+            # A pair completed before the last one read (a resumed log): read all again.
+            read.clear()
+            counts.clear()
+            decided = False
+        for x in differences[len(read) :]:
+            read.append(x)
+            counts[x] = counts.get(x, 0) + 1
+            value = stats.llr_of_mean(counts, DIFFERENCES, h0, h1)
+            decided = decided or not lower < value < upper
+        return decided
 
     return stop
 
