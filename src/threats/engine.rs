@@ -1081,9 +1081,15 @@ impl Engine {
     /// The value at the depth limit: a win if a short VCF probe finds one, else the
     /// mover's line evaluation minus the opponent's.
     fn leaf_value(&mut self, ply: usize, stop: &Stop<'_>) -> i32 {
+        self.leaf_win(ply, stop)
+            .unwrap_or_else(|| self.evaluation())
+    }
+
+    /// The leaves' short VCF probe: the value of the win it finds for the mover.
+    fn leaf_win(&mut self, ply: usize, stop: &Stop<'_>) -> Option<i32> {
         let me = self.board.to_move();
         if !self.may_have_fours(me) {
-            return self.evaluation();
+            return None;
         }
         let probe = Stop {
             max_nodes: LEAF_VCF_NODES,
@@ -1094,10 +1100,7 @@ impl Engine {
         let mut line = Vec::new();
         let won = prover.vcf(me, LEAF_VCF_DEPTH, 0, &mut line);
         self.nodes += prover.nodes;
-        if won {
-            return WIN - (ply + line.len()) as i32;
-        }
-        self.evaluation()
+        won.then(|| WIN - (ply + line.len()) as i32)
     }
 
     /// The evaluation of the side to move, within the undecided values: the
@@ -1146,7 +1149,8 @@ impl Engine {
         }
         if shallow::razor(cuts, k, depth, i64::from(eval), alpha, learned) {
             self.stats.shallow_cuts += 1;
-            return Some(self.leaf_value(ply, stop));
+            // The evaluation is the one above: only the probe is left to do.
+            return Some(self.leaf_win(ply, stop).unwrap_or(eval));
         }
         None
     }
