@@ -5,8 +5,11 @@
 //! defender draws at least: whenever the attacker takes a cell of a pair, the
 //! defender takes the other, and a stone of the defender anywhere else only
 //! blocks more. So the attacker cannot win, whoever is to move. The search for
-//! pairs is a bipartite matching; grouping overlapping windows is greedy, so it
-//! may miss a pairing that exists, and never claims one that does not.
+//! pairs is first a bipartite matching over greedy groups of overlapping windows
+//! (fast, but it misses pairings: a line's windows may be better served by two
+//! pairs than by one), then, where that finds none, a depth-first search over
+//! the pairs themselves within a budget of choices. Either may miss a pairing
+//! that exists; neither claims one that does not.
 
 use super::geometry::Geometry;
 use super::word::Word;
@@ -17,10 +20,10 @@ use super::word::Word;
 /// per group onto the empty cells (augmenting paths). A group is a run of
 /// overlapping open windows along one line of the board whose common empty cells
 /// number at least two, so one pair there covers them all; groups are grown
-/// greedily from the start of each run.
+/// greedily from the start of each run. Where the matching fails, the exact
+/// search ([`exact_pairs`]) looks.
 pub(super) fn defender_pairs<W: Word>(geo: &Geometry<W>, defender: W, empty: W) -> bool {
-    let mut owner = W::per_cell(u8::MAX);
-    match_pairs(geo, defender, empty, &mut owner)
+    defender_pair_cells(geo, defender, empty).is_some()
 }
 
 /// The cells of the pairs of [`defender_pairs`] when it finds them: the
@@ -28,7 +31,17 @@ pub(super) fn defender_pairs<W: Word>(geo: &Geometry<W>, defender: W, empty: W) 
 /// every pair, and so every open line, as it is).
 pub(super) fn defender_pair_cells<W: Word>(geo: &Geometry<W>, defender: W, empty: W) -> Option<W> {
     let mut owner = W::per_cell(u8::MAX);
-    match_pairs(geo, defender, empty, &mut owner).then(|| owned_cells(&owner))
+    if match_pairs(geo, defender, empty, &mut owner) {
+        return Some(owned_cells(&owner));
+    }
+    exact_pairs(geo, defender, empty).map(|pairs| cells_of(&pairs))
+}
+
+/// The cells of `pairs`.
+fn cells_of<W: Word>(pairs: &[(u8, u8)]) -> W {
+    pairs.iter().fold(W::ZERO, |z, &(a, b)| {
+        z | W::bit(a as usize) | W::bit(b as usize)
+    })
 }
 
 /// A pairing of the defender (to move) now, `(None, its cells)`, or after a
@@ -53,6 +66,8 @@ pub(super) fn pairing_reply<W: Word>(
         Err(window) => (window, None),
         Ok(()) => match grouped.match_cells(&mut owner) {
             Ok(()) => return Some((None, owned_cells(&owner))),
+            // (No exact search here: the same stones with the attacker to move
+            // were searched at the node before, the pass's or the move's.)
             Err(obstacle) => (obstacle, Some(&grouped)),
         },
     };
@@ -84,10 +99,20 @@ pub(super) fn pairing_reply<W: Word>(
             fits
         }
     };
-    for cell in most_open_first(geo, defender, empty, candidates) {
+    // Every candidate by the matching (cheap, and most replies are found so),
+    // then the first few by the exact search.
+    let order = most_open_first(geo, defender, empty, candidates);
+    for &cell in &order {
         let bit = W::bit(cell);
-        if let Some(pairs) = defender_pair_cells(geo, defender | bit, empty & !bit) {
-            return Some((Some(cell), pairs | bit));
+        let mut owner = W::per_cell(u8::MAX);
+        if match_pairs(geo, defender | bit, empty & !bit, &mut owner) {
+            return Some((Some(cell), owned_cells::<W>(&owner) | bit));
+        }
+    }
+    for &cell in order.iter().take(EXACT_REPLIES) {
+        let bit = W::bit(cell);
+        if let Some(pairs) = exact_pairs(geo, defender | bit, empty & !bit) {
+            return Some((Some(cell), cells_of::<W>(&pairs) | bit));
         }
     }
     None
@@ -144,7 +169,7 @@ pub(super) fn defender_pairing<W: Word>(
 ) -> Option<Vec<(u8, u8)>> {
     let mut owner = W::per_cell(u8::MAX);
     if !match_pairs(geo, defender, empty, &mut owner) {
-        return None;
+        return exact_pairs(geo, defender, empty);
     }
     // The two slots of a group hold the two cells of its pair.
     let mut first = W::per_pair(u8::MAX);
@@ -294,4 +319,150 @@ fn augment<W: Word>(
         }
     }
     false
+}
+
+/// Choices the exact pairing search makes at most before it gives up (a missed
+/// pairing, never a false one): 8x8 finds most of its pairings within 16 or 32,
+/// and a search that finds none costs about this much.
+const EXACT_PAIRING_NODES: u32 = 32;
+
+/// The candidate replies the exact pairing search tries, where the matching
+/// found no reply: the first two.
+const EXACT_REPLIES: usize = 2;
+
+/// A pairing of the `empty` cells for `defender`, searched pair by pair (where
+/// the greedy grouping finds none): the open windows' empty cells are the
+/// constraints; the window with the fewest cells not yet paired takes each pair
+/// of its cells in turn, which serves every window holding both. `None` when
+/// there is none, or none within [`EXACT_PAIRING_NODES`].
+fn exact_pairs<W: Word>(geo: &Geometry<W>, defender: W, empty: W) -> Option<Vec<(u8, u8)>> {
+    exact_pairs_within(geo, defender, empty, EXACT_PAIRING_NODES)
+}
+
+/// [`exact_pairs`] within `nodes` choices.
+pub(super) fn exact_pairs_within<W: Word>(
+    geo: &Geometry<W>,
+    defender: W,
+    empty: W,
+    nodes: u32,
+) -> Option<Vec<(u8, u8)>> {
+    let mut search = ExactPairs {
+        windows: Vec::with_capacity(4 * geo.lines.len()),
+        pairs: Vec::new(),
+        nodes,
+    };
+    for &line in &geo.lines {
+        if (line & defender).is_empty() {
+            let free = line & empty;
+            if !at_least_two(free) {
+                return None;
+            }
+            search.windows.push(free);
+        }
+    }
+    let open = search.windows.len();
+    search.cover(0, open, W::ZERO).then_some(search.pairs)
+}
+
+/// The state of [`exact_pairs`]: the windows not yet served, one segment a
+/// level of the search (each level's after its parent's), the pairs chosen on
+/// the way down, and the nodes left.
+struct ExactPairs<W: Word> {
+    windows: Vec<W>,
+    pairs: Vec<(u8, u8)>,
+    nodes: u32,
+}
+
+impl<W: Word> ExactPairs<W> {
+    /// Whether pairs of cells outside `used` serve `windows[start..end]` (the
+    /// last segment); they are pushed onto `pairs` (left as they were if not).
+    /// A window with two free cells left takes them at once; only a choice
+    /// among more uses up a node.
+    fn cover(&mut self, mut start: usize, mut end: usize, mut used: W) -> bool {
+        let chosen = self.pairs.len();
+        let fewest = loop {
+            if start == end {
+                return true;
+            }
+            // The window with the fewest free cells (fewer than two: a dead end).
+            let mut fewest = (u32::MAX, W::ZERO);
+            for &window in &self.windows[start..end] {
+                let free = window & !used;
+                let n = free.count();
+                if n < 2 {
+                    self.pairs.truncate(chosen);
+                    return false;
+                }
+                if n < fewest.0 {
+                    fewest = (n, free);
+                    if n == 2 {
+                        break;
+                    }
+                }
+            }
+            if fewest.0 > 2 {
+                break fewest.1;
+            }
+            // Its only pair.
+            let pair = fewest.1;
+            self.serve(start, end, pair);
+            (start, end, used) = (end, self.windows.len(), used | pair);
+        };
+        if self.nodes == 0 {
+            self.pairs.truncate(chosen);
+            return false;
+        }
+        self.nodes -= 1;
+        // Its pairs, those serving the most windows first.
+        let mut options: Vec<(u32, W)> = Vec::with_capacity(10);
+        let mut firsts = fewest;
+        while !firsts.is_empty() {
+            let a = firsts.first();
+            firsts = firsts.without_first();
+            let mut seconds = firsts;
+            while !seconds.is_empty() {
+                let pair = W::bit(a) | seconds.first_bit();
+                seconds = seconds.without_first();
+                let served = self.windows[start..end]
+                    .iter()
+                    .filter(|&&w| w & pair == pair)
+                    .count();
+                options.push((u32::MAX - served as u32, pair));
+            }
+        }
+        options.sort_unstable();
+        for (_, pair) in options {
+            self.serve(start, end, pair);
+            if self.cover(end, self.windows.len(), used | pair) {
+                return true;
+            }
+            self.pairs.pop();
+            self.windows.truncate(end);
+            if self.nodes == 0 {
+                break;
+            }
+        }
+        self.pairs.truncate(chosen);
+        false
+    }
+
+    /// Takes `pair` (two cells) and pushes the windows of `windows[start..end]`
+    /// it does not serve as the next segment.
+    fn serve(&mut self, start: usize, end: usize, pair: W) {
+        for i in start..end {
+            let window = self.windows[i];
+            if window & pair != pair {
+                self.windows.push(window);
+            }
+        }
+        let a = pair.first();
+        let b = pair.without_first().first();
+        self.pairs.push((a as u8, b as u8));
+    }
+}
+
+/// Whether `cells` holds two cells or more.
+#[inline(always)]
+fn at_least_two<W: Word>(cells: W) -> bool {
+    !cells.without_first().is_empty()
 }
