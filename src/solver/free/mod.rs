@@ -37,7 +37,7 @@
 //! instructions within 0.3%: BENCHMARKS.md). How long a
 //! search takes grows quickly with the empty cells: every m,n,k game with m, n,
 //! k <= 6 solves from the empty board in milliseconds, 7,6,5 in 5 ms, 7,7,5 (a
-//! draw) in a third of a second (0.26M nodes); larger boards may not finish
+//! draw) in 0.4 s (0.14M nodes); larger boards may not finish
 //! (`cancel`, deadlines and node limits stop them; a journal resumes a long
 //! outcome search, [`FreeSolver::solve_with_journal`]): 8,8,5 is not proven yet,
 //! and a 9x9 board is solved near its end, not from the empty board
@@ -70,7 +70,7 @@
 //!   AND/OR search with relevance zones (`zone`): whether the side to move
 //!   forces a line, then whether the other side does; the attacker's moves
 //!   outside the zone of the defender's proof after a pass are not searched.
-//!   On 7,7,5: 0.16M nodes, 0.21 s (docs/solver-benchmarks.md).
+//!   On 7,7,5: 89k nodes, 0.34 s (docs/solver-benchmarks.md).
 //! * Pairing replies: where the defender is to move, a move of its own after
 //!   which a pairing strategy holds ends the search (the zone search, negamax's
 //!   bounds and the proofs).
