@@ -39,7 +39,7 @@
 //! k <= 6 solves from the empty board in milliseconds, 7,6,5 in 5 ms, 7,7,5 (a
 //! draw) in 0.4 s (0.14M nodes); larger boards may not finish
 //! (`cancel`, deadlines and node limits stop them; a journal resumes a long
-//! outcome search, [`FreeSolver::solve_with_journal`]): 8,8,5 is not proven yet,
+//! outcome search, [`FreeSolver::solve_with_journal`]: 8,8,5's draw came so),
 //! and a 9x9 board is solved near its end, not from the empty board
 //! (`benchmarks/free_9x9.py` records how far a search of 9,9,5 gets).
 //!
