@@ -53,7 +53,8 @@ fn cells_of<W: Word>(pairs: &[(u8, u8)]) -> W {
 /// Only moves that can clear what stops the pairing now are tried: cells of
 /// the windows of the groups the matching could not serve (an attacker's four:
 /// its block alone), where a move leaves no more groups than pairs of their
-/// cells, those on the most open windows first. The grouping is greedy, so
+/// cells, those on the most open windows first: each by the matching, then
+/// the first [`EXACT_REPLIES`] by the exact search. The grouping is greedy, so
 /// this may miss a move that works; it never claims one that does not.
 pub(super) fn pairing_reply<W: Word>(
     geo: &Geometry<W>,
