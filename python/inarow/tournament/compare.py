@@ -169,17 +169,35 @@ def paired_sprt(
     """The SPRT of H0 "the mean difference is ``h0`` points a pair" against H1 "it is
     ``h1``" on ``d``'s differences, read pair by pair in order. Both hypotheses lie
     strictly between -2 and +2."""
-    lower, upper = stats.sprt_bounds(alpha, beta)
-    counts: dict[float, int] = {}
-    decided_at, verdict = None, "continue"
-    value = 0.0
-    for i, x in enumerate(d.differences, start=1):
-        counts[x] = counts.get(x, 0) + 1
-        value = stats.llr_of_mean(counts, DIFFERENCES, h0, h1)
-        if decided_at is None and not lower < value < upper:
-            decided_at, verdict = i, "H1" if value >= upper else "H0"
-    final = stats.Sprt(h0, h1, alpha, beta, value, lower, upper, unit="points a pair")
-    return PairedSprt(final, len(d.differences), decided_at, verdict)
+    reader = _PairedLlr(h0, h1, alpha, beta)
+    for x in d.differences:
+        reader.read(x)
+    final = stats.Sprt(
+        h0, h1, alpha, beta, reader.value, reader.lower, reader.upper, unit="points a pair"
+    )
+    return PairedSprt(final, len(d.differences), reader.decided_at, reader.verdict)
+
+
+class _PairedLlr:
+    """The paired SPRT's LLR read one pair's difference at a time: its value after
+    the last, and the pair (from 1) where it first left its bounds, with the verdict."""
+
+    def __init__(self, h0: float, h1: float, alpha: float, beta: float) -> None:
+        self.h0, self.h1 = h0, h1
+        self.lower, self.upper = stats.sprt_bounds(alpha, beta)
+        self.counts: dict[float, int] = {}
+        self.pairs = 0
+        self.value = 0.0
+        self.decided_at: int | None = None
+        self.verdict = "continue"
+
+    def read(self, x: float) -> None:
+        self.counts[x] = self.counts.get(x, 0) + 1
+        self.pairs += 1
+        self.value = stats.llr_of_mean(self.counts, DIFFERENCES, self.h0, self.h1)
+        if self.decided_at is None and not self.lower < self.value < self.upper:
+            self.decided_at = self.pairs
+            self.verdict = "H1" if self.value >= self.upper else "H0"
 
 
 def paired_stop(
@@ -203,15 +221,12 @@ def paired_stop(
         if a != b:
             raise ValueError(f"the match and the base log differ in {setting!r}: {a!r} and {b!r}")
 
-    lower, upper = stats.sprt_bounds(alpha, beta)
-    # The differences read so far, in pair order, their counts, and whether the LLR
-    # has left its bounds after one of them: each call reads only the new pairs.
+    # The differences read so far, in pair order: each call reads only the new pairs.
     read: list[float] = []
-    counts: dict[float, int] = {}
-    decided = False
+    reader = _PairedLlr(h0, h1, alpha, beta)
 
     def stop(records: Sequence[GameRecord]) -> bool:
-        nonlocal decided
+        nonlocal reader
         try:
             differences = paired_difference(records, base).differences
         except TooFewPairs:
@@ -219,14 +234,11 @@ def paired_stop(
         if tuple(read) != differences[: len(read)]:
             # A pair completed before the last one read (a resumed log): read all again.
             read.clear()
-            counts.clear()
-            decided = False
+            reader = _PairedLlr(h0, h1, alpha, beta)
         for x in differences[len(read) :]:
             read.append(x)
-            counts[x] = counts.get(x, 0) + 1
-            value = stats.llr_of_mean(counts, DIFFERENCES, h0, h1)
-            decided = decided or not lower < value < upper
-        return decided
+            reader.read(x)
+        return reader.decided_at is not None
 
     return stop
 

@@ -30,11 +30,14 @@ pub(super) fn defender_pairs<W: Word>(geo: &Geometry<W>, defender: W, empty: W) 
 /// relevance zone of a pairing (the attacker's stones anywhere else leave
 /// every pair, and so every open line, as it is).
 pub(super) fn defender_pair_cells<W: Word>(geo: &Geometry<W>, defender: W, empty: W) -> Option<W> {
+    matched_cells(geo, defender, empty)
+        .or_else(|| exact_pairs(geo, defender, empty).map(|pairs| cells_of(&pairs)))
+}
+
+/// The cells of the matching's pairing, when it finds one.
+fn matched_cells<W: Word>(geo: &Geometry<W>, defender: W, empty: W) -> Option<W> {
     let mut owner = W::per_cell(u8::MAX);
-    if match_pairs(geo, defender, empty, &mut owner) {
-        return Some(owned_cells(&owner));
-    }
-    exact_pairs(geo, defender, empty).map(|pairs| cells_of(&pairs))
+    match_pairs(geo, defender, empty, &mut owner).then(|| owned_cells(&owner))
 }
 
 /// The cells of `pairs`.
@@ -67,8 +70,9 @@ pub(super) fn pairing_reply<W: Word>(
         Err(window) => (window, None),
         Ok(()) => match grouped.match_cells(&mut owner) {
             Ok(()) => return Some((None, owned_cells(&owner))),
-            // (No exact search here: the same stones with the attacker to move
-            // were searched at the node before, the pass's or the move's.)
+            // (No exact search here: in the zone search the same stones with
+            // the attacker to move were searched one node up, by the pass or
+            // the move; negamax's node looks for the opponent's pairing only.)
             Err(obstacle) => (obstacle, Some(&grouped)),
         },
     };
@@ -105,9 +109,8 @@ pub(super) fn pairing_reply<W: Word>(
     let order = most_open_first(geo, defender, empty, candidates);
     for &cell in &order {
         let bit = W::bit(cell);
-        let mut owner = W::per_cell(u8::MAX);
-        if match_pairs(geo, defender | bit, empty & !bit, &mut owner) {
-            return Some((Some(cell), owned_cells::<W>(&owner) | bit));
+        if let Some(pairs) = matched_cells(geo, defender | bit, empty & !bit) {
+            return Some((Some(cell), pairs | bit));
         }
     }
     for &cell in order.iter().take(EXACT_REPLIES) {
