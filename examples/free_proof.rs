@@ -3,27 +3,57 @@
 //! proof file:
 //!
 //! ```text
-//! cargo run --release --example free_proof -- write 5 5 4 [standard] proof.txt
+//! cargo run --release --example free_proof -- write 5 5 4 [standard] [@CELLS] proof.txt
 //! cargo run --release --example free_proof -- check proof.txt
 //! ```
 //!
+//! `@CELLS` (cells `row * width + col`, comma-separated) proves the position
+//! after those moves instead of the empty board: `8 8 5 @27,28`.
+//!
 //! `FREE_ZONES=0` writes no-loss claims without zone certificates (every reply
 //! of the other player followed); `FREE_PROOF_CHECK=0` writes without checking.
+//!
+//! A proof too large for one run is written as a bundle, resumable (run the
+//! same command again after a kill), and checked part by part:
+//!
+//! ```text
+//! cargo run --release --example free_proof -- bundle 8 8 5 proof.zst
+//! ```
+//!
+//! `FREE_CUT` (default 4) is the stones at which parts begin; `FREE_JOURNAL`, a
+//! journal of the board's outcome search (`free_solve`'s), starts the writer's
+//! search from its outcomes (default: `scripts/free-8x8-k5.journal` on 8,8,5).
+//! `check` reads plain or zstd files.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use inarow::solver::free::{FreePosition, FreeSolver};
+use inarow::solver::free::{read_journal, BundleProgress, FreePosition, FreeSolver};
 use inarow::WinRule;
 
+/// The first bytes of a zstd frame.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
 fn check(path: &str) {
-    let file = std::fs::File::open(path).expect("a readable proof file");
+    let mut file = BufReader::new(std::fs::File::open(path).expect("a readable proof file"));
+    let zstd = file.fill_buf().expect("readable").starts_with(&ZSTD_MAGIC);
+    let reader: Box<dyn BufRead> = if zstd {
+        Box::new(BufReader::new(
+            zstd::Decoder::with_buffer(file).expect("zstd"),
+        ))
+    } else {
+        Box::new(file.take(u64::MAX))
+    };
     let start = Instant::now();
-    match inarow::proof::check_reader(std::io::BufReader::new(file)) {
+    match inarow::proof::check_reader(reader) {
         Ok(verdict) => println!(
-            "{path}: proven, outcome for the first player {:?} ({} positions checked, {:.3} s)",
+            "{path}: proven, outcome for the first player {:?} ({} positions checked, {} parts \
+             before the last, {:.3} s)",
             verdict.outcome(),
             verdict.positions,
+            verdict.lemmas,
             start.elapsed().as_secs_f64()
         ),
         Err(e) => {
@@ -33,19 +63,103 @@ fn check(path: &str) {
     }
 }
 
+/// `free_proof bundle WIDTH HEIGHT K [@CELLS] PATH`.
+fn bundle(args: &[String]) {
+    let n = |i: usize| args[i].parse::<usize>().expect("width height k as numbers");
+    let moves: Vec<usize> = match args.get(4).and_then(|a| a.strip_prefix('@')) {
+        Some(cells) => cells
+            .split(',')
+            .map(|c| c.parse().expect("cells as numbers"))
+            .collect(),
+        None => Vec::new(),
+    };
+    let path = args.last().expect("a path");
+    let pos = FreePosition::from_moves_with_rule(n(1), n(2), n(3), WinRule::Freestyle, &moves)
+        .expect("a supported position");
+    let cut = std::env::var("FREE_CUT").map_or(4, |v| v.parse().expect("FREE_CUT: stones"));
+    let journal = std::env::var("FREE_JOURNAL").ok().or_else(|| {
+        (pos.width() == 8 && pos.height() == 8 && pos.k() == 5)
+            .then(|| "scripts/free-8x8-k5.journal".to_string())
+    });
+    let pinned = match &journal {
+        Some(j) => read_journal(Path::new(j), &pos).expect("a journal of this board"),
+        None => Vec::new(),
+    };
+    let mib: usize = std::env::var("FREE_TT_MIB").map_or(1024, |v| v.parse().expect("MiB"));
+    let mut solver = FreeSolver::new(mib << 20).expect("table");
+    let progress = BundleProgress::default();
+    let cancel = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    let start = Instant::now();
+    eprintln!(
+        "{path}: {} outcomes from the journal, parts from {cut} stones",
+        pinned.len()
+    );
+    let summary = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut shown = Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if shown.elapsed() >= Duration::from_secs(30) {
+                    shown = Instant::now();
+                    eprintln!(
+                        "  {:.0} s: {} parts ({} records) written in this run, {} before; {} bytes",
+                        start.elapsed().as_secs_f64(),
+                        progress.parts.load(Ordering::Relaxed),
+                        progress.records.load(Ordering::Relaxed),
+                        progress.earlier.load(Ordering::Relaxed),
+                        progress.bytes.load(Ordering::Relaxed)
+                    );
+                }
+            }
+        });
+        let summary =
+            solver.write_proof_bundle(&pos, Path::new(path), cut, &pinned, &progress, &cancel);
+        done.store(true, Ordering::Relaxed);
+        summary.expect("bundle written")
+    });
+    println!(
+        "{path}: outcome {:+} for the first player, {} parts written ({} records) beside {} \
+         from earlier runs, {} bytes, {:.3} s",
+        summary.outcome,
+        summary.parts,
+        summary.records,
+        summary.earlier,
+        summary.bytes,
+        start.elapsed().as_secs_f64()
+    );
+    if !std::env::var("FREE_PROOF_CHECK").is_ok_and(|v| v == "0") {
+        check(path);
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("check") if args.len() == 2 => check(&args[1]),
-        Some("write") if args.len() == 5 || args.len() == 6 => {
+        Some("bundle") if args.len() == 5 || args.len() == 6 => bundle(&args),
+        Some("write") if (5..=7).contains(&args.len()) => {
             let n = |i: usize| args[i].parse::<usize>().expect("width height k as numbers");
-            let rule = if args.len() == 6 {
-                WinRule::from_name(&args[4]).expect("freestyle or standard")
-            } else {
-                WinRule::Freestyle
+            let mut rest: Vec<&String> = args[4..args.len() - 1].iter().collect();
+            let moves: Vec<usize> = match rest.last().and_then(|a| a.strip_prefix('@')) {
+                Some(cells) => {
+                    let moves = cells
+                        .split(',')
+                        .map(|c| c.parse().expect("cells as numbers"))
+                        .collect();
+                    rest.pop();
+                    moves
+                }
+                None => Vec::new(),
+            };
+            let rule = match rest.as_slice() {
+                [name] => WinRule::from_name(name).expect("freestyle or standard"),
+                [] => WinRule::Freestyle,
+                _ => usage(),
             };
             let path = args.last().expect("a path");
-            let pos = FreePosition::with_rule(n(1), n(2), n(3), rule).expect("a supported board");
+            let pos = FreePosition::from_moves_with_rule(n(1), n(2), n(3), rule, &moves)
+                .expect("a supported position");
             let mut solver = FreeSolver::new(256 << 20).expect("table");
             if std::env::var("FREE_ZONES").is_ok_and(|v| v == "0") {
                 solver.set_zone_search(false);
@@ -71,9 +185,14 @@ fn main() {
                 check(path);
             }
         }
-        _ => {
-            eprintln!("usage: free_proof write WIDTH HEIGHT K [RULE] PATH | free_proof check PATH");
-            std::process::exit(2);
-        }
+        _ => usage(),
     }
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: free_proof write WIDTH HEIGHT K [RULE] [@CELLS] PATH | free_proof bundle WIDTH \
+         HEIGHT K [@CELLS] PATH | free_proof check PATH"
+    );
+    std::process::exit(2);
 }

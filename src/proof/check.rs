@@ -1,14 +1,16 @@
 //! Replaying a proof with rules code of its own: the cells in a vector, a line
 //! found by walking from the last stone, every reply of the other player tried.
 
+use std::collections::HashMap;
 use std::fmt;
-
 use std::io::BufRead;
 
-use super::format::{parse_board, parse_sections, Bits, Board, Key, Lines, Record, Section};
+use super::format::{
+    another_part, parse_board, parse_sections, Bits, Board, Key, Lines, Record, Section,
+};
 
 /// What a claim says of its player (0 = x, the first player; 1 = o).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClaimKind {
     /// Every game ends in a line of the player.
     Win,
@@ -17,7 +19,7 @@ pub enum ClaimKind {
 }
 
 /// One claim of a proof.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Claim {
     /// 0 for x (the first player), 1 for o.
     pub player: usize,
@@ -29,8 +31,10 @@ pub struct Claim {
 pub struct Verdict {
     /// Every claim of the proof, each verified.
     pub claims: Vec<Claim>,
-    /// Positions the checker visited, all claims together.
+    /// Positions the checker visited, all claims (and parts) together.
     pub positions: usize,
+    /// The parts of a bundle checked before the last one (0: a single proof).
+    pub lemmas: usize,
 }
 
 impl Verdict {
@@ -82,27 +86,65 @@ pub fn check(text: &str) -> Result<Verdict, ProofError> {
 }
 
 /// [`check`] of a proof read line by line from `reader` (a file need not be
-/// held in memory).
+/// held in memory). The file may be a bundle: proofs of one board one after
+/// another, each checked on its own (so only one is held in memory), where a
+/// later proof meets the roots of the earlier ones as proven, for the same
+/// claim, with the zones the earlier checks found there. The verdict is the
+/// last proof's.
 pub fn check_reader(reader: impl BufRead) -> Result<Verdict, ProofError> {
     check_with_zones(reader).map(|(verdict, _)| verdict)
 }
 
-/// [`check_reader`], and each claim's zone at the root (see [`Replay::node`]; 0
-/// at a root that is over).
+/// Roots of the parts of a bundle checked so far: per claim and canonical key
+/// (cells as `u128`), the zone found there (cells of the canonical image).
+type Lemmas = HashMap<(Claim, Key<u128>), u128>;
+
+/// [`check_reader`], and each claim's zone at the last proof's root (see
+/// [`Replay::node`]; 0 at a root that is over).
 pub(super) fn check_with_zones(reader: impl BufRead) -> Result<(Verdict, Vec<u128>), ProofError> {
     let mut lines = Lines::new(reader);
-    let board = parse_board(&mut lines)?;
-    if board.width * board.height <= 64 {
-        replay_all::<u64>(&board, parse_sections(&mut lines, &board)?)
-    } else {
-        replay_all::<u128>(&board, parse_sections(&mut lines, &board)?)
+    let mut lemmas = Lemmas::new();
+    let mut shape = None;
+    let mut positions = 0;
+    let mut parts = 0;
+    loop {
+        let board = parse_board(&mut lines)?;
+        let this = (board.width, board.height, board.k, board.exact);
+        if shape.is_some_and(|s| s != this) {
+            return Err(ProofError::Format {
+                line: 0,
+                why: format!("a bundle's proofs are of one board: {this:?} after {shape:?}"),
+            });
+        }
+        shape = Some(this);
+        let (verdict, zones) = if board.width * board.height <= 64 {
+            let sections = parse_sections::<u64, _>(&mut lines, &board)?;
+            replay_all(&board, sections, &mut lemmas)?
+        } else {
+            let sections = parse_sections::<u128, _>(&mut lines, &board)?;
+            replay_all(&board, sections, &mut lemmas)?
+        };
+        positions += verdict.positions;
+        if !another_part(&mut lines)? {
+            return Ok((
+                Verdict {
+                    positions,
+                    lemmas: parts,
+                    ..verdict
+                },
+                zones,
+            ));
+        }
+        parts += 1;
     }
 }
 
-/// Replays every claim of a parsed proof.
+/// Replays every claim of a parsed proof, meeting the roots in `lemmas` as
+/// proven; adds this proof's roots to them.
 fn replay_all<B: Bits>(
     board: &Board,
     sections: Vec<Section<B>>,
+    lemmas: &mut Lemmas,
 ) -> Result<(Verdict, Vec<u128>), ProofError> {
     let symmetries = symmetries(board.width, board.height);
     let inverses: Vec<Vec<usize>> = symmetries
@@ -117,6 +159,7 @@ fn replay_all<B: Bits>(
         .collect();
     let mut positions = 0;
     let mut zones = Vec::new();
+    let mut roots = Vec::new();
     let claims = sections.iter().map(|s| s.claim).collect();
     for section in sections {
         let mut replay = Replay {
@@ -126,11 +169,25 @@ fn replay_all<B: Bits>(
             turn: 1,
             symmetries: &symmetries,
             inverses: &inverses,
+            lemmas,
         };
         zones.push(replay.root()?);
         positions += replay.section.entries.values().filter(|e| e.proven).count();
+        let (key, _) = replay.key();
+        if let Some(zone) = replay.section.proven(&key) {
+            let wide = (key.0.wide(), key.1.wide(), key.2);
+            roots.push(((replay.section.claim, wide), zone.wide()));
+        }
     }
-    Ok((Verdict { claims, positions }, zones))
+    lemmas.extend(roots);
+    Ok((
+        Verdict {
+            claims,
+            positions,
+            lemmas: 0,
+        },
+        zones,
+    ))
 }
 
 /// One claim's replay.
@@ -147,6 +204,8 @@ struct Replay<'a, B: Bits> {
     /// inverses.
     symmetries: &'a [Vec<usize>],
     inverses: &'a [Vec<usize>],
+    /// Roots of the earlier proofs of a bundle.
+    lemmas: &'a Lemmas,
 }
 
 /// How the game stands after a move.
@@ -268,6 +327,11 @@ impl<B: Bits> Replay<'_, B> {
         let s = giving[0];
         if let Some(zone) = self.section.proven(&key) {
             return Ok(Self::mapped(zone.wide(), self.inverses[s].as_slice()));
+        }
+        let wide = (key.0.wide(), key.1.wide(), key.2);
+        if let Some(&zone) = self.lemmas.get(&(self.section.claim, wide)) {
+            self.section.prove(key, B::from_wide(zone));
+            return Ok(Self::mapped(zone, self.inverses[s].as_slice()));
         }
         let claimant = self.claimant();
         let no_loss = self.section.claim.kind == ClaimKind::NoLoss;

@@ -152,6 +152,8 @@ pub(super) struct Lines<R> {
     line: String,
     /// The number of the line read last (from 1).
     number: usize,
+    /// The line read last is to be read again.
+    held: bool,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -160,11 +162,16 @@ impl<R: BufRead> Lines<R> {
             reader,
             line: String::new(),
             number: 0,
+            held: false,
         }
     }
 
     /// The next line's number and text, trimmed; `None` at the end of the file.
-    fn next(&mut self) -> Result<Option<(usize, &str)>, ProofError> {
+    pub fn next(&mut self) -> Result<Option<(usize, &str)>, ProofError> {
+        if self.held {
+            self.held = false;
+            return Ok(Some((self.number, self.line.trim())));
+        }
         self.line.clear();
         let read = self
             .reader
@@ -175,6 +182,11 @@ impl<R: BufRead> Lines<R> {
         }
         self.number += 1;
         Ok(Some((self.number, self.line.trim())))
+    }
+
+    /// Makes the next [`Lines::next`] return the line read last again.
+    pub fn unread(&mut self) {
+        self.held = true;
     }
 
     fn expect(&mut self, what: &str) -> Result<(usize, &str), ProofError> {
@@ -245,6 +257,21 @@ pub(super) fn parse_board<R: BufRead>(lines: &mut Lines<R>) -> Result<Board, Pro
         root,
         version,
     })
+}
+
+/// After a proof's `end`: whether another proof of the bundle follows (its
+/// header is left to read); blank lines are skipped, other text refused.
+pub(super) fn another_part<R: BufRead>(lines: &mut Lines<R>) -> Result<bool, ProofError> {
+    while let Some((n, extra)) = lines.next()? {
+        if extra.starts_with("inarow-proof ") {
+            lines.unread();
+            return Ok(true);
+        }
+        if !extra.is_empty() {
+            return Err(bad(n, format!("text after \"end\": {extra:?}")));
+        }
+    }
+    Ok(false)
 }
 
 /// Reads the claims and their records, to `end`.
@@ -362,11 +389,6 @@ pub(super) fn parse_sections<B: Bits, R: BufRead>(
         let key = (B::from_wide(x), B::from_wide(o), mover);
         if section.entries.insert(key, entry).is_some() {
             return Err(bad(n, format!("a second record of position {x:x} {o:x}")));
-        }
-    }
-    while let Some((n, extra)) = lines.next()? {
-        if !extra.is_empty() {
-            return Err(bad(n, format!("text after \"end\": {extra:?}")));
         }
     }
     if sections.is_empty() {

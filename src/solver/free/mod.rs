@@ -92,6 +92,9 @@
 //!
 //! Measured figures: docs/solver-benchmarks.md, "Free-placement solver".
 
+mod bundle;
+#[cfg(test)]
+mod bundle_tests;
 #[cfg(test)]
 mod game_negamax;
 mod geometry;
@@ -121,6 +124,7 @@ mod zone_table;
 #[cfg(test)]
 mod zone_tests;
 
+pub use bundle::{BundleProgress, BundleSummary};
 pub use geometry::MAX_FREE_CELLS;
 pub use journal::{
     format_outcome, journal_header, parse_outcome, read_journal, JournalProgress,

@@ -18,6 +18,20 @@ use super::search::image;
 use super::word::Word;
 use super::zone::{preimage, runs_hit, ZoneSearch};
 
+/// Where positions of a bundle's parts go (`bundle.rs`).
+pub(super) trait PartSink<W: Word> {
+    /// The zone of the claim of x (`claimant_is_x`) or o at the position (the
+    /// attacker's stones `a`, the claimant's `d`), proven in a part of its own,
+    /// or `None` where the position is not one of the parts.
+    fn part(
+        &mut self,
+        a: W,
+        d: W,
+        defender_to_move: bool,
+        claimant_is_x: bool,
+    ) -> Result<Option<W>, SolveError>;
+}
+
 /// One `no-loss` claim being written.
 pub(super) struct ZoneProofWriter<'a, 'b, W: Word> {
     pub geo: &'a Geometry<W>,
@@ -32,6 +46,8 @@ pub(super) struct ZoneProofWriter<'a, 'b, W: Word> {
     pub records: u64,
     pub pairings: u64,
     pub passes: u64,
+    /// Positions proven in parts of their own, if any.
+    pub parts: Option<&'b mut dyn PartSink<W>>,
 }
 
 impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
@@ -52,6 +68,7 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
             records: 0,
             pairings: 0,
             passes: 0,
+            parts: None,
         }
     }
 
@@ -99,6 +116,8 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
             pairs.iter().fold(W::ZERO, |z, &(p, q)| {
                 z | W::bit(p as usize) | W::bit(q as usize)
             })
+        } else if let Some(zone) = self.part(a, d, defender_to_move)? {
+            zone
         } else if defender_to_move {
             let cell = self.defender_move(a, d, empty)?;
             let bit = W::bit(cell);
@@ -152,6 +171,15 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
             .fold(W::ZERO, |z, t| z | image(g, t, zone));
         self.written.insert((kx, ko, x_to_move), canonical);
         Ok(preimage(g, s, canonical))
+    }
+
+    /// The position's zone from a part of its own, if it is one.
+    fn part(&mut self, a: W, d: W, defender_to_move: bool) -> Result<Option<W>, SolveError> {
+        let claimant_is_x = self.claimant_is_x;
+        match self.parts.as_deref_mut() {
+            Some(parts) => parts.part(a, d, defender_to_move, claimant_is_x),
+            None => Ok(None),
+        }
     }
 
     /// A move of the claimant that keeps it from losing: its line if it has

@@ -1,0 +1,391 @@
+//! Writing a proof too large for one run or one check as a bundle (see
+//! `crate::proof`): each position of at least `cut` stones that a `no-loss`
+//! claim reaches (with the side to move its stones say) is proven in a part of
+//! its own, a whole proof with that position as its root; the last part is the
+//! proof from the real root, whose lines stop at the parts' roots. Parts are
+//! zstd frames appended to one file, so the file is read as one stream, and
+//! each part is checked on its own: a check holds one part in memory.
+//!
+//! Resumable: a manifest beside the file (`PATH.parts`) gets a line for each
+//! part once its frame is on disk: the claim, the root's canonical position
+//! and zone, and where the frame ends. A run reads it, cuts the file back to
+//! the last part it lists, and meets those roots proven. The writer's search
+//! starts from given outcomes ([`PinnedOutcome`], a journal's), which choose
+//! the claimant's moves near the root without a search.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use super::super::error::SolveError;
+use super::geometry::{fits_one_word, Geometry};
+use super::position::{exact, FreePosition};
+use super::search::image;
+use super::solver::FreeSolver;
+use super::word::Word;
+use super::zone::{preimage, ZoneSearch};
+use super::zone_proof::{PartSink, ZoneProofWriter};
+use super::zone_table::{PinnedOutcome, ZoneTable};
+
+/// How far a bundle's writing has got, for progress reports.
+#[derive(Debug, Default)]
+pub struct BundleProgress {
+    /// Parts the manifest listed when the run began.
+    pub earlier: AtomicU64,
+    /// Parts written by this run.
+    pub parts: AtomicU64,
+    /// Records in those parts.
+    pub records: AtomicU64,
+    /// Bytes of the file (compressed).
+    pub bytes: AtomicU64,
+}
+
+/// What [`FreeSolver::write_proof_bundle`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BundleSummary {
+    /// The first player's outcome: 1 win, 0 draw, -1 loss.
+    pub outcome: i32,
+    /// Parts from earlier runs, kept.
+    pub earlier: u64,
+    /// Parts written by this run, the last one (from the root) included.
+    pub parts: u64,
+    /// Records written by this run.
+    pub records: u64,
+    /// The file's size.
+    pub bytes: u64,
+}
+
+/// The manifest's first line for a bundle of `pos`'s board cut at `cut` stones.
+fn manifest_header(pos: &FreePosition, cut: u32) -> String {
+    format!(
+        "inarow-bundle 1 {} {} {} {} {cut}",
+        pos.width(),
+        pos.height(),
+        pos.k(),
+        pos.rule().name()
+    )
+}
+
+/// A part the manifest lists: (claimant is x, canonical x, o, x to move) and
+/// its zone (canonical cells).
+type Done = HashMap<(bool, u128, u128, bool), u128>;
+
+/// The manifest at `path`: the parts it lists and the end of the last one's
+/// frame (0 if none). A last line cut short is ignored.
+fn read_manifest(path: &Path, header: &str) -> Result<(Done, u64), SolveError> {
+    let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Done::new(), 0)),
+        Err(e) => return Err(io(e)),
+    };
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    if whole < text.len() {
+        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
+        file.set_len(whole as u64).map_err(io)?;
+    }
+    let mut lines = text[..whole].lines();
+    match lines.next() {
+        None => return Ok((Done::new(), 0)),
+        Some(first) if first == header => {}
+        Some(first) => {
+            return Err(SolveError::InvalidPosition(format!(
+                "{} is the manifest of another bundle: {first:?}, this one's {header:?}",
+                path.display()
+            )))
+        }
+    }
+    let mut done = Done::new();
+    let mut end = 0;
+    for (i, line) in lines.enumerate() {
+        let bad = || {
+            SolveError::InvalidPosition(format!(
+                "{} line {}: not a part: {line:?}",
+                path.display(),
+                i + 2
+            ))
+        };
+        let f: Vec<&str> = line.split(' ').collect();
+        if f.len() != 7 {
+            return Err(bad());
+        }
+        let hex = |s: &str| u128::from_str_radix(s, 16).map_err(|_| bad());
+        let side = |s: &str| match s {
+            "x" => Ok(true),
+            "o" => Ok(false),
+            _ => Err(bad()),
+        };
+        done.insert(
+            (side(f[0])?, hex(f[1])?, hex(f[2])?, side(f[3])?),
+            hex(f[4])?,
+        );
+        end = f[5].parse().map_err(|_| bad())?;
+    }
+    Ok((done, end))
+}
+
+impl FreeSolver {
+    /// Solves `pos` and writes a proof of its outcome to `path` as a bundle
+    /// (module docs of `bundle.rs`; checked by `inarow::proof::check_reader`
+    /// over a zstd decoder): the `no-loss` claims of a draw under the freestyle
+    /// rule with the zone search on are cut into parts at positions of `cut`
+    /// stones or more; any other outcome is written as one proof. `pinned`
+    /// (an earlier search's outcomes of this board, as a journal holds them)
+    /// start the writer's search. Resumes from `PATH.parts`; progress in
+    /// `progress`; [`SolveError::Interrupted`] once `cancel` is raised (the
+    /// parts written so far are kept).
+    pub fn write_proof_bundle(
+        &mut self,
+        pos: &FreePosition,
+        path: &Path,
+        cut: u32,
+        pinned: &[PinnedOutcome],
+        progress: &BundleProgress,
+        cancel: &AtomicBool,
+    ) -> Result<BundleSummary, SolveError> {
+        if fits_one_word(pos.cells()) {
+            self.write_bundle_in::<u64>(pos, path, cut, pinned, progress, cancel)
+        } else {
+            self.write_bundle_in::<u128>(pos, path, cut, pinned, progress, cancel)
+        }
+    }
+
+    fn write_bundle_in<W: Word>(
+        &mut self,
+        pos: &FreePosition,
+        path: &Path,
+        cut: u32,
+        pinned: &[PinnedOutcome],
+        progress: &BundleProgress,
+        cancel: &AtomicBool,
+    ) -> Result<BundleSummary, SolveError> {
+        let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
+        let most = pinned
+            .iter()
+            .map(|o| (o.attacker | o.defender).count_ones())
+            .max()
+            .unwrap_or(0);
+        self.set_pinned_stones(most, None);
+        let value = self
+            .add_pinned(pos, pinned)
+            .and_then(|()| self.solve(pos, true, cancel));
+        self.set_pinned_stones(0, None);
+        let value = value?;
+        let outcome = if pos.moves() % 2 == 0 { value } else { -value };
+        let zoned = self.zone_search_on() && !exact(pos.rule());
+        let mut manifest_path = PathBuf::from(path);
+        manifest_path.as_mut_os_string().push(".parts");
+        let header = manifest_header(pos, cut);
+        let (done, end) = read_manifest(&manifest_path, &header)?;
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        if len < end {
+            return Err(SolveError::Io(format!(
+                "{} has {len} bytes, shorter than the {end} its manifest lists",
+                path.display()
+            )));
+        }
+        file.set_len(end).map_err(io)?;
+        file.seek(std::io::SeekFrom::Start(end)).map_err(io)?;
+        let earlier = done.len() as u64;
+        progress.earlier.store(earlier, Ordering::Relaxed);
+        if !(zoned && outcome == 0) || pos.is_over() {
+            let mut frame = zstd::Encoder::new(BufWriter::new(&mut file), 3).map_err(io)?;
+            let summary = self.write_proof(pos, &mut frame, cancel)?;
+            frame.finish().map_err(io)?.flush().map_err(io)?;
+            return Ok(BundleSummary {
+                outcome,
+                earlier,
+                parts: 1,
+                records: summary.records,
+                bytes: file.metadata().map_err(io)?.len(),
+            });
+        }
+        let mut manifest = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&manifest_path)
+            .map_err(|e| SolveError::Io(format!("{}: {e}", manifest_path.display())))?;
+        if end == 0 {
+            manifest
+                .set_len(0)
+                .and_then(|()| writeln!(manifest, "{header}"))
+                .map_err(|e| SolveError::Io(format!("{}: {e}", manifest_path.display())))?;
+        }
+        let geometry = Geometry::<W>::new(pos.width(), pos.height(), pos.k(), false)?;
+        let mut table = ZoneTable::<W>::new(self.tt_bytes())?;
+        table.pin(most, None);
+        for o in pinned {
+            table.add_pinned(
+                W::narrow(o.attacker),
+                W::narrow(o.defender),
+                o.defender_to_move,
+                o.zone.map(W::narrow),
+                false,
+            );
+        }
+        let board_line = format!(
+            "inarow-proof 2\nboard {} {} {} {}",
+            pos.width(),
+            pos.height(),
+            pos.k(),
+            pos.rule().name()
+        );
+        let mut parts = Parts {
+            geo: &geometry,
+            table: &table,
+            cancel,
+            cut,
+            board_line: &board_line,
+            file: BufWriter::new(&mut file),
+            manifest: &mut manifest,
+            manifest_path: &manifest_path,
+            done,
+            progress,
+        };
+        let mut last = Vec::new();
+        let cells: String = pos
+            .to_cells()
+            .iter()
+            .map(|&c| ['.', 'x', 'o'][c as usize])
+            .collect();
+        writeln!(last, "{board_line}\nroot {cells}").map_err(io)?;
+        let (current, mask) = pos.stones::<W>();
+        let x_to_move = pos.moves() % 2 == 0;
+        let (x, o) = if x_to_move {
+            (current, current ^ mask)
+        } else {
+            (current ^ mask, current)
+        };
+        let mut records = 0;
+        for claimant_is_x in [true, false] {
+            writeln!(
+                last,
+                "claim {} no-loss",
+                if claimant_is_x { 'x' } else { 'o' }
+            )
+            .map_err(io)?;
+            let (a, d) = if claimant_is_x { (o, x) } else { (x, o) };
+            let search = ZoneSearch::new(&geometry, &table, cancel);
+            let mut writer =
+                ZoneProofWriter::new(&geometry, search, &mut last, claimant_is_x, cancel);
+            writer.parts = Some(&mut parts);
+            writer.node(a, d, x_to_move == claimant_is_x)?;
+            records += writer.records;
+        }
+        writeln!(last, "end").map_err(io)?;
+        let written = progress.parts.load(Ordering::Relaxed);
+        let mut file = parts.file;
+        let mut frame = zstd::Encoder::new(&mut file, 3).map_err(io)?;
+        frame.write_all(&last).map_err(io)?;
+        frame.finish().map_err(io)?;
+        file.flush().map_err(io)?;
+        drop(file);
+        Ok(BundleSummary {
+            outcome,
+            earlier,
+            parts: written + 1,
+            records: records + progress.records.load(Ordering::Relaxed),
+            bytes: std::fs::metadata(path).map_err(io)?.len(),
+        })
+    }
+}
+
+/// The parts of one bundle being written.
+struct Parts<'a, W: Word> {
+    geo: &'a Geometry<W>,
+    table: &'a ZoneTable<W>,
+    cancel: &'a AtomicBool,
+    cut: u32,
+    /// The first two lines of every part.
+    board_line: &'a str,
+    file: BufWriter<&'a mut File>,
+    manifest: &'a mut File,
+    manifest_path: &'a Path,
+    done: Done,
+    progress: &'a BundleProgress,
+}
+
+impl<W: Word> PartSink<W> for Parts<'_, W> {
+    fn part(
+        &mut self,
+        a: W,
+        d: W,
+        defender_to_move: bool,
+        claimant_is_x: bool,
+    ) -> Result<Option<W>, SolveError> {
+        let g = self.geo;
+        let (x, o) = if claimant_is_x { (d, a) } else { (a, d) };
+        let x_to_move = defender_to_move == claimant_is_x;
+        // A part's root is a position of the game: its stones give the side
+        // to move (none after a pass).
+        let (xs, os) = (x.count(), o.count());
+        let of_the_game = if x_to_move { xs == os } else { xs == os + 1 };
+        if xs + os < self.cut || !of_the_game {
+            return Ok(None);
+        }
+        let images: Vec<(W, W)> = (0..g.symmetry_count())
+            .map(|s| (image(g, s, x), image(g, s, o)))
+            .collect();
+        let (kx, ko) = *images.iter().min().expect("the identity");
+        let s = images.iter().position(|&i| i == (kx, ko)).expect("found");
+        let key = (claimant_is_x, kx.widen(), ko.widen(), x_to_move);
+        if let Some(&zone) = self.done.get(&key) {
+            return Ok(Some(preimage(g, s, W::narrow(zone))));
+        }
+        let io = |e: std::io::Error| SolveError::Io(format!("writing a part: {e}"));
+        let cells: String = (0..g.cells as usize)
+            .map(|c| {
+                let bit = W::bit(c);
+                if !(x & bit).is_empty() {
+                    'x'
+                } else if !(o & bit).is_empty() {
+                    'o'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        let claimant = if claimant_is_x { 'x' } else { 'o' };
+        let mut frame = zstd::Encoder::new(&mut self.file, 3).map_err(io)?;
+        writeln!(
+            frame,
+            "{}\nroot {cells}\nclaim {claimant} no-loss",
+            self.board_line
+        )
+        .map_err(io)?;
+        let search = ZoneSearch::new(g, self.table, self.cancel);
+        let mut writer = ZoneProofWriter::new(g, search, &mut frame, claimant_is_x, self.cancel);
+        let zone = writer.node(a, d, defender_to_move)?;
+        let records = writer.records;
+        drop(writer);
+        writeln!(frame, "end").map_err(io)?;
+        frame.finish().map_err(io)?;
+        self.file.flush().map_err(io)?;
+        let end = self.file.get_mut().stream_position().map_err(io)?;
+        let canonical = image(g, s, zone);
+        let mover = if x_to_move { 'x' } else { 'o' };
+        writeln!(
+            self.manifest,
+            "{claimant} {:x} {:x} {mover} {:x} {end} {records}",
+            kx.widen(),
+            ko.widen(),
+            canonical.widen()
+        )
+        .and_then(|()| self.manifest.flush())
+        .map_err(|e| SolveError::Io(format!("{}: {e}", self.manifest_path.display())))?;
+        self.done.insert(key, canonical.widen());
+        self.progress.parts.fetch_add(1, Ordering::Relaxed);
+        self.progress.records.fetch_add(records, Ordering::Relaxed);
+        self.progress.bytes.store(end, Ordering::Relaxed);
+        Ok(Some(zone))
+    }
+}
