@@ -25,7 +25,6 @@
 //! search from its outcomes (default: `scripts/free-8x8-k5.journal` on 8,8,5).
 //! `check` reads plain or zstd files.
 
-use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -33,19 +32,8 @@ use std::time::{Duration, Instant};
 use inarow::solver::free::{read_journal, BundleProgress, FreePosition, FreeSolver};
 use inarow::WinRule;
 
-/// The first bytes of a zstd frame.
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-
 fn check(path: &str) {
-    let mut file = BufReader::new(std::fs::File::open(path).expect("a readable proof file"));
-    let zstd = file.fill_buf().expect("readable").starts_with(&ZSTD_MAGIC);
-    let reader: Box<dyn BufRead> = if zstd {
-        Box::new(BufReader::new(
-            zstd::Decoder::with_buffer(file).expect("zstd"),
-        ))
-    } else {
-        Box::new(file.take(u64::MAX))
-    };
+    let reader = inarow::proof::open(Path::new(path)).expect("a readable proof file");
     let start = Instant::now();
     match inarow::proof::check_reader(reader) {
         Ok(verdict) => println!(

@@ -67,6 +67,18 @@
 //! line, a `win` claim that reaches a full board, a pass in a `win` claim, a hit
 //! set that misses a run, or a pairing that misses a run are each refused.
 
+//!
+//! Bundles. A proof too large to write in one run or check in one piece is a
+//! bundle: proofs of one board one after another (each from its own header to
+//! its `end`), where each later proof meets the roots of the earlier ones
+//! (with the side to move their stones give) as proven, for the same claim,
+//! with the zone its check found there. Each proof is checked on its own, so
+//! a check holds one of them in memory; the verdict is the last one's, whose
+//! root is the position the bundle proves. A position met in a later proof
+//! is proven by an earlier root only for the claim that root was proven for.
+//! The solver writes bundles as zstd frames, one per proof
+//! (`FreeSolver::write_proof_bundle`).
+
 mod check;
 mod format;
 #[cfg(test)]
@@ -75,3 +87,20 @@ mod tests;
 #[cfg(test)]
 use check::check_with_zones;
 pub use check::{check, check_reader, Claim, ClaimKind, ProofError, Verdict};
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// The first bytes of a zstd frame.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// The proof file at `path` for [`check_reader`]: plain text, or zstd frames
+/// (a bundle as the solver writes it) decoded as they are read.
+pub fn open(path: &Path) -> std::io::Result<Box<dyn BufRead + Send>> {
+    let mut file = BufReader::new(std::fs::File::open(path)?);
+    Ok(if file.fill_buf()?.starts_with(&ZSTD_MAGIC) {
+        Box::new(BufReader::new(zstd::Decoder::with_buffer(file)?))
+    } else {
+        Box::new(file.take(u64::MAX))
+    })
+}

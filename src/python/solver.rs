@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyInt;
 
-use super::args::{bool_arg, int_arg, is_bool, shown, type_name};
+use super::args::{bool_arg, int_arg, is_bool, ranged_int, shown, type_name};
 use super::board::{board_arg, Board};
 use super::book::shipped_book;
 use super::errors::SolverConfigError;
@@ -18,7 +18,7 @@ use super::progress::Progress;
 use super::rules::Rules as PyRules;
 use crate::game::Game;
 use crate::solver::book::Kind;
-use crate::solver::free::{JournalProgress, DEFAULT_JOURNAL_STONES};
+use crate::solver::free::{BundleProgress, JournalProgress, DEFAULT_JOURNAL_STONES};
 use crate::solver::{default_threads, Deadline, SolveError, Solver as CoreSolver, SolverConfig};
 use crate::solver::{DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MIN_TT_BYTES, SOLO_NODE_BUDGET};
 use crate::watch::{CancelToken, Entry, Gate, GateGuard};
@@ -373,31 +373,93 @@ impl Solver {
     /// file `path` (the format: `src/proof/mod.rs`); returns the first player's
     /// outcome, 1 win, 0 draw, -1 loss. The proof covers every reply (under the
     /// freestyle rule a draw's replies outside a zone by a pass), so it can hold
-    /// more positions than the search visited: 7,6,5 takes 0.77M records (37 MB).
+    /// more positions than the search visited: 7,7,5 takes 0.12M records (6.8 MB).
     /// A gravity board raises `UnsupportedRulesError`, a
     /// file that cannot be written `OSError`. `Solver.check_proof` checks it.
-    #[pyo3(signature = (board, path), text_signature = "($self, board, path)")]
-    fn prove(&self, py: Python<'_>, board: &Bound<'_, PyAny>, path: PathBuf) -> PyResult<i32> {
+    ///
+    /// `parts_from=N` writes a bundle instead, for proofs too large for one run
+    /// or one check: zstd-compressed parts, one per position of `N` stones or
+    /// more that a draw's claims reach, each checked on its own. It resumes:
+    /// `PATH.parts` lists the parts written, and a later call (after Ctrl-C,
+    /// `cancel()` or a kill) keeps them and goes on. `journal=PATH` (a journal
+    /// of the board's outcome search, see `solve`) starts its search from that
+    /// search's outcomes. `progress`: True for a tqdm bar of the parts written,
+    /// or a callable `f(parts, None)`.
+    #[pyo3(signature = (board, path, parts_from=None, journal=None, progress=None),
+           text_signature = "($self, board, path, parts_from=None, journal=None, progress=None)")]
+    fn prove(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        path: PathBuf,
+        parts_from: Option<&Bound<'_, PyAny>>,
+        journal: Option<PathBuf>,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<i32> {
         let game = game_of(board)?;
-        let (text, summary) = self.run(py, &game, |s, c| {
-            let mut text = Vec::new();
-            let summary = s.write_proof_game(&game, &mut text, c)?;
-            Ok((text, summary))
-        })?;
-        py.detach(|| std::fs::write(&path, text))?;
+        // 0: no bundle (a board has at most 128 cells).
+        let cut = ranged_int::<PyValueError>(parts_from, "parts_from", 1, 128, 0)? as u32;
+        let cut = (cut > 0).then_some(cut);
+        let Some(cut) = cut else {
+            if journal.is_some() || progress.is_some_and(|p| !p.is_none()) {
+                return Err(PyValueError::new_err(
+                    "journal and progress are for a bundle: give parts_from=N with them",
+                ));
+            }
+            let (text, summary) = self.run(py, &game, |s, c| {
+                let mut text = Vec::new();
+                let summary = s.write_proof_game(&game, &mut text, c)?;
+                Ok((text, summary))
+            })?;
+            py.detach(|| std::fs::write(&path, text))?;
+            return Ok(summary.outcome);
+        };
+        let counts = BundleProgress::default();
+        let reporter = Progress::from_arg(py, progress, None, "part")?;
+        let mut shown = 0u64;
+        let mut tick = |_: Python<'_>| -> PyResult<()> {
+            let now = counts.parts.load(Ordering::Relaxed);
+            if let Some(r) = &reporter {
+                r.report(now, shown, None)?;
+            }
+            shown = now;
+            Ok(())
+        };
+        let mut tick_failed = false;
+        let result = self.run_with(
+            py,
+            &game,
+            Start::OnWorker,
+            |s, c| s.write_proof_bundle_game(&game, &path, cut, journal.as_deref(), &counts, c),
+            |py| {
+                let r = tick(py);
+                tick_failed = r.is_err();
+                r
+            },
+        );
+        // A callback that raised is not called again.
+        let final_tick = if tick_failed { Ok(()) } else { tick(py) };
+        if let Some(r) = &reporter {
+            r.close()?;
+        }
+        let summary = result?;
+        final_tick?;
         Ok(summary.outcome)
     }
 
     /// Checks the proof file `path` with the proof checker (`src/proof`: rules
     /// code of its own, no solver code): the first player's outcome it proves (1
-    /// win, 0 draw, -1 loss; None for a lone no-loss claim). A refused proof
-    /// raises `ValueError` saying where it fails; an unreadable file `OSError`.
+    /// win, 0 draw, -1 loss; None for a lone no-loss claim). The file may be
+    /// zstd-compressed, and a bundle (several proofs checked one at a time, as
+    /// `cargo run --release --example free_proof -- bundle` writes them). A
+    /// refused proof raises `ValueError` saying where it fails; an unreadable
+    /// file `OSError`.
     #[staticmethod]
     #[pyo3(text_signature = "(path)")]
     fn check_proof(py: Python<'_>, path: PathBuf) -> PyResult<Option<i32>> {
-        let file = py.detach(|| std::fs::File::open(&path))?;
+        let reader = py.detach(|| crate::proof::open(&path))?;
         let verdict = py
-            .detach(|| crate::proof::check_reader(std::io::BufReader::new(file)))
+            .detach(|| crate::proof::check_reader(reader))
             .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
         Ok(verdict.outcome())
     }

@@ -9,7 +9,10 @@ use std::sync::atomic::AtomicBool;
 use super::choice::TimedMove;
 use super::deadline::Deadline;
 use super::error::SolveError;
-use super::free::{FreePosition, FreeSolver, JournalProgress, ProofSummary};
+use super::free::{
+    read_journal, BundleProgress, BundleSummary, FreePosition, FreeSolver, JournalProgress,
+    ProofSummary,
+};
 use super::position::Position;
 use super::state::Solver;
 use crate::game::Game;
@@ -136,6 +139,33 @@ impl Solver {
         }
         let pos = FreePosition::from_game(game)?;
         self.with_free(|free| free.write_proof(&pos, out, cancel))
+    }
+
+    /// A proof of a free-placement game's outcome written as a bundle to
+    /// `path` ([`FreeSolver::write_proof_bundle`]: parts from `cut` stones,
+    /// resumable), its search started from the outcomes of the `journal` file
+    /// if one is given; a gravity game is [`SolveError::Unsupported`].
+    pub fn write_proof_bundle_game(
+        &mut self,
+        game: &Game,
+        path: &Path,
+        cut: u32,
+        journal: Option<&Path>,
+        progress: &BundleProgress,
+        cancel: &AtomicBool,
+    ) -> Result<BundleSummary, SolveError> {
+        if game.rules().gravity() {
+            return Err(SolveError::Unsupported(format!(
+                "proofs cover free-placement boards (gravity=False), got {}",
+                game.rules()
+            )));
+        }
+        let pos = FreePosition::from_game(game)?;
+        let pinned = match journal {
+            Some(j) => read_journal(j, &pos)?,
+            None => Vec::new(),
+        };
+        self.with_free(|free| free.write_proof_bundle(&pos, path, cut, &pinned, progress, cancel))
     }
 
     /// Runs `call` on the free-placement solver (made now if need be) under this
