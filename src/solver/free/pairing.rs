@@ -171,9 +171,19 @@ pub(super) fn defender_pairing<W: Word>(
     defender: W,
     empty: W,
 ) -> Option<Vec<(u8, u8)>> {
+    matched_pairing(geo, defender, empty).or_else(|| exact_pairs(geo, defender, empty))
+}
+
+/// The pairs of the matching alone (no exact search), when it finds them: a
+/// proof's node where the zone search looks no further (the defender to move).
+pub(super) fn matched_pairing<W: Word>(
+    geo: &Geometry<W>,
+    defender: W,
+    empty: W,
+) -> Option<Vec<(u8, u8)>> {
     let mut owner = W::per_cell(u8::MAX);
     if !match_pairs(geo, defender, empty, &mut owner) {
-        return exact_pairs(geo, defender, empty);
+        return None;
     }
     // The two slots of a group hold the two cells of its pair.
     let mut first = W::per_pair(u8::MAX);

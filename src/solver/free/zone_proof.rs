@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::super::error::SolveError;
 use super::geometry::Geometry;
-use super::pairing::{defender_pairing, pairing_reply};
+use super::pairing::{defender_pairing, matched_pairing, pairing_reply};
 use super::proof::pair_cells;
 use super::search::image;
 use super::word::Word;
@@ -108,7 +108,14 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
         let empty = g.board & !(a | d);
         let zone = if g.open_cells(d).is_empty() {
             W::ZERO
-        } else if let Some(pairs) = defender_pairing(g, d, empty) {
+        } else if let Some(pairs) = if defender_to_move {
+            // As the zone search: the exact search looked at these stones with
+            // the attacker to move (a pass) or at a move the defender's pairing
+            // reply is tried for next.
+            matched_pairing(g, d, empty)
+        } else {
+            defender_pairing(g, d, empty)
+        } {
             let cells = pair_cells(&pairs, key);
             self.line(format_args!("{kx:x} {ko:x} {mover} p{cells}"))?;
             self.records += 1;
