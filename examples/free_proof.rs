@@ -20,7 +20,8 @@
 //! cargo run --release --example free_proof -- bundle 8 8 5 proof.zst
 //! ```
 //!
-//! `FREE_CUT` (default 4) is the stones at which parts begin; `FREE_JOURNAL`, a
+//! `FREE_CUT` (default 4) is the stones at which parts begin; `FREE_THREADS`
+//! (default 1) threads write parts side by side; `FREE_JOURNAL`, a
 //! journal of the board's outcome search (`free_solve`'s), starts the writer's
 //! search from its outcomes (default: `scripts/free-8x8-k5.journal` on 8,8,5).
 //! `check` reads plain or zstd files.
@@ -75,6 +76,9 @@ fn bundle(args: &[String]) {
     };
     let mib: usize = std::env::var("FREE_TT_MIB").map_or(1024, |v| v.parse().expect("MiB"));
     let mut solver = FreeSolver::new(mib << 20).expect("table");
+    if let Ok(threads) = std::env::var("FREE_THREADS") {
+        solver.set_threads(threads.parse().expect("FREE_THREADS: a count"));
+    }
     let progress = BundleProgress::default();
     let cancel = AtomicBool::new(false);
     let done = AtomicBool::new(false);

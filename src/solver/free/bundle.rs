@@ -13,11 +13,12 @@
 //! starts from given outcomes ([`PinnedOutcome`], a journal's), which choose
 //! the claimant's moves near the root without a search.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use super::super::error::SolveError;
 use super::geometry::{fits_one_word, Geometry};
@@ -68,9 +69,11 @@ fn manifest_header(pos: &FreePosition, cut: u32) -> String {
     )
 }
 
-/// A part the manifest lists: (claimant is x, canonical x, o, x to move) and
-/// its zone (canonical cells).
-type Done = HashMap<(bool, u128, u128, bool), u128>;
+/// A part's key: claimant is x, canonical x's and o's stones, x to move.
+type Key = (bool, u128, u128, bool);
+
+/// The parts the manifest lists, and their zones (canonical cells).
+type Done = HashMap<Key, u128>;
 
 /// The manifest at `path`: the parts it lists and the end of the last one's
 /// frame (0 if none). A last line cut short is ignored.
@@ -239,25 +242,21 @@ impl FreeSolver {
             pos.k(),
             pos.rule().name()
         );
-        let mut parts = Parts {
+        let shared = Shared {
             geo: &geometry,
             table: &table,
             cancel,
             cut,
             board_line: &board_line,
-            file: BufWriter::new(&mut file),
-            manifest: &mut manifest,
+            out: Mutex::new(Out {
+                file: BufWriter::new(&mut file),
+                manifest: &mut manifest,
+            }),
             manifest_path: &manifest_path,
-            done,
+            done: Mutex::new(done),
+            busy: Mutex::new(HashSet::new()),
             progress,
         };
-        let mut last = Vec::new();
-        let cells: String = pos
-            .to_cells()
-            .iter()
-            .map(|&c| ['.', 'x', 'o'][c as usize])
-            .collect();
-        writeln!(last, "{board_line}\nroot {cells}").map_err(io)?;
         let (current, mask) = pos.stones::<W>();
         let x_to_move = pos.moves() % 2 == 0;
         let (x, o) = if x_to_move {
@@ -265,30 +264,63 @@ impl FreeSolver {
         } else {
             (current ^ mask, current)
         };
-        let mut records = 0;
-        for claimant_is_x in [true, false] {
-            writeln!(
-                last,
-                "claim {} no-loss",
-                if claimant_is_x { 'x' } else { 'o' }
-            )
-            .map_err(io)?;
-            let (a, d) = if claimant_is_x { (o, x) } else { (x, o) };
-            let search = ZoneSearch::new(&geometry, &table, cancel);
-            let mut writer =
-                ZoneProofWriter::new(&geometry, search, &mut last, claimant_is_x, cancel);
-            writer.parts = Some(&mut parts);
-            writer.node(a, d, x_to_move == claimant_is_x)?;
-            records += writer.records;
+        // The claims from the root, each part's zone as its proof found it;
+        // `skip_busy`: a part another thread is writing is passed over with
+        // the zone the search knows for it (the traversal goes on past it).
+        let traverse = |out: &mut Vec<u8>, skip_busy: bool| -> Result<u64, SolveError> {
+            let mut parts = Parts {
+                shared: &shared,
+                skip_busy,
+            };
+            let mut records = 0;
+            for claimant_is_x in [true, false] {
+                let claimant = if claimant_is_x { 'x' } else { 'o' };
+                writeln!(out, "claim {claimant} no-loss").map_err(io)?;
+                let (a, d) = if claimant_is_x { (o, x) } else { (x, o) };
+                let search = ZoneSearch::new(&geometry, &table, cancel);
+                let mut writer =
+                    ZoneProofWriter::new(&geometry, search, &mut *out, claimant_is_x, cancel);
+                writer.parts = Some(&mut parts);
+                writer.node(a, d, x_to_move == claimant_is_x)?;
+                records += writer.records;
+            }
+            Ok(records)
+        };
+        // More threads: each traverses the claims writing the parts no other
+        // is writing; then one traversal writes what is left and the root's
+        // part.
+        let threads = self.threads();
+        if threads > 1 {
+            let failed: Mutex<Option<SolveError>> = Mutex::new(None);
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|| {
+                        if let Err(e) = traverse(&mut Vec::new(), true) {
+                            failed.lock().expect("never poisoned").get_or_insert(e);
+                        }
+                    });
+                }
+            });
+            if let Some(e) = failed.into_inner().expect("never poisoned") {
+                return Err(e);
+            }
         }
+        let cells: String = pos
+            .to_cells()
+            .iter()
+            .map(|&c| ['.', 'x', 'o'][c as usize])
+            .collect();
+        let mut last = Vec::new();
+        writeln!(last, "{board_line}\nroot {cells}").map_err(io)?;
+        let records = traverse(&mut last, false)?;
         writeln!(last, "end").map_err(io)?;
         let written = progress.parts.load(Ordering::Relaxed);
-        let mut file = parts.file;
-        let mut frame = zstd::Encoder::new(&mut file, 3).map_err(io)?;
+        let mut out = shared.out.into_inner().expect("never poisoned");
+        let mut frame = zstd::Encoder::new(&mut out.file, 3).map_err(io)?;
         frame.write_all(&last).map_err(io)?;
         frame.finish().map_err(io)?;
-        file.flush().map_err(io)?;
-        drop(file);
+        out.file.flush().map_err(io)?;
+        drop(out);
         Ok(BundleSummary {
             outcome,
             earlier,
@@ -299,22 +331,36 @@ impl FreeSolver {
     }
 }
 
-/// The parts of one bundle being written.
-struct Parts<'a, W: Word> {
+/// The bundle's file and manifest, appended a whole part at a time.
+struct Out<'a> {
+    file: BufWriter<&'a mut File>,
+    manifest: &'a mut File,
+}
+
+/// What the threads writing one bundle share.
+struct Shared<'a, W: Word> {
     geo: &'a Geometry<W>,
     table: &'a ZoneTable<W>,
     cancel: &'a AtomicBool,
     cut: u32,
     /// The first two lines of every part.
     board_line: &'a str,
-    file: BufWriter<&'a mut File>,
-    manifest: &'a mut File,
+    out: Mutex<Out<'a>>,
     manifest_path: &'a Path,
-    done: Done,
+    /// The parts on disk, and those a thread is writing.
+    done: Mutex<Done>,
+    busy: Mutex<HashSet<Key>>,
     progress: &'a BundleProgress,
 }
 
-impl<W: Word> PartSink<W> for Parts<'_, W> {
+/// One traversal's view of the parts.
+struct Parts<'s, 'a, W: Word> {
+    shared: &'s Shared<'a, W>,
+    /// Pass over the parts another thread is writing.
+    skip_busy: bool,
+}
+
+impl<W: Word> PartSink<W> for Parts<'_, '_, W> {
     fn part(
         &mut self,
         a: W,
@@ -322,14 +368,15 @@ impl<W: Word> PartSink<W> for Parts<'_, W> {
         defender_to_move: bool,
         claimant_is_x: bool,
     ) -> Result<Option<W>, SolveError> {
-        let g = self.geo;
+        let sh = self.shared;
+        let g = sh.geo;
         let (x, o) = if claimant_is_x { (d, a) } else { (a, d) };
         let x_to_move = defender_to_move == claimant_is_x;
         // A part's root is a position of the game: its stones give the side
         // to move (none after a pass).
         let (xs, os) = (x.count(), o.count());
         let of_the_game = if x_to_move { xs == os } else { xs == os + 1 };
-        if xs + os < self.cut || !of_the_game {
+        if xs + os < sh.cut || !of_the_game {
             return Ok(None);
         }
         let images: Vec<(W, W)> = (0..g.symmetry_count())
@@ -338,9 +385,62 @@ impl<W: Word> PartSink<W> for Parts<'_, W> {
         let (kx, ko) = *images.iter().min().expect("the identity");
         let s = images.iter().position(|&i| i == (kx, ko)).expect("found");
         let key = (claimant_is_x, kx.widen(), ko.widen(), x_to_move);
-        if let Some(&zone) = self.done.get(&key) {
+        if let Some(&zone) = sh.done.lock().expect("never poisoned").get(&key) {
             return Ok(Some(preimage(g, s, W::narrow(zone))));
         }
+        // (A traversal that skips nothing runs alone: nothing is busy then.)
+        let claimed = sh.busy.lock().expect("never poisoned").insert(key);
+        if !claimed && self.skip_busy {
+            let search = ZoneSearch::new(g, sh.table, sh.cancel);
+            let known = search.known(a, d, !defender_to_move).flatten();
+            return Ok(Some(known.unwrap_or(g.board & !(a | d))));
+        }
+        let written = self.write(a, d, defender_to_move, claimant_is_x, x, o);
+        sh.busy.lock().expect("never poisoned").remove(&key);
+        let (zone, frame, records) = written?;
+        let canonical = image(g, s, zone);
+        let io = |e: std::io::Error| SolveError::Io(format!("writing a part: {e}"));
+        let mut out = sh.out.lock().expect("never poisoned");
+        out.file.write_all(&frame).map_err(io)?;
+        out.file.flush().map_err(io)?;
+        let end = out.file.get_mut().stream_position().map_err(io)?;
+        let claimant = if claimant_is_x { 'x' } else { 'o' };
+        let mover = if x_to_move { 'x' } else { 'o' };
+        writeln!(
+            out.manifest,
+            "{claimant} {:x} {:x} {mover} {:x} {end} {records}",
+            kx.widen(),
+            ko.widen(),
+            canonical.widen()
+        )
+        .and_then(|()| out.manifest.flush())
+        .map_err(|e| SolveError::Io(format!("{}: {e}", sh.manifest_path.display())))?;
+        drop(out);
+        sh.done
+            .lock()
+            .expect("never poisoned")
+            .insert(key, canonical.widen());
+        sh.progress.parts.fetch_add(1, Ordering::Relaxed);
+        sh.progress.records.fetch_add(records, Ordering::Relaxed);
+        sh.progress.bytes.store(end, Ordering::Relaxed);
+        Ok(Some(zone))
+    }
+}
+
+impl<W: Word> Parts<'_, '_, W> {
+    /// The part of the claim at the position (x's stones `x`, o's `o`): its
+    /// zone, its zstd frame and its records.
+    fn write(
+        &self,
+        a: W,
+        d: W,
+        defender_to_move: bool,
+        claimant_is_x: bool,
+        x: W,
+        o: W,
+    ) -> Result<(W, Vec<u8>, u64), SolveError> {
+        let sh = self.shared;
+        let g = sh.geo;
         let io = |e: std::io::Error| SolveError::Io(format!("writing a part: {e}"));
         let cells: String = (0..g.cells as usize)
             .map(|c| {
@@ -355,37 +455,19 @@ impl<W: Word> PartSink<W> for Parts<'_, W> {
             })
             .collect();
         let claimant = if claimant_is_x { 'x' } else { 'o' };
-        let mut frame = zstd::Encoder::new(&mut self.file, 3).map_err(io)?;
+        let mut frame = zstd::Encoder::new(Vec::new(), 3).map_err(io)?;
         writeln!(
             frame,
             "{}\nroot {cells}\nclaim {claimant} no-loss",
-            self.board_line
+            sh.board_line
         )
         .map_err(io)?;
-        let search = ZoneSearch::new(g, self.table, self.cancel);
-        let mut writer = ZoneProofWriter::new(g, search, &mut frame, claimant_is_x, self.cancel);
+        let search = ZoneSearch::new(g, sh.table, sh.cancel);
+        let mut writer = ZoneProofWriter::new(g, search, &mut frame, claimant_is_x, sh.cancel);
         let zone = writer.node(a, d, defender_to_move)?;
         let records = writer.records;
         drop(writer);
         writeln!(frame, "end").map_err(io)?;
-        frame.finish().map_err(io)?;
-        self.file.flush().map_err(io)?;
-        let end = self.file.get_mut().stream_position().map_err(io)?;
-        let canonical = image(g, s, zone);
-        let mover = if x_to_move { 'x' } else { 'o' };
-        writeln!(
-            self.manifest,
-            "{claimant} {:x} {:x} {mover} {:x} {end} {records}",
-            kx.widen(),
-            ko.widen(),
-            canonical.widen()
-        )
-        .and_then(|()| self.manifest.flush())
-        .map_err(|e| SolveError::Io(format!("{}: {e}", self.manifest_path.display())))?;
-        self.done.insert(key, canonical.widen());
-        self.progress.parts.fetch_add(1, Ordering::Relaxed);
-        self.progress.records.fetch_add(records, Ordering::Relaxed);
-        self.progress.bytes.store(end, Ordering::Relaxed);
-        Ok(Some(zone))
+        Ok((zone, frame.finish().map_err(io)?, records))
     }
 }

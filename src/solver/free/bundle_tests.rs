@@ -140,3 +140,29 @@ fn a_manifest_of_another_bundle_is_refused() {
     assert!(matches!(refused, Err(SolveError::InvalidPosition(m)) if m.contains("another bundle")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn threads_write_a_bundle_that_checks() {
+    let dir = scratch("threads");
+    for (w, h, k) in [(7, 6, 5), (7, 7, 5)] {
+        let pos = FreePosition::new(w, h, k).unwrap();
+        let path = dir.join(format!("{w}{h}{k}.zst"));
+        let mut solver = FreeSolver::new(1 << 22).unwrap();
+        solver.set_threads(2);
+        let summary = solver
+            .write_proof_bundle(
+                &pos,
+                &path,
+                4,
+                &[],
+                &BundleProgress::default(),
+                &AtomicBool::new(false),
+            )
+            .unwrap();
+        assert_eq!(summary.outcome, 0);
+        let verdict = check(&text(&path)).unwrap_or_else(|e| panic!("{w},{h},{k}: {e}"));
+        assert_eq!(verdict.outcome(), Some(0));
+        assert_eq!(verdict.lemmas as u64 + 1, summary.parts);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -117,6 +117,11 @@ impl FreeSolver {
         self.threads = threads.max(1);
     }
 
+    /// The threads of the zone search and of a proof bundle's writer.
+    pub(super) fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// Nodes searched by the last call.
     pub fn nodes(&self) -> u64 {
         self.nodes
