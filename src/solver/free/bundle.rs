@@ -12,6 +12,13 @@
 //! the last part it lists, and meets those roots proven. The writer's search
 //! starts from given outcomes ([`PinnedOutcome`], a journal's), which choose
 //! the claimant's moves near the root without a search.
+//!
+//! Threads ([`FreeSolver::set_threads`]) write parts side by side over one
+//! table: each traverses the claims and writes the parts no other thread is
+//! writing, passing over a busy one with the zone the search knows for it
+//! (so it may write parts the proof turns out not to need); then one traversal
+//! writes what is left and the root's part. A part is appended whole, under a
+//! lock.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
@@ -132,13 +139,14 @@ fn read_manifest(path: &Path, header: &str) -> Result<(Done, u64), SolveError> {
 impl FreeSolver {
     /// Solves `pos` and writes a proof of its outcome to `path` as a bundle
     /// (module docs of `bundle.rs`; checked by `inarow::proof::check_reader`
-    /// over a zstd decoder): the `no-loss` claims of a draw under the freestyle
+    /// over [`crate::proof::open`]): the `no-loss` claims of a draw under the freestyle
     /// rule with the zone search on are cut into parts at positions of `cut`
     /// stones or more; any other outcome is written as one proof. `pinned`
     /// (an earlier search's outcomes of this board, as a journal holds them)
-    /// start the writer's search. Resumes from `PATH.parts`; progress in
-    /// `progress`; [`SolveError::Interrupted`] once `cancel` is raised (the
-    /// parts written so far are kept).
+    /// start the writer's search. Parts are written on the solver's threads.
+    /// Resumes from `PATH.parts`; progress in `progress`;
+    /// [`SolveError::Interrupted`] once `cancel` is raised (the parts written
+    /// so far are kept).
     pub fn write_proof_bundle(
         &mut self,
         pos: &FreePosition,
@@ -255,6 +263,7 @@ impl FreeSolver {
             manifest_path: &manifest_path,
             done: Mutex::new(done),
             busy: Mutex::new(HashSet::new()),
+            halt: AtomicBool::new(false),
             progress,
         };
         let (current, mask) = pos.stones::<W>();
@@ -297,6 +306,7 @@ impl FreeSolver {
                     scope.spawn(|| {
                         if let Err(e) = traverse(&mut Vec::new(), true) {
                             failed.lock().expect("never poisoned").get_or_insert(e);
+                            shared.halt.store(true, Ordering::Relaxed);
                         }
                     });
                 }
@@ -350,6 +360,8 @@ struct Shared<'a, W: Word> {
     /// The parts on disk, and those a thread is writing.
     done: Mutex<Done>,
     busy: Mutex<HashSet<Key>>,
+    /// Set when a thread fails: the others start no more parts.
+    halt: AtomicBool,
     progress: &'a BundleProgress,
 }
 
@@ -387,6 +399,10 @@ impl<W: Word> PartSink<W> for Parts<'_, '_, W> {
         let key = (claimant_is_x, kx.widen(), ko.widen(), x_to_move);
         if let Some(&zone) = sh.done.lock().expect("never poisoned").get(&key) {
             return Ok(Some(preimage(g, s, W::narrow(zone))));
+        }
+        if sh.halt.load(Ordering::Relaxed) {
+            // Another thread's error is the one reported.
+            return Err(SolveError::Interrupted);
         }
         // (A traversal that skips nothing runs alone: nothing is busy then.)
         let claimed = sh.busy.lock().expect("never poisoned").insert(key);
