@@ -259,7 +259,7 @@ mod tests {
         for _ in 0..(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) {
             std::hint::spin_loop();
         }
-        if seed % 7 == 0 {
+        if seed.is_multiple_of(7) {
             thread::yield_now();
         }
     }

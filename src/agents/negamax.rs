@@ -287,11 +287,11 @@ impl Search<'_> {
         mut beta: i64,
     ) -> Result<i64, AgentError> {
         self.scratch.nodes += 1;
-        if self.scratch.nodes % POLL_NODES == 0 && self.cancel.load(Ordering::Relaxed) {
+        if self.scratch.nodes.is_multiple_of(POLL_NODES) && self.cancel.load(Ordering::Relaxed) {
             return Err(AgentError::Cancelled);
         }
         if let Some(limit) = self.limit {
-            let late = self.scratch.nodes % POLL_NODES == 0
+            let late = self.scratch.nodes.is_multiple_of(POLL_NODES)
                 && limit.deadline.is_some_and(|d| Instant::now() >= d);
             if late || self.scratch.nodes > limit.max_nodes {
                 self.out_of_budget = true;

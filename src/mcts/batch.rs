@@ -391,7 +391,7 @@ impl<S: SearchState> Forest<S> {
             while let Some(leaf) = tree.next_leaf(&s) {
                 // Checked before a tree's first simulation too, so that a cancel
                 // skips the trees not yet started.
-                if count % CANCEL_POLL == 0 && cancel.load(Ordering::Relaxed) {
+                if count.is_multiple_of(CANCEL_POLL) && cancel.load(Ordering::Relaxed) {
                     return;
                 }
                 count = count.wrapping_add(1);

@@ -80,7 +80,7 @@ impl OutputCache {
         obs: &[f32],
     ) -> Result<(Vec<f32>, Vec<f32>), NetError> {
         let per = net.planes() * net.height() * net.width();
-        if self.capacity == 0 || per == 0 || obs.len() % per != 0 {
+        if self.capacity == 0 || per == 0 || !obs.len().is_multiple_of(per) {
             return net.forward(obs);
         }
         let (actions, values) = (net.actions(), net.values());

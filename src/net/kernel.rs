@@ -184,7 +184,7 @@ mod x86 {
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn nonzero(nonzero: &mut Nonzero, input: &[f32], grid: Grid, pin: usize) {
         let values = grid.cells() * pin;
-        debug_assert!(input.len() >= values && pin % LANES == 0);
+        debug_assert!(input.len() >= values && pin.is_multiple_of(LANES));
         // A whole row of the table is stored each time: room for one past the end.
         nonzero.channels.clear();
         nonzero.channels.resize(values + LANES, 0);
@@ -210,7 +210,7 @@ mod x86 {
     /// `target = max(sums, 0)` or, for a residual, `max(sums + target, 0)`.
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn finish(sums: &[f32], target: &mut [f32], finish: Finish) {
-        debug_assert!(sums.len() == target.len() && sums.len() % LANES == 0);
+        debug_assert!(sums.len() == target.len() && sums.len().is_multiple_of(LANES));
         let zero = _mm256_setzero_ps();
         for j in (0..sums.len()).step_by(LANES) {
             let at = target.as_mut_ptr().add(j);

@@ -61,7 +61,7 @@ impl Conv {
         weights: &[f32],
         bias: &[f32],
     ) -> Result<Conv, NetError> {
-        if size == 0 || size % 2 == 0 || size > MAX_SIZE || inputs == 0 || outputs == 0 {
+        if size == 0 || size.is_multiple_of(2) || size > MAX_SIZE || inputs == 0 || outputs == 0 {
             return Err(NetError(format!(
                 "a convolution of size {size}, {inputs} -> {outputs} channels: allowed an odd \
                  size up to {MAX_SIZE} and at least one channel each side"
@@ -267,7 +267,7 @@ impl ConvNet {
     /// [`ConvNet::forward`] on the AVX2+FMA path or not (`fma` only where the CPU has it).
     fn forward_with(&self, obs: &[f32], fma: bool) -> Result<(Vec<f32>, Vec<f32>), NetError> {
         let per = self.planes * self.height * self.width;
-        if obs.len() % per != 0 {
+        if !obs.len().is_multiple_of(per) {
             return Err(NetError(format!(
                 "{} observation values are not whole positions of {} planes x {} x {}",
                 obs.len(),

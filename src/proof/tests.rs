@@ -224,7 +224,11 @@ fn proofs_of_random_positions_check_and_match_the_solver() {
                     .unwrap();
             }
             let value = solver.solve(&pos, true, &cancel).unwrap();
-            let expected = if pos.moves() % 2 == 0 { value } else { -value };
+            let expected = if pos.moves().is_multiple_of(2) {
+                value
+            } else {
+                -value
+            };
             let (text, outcome) = proof_of(&pos);
             assert_eq!(outcome, expected);
             let verdict = check(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -439,7 +443,7 @@ fn the_checkers_zones_are_true_zones() {
                     .filter(|&c| board[c] == who)
                     .fold(0u32, |s, c| s | 1 << c)
             };
-            let x_to_move = pos.moves() % 2 == 0;
+            let x_to_move = pos.moves().is_multiple_of(2);
             for (claim, zone) in verdict.claims.iter().zip(zones) {
                 assert_eq!(claim.kind, ClaimKind::NoLoss);
                 let (defender, attacker) = if claim.player == 0 {

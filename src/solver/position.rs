@@ -248,7 +248,7 @@ impl Position {
     /// (the inverse of [`Position::from_cells`]).
     pub fn cells(&self) -> Vec<u8> {
         let (w, h) = (self.width(), self.height());
-        let first = if self.moves % 2 == 0 {
+        let first = if self.moves.is_multiple_of(2) {
             self.current
         } else {
             self.current ^ self.mask

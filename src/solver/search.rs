@@ -261,7 +261,7 @@ impl<'a> Search<'a> {
         let claim = empty & g.claim_rows;
         let rest = empty & !claim & !odd;
         let odd_count = odd.count_ones();
-        if odd_count % 2 == 0 {
+        if odd_count.is_multiple_of(2) {
             // The mover gets one head of each pair: with one pair, try both.
             let no_win = if odd_count == 2 {
                 let a = odd & odd.wrapping_neg();

@@ -19,7 +19,7 @@ fn brute(
         return v;
     }
     let n = (w * h) as i32;
-    let me = if moves % 2 == 0 { 1 } else { 2 };
+    let me = if moves.is_multiple_of(2) { 1 } else { 2 };
     let mut best = i32::MIN;
     let mut any = false;
     for col in 0..w {

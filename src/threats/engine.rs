@@ -927,7 +927,7 @@ impl Engine {
         self.nodes += 1;
         if self.nodes > stop.max_nodes {
             self.halted = true;
-        } else if self.nodes % 512 == 0 {
+        } else if self.nodes.is_multiple_of(512) {
             let late = stop.deadline.is_some_and(|d| Instant::now() >= d);
             self.halted = late || stop.cancel.load(Ordering::Relaxed);
         }

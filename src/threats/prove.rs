@@ -34,7 +34,7 @@ impl Stop<'_> {
     #[inline]
     pub fn reached(&self, nodes: u64) -> bool {
         nodes > self.max_nodes
-            || (nodes % POLL_NODES == 0
+            || (nodes.is_multiple_of(POLL_NODES)
                 && (self.deadline.is_some_and(|d| Instant::now() >= d)
                     || self.cancel.load(Ordering::Relaxed)))
     }

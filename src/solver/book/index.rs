@@ -121,7 +121,7 @@ impl SlotIndex {
 
     pub(crate) fn slot_of(&self, current: u64, mask: u64, ply: usize) -> u64 {
         let g = &self.geo;
-        let first = if ply % 2 == 0 {
+        let first = if ply.is_multiple_of(2) {
             current
         } else {
             current ^ mask
@@ -249,7 +249,7 @@ impl SlotIndex {
                 stone += 1;
             }
         }
-        let (current, last) = if ply % 2 == 0 {
+        let (current, last) = if ply.is_multiple_of(2) {
             (first, first ^ mask)
         } else {
             (first ^ mask, first)

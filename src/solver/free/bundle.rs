@@ -29,6 +29,7 @@ use std::sync::Mutex;
 
 use super::super::error::SolveError;
 use super::geometry::{fits_one_word, Geometry};
+use super::journal::lock_alone;
 use super::position::{exact, FreePosition};
 use super::search::image;
 use super::solver::FreeSolver;
@@ -184,12 +185,15 @@ impl FreeSolver {
             .and_then(|()| self.solve(pos, true, cancel));
         self.set_pinned_stones(0, None);
         let value = value?;
-        let outcome = if pos.moves() % 2 == 0 { value } else { -value };
+        let outcome = if pos.moves().is_multiple_of(2) {
+            value
+        } else {
+            -value
+        };
         let zoned = self.zone_search_on() && !exact(pos.rule());
         let mut manifest_path = PathBuf::from(path);
         manifest_path.as_mut_os_string().push(".parts");
         let header = manifest_header(pos, cut);
-        let (done, end) = read_manifest(&manifest_path, &header)?;
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -197,6 +201,8 @@ impl FreeSolver {
             .truncate(false)
             .open(path)
             .map_err(io)?;
+        lock_alone(&file, path)?;
+        let (done, end) = read_manifest(&manifest_path, &header)?;
         let len = file.metadata().map_err(io)?.len();
         if len < end {
             return Err(SolveError::Io(format!(
@@ -267,7 +273,7 @@ impl FreeSolver {
             progress,
         };
         let (current, mask) = pos.stones::<W>();
-        let x_to_move = pos.moves() % 2 == 0;
+        let x_to_move = pos.moves().is_multiple_of(2);
         let (x, o) = if x_to_move {
             (current, current ^ mask)
         } else {

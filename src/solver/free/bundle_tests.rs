@@ -166,3 +166,29 @@ fn threads_write_a_bundle_that_checks() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn one_run_at_a_time_writes_a_bundle_or_a_journal() {
+    let dir = scratch("lock");
+    let pos = FreePosition::new(5, 5, 4).unwrap();
+    let path = dir.join("b.zst");
+    std::fs::write(&path, b"").unwrap();
+    let held = std::fs::File::open(&path).unwrap();
+    held.lock().unwrap();
+    let mut solver = FreeSolver::new(1 << 20).unwrap();
+    let cancel = AtomicBool::new(false);
+    let refused =
+        solver.write_proof_bundle(&pos, &path, 3, &[], &BundleProgress::default(), &cancel);
+    assert!(matches!(refused, Err(SolveError::Io(m)) if m.contains("in use")));
+    let journal = dir.join("j");
+    std::fs::write(&journal, b"").unwrap();
+    let held_journal = std::fs::File::open(&journal).unwrap();
+    held_journal.lock().unwrap();
+    let refused =
+        solver.solve_with_journal(&pos, &journal, 6, &JournalProgress::default(), &cancel);
+    assert!(matches!(refused, Err(SolveError::Io(m)) if m.contains("in use")));
+    drop((held, held_journal));
+    write(&pos, &path, 3);
+    assert!(check(&text(&path)).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -146,15 +146,17 @@ impl FreeSolver {
                 pos.rule().name()
             )));
         }
-        let earlier = read_journal(path, pos)?;
-        progress.earlier.store(earlier.len(), Ordering::Relaxed);
         let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
-        let fresh = !std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .map_err(io)?;
+        // Locked before it is read: reading cuts off a line cut short.
+        lock_alone(&file, path)?;
+        let earlier = read_journal(path, pos)?;
+        progress.earlier.store(earlier.len(), Ordering::Relaxed);
+        let fresh = !std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
         let mut out = BufWriter::new(file);
         if fresh {
             writeln!(out, "{}", journal_header(pos)).map_err(io)?;
@@ -182,6 +184,25 @@ impl FreeSolver {
         });
         self.set_pinned_stones(0, None);
         result
+    }
+}
+
+/// Locks `file` (at `path`) for this process alone until it is closed: two
+/// runs appending to one journal or bundle would each redo what the other
+/// proves. Where the system has no file locks, nothing is locked.
+pub(super) fn lock_alone(file: &File, path: &Path) -> Result<(), SolveError> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(SolveError::Io(format!(
+            "{} is in use by another run (one run at a time writes it)",
+            path.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            Ok(())
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(SolveError::Io(format!("{}: locking: {e}", path.display())))
+        }
     }
 }
 

@@ -39,7 +39,7 @@ impl<'a> Limits<'a> {
     #[inline]
     pub fn count_node(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes % POLL_NODES == 0
+        if self.nodes.is_multiple_of(POLL_NODES)
             && (self.cancel.load(Ordering::Relaxed)
                 || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
                 || self.nodes > self.budget

@@ -265,7 +265,7 @@ impl FreePosition {
 
     /// The cells, row-major, row 0 the top row: 0 empty, 1 first player, 2 second.
     pub fn to_cells(&self) -> Vec<u8> {
-        let first = if self.moves % 2 == 0 {
+        let first = if self.moves.is_multiple_of(2) {
             self.current
         } else {
             self.current ^ self.mask

@@ -79,7 +79,7 @@ impl FreeSolver {
         let limit = self.node_limit();
         let value = self.solve(pos, true, cancel)?;
         let spent = self.nodes();
-        let x_to_move = pos.moves % 2 == 0;
+        let x_to_move = pos.moves.is_multiple_of(2);
         let outcome = if x_to_move { value } else { -value };
         let rule = pos.rule.name();
         // No-loss claims carry zone certificates where the zone search
@@ -209,7 +209,7 @@ impl<W: Word> ProofWriter<'_, W> {
 
     /// Covers the position `pos` (not over) for the claim.
     fn node(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
-        let x_to_move = pos.moves % 2 == 0;
+        let x_to_move = pos.moves.is_multiple_of(2);
         let (current, mask) = pos.stones::<W>();
         let (mine, theirs) = (current, current ^ mask);
         let (x, o) = if x_to_move {
@@ -256,7 +256,7 @@ impl<W: Word> ProofWriter<'_, W> {
     fn zone_claim(&mut self, pos: &FreePosition, claimant_is_x: bool) -> Result<(), SolveError> {
         let table = ZoneTable::<W>::new(self.solver.tt_bytes())?;
         let (current, mask) = pos.stones::<W>();
-        let x_to_move = pos.moves % 2 == 0;
+        let x_to_move = pos.moves.is_multiple_of(2);
         let (x, o) = if x_to_move {
             (current, current ^ mask)
         } else {

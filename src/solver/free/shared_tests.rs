@@ -20,8 +20,8 @@ fn entry<W: Word>(i: u64) -> (W, W, bool, Option<W>) {
     let spread = |x: u64| W::narrow((u128::from(x) | u128::from(x.rotate_left(17)) << 64) & word);
     let attacker = spread(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let defender = spread(i.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) & !1);
-    let zone = (i % 3 != 0).then(|| spread(i.wrapping_mul(0x1656_67B1_9E37_79F9)));
-    (attacker, defender, i % 2 == 0, zone)
+    let zone = (!i.is_multiple_of(3)).then(|| spread(i.wrapping_mul(0x1656_67B1_9E37_79F9)));
+    (attacker, defender, i.is_multiple_of(2), zone)
 }
 
 fn table_keeps_whole_entries<W: Word>() {

@@ -275,7 +275,7 @@ fn a_proof_on_81_cells_is_written_and_checked() {
             let verdict = crate::proof::check(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(verdict.outcome(), Some(summary.outcome));
             let value = solver.solve(&pos, true, &cancel).unwrap();
-            let x_to_move = pos.moves() % 2 == 0;
+            let x_to_move = pos.moves().is_multiple_of(2);
             assert_eq!(summary.outcome, if x_to_move { value } else { -value });
             outcomes[(summary.outcome + 1) as usize] += 1;
             pairings += summary.pairings;
