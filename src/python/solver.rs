@@ -150,6 +150,44 @@ impl Solver {
         self.run_with(py, game, Start::Inline, work, |_| Ok(()))
     }
 
+    /// [`Solver::run_with`] on a worker, reporting `count()` (`unit`s done) to
+    /// `progress` (a tqdm bar for True, or a callable `f(done, None)`) every
+    /// `POLL` and once at the end; a callback that raises cancels the work and
+    /// is not called again.
+    fn run_counting<T: Send>(
+        &self,
+        py: Python<'_>,
+        game: &Game,
+        progress: Option<&Bound<'_, PyAny>>,
+        unit: &str,
+        count: impl Fn() -> u64,
+        work: impl Fn(&mut CoreSolver, &AtomicBool) -> Result<T, SolveError> + Send + Sync,
+    ) -> PyResult<T> {
+        let reporter = Progress::from_arg(py, progress, None, unit)?;
+        let mut shown = 0u64;
+        let mut tick = |_: Python<'_>| -> PyResult<()> {
+            let now = count();
+            if let Some(r) = &reporter {
+                r.report(now, shown, None)?;
+            }
+            shown = now;
+            Ok(())
+        };
+        let mut tick_failed = false;
+        let result = self.run_with(py, game, Start::OnWorker, work, |py| {
+            let r = tick(py);
+            tick_failed = r.is_err();
+            r
+        });
+        let final_tick = if tick_failed { Ok(()) } else { tick(py) };
+        if let Some(r) = &reporter {
+            r.close()?;
+        }
+        let value = result?;
+        final_tick?;
+        Ok(value)
+    }
+
     /// [`Solver::run`], calling `on_tick` on this thread every `POLL` while the
     /// search runs on a worker (an error it raises cancels the search), started
     /// as `start` says.
@@ -322,36 +360,14 @@ impl Solver {
             ));
         }
         let counts = JournalProgress::default();
-        let reporter = Progress::from_arg(py, progress, None, "position")?;
-        let mut shown = 0u64;
-        let mut tick = |_: Python<'_>| -> PyResult<()> {
-            let now = counts.proven.load(Ordering::Relaxed) as u64;
-            if let Some(r) = &reporter {
-                r.report(now, shown, None)?;
-            }
-            shown = now;
-            Ok(())
-        };
-        let mut tick_failed = false;
-        let result = self.run_with(
+        self.run_counting(
             py,
             &game,
-            Start::OnWorker,
+            progress,
+            "position",
+            || counts.proven.load(Ordering::Relaxed) as u64,
             |s, c| s.solve_game_with_journal(&game, &path, DEFAULT_JOURNAL_STONES, &counts, c),
-            |py| {
-                let r = tick(py);
-                tick_failed = r.is_err();
-                r
-            },
-        );
-        // A callback that raised is not called again.
-        let final_tick = if tick_failed { Ok(()) } else { tick(py) };
-        if let Some(r) = &reporter {
-            r.close()?;
-        }
-        let value = result?;
-        final_tick?;
-        Ok(value)
+        )
     }
 
     /// The score of each action for the player who plays it (None where illegal,
@@ -415,35 +431,14 @@ impl Solver {
             return Ok(summary.outcome);
         };
         let counts = BundleProgress::default();
-        let reporter = Progress::from_arg(py, progress, None, "part")?;
-        let mut shown = 0u64;
-        let mut tick = |_: Python<'_>| -> PyResult<()> {
-            let now = counts.parts.load(Ordering::Relaxed);
-            if let Some(r) = &reporter {
-                r.report(now, shown, None)?;
-            }
-            shown = now;
-            Ok(())
-        };
-        let mut tick_failed = false;
-        let result = self.run_with(
+        let summary = self.run_counting(
             py,
             &game,
-            Start::OnWorker,
+            progress,
+            "part",
+            || counts.parts.load(Ordering::Relaxed),
             |s, c| s.write_proof_bundle_game(&game, &path, cut, journal.as_deref(), &counts, c),
-            |py| {
-                let r = tick(py);
-                tick_failed = r.is_err();
-                r
-            },
-        );
-        // A callback that raised is not called again.
-        let final_tick = if tick_failed { Ok(()) } else { tick(py) };
-        if let Some(r) = &reporter {
-            r.close()?;
-        }
-        let summary = result?;
-        final_tick?;
+        )?;
         Ok(summary.outcome)
     }
 

@@ -29,7 +29,7 @@ use std::sync::Mutex;
 
 use super::super::error::SolveError;
 use super::geometry::{fits_one_word, Geometry};
-use super::journal::lock_alone;
+use super::journal::{lock_alone, whole_lines};
 use super::position::{exact, FreePosition};
 use super::search::image;
 use super::solver::FreeSolver;
@@ -86,18 +86,10 @@ type Done = HashMap<Key, u128>;
 /// The manifest at `path`: the parts it lists and the end of the last one's
 /// frame (0 if none). A last line cut short is ignored.
 fn read_manifest(path: &Path, header: &str) -> Result<(Done, u64), SolveError> {
-    let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Done::new(), 0)),
-        Err(e) => return Err(io(e)),
+    let Some(text) = whole_lines(path, "a bundle's manifest")? else {
+        return Ok((Done::new(), 0));
     };
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    if whole < text.len() {
-        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
-        file.set_len(whole as u64).map_err(io)?;
-    }
-    let mut lines = text[..whole].lines();
+    let mut lines = text.lines();
     match lines.next() {
         None => return Ok((Done::new(), 0)),
         Some(first) if first == header => {}
@@ -240,15 +232,7 @@ impl FreeSolver {
         let geometry = Geometry::<W>::new(pos.width(), pos.height(), pos.k(), false)?;
         let mut table = ZoneTable::<W>::new(self.tt_bytes())?;
         table.pin(most, None);
-        for o in pinned {
-            table.add_pinned(
-                W::narrow(o.attacker),
-                W::narrow(o.defender),
-                o.defender_to_move,
-                o.zone.map(W::narrow),
-                false,
-            );
-        }
+        table.add_saved(pinned);
         let board_line = format!(
             "inarow-proof 2\nboard {} {} {} {}",
             pos.width(),

@@ -47,20 +47,10 @@ pub fn journal_header(pos: &FreePosition) -> String {
 /// [`SolveError::InvalidPosition`]; a file that cannot be read or cut,
 /// [`SolveError::Io`].
 pub fn read_journal(path: &Path, pos: &FreePosition) -> Result<Vec<PinnedOutcome>, SolveError> {
-    let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
-    let text = match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
-            SolveError::InvalidPosition(format!("{} is not a journal (not text)", path.display()))
-        })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io(e)),
+    let Some(text) = whole_lines(path, "a journal")? else {
+        return Ok(Vec::new());
     };
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    if whole < text.len() {
-        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
-        file.set_len(whole as u64).map_err(io)?;
-    }
-    let mut lines = text[..whole].lines();
+    let mut lines = text.lines();
     let header = journal_header(pos);
     match lines.next() {
         None => return Ok(Vec::new()),
@@ -84,6 +74,28 @@ pub fn read_journal(path: &Path, pos: &FreePosition) -> Result<Vec<PinnedOutcome
             })
         })
         .collect()
+}
+
+/// The whole lines of the text file at `path` (`what` it should be, for the
+/// error), or `None` if there is no such file. A last line cut short (by a
+/// kill) is cut off the file. Not text: [`SolveError::InvalidPosition`]; a
+/// file that cannot be read or cut, [`SolveError::Io`].
+pub(super) fn whole_lines(path: &Path, what: &str) -> Result<Option<String>, SolveError> {
+    let io = |e: std::io::Error| SolveError::Io(format!("{}: {e}", path.display()));
+    let mut text = match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
+            SolveError::InvalidPosition(format!("{} is not {what} (not text)", path.display()))
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(e)),
+    };
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    if whole < text.len() {
+        let file = OpenOptions::new().write(true).open(path).map_err(io)?;
+        file.set_len(whole as u64).map_err(io)?;
+        text.truncate(whole);
+    }
+    Ok(Some(text))
 }
 
 /// One journal line (see the module docs).

@@ -382,16 +382,7 @@ impl<W: Word> Engine<W> {
     }
 
     fn add_pinned(&mut self, pins: &Pins, outcomes: &[PinnedOutcome]) -> Result<(), SolveError> {
-        let table = self.zone_table(pins)?;
-        for o in outcomes {
-            table.add_pinned(
-                W::narrow(o.attacker),
-                W::narrow(o.defender),
-                o.defender_to_move,
-                o.zone.map(W::narrow),
-                false,
-            );
-        }
+        self.zone_table(pins)?.add_saved(outcomes);
         Ok(())
     }
 

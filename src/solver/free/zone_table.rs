@@ -157,6 +157,19 @@ impl<W: Word> ZoneTable<W> {
         }
     }
 
+    /// Adds the outcomes an earlier search saved (not sent to the sink).
+    pub fn add_saved(&self, outcomes: &[PinnedOutcome]) {
+        for o in outcomes {
+            self.add_pinned(
+                W::narrow(o.attacker),
+                W::narrow(o.defender),
+                o.defender_to_move,
+                o.zone.map(W::narrow),
+                false,
+            );
+        }
+    }
+
     #[inline(always)]
     fn slot(&self, hash: u64) -> &Slot<W> {
         &self.slots[index(hash, self.live.load(Ordering::Relaxed))]
