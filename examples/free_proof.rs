@@ -108,7 +108,12 @@ fn bundle(args: &[String]) {
         let summary =
             solver.write_proof_bundle(&pos, Path::new(path), cut, &pinned, &progress, &cancel);
         done.store(true, Ordering::Relaxed);
-        summary.expect("bundle written")
+        summary
+    });
+    let summary = summary.unwrap_or_else(|e| {
+        // A locked bundle, a full disk, Ctrl-C: the parts on disk stay.
+        eprintln!("{path}: stopped: {e}");
+        std::process::exit(1);
     });
     println!(
         "{path}: outcome {:+} for the first player, {} parts written ({} records) beside {} \

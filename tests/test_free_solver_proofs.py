@@ -131,7 +131,7 @@ def test_bundle_arguments_are_checked(solver, tmp_path):
         solver.prove(board, path, parts_from=4)
 
 
-def test_a_long_bundle_is_cancelled_and_resumes(solver, tmp_path):
+def test_a_long_bundle_is_cancelled_and_leaves_its_manifest(solver, tmp_path):
     # 8,8,5's bundle from its outcome search's journal: the outcome is known at
     # once and the parts begin; cancel() ends the writing, and the solver still works.
     journal = Path(__file__).resolve().parent.parent / "scripts" / "free-8x8-k5.journal"

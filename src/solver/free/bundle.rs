@@ -31,7 +31,8 @@ use super::super::error::SolveError;
 use super::geometry::{fits_one_word, Geometry};
 use super::journal::{lock_alone, whole_lines};
 use super::position::{exact, FreePosition};
-use super::search::image;
+use super::proof::cells_text;
+use super::search::{canonical, image};
 use super::solver::FreeSolver;
 use super::word::Word;
 use super::zone::{preimage, ZoneSearch};
@@ -305,11 +306,8 @@ impl FreeSolver {
                 return Err(e);
             }
         }
-        let cells: String = pos
-            .to_cells()
-            .iter()
-            .map(|&c| ['.', 'x', 'o'][c as usize])
-            .collect();
+        let (x, o) = pos.x_and_o::<W>();
+        let cells = cells_text(pos.cells(), x, o);
         let mut last = Vec::new();
         writeln!(last, "{board_line}\nroot {cells}").map_err(io)?;
         let records = traverse(&mut last, false)?;
@@ -381,11 +379,7 @@ impl<W: Word> PartSink<W> for Parts<'_, '_, W> {
         if xs + os < sh.cut || !of_the_game {
             return Ok(None);
         }
-        let images: Vec<(W, W)> = (0..g.symmetry_count())
-            .map(|s| (image(g, s, x), image(g, s, o)))
-            .collect();
-        let (kx, ko) = *images.iter().min().expect("the identity");
-        let s = images.iter().position(|&i| i == (kx, ko)).expect("found");
+        let ((kx, ko), s) = canonical(g, x, o);
         let key = (claimant_is_x, kx.widen(), ko.widen(), x_to_move);
         if let Some(&zone) = sh.done.lock().expect("never poisoned").get(&key) {
             return Ok(Some(preimage(g, s, W::narrow(zone))));
@@ -448,18 +442,7 @@ impl<W: Word> Parts<'_, '_, W> {
         let sh = self.shared;
         let g = sh.geo;
         let io = |e: std::io::Error| SolveError::Io(format!("writing a part: {e}"));
-        let cells: String = (0..g.cells as usize)
-            .map(|c| {
-                let bit = W::bit(c);
-                if !(x & bit).is_empty() {
-                    'x'
-                } else if !(o & bit).is_empty() {
-                    'o'
-                } else {
-                    '.'
-                }
-            })
-            .collect();
+        let cells = cells_text(g.cells as usize, x, o);
         let claimant = if claimant_is_x { 'x' } else { 'o' };
         let mut frame = zstd::Encoder::new(Vec::new(), 3).map_err(io)?;
         writeln!(

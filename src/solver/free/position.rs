@@ -222,6 +222,16 @@ impl FreePosition {
         (W::narrow(self.current), W::narrow(self.mask))
     }
 
+    /// The first player's stones and the second's.
+    pub(crate) fn x_and_o<W: Word>(&self) -> (W, W) {
+        let (current, mask) = self.stones::<W>();
+        if self.moves.is_multiple_of(2) {
+            (current, current ^ mask)
+        } else {
+            (current ^ mask, current)
+        }
+    }
+
     /// Whether `cell` is on the board and empty.
     pub fn can_play(&self, cell: usize) -> bool {
         cell < self.cells() && self.mask >> cell & 1 == 0

@@ -13,7 +13,7 @@ use super::super::error::SolveError;
 use super::geometry::{fits_one_word, Geometry};
 use super::pairing::defender_pairing;
 use super::position::{exact, FreePosition};
-use super::search::image;
+use super::search::canonical;
 use super::solver::{centre_first, FreeSolver};
 use super::word::Word;
 use super::zone::ZoneSearch;
@@ -85,11 +85,8 @@ impl FreeSolver {
         // No-loss claims carry zone certificates where the zone search
         // settles outcomes (the freestyle rule).
         let zoned = self.zone_search_on() && !exact(pos.rule);
-        let cells: String = pos
-            .to_cells()
-            .iter()
-            .map(|&c| ['.', 'x', 'o'][c as usize])
-            .collect();
+        let (x, o) = pos.x_and_o::<W>();
+        let cells = cells_text(pos.cells(), x, o);
         let mut writer = ProofWriter {
             solver: self,
             geometry: Geometry::<W>::new(pos.width, pos.height, pos.k, exact(pos.rule))?,
@@ -196,28 +193,13 @@ impl<W: Word> ProofWriter<'_, W> {
             .map_err(|e| SolveError::Unsupported(format!("writing the proof: {e}")))
     }
 
-    /// The canonical form of the position `(x, o)` (x's and o's stones): the
-    /// smallest `(x, o)` of its images under the board's symmetries, and the
-    /// symmetry that gives it.
-    fn canonical(&self, x: W, o: W) -> ((W, W), usize) {
-        let g = &self.geometry;
-        (0..g.symmetry_count())
-            .map(|s| ((image(g, s, x), image(g, s, o)), s))
-            .min()
-            .expect("the identity")
-    }
-
     /// Covers the position `pos` (not over) for the claim.
     fn node(&mut self, pos: &FreePosition) -> Result<(), SolveError> {
         let x_to_move = pos.moves.is_multiple_of(2);
         let (current, mask) = pos.stones::<W>();
         let (mine, theirs) = (current, current ^ mask);
-        let (x, o) = if x_to_move {
-            (mine, theirs)
-        } else {
-            (theirs, mine)
-        };
-        let ((x, o), s) = self.canonical(x, o);
+        let (x, o) = pos.x_and_o::<W>();
+        let ((x, o), s) = canonical(&self.geometry, x, o);
         if !self.written.insert((x, o)) {
             return Ok(());
         }
@@ -255,13 +237,8 @@ impl<W: Word> ProofWriter<'_, W> {
     /// over) with zone certificates, by a zone search of its own table.
     fn zone_claim(&mut self, pos: &FreePosition, claimant_is_x: bool) -> Result<(), SolveError> {
         let table = ZoneTable::<W>::new(self.solver.tt_bytes())?;
-        let (current, mask) = pos.stones::<W>();
         let x_to_move = pos.moves.is_multiple_of(2);
-        let (x, o) = if x_to_move {
-            (current, current ^ mask)
-        } else {
-            (current ^ mask, current)
-        };
+        let (x, o) = pos.x_and_o::<W>();
         let (attacker, defender) = if claimant_is_x { (o, x) } else { (x, o) };
         let mut search = ZoneSearch::new(&self.geometry, &table, self.cancel);
         search.limits.budget = self
@@ -326,4 +303,21 @@ impl<W: Word> ProofWriter<'_, W> {
             pos.to_cells()
         )))
     }
+}
+
+/// A proof's `root` line: the cells row-major, row 0 the top row; `x` for the
+/// first player's stones, `o` for the second's, `.` for an empty cell.
+pub(super) fn cells_text<W: Word>(cells: usize, x: W, o: W) -> String {
+    (0..cells)
+        .map(|c| {
+            let bit = W::bit(c);
+            if !(x & bit).is_empty() {
+                'x'
+            } else if !(o & bit).is_empty() {
+                'o'
+            } else {
+                '.'
+            }
+        })
+        .collect()
 }

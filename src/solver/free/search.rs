@@ -73,6 +73,16 @@ pub(super) fn image<W: Word>(geo: &Geometry<W>, s: usize, cells: W) -> W {
     out
 }
 
+/// The canonical form of the position `(x, o)` (x's and o's stones): the
+/// smallest `(x, o)` of its images under the board's symmetries, and the first
+/// symmetry that gives it.
+pub(super) fn canonical<W: Word>(geo: &Geometry<W>, x: W, o: W) -> ((W, W), usize) {
+    (0..geo.symmetry_count())
+        .map(|s| ((image(geo, s, x), image(geo, s, o)), s))
+        .min()
+        .expect("the identity")
+}
+
 /// Move-ordering weight of an empty cell per own stone count of a line through
 /// it that the opponent has not blocked, and per opponent stone count of a line
 /// free of own stones.

@@ -14,7 +14,7 @@ use super::super::error::SolveError;
 use super::geometry::Geometry;
 use super::pairing::{defender_pairing, matched_pairing, pairing_reply};
 use super::proof::pair_cells;
-use super::search::image;
+use super::search::{canonical, image};
 use super::word::Word;
 use super::zone::{preimage, runs_hit, ZoneSearch};
 
@@ -95,11 +95,7 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
         let g = self.geo;
         let (x, o) = if self.claimant_is_x { (d, a) } else { (a, d) };
         let x_to_move = defender_to_move == self.claimant_is_x;
-        let images: Vec<(W, W)> = (0..g.symmetry_count())
-            .map(|s| (image(g, s, x), image(g, s, o)))
-            .collect();
-        let (kx, ko) = *images.iter().min().expect("the identity");
-        let s = images.iter().position(|&i| i == (kx, ko)).expect("found");
+        let ((kx, ko), s) = canonical(g, x, o);
         if let Some(&zone) = self.written.get(&(kx, ko, x_to_move)) {
             return Ok(preimage(g, s, zone));
         }
@@ -173,8 +169,8 @@ impl<'a, 'b, W: Word> ZoneProofWriter<'a, 'b, W> {
             zone
         };
         // Closed under the position's own symmetries, as the checker does.
-        let canonical = (0..images.len())
-            .filter(|&t| images[t] == (kx, ko))
+        let canonical = (0..g.symmetry_count())
+            .filter(|&t| (image(g, t, x), image(g, t, o)) == (kx, ko))
             .fold(W::ZERO, |z, t| z | image(g, t, zone));
         self.written.insert((kx, ko, x_to_move), canonical);
         Ok(preimage(g, s, canonical))
