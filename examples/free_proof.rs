@@ -24,22 +24,53 @@
 //! (default 1) threads write parts side by side; `FREE_JOURNAL`, a
 //! journal of the board's outcome search (`free_solve`'s), starts the writer's
 //! search from its outcomes (default: `scripts/free-8x8-k5.journal` on 8,8,5).
-//! `check` reads plain or zstd files.
+//! `check` reads plain or zstd files, `FREE_THREADS` parts of a bundle at a
+//! time (default: every core).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use inarow::proof::CheckProgress;
 use inarow::solver::free::{read_journal, BundleProgress, FreePosition, FreeSolver};
 use inarow::WinRule;
 
+/// Checks the proof at `path`, `FREE_THREADS` parts of a bundle at a time
+/// (default: every core), showing progress every 30 s.
 fn check(path: &str) {
     let reader = inarow::proof::open(Path::new(path)).expect("a readable proof file");
+    let threads = std::env::var("FREE_THREADS").map_or_else(
+        |_| std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |v| v.parse().expect("FREE_THREADS: a count"),
+    );
+    let progress = CheckProgress::default();
+    let done = AtomicBool::new(false);
     let start = Instant::now();
-    match inarow::proof::check_reader(reader) {
+    let checked = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut shown = Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if shown.elapsed() >= Duration::from_secs(30) {
+                    shown = Instant::now();
+                    eprintln!(
+                        "  {:.0} s: {} parts ({} positions) checked",
+                        start.elapsed().as_secs_f64(),
+                        progress.parts.load(Ordering::Relaxed),
+                        progress.positions.load(Ordering::Relaxed),
+                    );
+                }
+            }
+        });
+        let checked =
+            inarow::proof::check_bundle(reader, threads, &progress, &AtomicBool::new(false));
+        done.store(true, Ordering::Relaxed);
+        checked
+    });
+    match checked {
         Ok(verdict) => println!(
             "{path}: proven, outcome for the first player {:?} ({} positions checked, {} parts \
-             before the last, {:.3} s)",
+             before the last, {threads} threads, {:.3} s)",
             verdict.outcome(),
             verdict.positions,
             verdict.lemmas,

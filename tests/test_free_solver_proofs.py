@@ -98,6 +98,43 @@ def test_a_bundle_checks_part_by_part_and_resumes(solver, tmp_path):
     assert inarow.Solver.check_proof(tmp_path / "win.zst") == 1
 
 
+def test_a_bundle_checks_on_threads_with_progress(solver, tmp_path):
+    path = tmp_path / "proof.zst"
+    assert solver.prove(free(5, 5, 4), path, parts_from=3) == 0
+    parts = len((tmp_path / "proof.zst.parts").read_text().splitlines())  # with the header
+    for threads in (1, 2, 3):
+        seen = []
+
+        def report(n, total, seen=seen):
+            seen.append((n, total))
+
+        assert inarow.Solver.check_proof(path, threads=threads, progress=report) == 0
+        assert seen[-1] == (parts, None)
+    for bad in (0, -1, 65):
+        with pytest.raises(ValueError, match="threads"):
+            inarow.Solver.check_proof(path, threads=bad)
+    for bad in (True, 2.0, "2"):
+        with pytest.raises(TypeError, match="threads"):
+            inarow.Solver.check_proof(path, threads=bad)
+
+
+def test_a_check_stops_when_its_progress_callback_raises(solver, tmp_path):
+    # 7,7,5's bundle checks in a few tenths of a second; the first report, after
+    # 50 ms, raises and ends the check.
+    path = tmp_path / "proof.zst"
+    assert solver.prove(free(7, 7, 5), path, parts_from=4) == 0
+    calls = []
+
+    def stop(done, total):
+        calls.append(done)
+        raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        inarow.Solver.check_proof(path, threads=1, progress=stop)
+    assert len(calls) == 1
+    assert inarow.Solver.check_proof(path) == 0
+
+
 def test_a_bundle_without_its_parts_or_damaged_is_refused(solver, tmp_path):
     path = tmp_path / "proof.zst"
     assert solver.prove(free(5, 5, 4), path, parts_from=3) == 0

@@ -1,13 +1,12 @@
 //! Replaying a proof with rules code of its own: the cells in a vector, a line
 //! found by walking from the last stone, every reply of the other player tried.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::format::{
-    another_part, parse_board, parse_sections, Bits, Board, Key, Lines, Record, Section,
-};
+use super::format::{Bits, Board, Key, Record, Section};
+use super::parts::{check_parts, CheckProgress, Roots};
 
 /// What a claim says of its player (0 = x, the first player; 1 = o).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,6 +64,8 @@ pub enum ProofError {
         cells: String,
         why: String,
     },
+    /// The check was cancelled before it ended.
+    Interrupted,
 }
 
 impl fmt::Display for ProofError {
@@ -74,6 +75,7 @@ impl fmt::Display for ProofError {
             ProofError::Refuted { claim, cells, why } => {
                 write!(f, "claim {claim} fails at {cells}: {why}")
             }
+            ProofError::Interrupted => write!(f, "the check was interrupted"),
         }
     }
 }
@@ -92,74 +94,109 @@ pub fn check(text: &str) -> Result<Verdict, ProofError> {
 /// claim, with the zones the earlier checks found there. The verdict is the
 /// last proof's.
 pub fn check_reader(reader: impl BufRead) -> Result<Verdict, ProofError> {
-    check_with_zones(reader).map(|(verdict, _)| verdict)
+    check_bundle(
+        reader,
+        1,
+        &CheckProgress::default(),
+        &AtomicBool::new(false),
+    )
 }
 
-/// Roots of the parts of a bundle checked so far: per claim and canonical key
-/// (cells as `u128`), the zone found there (cells of the canonical image).
-type Lemmas = HashMap<(Claim, Key<u128>), u128>;
+/// [`check_reader`] with the parts of a bundle checked `threads` at a time,
+/// each still meeting only the roots of the parts before it (a part waits for
+/// an earlier one it meets to be checked); `progress` counts what is checked,
+/// and `cancel` ends the check with [`ProofError::Interrupted`]. The verdict
+/// and any refusal are those of [`check_reader`]: of the first part that
+/// fails.
+pub fn check_bundle(
+    reader: impl BufRead,
+    threads: usize,
+    progress: &CheckProgress,
+    cancel: &AtomicBool,
+) -> Result<Verdict, ProofError> {
+    check_parts(reader, threads, progress, cancel).map(|(verdict, _)| verdict)
+}
 
-/// [`check_reader`], and each claim's zone at the last proof's root (see
-/// [`Replay::node`]; 0 at a root that is over).
-pub(super) fn check_with_zones(reader: impl BufRead) -> Result<(Verdict, Vec<u128>), ProofError> {
-    let mut lines = Lines::new(reader);
-    let mut lemmas = Lemmas::new();
-    let mut shape = None;
-    let mut positions = 0;
-    let mut parts = 0;
-    loop {
-        let board = parse_board(&mut lines)?;
-        let this = (board.width, board.height, board.k, board.exact);
-        if shape.is_some_and(|s| s != this) {
-            return Err(ProofError::Format {
-                line: 0,
-                why: format!("a bundle's proofs are of one board: {this:?} after {shape:?}"),
-            });
+/// What one proof of a bundle proved: its verdict, each claim's zone at its
+/// root (0 at a root that is over) and the roots it proved with their zones.
+pub(super) struct Replayed {
+    pub verdict: Verdict,
+    pub zones: Vec<u128>,
+    pub roots: Vec<((Claim, Key<u128>), u128)>,
+}
+
+/// The board's symmetries and runs, shared by the replays of its proofs.
+pub(super) struct Shape {
+    /// Each symmetry as the image of every cell, and the inverses.
+    symmetries: Vec<Vec<usize>>,
+    inverses: Vec<Vec<usize>>,
+    /// Every run of `k` cells on the board.
+    runs: Vec<Vec<usize>>,
+}
+
+impl Shape {
+    pub fn of(board: &Board) -> Shape {
+        let symmetries = symmetries(board.width, board.height);
+        let inverses = symmetries
+            .iter()
+            .map(|s| {
+                let mut inv = vec![0; s.len()];
+                for (cell, &image) in s.iter().enumerate() {
+                    inv[image] = cell;
+                }
+                inv
+            })
+            .collect();
+        Shape {
+            symmetries,
+            inverses,
+            runs: runs(board),
         }
-        shape = Some(this);
-        let (verdict, zones) = if board.width * board.height <= 64 {
-            let sections = parse_sections::<u64, _>(&mut lines, &board)?;
-            replay_all(&board, sections, &mut lemmas)?
-        } else {
-            let sections = parse_sections::<u128, _>(&mut lines, &board)?;
-            replay_all(&board, sections, &mut lemmas)?
+    }
+
+    /// The canonical form of the position `cells` with `turn` to move: the
+    /// smallest (x's stones, o's stones) of its images under the board's
+    /// symmetries, and the symmetries that give it (the lowest first).
+    pub fn key(&self, cells: &[u8], turn: u8) -> (Key<u128>, Vec<usize>) {
+        let stones: Vec<usize> = (0..cells.len()).filter(|&c| cells[c] != 0).collect();
+        let image = |s: usize| {
+            let set = |who| {
+                stones
+                    .iter()
+                    .filter(|&&c| cells[c] == who)
+                    .fold(0u128, |set, &c| set | 1 << self.symmetries[s][c])
+            };
+            (set(1), set(2), turn)
         };
-        positions += verdict.positions;
-        if !another_part(&mut lines)? {
-            return Ok((
-                Verdict {
-                    positions,
-                    lemmas: parts,
-                    ..verdict
-                },
-                zones,
-            ));
-        }
-        parts += 1;
+        let images: Vec<Key<u128>> = (0..self.symmetries.len()).map(image).collect();
+        let least = *images.iter().min().expect("the identity");
+        let giving = (0..images.len()).filter(|&s| images[s] == least).collect();
+        (least, giving)
     }
 }
 
-/// Replays every claim of a parsed proof, meeting the roots in `lemmas` as
-/// proven; adds this proof's roots to them.
-fn replay_all<B: Bits>(
+/// The side to move at a root: x when the stones are even.
+pub(super) fn root_turn(cells: &[u8]) -> u8 {
+    if count(cells, 1) == count(cells, 2) {
+        1
+    } else {
+        2
+    }
+}
+
+/// Replays every claim of the `part`-th proof of a bundle, meeting the roots
+/// of the earlier parts (from `roots`) as proven.
+pub(super) fn replay_all<B: Bits>(
     board: &Board,
+    shape: &Shape,
     sections: Vec<Section<B>>,
-    lemmas: &mut Lemmas,
-) -> Result<(Verdict, Vec<u128>), ProofError> {
-    let symmetries = symmetries(board.width, board.height);
-    let inverses: Vec<Vec<usize>> = symmetries
-        .iter()
-        .map(|s| {
-            let mut inv = vec![0; s.len()];
-            for (cell, &image) in s.iter().enumerate() {
-                inv[image] = cell;
-            }
-            inv
-        })
-        .collect();
+    roots: &Roots,
+    part: usize,
+    cancel: &AtomicBool,
+) -> Result<Replayed, ProofError> {
     let mut positions = 0;
     let mut zones = Vec::new();
-    let mut roots = Vec::new();
+    let mut proven = Vec::new();
     let claims = sections.iter().map(|s| s.claim).collect();
     for section in sections {
         let mut replay = Replay {
@@ -167,27 +204,28 @@ fn replay_all<B: Bits>(
             section,
             cells: board.root.clone(),
             turn: 1,
-            symmetries: &symmetries,
-            inverses: &inverses,
-            lemmas,
+            shape,
+            roots,
+            part,
+            cancel,
         };
         zones.push(replay.root()?);
         positions += replay.section.entries.values().filter(|e| e.proven).count();
         let (key, _) = replay.key();
         if let Some(zone) = replay.section.proven(&key) {
             let wide = (key.0.wide(), key.1.wide(), key.2);
-            roots.push(((replay.section.claim, wide), zone.wide()));
+            proven.push(((replay.section.claim, wide), zone.wide()));
         }
     }
-    lemmas.extend(roots);
-    Ok((
-        Verdict {
+    Ok(Replayed {
+        verdict: Verdict {
             claims,
             positions,
             lemmas: 0,
         },
         zones,
-    ))
+        roots: proven,
+    })
 }
 
 /// One claim's replay.
@@ -200,12 +238,11 @@ struct Replay<'a, B: Bits> {
     cells: Vec<u8>,
     /// The side to move: 1 x, 2 o (after a pass, not what the stones say).
     turn: u8,
-    /// The board's symmetries, each as the image of every cell, and their
-    /// inverses.
-    symmetries: &'a [Vec<usize>],
-    inverses: &'a [Vec<usize>],
-    /// Roots of the earlier proofs of a bundle.
-    lemmas: &'a Lemmas,
+    shape: &'a Shape,
+    /// Roots of the proofs of a bundle, and which of them this one is.
+    roots: &'a Roots,
+    part: usize,
+    cancel: &'a AtomicBool,
 }
 
 /// How the game stands after a move.
@@ -266,27 +303,16 @@ impl<B: Bits> Replay<'_, B> {
         }
     }
 
-    /// The position's canonical form, the smallest (x's stones, o's stones) of
-    /// its images under the board's symmetries, and the symmetries that give
-    /// it (the lowest first).
+    /// The position's canonical form and the symmetries that give it
+    /// ([`Shape::key`]).
     fn key(&self) -> (Key<B>, Vec<usize>) {
-        let image = |s: usize| {
-            let set = |who| {
-                (0..self.cells.len())
-                    .filter(|&c| self.cells[c] == who)
-                    .fold(0u128, |set, c| set | 1 << self.symmetries[s][c])
-            };
-            (B::from_wide(set(1)), B::from_wide(set(2)), self.turn)
-        };
-        let images: Vec<Key<B>> = (0..self.symmetries.len()).map(image).collect();
-        let least = *images.iter().min().expect("the identity");
-        let giving = (0..images.len()).filter(|&s| images[s] == least).collect();
-        (least, giving)
+        let ((x, o, turn), giving) = self.shape.key(&self.cells, self.turn);
+        ((B::from_wide(x), B::from_wide(o), turn), giving)
     }
 
     /// The cell whose image under symmetry `s` is `cell`.
     fn preimage(&self, s: usize, cell: usize) -> usize {
-        self.inverses[s][cell]
+        self.shape.inverses[s][cell]
     }
 
     /// The cells `cells` (a bit set) mapped by `map`.
@@ -323,15 +349,20 @@ impl<B: Bits> Replay<'_, B> {
     /// zone is then widened by its images under the symmetries that leave the
     /// position as it is (a larger zone holds too).
     fn node(&mut self) -> Result<u128, ProofError> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(ProofError::Interrupted);
+        }
         let (key, giving) = self.key();
         let s = giving[0];
+        let shape = self.shape;
+        let inverse = shape.inverses[s].as_slice();
         if let Some(zone) = self.section.proven(&key) {
-            return Ok(Self::mapped(zone.wide(), self.inverses[s].as_slice()));
+            return Ok(Self::mapped(zone.wide(), inverse));
         }
         let wide = (key.0.wide(), key.1.wide(), key.2);
-        if let Some(&zone) = self.lemmas.get(&(self.section.claim, wide)) {
+        if let Some(zone) = self.roots.before(self.part, self.section.claim, wide) {
             self.section.prove(key, B::from_wide(zone));
-            return Ok(Self::mapped(zone, self.inverses[s].as_slice()));
+            return Ok(Self::mapped(zone, inverse));
         }
         let claimant = self.claimant();
         let no_loss = self.section.claim.kind == ClaimKind::NoLoss;
@@ -397,10 +428,10 @@ impl<B: Bits> Replay<'_, B> {
         // Closed under the position's own symmetries, so a zone does not
         // depend on the image the replay met first.
         let canonical = giving.iter().fold(0, |z, &g| {
-            z | Self::mapped(zone, self.symmetries[g].as_slice())
+            z | Self::mapped(zone, self.shape.symmetries[g].as_slice())
         });
         self.section.prove(key, B::from_wide(canonical));
-        Ok(Self::mapped(canonical, self.inverses[s].as_slice()))
+        Ok(Self::mapped(canonical, self.shape.inverses[s].as_slice()))
     }
 
     /// `who` plays the empty `cell`; what follows. A line of the other player
@@ -453,21 +484,9 @@ impl<B: Bits> Replay<'_, B> {
 
     /// Calls `f` with every run of `k` cells on the board until it says stop.
     fn each_run(&self, mut f: impl FnMut(&[usize]) -> bool) {
-        let p = self.proof;
-        let (w, h, k) = (p.width as i64, p.height as i64, p.k as i64);
-        let mut run = Vec::with_capacity(p.k);
-        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-            for r in 0..h {
-                for c in 0..w {
-                    if self.owner(r + dr * (k - 1), c + dc * (k - 1)).is_none() {
-                        continue;
-                    }
-                    run.clear();
-                    run.extend((0..k).map(|i| ((r + dr * i) * w + c + dc * i) as usize));
-                    if !f(&run) {
-                        return;
-                    }
-                }
+        for run in &self.shape.runs {
+            if !f(run) {
+                return;
             }
         }
     }
@@ -552,6 +571,28 @@ impl<B: Bits> Replay<'_, B> {
         }
         Ok(())
     }
+}
+
+/// Every run of `k` cells on the board (its cells `row * width + col`), along
+/// the rows, the columns and both diagonals.
+fn runs(board: &Board) -> Vec<Vec<usize>> {
+    let (w, h, k) = (board.width as i64, board.height as i64, board.k as i64);
+    let on = |r: i64, c: i64| (0..h).contains(&r) && (0..w).contains(&c);
+    let mut runs = Vec::new();
+    for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for r in 0..h {
+            for c in 0..w {
+                if on(r + dr * (k - 1), c + dc * (k - 1)) {
+                    runs.push(
+                        (0..k)
+                            .map(|i| ((r + dr * i) * w + c + dc * i) as usize)
+                            .collect(),
+                    );
+                }
+            }
+        }
+    }
+    runs
 }
 
 fn count(cells: &[u8], who: u8) -> usize {

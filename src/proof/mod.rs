@@ -81,12 +81,14 @@
 
 mod check;
 mod format;
+mod parts;
 #[cfg(test)]
 mod tests;
 
+pub use check::{check, check_bundle, check_reader, Claim, ClaimKind, ProofError, Verdict};
 #[cfg(test)]
-use check::check_with_zones;
-pub use check::{check, check_reader, Claim, ClaimKind, ProofError, Verdict};
+use parts::check_parts;
+pub use parts::CheckProgress;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;

@@ -436,7 +436,13 @@ fn the_checkers_zones_are_true_zones() {
             let mut out = Vec::new();
             solver.write_proof(&pos, &mut out, &cancel).unwrap();
             let text = String::from_utf8(out).unwrap();
-            let (verdict, zones) = super::check_with_zones(text.as_bytes()).unwrap();
+            let (verdict, zones) = super::check_parts(
+                text.as_bytes(),
+                1,
+                &Default::default(),
+                &AtomicBool::new(false),
+            )
+            .unwrap();
             let board = pos.to_cells();
             let set = |who: u8| {
                 (0..cells)

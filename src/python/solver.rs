@@ -17,6 +17,7 @@ use super::interrupt::{run_interruptible, POLL};
 use super::progress::Progress;
 use super::rules::Rules as PyRules;
 use crate::game::Game;
+use crate::proof::CheckProgress;
 use crate::solver::book::Kind;
 use crate::solver::free::{BundleProgress, JournalProgress, DEFAULT_JOURNAL_STONES};
 use crate::solver::{default_threads, Deadline, SolveError, Solver as CoreSolver, SolverConfig};
@@ -445,17 +446,56 @@ impl Solver {
     /// Checks the proof file `path` with the proof checker (`src/proof`: rules
     /// code of its own, no solver code): the first player's outcome it proves (1
     /// win, 0 draw, -1 loss; None for a lone no-loss claim). The file may be
-    /// zstd-compressed, and a bundle (several proofs checked one at a time, as
-    /// `cargo run --release --example free_proof -- bundle` writes them). A
+    /// zstd-compressed, and a bundle (several proofs, each checked on its own,
+    /// `threads` at a time, default one per core, as `prove(parts_from=)`
+    /// writes them). `progress` is True for a tqdm bar of the parts checked, or
+    /// a callable `f(parts, None)`. Ctrl-C stops it (`KeyboardInterrupt`). A
     /// refused proof raises `ValueError` saying where it fails; an unreadable
     /// file `OSError`.
     #[staticmethod]
-    #[pyo3(text_signature = "(path)")]
-    fn check_proof(py: Python<'_>, path: PathBuf) -> PyResult<Option<i32>> {
+    #[pyo3(
+        signature = (path, threads=None, progress=None),
+        text_signature = "(path, threads=None, progress=None)"
+    )]
+    fn check_proof(
+        py: Python<'_>,
+        path: PathBuf,
+        threads: Option<&Bound<'_, PyAny>>,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<i32>> {
+        let threads = ranged_int::<PyValueError>(
+            threads,
+            "threads",
+            1,
+            MAX_THREADS as i64,
+            default_threads() as i64,
+        )? as usize;
+        let reporter = Progress::from_arg(py, progress, None, "part")?;
         let reader = py.detach(|| crate::proof::open(&path))?;
-        let verdict = py
-            .detach(|| crate::proof::check_reader(reader))
-            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
+        let counts = CheckProgress::default();
+        let token = CancelToken::new();
+        let mut shown = 0u64;
+        let checked = run_interruptible(
+            py,
+            &token,
+            || crate::proof::check_bundle(reader, threads, &counts, token.flag()),
+            |_| {
+                let now = counts.parts.load(Ordering::Relaxed);
+                if let Some(r) = &reporter {
+                    r.report(now, shown, None)?;
+                }
+                shown = now;
+                Ok(())
+            },
+        );
+        if let Some(r) = &reporter {
+            if checked.is_ok() {
+                r.report(counts.parts.load(Ordering::Relaxed), shown, None)?;
+            }
+            r.close()?;
+        }
+        let verdict =
+            checked?.map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
         Ok(verdict.outcome())
     }
 

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use super::*;
-use crate::proof::{check, ProofError};
+use crate::proof::{check_bundle, CheckProgress, ProofError, Verdict};
 use crate::solver::SolveError;
 
 /// A fresh directory for one test's files.
@@ -32,6 +32,25 @@ fn write(pos: &FreePosition, path: &Path, cut: u32) -> BundleSummary {
 /// The bundle's text: its zstd frames decoded one after another.
 fn text(path: &Path) -> String {
     String::from_utf8(zstd::decode_all(std::fs::File::open(path).unwrap()).unwrap()).unwrap()
+}
+
+/// The check of `text` one part at a time, which two and three at a time
+/// match: the same verdict and progress, or the same refusal.
+fn check(text: &str) -> Result<Verdict, ProofError> {
+    let run = |threads| {
+        let progress = CheckProgress::default();
+        let checked = check_bundle(text.as_bytes(), threads, &progress, &AtomicBool::new(false));
+        if let Ok(verdict) = &checked {
+            assert_eq!(progress.parts.into_inner(), verdict.lemmas as u64 + 1);
+            assert_eq!(progress.positions.into_inner(), verdict.positions as u64);
+        }
+        checked
+    };
+    let one = run(1);
+    for threads in [2, 3] {
+        assert_eq!(run(threads), one, "{threads} threads");
+    }
+    one
 }
 
 fn manifest(path: &Path) -> PathBuf {
@@ -115,6 +134,13 @@ fn a_bundle_needs_its_parts_and_one_board() {
     solver
         .write_proof(&small, &mut other, &AtomicBool::new(false))
         .unwrap();
+    // A part meets only the roots of the parts before it: the root's part
+    // first, the parts it meets after it, is refused.
+    let reordered = format!("{}{}", &text[last..], &text[..last]);
+    assert!(matches!(
+        check(&reordered),
+        Err(ProofError::Refuted { why, .. }) if why.contains("no move")
+    ));
     let mixed = format!("{}{text}", String::from_utf8(other).unwrap());
     assert!(matches!(
         check(&mixed),
@@ -190,5 +216,22 @@ fn one_run_at_a_time_writes_a_bundle_or_a_journal() {
     drop((held, held_journal));
     write(&pos, &path, 3);
     assert!(check(&text(&path)).is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_cancelled_check_says_so() {
+    let dir = scratch("cancel");
+    let path = dir.join("b.zst");
+    write(&FreePosition::new(5, 5, 4).unwrap(), &path, 3);
+    for threads in [1, 2] {
+        let checked = check_bundle(
+            text(&path).as_bytes(),
+            threads,
+            &CheckProgress::default(),
+            &AtomicBool::new(true),
+        );
+        assert_eq!(checked, Err(ProofError::Interrupted));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
