@@ -1,5 +1,6 @@
-//! Replaying a proof with rules code of its own: the cells in a vector, a line
-//! found by walking from the last stone, every reply of the other player tried.
+//! Replaying a proof with rules code of its own: the cells in a vector (and
+//! each player's stones as a bit set), a line found by walking from the last
+//! stone, every reply of the other player tried.
 
 use std::fmt;
 use std::io::BufRead;
@@ -130,8 +131,11 @@ pub(super) struct Shape {
     /// Each symmetry as the image of every cell, and the inverses.
     symmetries: Vec<Vec<usize>>,
     inverses: Vec<Vec<usize>>,
-    /// Every run of `k` cells on the board.
+    /// Every run of `k` cells on the board, as cells and as a bit set.
     runs: Vec<Vec<usize>>,
+    run_sets: Vec<u128>,
+    /// Every cell of the board.
+    all: u128,
 }
 
 impl Shape {
@@ -147,32 +151,60 @@ impl Shape {
                 inv
             })
             .collect();
+        let runs = runs(board);
+        let run_sets = runs
+            .iter()
+            .map(|run| run.iter().fold(0u128, |set, &c| set | 1 << c))
+            .collect();
+        let cells = board.width * board.height;
         Shape {
             symmetries,
             inverses,
-            runs: runs(board),
+            runs,
+            run_sets,
+            all: u128::MAX >> (128 - cells),
         }
     }
 
-    /// The canonical form of the position `cells` with `turn` to move: the
-    /// smallest (x's stones, o's stones) of its images under the board's
-    /// symmetries, and the symmetries that give it (the lowest first).
-    pub fn key(&self, cells: &[u8], turn: u8) -> (Key<u128>, Vec<usize>) {
-        let stones: Vec<usize> = (0..cells.len()).filter(|&c| cells[c] != 0).collect();
-        let image = |s: usize| {
-            let set = |who| {
-                stones
-                    .iter()
-                    .filter(|&&c| cells[c] == who)
-                    .fold(0u128, |set, &c| set | 1 << self.symmetries[s][c])
-            };
-            (set(1), set(2), turn)
-        };
-        let images: Vec<Key<u128>> = (0..self.symmetries.len()).map(image).collect();
-        let least = *images.iter().min().expect("the identity");
-        let giving = (0..images.len()).filter(|&s| images[s] == least).collect();
+    /// The canonical form of the position (x's stones `x`, o's `o`) with
+    /// `turn` to move: the smallest (x's stones, o's stones) of its images
+    /// under the board's symmetries, and the symmetries that give it (a bit
+    /// each; the lowest is the one a record's cells are mapped back by).
+    pub fn key(&self, x: u128, o: u128, turn: u8) -> (Key<u128>, u32) {
+        let mut least = (x, o, turn);
+        let mut giving = 1;
+        for s in 1..self.symmetries.len() {
+            let image = (
+                mapped(x, &self.symmetries[s]),
+                mapped(o, &self.symmetries[s]),
+                turn,
+            );
+            if image < least {
+                (least, giving) = (image, 1 << s);
+            } else if image == least {
+                giving |= 1 << s;
+            }
+        }
         (least, giving)
     }
+}
+
+/// The cells `cells` (a bit set) mapped by `map`.
+fn mapped(cells: u128, map: &[usize]) -> u128 {
+    let mut out = 0;
+    let mut rest = cells;
+    while rest != 0 {
+        out |= 1 << map[rest.trailing_zeros() as usize];
+        rest &= rest - 1;
+    }
+    out
+}
+
+/// The stones of `who` in `cells` as a bit set.
+pub(super) fn stones_of(cells: &[u8], who: u8) -> u128 {
+    (0..cells.len())
+        .filter(|&c| cells[c] == who)
+        .fold(0, |set, c| set | 1 << c)
 }
 
 /// The side to move at a root: x when the stones are even.
@@ -203,6 +235,7 @@ pub(super) fn replay_all<B: Bits>(
             proof: board,
             section,
             cells: board.root.clone(),
+            stones: [0, stones_of(&board.root, 1), stones_of(&board.root, 2)],
             turn: 1,
             shape,
             roots,
@@ -234,8 +267,10 @@ struct Replay<'a, B: Bits> {
     /// The claim, its records, and the positions proven so far with their
     /// zones (see [`Replay::node`]) as cells of the canonical image.
     section: Section<B>,
-    /// The position: 0 empty, 1 x, 2 o.
+    /// The position: 0 empty, 1 x, 2 o; and x's and o's stones as bit sets
+    /// (at 1 and 2).
     cells: Vec<u8>,
+    stones: [u128; 3],
     /// The side to move: 1 x, 2 o (after a pass, not what the stones say).
     turn: u8,
     shape: &'a Shape,
@@ -305,8 +340,8 @@ impl<B: Bits> Replay<'_, B> {
 
     /// The position's canonical form and the symmetries that give it
     /// ([`Shape::key`]).
-    fn key(&self) -> (Key<B>, Vec<usize>) {
-        let ((x, o, turn), giving) = self.shape.key(&self.cells, self.turn);
+    fn key(&self) -> (Key<B>, u32) {
+        let ((x, o, turn), giving) = self.shape.key(self.stones[1], self.stones[2], self.turn);
         ((B::from_wide(x), B::from_wide(o), turn), giving)
     }
 
@@ -315,17 +350,8 @@ impl<B: Bits> Replay<'_, B> {
         self.shape.inverses[s][cell]
     }
 
-    /// The cells `cells` (a bit set) mapped by `map`.
-    fn mapped(cells: u128, map: &[usize]) -> u128 {
-        (0..map.len())
-            .filter(|&c| cells >> c & 1 == 1)
-            .fold(0, |set, c| set | 1 << map[c])
-    }
-
     fn empty_cells(&self) -> u128 {
-        (0..self.cells.len())
-            .filter(|&c| self.cells[c] == 0)
-            .fold(0, |set, c| set | 1 << c)
+        self.shape.all & !(self.stones[1] | self.stones[2])
     }
 
     /// The claim at a position not over, with `self.turn` to move. Returns its
@@ -353,16 +379,16 @@ impl<B: Bits> Replay<'_, B> {
             return Err(ProofError::Interrupted);
         }
         let (key, giving) = self.key();
-        let s = giving[0];
+        let s = giving.trailing_zeros() as usize;
         let shape = self.shape;
         let inverse = shape.inverses[s].as_slice();
         if let Some(zone) = self.section.proven(&key) {
-            return Ok(Self::mapped(zone.wide(), inverse));
+            return Ok(mapped(zone.wide(), inverse));
         }
         let wide = (key.0.wide(), key.1.wide(), key.2);
         if let Some(zone) = self.roots.before(self.part, self.section.claim, wide) {
             self.section.prove(key, B::from_wide(zone));
-            return Ok(Self::mapped(zone, inverse));
+            return Ok(mapped(zone, inverse));
         }
         let claimant = self.claimant();
         let no_loss = self.section.claim.kind == ClaimKind::NoLoss;
@@ -427,11 +453,11 @@ impl<B: Bits> Replay<'_, B> {
         };
         // Closed under the position's own symmetries, so a zone does not
         // depend on the image the replay met first.
-        let canonical = giving.iter().fold(0, |z, &g| {
-            z | Self::mapped(zone, self.shape.symmetries[g].as_slice())
-        });
+        let canonical = (0..self.shape.symmetries.len())
+            .filter(|&g| giving >> g & 1 == 1)
+            .fold(0, |z, g| z | mapped(zone, &self.shape.symmetries[g]));
         self.section.prove(key, B::from_wide(canonical));
-        Ok(Self::mapped(canonical, self.shape.inverses[s].as_slice()))
+        Ok(mapped(canonical, self.shape.inverses[s].as_slice()))
     }
 
     /// `who` plays the empty `cell`; what follows. A line of the other player
@@ -439,6 +465,7 @@ impl<B: Bits> Replay<'_, B> {
     /// the other player.
     fn after(&mut self, cell: usize, who: u8, hits: Option<&[usize]>) -> Result<After, ProofError> {
         self.cells[cell] = who;
+        self.stones[who as usize] |= 1 << cell;
         let turn = self.turn;
         self.turn = 3 - who;
         let result = if self.line_at(cell) {
@@ -446,12 +473,13 @@ impl<B: Bits> Replay<'_, B> {
                 Some(h) => self.hits_every_open_run(h).map(|()| After::Line),
                 None => Ok(After::Line),
             })
-        } else if self.cells.iter().all(|&c| c != 0) {
+        } else if self.empty_cells() == 0 {
             self.ends_full().map(|()| After::Full)
         } else {
             self.node().map(After::Goes)
         };
         self.cells[cell] = 0;
+        self.stones[who as usize] &= !(1 << cell);
         self.turn = turn;
         result
     }
@@ -472,23 +500,10 @@ impl<B: Bits> Replay<'_, B> {
     /// Whether every run of `k` cells holds a stone of the player other than
     /// `who`, or one of the cells `hits`.
     fn no_open_run(&self, who: u8, hits: &[usize]) -> bool {
-        let mut open = false;
-        self.each_run(|run| {
-            open |= run
-                .iter()
-                .all(|&c| (self.cells[c] == 0 || self.cells[c] == who) && !hits.contains(&c));
-            !open
-        });
-        !open
-    }
-
-    /// Calls `f` with every run of `k` cells on the board until it says stop.
-    fn each_run(&self, mut f: impl FnMut(&[usize]) -> bool) {
-        for run in &self.shape.runs {
-            if !f(run) {
-                return;
-            }
-        }
+        let blocked = hits
+            .iter()
+            .fold(self.stones[3 - who as usize], |set, &c| set | 1 << c);
+        self.shape.run_sets.iter().all(|&run| run & blocked != 0)
     }
 
     fn ends_in_line(&self, who: u8) -> Result<(), ProofError> {
@@ -552,24 +567,20 @@ impl<B: Bits> Replay<'_, B> {
                 used[c] = true;
             }
         }
-        let mut missed = None;
-        self.each_run(|run| {
-            let covered = run.iter().any(|&x| self.cells[x] == claimant)
-                || pairs
-                    .iter()
-                    .any(|&(a, b)| run.contains(&a) && run.contains(&b));
-            if !covered {
-                missed = Some(run[0]);
-            }
-            covered
+        let pair_sets: Vec<u128> = pairs.iter().map(|&(a, b)| 1 << a | 1 << b).collect();
+        let claimants = self.stones[claimant as usize];
+        let shape = self.shape;
+        let missed = (0..shape.runs.len()).find(|&r| {
+            let run = shape.run_sets[r];
+            run & claimants == 0 && pair_sets.iter().all(|&p| run & p != p)
         });
-        if let Some(start) = missed {
-            return Err(self.refuted(format!(
-                "the run of {} from cell {start} holds no pair",
-                self.proof.k
-            )));
+        match missed {
+            Some(r) => Err(self.refuted(format!(
+                "the run of {} from cell {} holds no pair",
+                self.proof.k, shape.runs[r][0]
+            ))),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 

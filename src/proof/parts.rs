@@ -6,7 +6,7 @@ use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Condvar, Mutex, MutexGuard};
 
-use super::check::{replay_all, root_turn, Claim, ProofError, Replayed, Shape, Verdict};
+use super::check::{replay_all, root_turn, stones_of, Claim, ProofError, Replayed, Shape, Verdict};
 use super::format::{another_part, parse_board, parse_sections, Board, Key, Lines, Section};
 
 /// What a check has done so far, for a progress display.
@@ -164,7 +164,11 @@ pub(super) fn check_parts(
                 Parsed::Wide(parse_sections::<u128, _>(&mut lines, &board)?)
             };
             let shape = Shape::of(&board);
-            let (key, _) = shape.key(&board.root, root_turn(&board.root));
+            let (key, _) = shape.key(
+                stones_of(&board.root, 1),
+                stones_of(&board.root, 2),
+                root_turn(&board.root),
+            );
             let claims: Vec<Claim> = match &parsed {
                 Parsed::Narrow(s) => s.iter().map(|s| s.claim).collect(),
                 Parsed::Wide(s) => s.iter().map(|s| s.claim).collect(),
