@@ -73,7 +73,9 @@
 //! its `end`), where each later proof meets the roots of the earlier ones
 //! (with the side to move their stones give) as proven, for the same claim,
 //! with the zone its check found there. Each proof is checked on its own, so
-//! a check holds one of them in memory; the verdict is the last one's, whose
+//! a check holds one of them in memory per thread ([`check_bundle`] checks
+//! several side by side, a later one waiting where it meets the root of an
+//! earlier one still being checked); the verdict is the last one's, whose
 //! root is the position the bundle proves. A position met in a later proof
 //! is proven by an earlier root only for the claim that root was proven for.
 //! The solver writes bundles as zstd frames, one per proof
