@@ -35,6 +35,27 @@ use inarow::proof::CheckProgress;
 use inarow::solver::free::{read_journal, BundleProgress, FreePosition, FreeSolver};
 use inarow::WinRule;
 
+/// Runs `work`, printing `line(seconds since the start)` every 30 s meanwhile.
+fn reporting<T: Send>(line: impl Fn(f64) -> String + Sync, work: impl FnOnce() -> T + Send) -> T {
+    let done = AtomicBool::new(false);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut shown = Instant::now();
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if shown.elapsed() >= Duration::from_secs(30) {
+                    shown = Instant::now();
+                    eprintln!("{}", line(start.elapsed().as_secs_f64()));
+                }
+            }
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
 /// Checks the proof at `path`, `FREE_THREADS` parts of a bundle at a time
 /// (default: every core), showing progress every 30 s.
 fn check(path: &str) {
@@ -44,29 +65,17 @@ fn check(path: &str) {
         |v| v.parse().expect("FREE_THREADS: a count"),
     );
     let progress = CheckProgress::default();
-    let done = AtomicBool::new(false);
     let start = Instant::now();
-    let checked = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let mut shown = Instant::now();
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
-                if shown.elapsed() >= Duration::from_secs(30) {
-                    shown = Instant::now();
-                    eprintln!(
-                        "  {:.0} s: {} parts ({} positions) checked",
-                        start.elapsed().as_secs_f64(),
-                        progress.parts.load(Ordering::Relaxed),
-                        progress.positions.load(Ordering::Relaxed),
-                    );
-                }
-            }
-        });
-        let checked =
-            inarow::proof::check_bundle(reader, threads, &progress, &AtomicBool::new(false));
-        done.store(true, Ordering::Relaxed);
-        checked
-    });
+    let checked = reporting(
+        |seconds| {
+            format!(
+                "  {seconds:.0} s: {} parts ({} positions) checked",
+                progress.parts.load(Ordering::Relaxed),
+                progress.positions.load(Ordering::Relaxed),
+            )
+        },
+        || inarow::proof::check_bundle(reader, threads, &progress, &AtomicBool::new(false)),
+    );
     match checked {
         Ok(verdict) => println!(
             "{path}: proven, outcome for the first player {:?} ({} positions checked, {} parts \
@@ -112,35 +121,23 @@ fn bundle(args: &[String]) {
     }
     let progress = BundleProgress::default();
     let cancel = AtomicBool::new(false);
-    let done = AtomicBool::new(false);
     let start = Instant::now();
     eprintln!(
         "{path}: {} outcomes from the journal, parts from {cut} stones",
         pinned.len()
     );
-    let summary = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let mut shown = Instant::now();
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
-                if shown.elapsed() >= Duration::from_secs(30) {
-                    shown = Instant::now();
-                    eprintln!(
-                        "  {:.0} s: {} parts ({} records) written in this run, {} before; {} bytes",
-                        start.elapsed().as_secs_f64(),
-                        progress.parts.load(Ordering::Relaxed),
-                        progress.records.load(Ordering::Relaxed),
-                        progress.earlier.load(Ordering::Relaxed),
-                        progress.bytes.load(Ordering::Relaxed)
-                    );
-                }
-            }
-        });
-        let summary =
-            solver.write_proof_bundle(&pos, Path::new(path), cut, &pinned, &progress, &cancel);
-        done.store(true, Ordering::Relaxed);
-        summary
-    });
+    let summary = reporting(
+        |seconds| {
+            format!(
+                "  {seconds:.0} s: {} parts ({} records) written in this run, {} before; {} bytes",
+                progress.parts.load(Ordering::Relaxed),
+                progress.records.load(Ordering::Relaxed),
+                progress.earlier.load(Ordering::Relaxed),
+                progress.bytes.load(Ordering::Relaxed)
+            )
+        },
+        || solver.write_proof_bundle(&pos, Path::new(path), cut, &pinned, &progress, &cancel),
+    );
     let summary = summary.unwrap_or_else(|e| {
         // A locked bundle, a full disk, Ctrl-C: the parts on disk stay.
         eprintln!("{path}: stopped: {e}");
