@@ -326,7 +326,7 @@ impl<B: Bits> Replay<'_, B> {
                 "{x} x and {o} o stones: not a position of the game"
             )));
         }
-        self.turn = if x == o { 1 } else { 2 };
+        self.turn = root_turn(&self.cells);
         let lines: Vec<u8> = (1..=2)
             .filter(|&who| (0..self.cells.len()).any(|c| self.cells[c] == who && self.line_at(c)))
             .collect();
